@@ -1,0 +1,94 @@
+"""The explanation every adjudication returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    text: str
+    ref: str = ""
+
+    def render(self) -> str:
+        return f"{self.text} ({self.ref})" if self.ref else self.text
+
+
+@dataclass
+class Ruling:
+    """What a rule decided, step by step.
+
+    ``probabilities`` maps each possible result to its exact probability for a fair die, before
+    the die is rolled; ``die``/``modified_die``/``result`` are set once a die is known.
+    ``data`` holds the kind-specific figures (odds, column, band, cost...).
+    """
+
+    kind: str
+    legal: bool = True
+    reason: str | None = None
+    steps: list[Step] = field(default_factory=list)
+    probabilities: dict[str, Fraction] = field(default_factory=dict)
+    die: int | None = None
+    modified_die: int | None = None
+    result: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def step(self, text: str, ref: str = "") -> "Ruling":
+        self.steps.append(Step(text, ref))
+        return self
+
+    def refuse(self, reason: str, ref: str = "") -> "Ruling":
+        self.legal = False
+        self.reason = f"{reason} ({ref})" if ref else reason
+        self.steps.append(Step(reason, ref))
+        return self
+
+    @property
+    def citations(self) -> list[str]:
+        seen: list[str] = []
+        for s in self.steps:
+            for part in (p.strip() for p in s.ref.split(";")) if s.ref else ():
+                if part and part not in seen:
+                    seen.append(part)
+        return seen
+
+    @property
+    def explanation(self) -> list[str]:
+        return [s.render() for s in self.steps]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "legal": self.legal}
+        if self.reason:
+            out["reason"] = self.reason
+        out.update(self.data)
+        if self.probabilities:
+            out["probabilities"] = {k: float(v) for k, v in self.probabilities.items()}
+        if self.die is not None:
+            out["die"] = self.die
+            out["modified_die"] = self.modified_die
+            out["result"] = self.result
+        out["explanation"] = self.explanation
+        out["citations"] = self.citations
+        return out
+
+
+def distribution(outcome_of_die, sides: int = 10) -> dict[str, Fraction]:
+    """Exact probability of each outcome of ``outcome_of_die(d)`` for a fair die."""
+    probs: dict[str, Fraction] = {}
+    for d in range(1, sides + 1):
+        k = outcome_of_die(d)
+        probs[k] = probs.get(k, Fraction(0)) + Fraction(1, sides)
+    return dict(sorted(probs.items()))
+
+
+def read_bands(bands, value: int):
+    """The band holding ``value``; below the first reads the first, above the last reads the
+    last (SEED-NOTES D16)."""
+    if value < bands[0].low:
+        return bands[0]
+    for b in bands:
+        if b.low <= value <= b.high:
+            return b
+    return bands[-1]

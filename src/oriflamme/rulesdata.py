@@ -1,0 +1,431 @@
+"""Rules data: the validated, cited tables of a ruleset.
+
+Every table cell, cost and modifier Oriflamme applies is read from a TOML file of the ruleset's
+``data/`` folder, validated here with pydantic, and carries its source in ``ref``. Code applies
+rules by looking rows up by name; it does not hold rulebook numbers.
+
+A ruleset may declare a ``base`` (an edition overlay): its files then override the base's rows
+with the same id. Only Magna Carta exists so far.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+Cost = Union[int, Literal["impassable"]]
+Mark = Literal["-", "0", "+"]
+CoverName = Literal["none", "light", "medium", "heavy", "total"]
+COVER_ORDER: tuple[str, ...] = ("none", "light", "medium", "heavy", "total")
+
+
+class RulesDataError(Exception):
+    """A rules data file is malformed: names the file, the field and the reason."""
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive key: ``"Arbalète"`` -> ``"arbalete"``."""
+    norm = unicodedata.normalize("NFKD", text)
+    stripped = "".join(c for c in norm if not unicodedata.combining(c))
+    return " ".join(stripped.lower().replace("_", " ").replace("-", " ").split())
+
+
+class Row(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    ref: str = Field(min_length=3)
+    note: str = ""
+
+    @field_validator("ref")
+    @classmethod
+    def _cited(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("every row must cite its source in `ref`")
+        return v
+
+
+class Terrain(Row):
+    id: str
+    names: list[str]
+    foot: Cost
+    foot_armoured: Cost | None = None
+    mounted: Cost
+    cover: CoverName
+    cover_along_line: CoverName | None = None
+    cover_over_crest: CoverName | None = None
+    combat: Mark
+    blocks_los: bool = False
+    water: bool = False
+
+    def cost_for(self, mounted: bool, armoured: bool) -> Cost:
+        if mounted:
+            return self.mounted
+        if armoured and self.foot_armoured is not None:
+            return self.foot_armoured
+        return self.foot
+
+
+class Hexside(Row):
+    id: str
+    names: list[str]
+    crossing: Cost
+    crossing_mounted: Cost | None = None
+    cover: CoverName
+    combat_defender: Mark
+    blocks_los: bool = False
+    no_combat: bool = False
+
+    def crossing_for(self, mounted: bool) -> Cost:
+        if mounted and self.crossing_mounted is not None:
+            return self.crossing_mounted
+        return self.crossing
+
+
+class Weather(Row):
+    id: str
+    names: list[str]
+    visibility: int | Literal["infinite"]
+    movement: tuple[int, int]
+    fire: int
+    combat: Mark
+
+
+class Allowance(Row):
+    id: str
+    names: list[str]
+    healthy: int
+    wounded: int
+
+
+class NamedValue(Row):
+    id: str
+    value: int
+
+
+class Band(Row):
+    low: int
+    high: int
+    result: str
+    label: str
+
+
+class Modifier(Row):
+    condition: str
+    value: int
+    label: str
+    who: str | None = None
+
+
+class FireChoice(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    fire: Literal["offensive", "defensive", "offensive_or_defensive", "offensive_and_defensive"]
+    movement: Literal["full", "half", "none"]
+
+
+class Weapon(Row):
+    id: str
+    names: list[str]
+    short: tuple[int, int]
+    medium: tuple[int, int] | None = None
+    long: tuple[int, int]
+    column: int = Field(ge=1, le=4)
+    choices: list[FireChoice]
+    over_characters: bool
+    from_tree: bool
+    mounted: bool = False
+    reload_turns: int = 0
+
+    def band(self, distance: int) -> str | None:
+        for name in ("short", "medium", "long"):
+            rng = getattr(self, name)
+            if rng is not None and rng[0] <= distance <= rng[1]:
+                return name
+        return None
+
+
+class BandModifier(Row):
+    band: Literal["short", "medium", "long"]
+    value: int
+    label: str
+
+
+class FireRow(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    dice: tuple[str, str, str, str]
+    results: list[str]
+
+
+class FireTable(Row):
+    covers: list[CoverName]
+    rows: list[FireRow]
+
+
+class FireResult(Row):
+    table: Literal["vs_foot", "vs_mounted"]
+    letter: str
+    text: str
+    miss: bool = False
+    retreat: int = 0
+    defensive_movement_loss: int = 0
+    defensive_halve_remaining: bool = False
+    wound: bool = False
+    stun: bool = False
+    kill: bool = False
+    unhorse: bool = False
+    horse_killed: bool = False
+    kills_lone_horse: bool = False
+
+
+class FireModifier(Row):
+    id: str
+    value: int
+    label: str
+    counted: bool = True
+
+
+class MeleeTable(Row):
+    columns: list[str]
+    rows: list[list[str]]
+
+
+class MeleeResult(Row):
+    table: Literal["vs_foot", "vs_mounted"]
+    letter: str
+    text: str
+    attacker_wounded: bool = False
+    attacker_retreats: int = 0
+    defender_retreats: int = 0
+    defender_stunned: bool = False
+    defender_wounded: bool = False
+    defender_killed: bool = False
+    horse_killed: bool = False
+    unhorse: bool = False
+    kills_lone_horse: bool = False
+
+
+class TerrainShift(Row):
+    attacker: Mark
+    defender: Mark
+    shift: int
+
+
+class TerrainMark(Row):
+    mark: Mark
+    value: int
+
+
+class Odds(Row):
+    min_column: int
+    max_column: int
+    rounding: Literal["defender"]
+
+
+class MeleeDie(Row):
+    armour_modifier: int
+    max: int
+
+
+class SeveralAttackers(Row):
+    shift: int
+    min_mounted_vs_mounted: int
+
+
+class Charge(Row):
+    attack_multiplier: tuple[int, int]
+    defence_multiplier: tuple[int, int]
+
+
+class Advance(Row):
+    foot: int
+    mounted: int
+
+
+class Retreat(Row):
+    hexes: int
+
+
+class Section(Row):
+    id: str
+    title: str
+    title_en: str = ""
+
+
+class CharacterType(Row):
+    id: str
+    name: str
+    name_fr: str = ""
+    attack: int
+    defence: int
+    movement: int
+    wounded_attack: int
+    wounded_defence: int
+    wounded_movement: int
+    stunned_defence: int
+    armour: bool = False
+    mounted: bool = False
+    weapon: str | None = None
+    polearm: bool = False
+    knight: bool = False
+
+
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    title: str
+    terrain: dict[str, Terrain]
+    hexsides: dict[str, Hexside]
+    weather: dict[str, Weather]
+    allowances: dict[str, Allowance]
+    movement_rules: dict[str, NamedValue]
+    infiltration_bands: tuple[Band, ...]
+    infiltration_modifiers: tuple[Modifier, ...]
+    jump_bands: tuple[Band, ...]
+    jump_modifiers: tuple[Modifier, ...]
+    weapons: dict[str, Weapon]
+    band_modifiers: dict[str, BandModifier]
+    fire_tables: dict[str, FireTable]
+    fire_results: dict[tuple[str, str], FireResult]
+    fire_modifiers: dict[str, FireModifier]
+    melee_tables: dict[str, MeleeTable]
+    melee_results: dict[tuple[str, str], MeleeResult]
+    terrain_shifts: tuple[TerrainShift, ...]
+    terrain_marks: dict[str, TerrainMark]
+    odds: Odds
+    melee_die: MeleeDie
+    several_attackers: SeveralAttackers
+    charge: Charge
+    advance: Advance
+    retreat: Retreat
+    sections: dict[str, Section]
+    character_types: dict[str, CharacterType]
+
+    # --- lookups by id or printed name (case and accents optional) -------------------------
+    def _find(self, table: dict, what: str, text: str):
+        key = fold(text)
+        for row in table.values():
+            if fold(row.id) == key or any(fold(n) == key for n in getattr(row, "names", ())):
+                return row
+        known = ", ".join(sorted(table))
+        raise KeyError(f"unknown {what} {text!r} (known: {known})")
+
+    def find_terrain(self, text: str) -> Terrain:
+        return self._find(self.terrain, "terrain", text)
+
+    def find_hexside(self, text: str) -> Hexside:
+        return self._find(self.hexsides, "hexside feature", text)
+
+    def find_weapon(self, text: str) -> Weapon:
+        return self._find(self.weapons, "weapon", text)
+
+    def find_weather(self, text: str) -> Weather:
+        return self._find(self.weather, "weather", text)
+
+    def find_cover(self, text: str) -> str:
+        aliases = {
+            "none": "none", "aucune": "none", "no": "none",
+            "light": "light", "legere": "light",
+            "medium": "medium", "moyenne": "medium",
+            "heavy": "heavy", "forte": "heavy", "lourde": "heavy",
+            "total": "total", "totale": "total", "infinie": "total", "infinite": "total",
+        }
+        key = fold(text)
+        if key not in aliases:
+            raise KeyError(f"unknown cover {text!r} (use none/light/medium/heavy/total or aucune/légère/moyenne/forte/lourde/totale)")
+        return aliases[key]
+
+    def section_title(self, ref: str) -> str:
+        s = self.sections.get(ref)
+        return s.title if s else ""
+
+
+def _load_toml(package: str, name: str) -> dict:
+    path = resources.files(package).joinpath("data").joinpath(name)
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesDataError(f"{package}/data/{name}: {exc}") from exc
+
+
+def _rows(model, items, file: str, table: str):
+    out = []
+    for i, item in enumerate(items):
+        try:
+            out.append(model.model_validate(item))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            loc = ".".join(str(p) for p in err["loc"])
+            ident = item.get("id", item.get("letter", i)) if isinstance(item, dict) else i
+            raise RulesDataError(f"{file}: [[{table}]] #{i + 1} ({ident}) field {loc}: {err['msg']}") from None
+    return out
+
+
+def _one(model, item, file: str, table: str):
+    return _rows(model, [item], file, table)[0]
+
+
+_RULESETS = {"magna-carta": "oriflamme.rulesets.magna_carta"}
+ALIASES = {"mc": "magna-carta", "magna_carta": "magna-carta", "magnacarta": "magna-carta", "la magna carta": "magna-carta"}
+
+
+def ruleset_id(text: str) -> str:
+    key = fold(text).replace(" ", "-")
+    key = ALIASES.get(fold(text), ALIASES.get(key, key))
+    if key not in _RULESETS:
+        raise KeyError(f"unknown ruleset {text!r} (known: {', '.join(_RULESETS)})")
+    return key
+
+
+@lru_cache(maxsize=None)
+def load_ruleset(rid: str = "magna-carta") -> Ruleset:
+    pkg = _RULESETS[ruleset_id(rid)]
+    t = _load_toml(pkg, "terrain.toml")
+    w = _load_toml(pkg, "weather.toml")
+    mv = _load_toml(pkg, "movement.toml")
+    inf = _load_toml(pkg, "infiltration.toml")
+    jp = _load_toml(pkg, "jump.toml")
+    wp = _load_toml(pkg, "weapons.toml")
+    ft = _load_toml(pkg, "fire_tables.toml")
+    fm = _load_toml(pkg, "fire_modifiers.toml")
+    me = _load_toml(pkg, "melee.toml")
+    se = _load_toml(pkg, "sections.toml")
+    ro = _load_toml(pkg, "roster.toml")
+
+    def by_id(rows):
+        return {r.id: r for r in rows}
+
+    return Ruleset(
+        id="magna-carta",
+        title="La Magna Carta v1.2",
+        terrain=by_id(_rows(Terrain, t.get("terrain", []), "terrain.toml", "terrain")),
+        hexsides=by_id(_rows(Hexside, t.get("hexside", []), "terrain.toml", "hexside")),
+        weather=by_id(_rows(Weather, w["weather"], "weather.toml", "weather")),
+        allowances=by_id(_rows(Allowance, mv["allowance"], "movement.toml", "allowance")),
+        movement_rules=by_id(_rows(NamedValue, mv["rule"], "movement.toml", "rule")),
+        infiltration_bands=tuple(_rows(Band, inf["band"], "infiltration.toml", "band")),
+        infiltration_modifiers=tuple(_rows(Modifier, inf["modifier"], "infiltration.toml", "modifier")),
+        jump_bands=tuple(_rows(Band, jp["band"], "jump.toml", "band")),
+        jump_modifiers=tuple(_rows(Modifier, jp["modifier"], "jump.toml", "modifier")),
+        weapons=by_id(_rows(Weapon, wp["weapon"], "weapons.toml", "weapon")),
+        band_modifiers={b.band: b for b in _rows(BandModifier, wp["band_modifier"], "weapons.toml", "band_modifier")},
+        fire_tables={k: _one(FireTable, ft[k], "fire_tables.toml", k) for k in ("vs_foot", "vs_mounted")},
+        fire_results={(r.table, r.letter): r for r in _rows(FireResult, ft["result"], "fire_tables.toml", "result")},
+        fire_modifiers=by_id(_rows(FireModifier, fm["modifier"], "fire_modifiers.toml", "modifier")),
+        melee_tables={k: _one(MeleeTable, me[k], "melee.toml", k) for k in ("vs_foot", "vs_mounted")},
+        melee_results={(r.table, r.letter): r for r in _rows(MeleeResult, me["result"], "melee.toml", "result")},
+        terrain_shifts=tuple(_rows(TerrainShift, me["terrain_shift"], "melee.toml", "terrain_shift")),
+        terrain_marks={m.mark: m for m in _rows(TerrainMark, me["terrain_mark"], "melee.toml", "terrain_mark")},
+        odds=_one(Odds, me["odds"], "melee.toml", "odds"),
+        melee_die=_one(MeleeDie, me["die"], "melee.toml", "die"),
+        several_attackers=_one(SeveralAttackers, me["several_attackers"], "melee.toml", "several_attackers"),
+        charge=_one(Charge, me["charge"], "melee.toml", "charge"),
+        advance=_one(Advance, me["advance"], "melee.toml", "advance"),
+        retreat=_one(Retreat, me["retreat"], "melee.toml", "retreat"),
+        sections=by_id(_rows(Section, se["section"], "sections.toml", "section")),
+        character_types=by_id(_rows(CharacterType, ro["type"], "roster.toml", "type")),
+    )
