@@ -1,0 +1,114 @@
+"""``oriflamme adjudicate [FILE]``: the digital referee on the command line.
+
+Reads one JSON situation (an object) or several (an array) from FILE or stdin and prints the
+ruling of each — one object for an object, an array for an array — as UTF-8 JSON. All the
+adjudication is in :mod:`oriflamme.referee`; this module only does the I/O.
+
+Bad input (malformed JSON, an unknown kind or field, a wrong type...) prints one line on stderr
+naming where and why, prints nothing on stdout, and exits with status 2. Every situation of an
+array is checked before any result is printed. An attack or shot the rules forbid is not bad
+input: its ruling says ``"legal": false`` with the ``reason`` (exit status 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..referee import SituationError, adjudicate_all, adjudicate_situation
+
+PROG = "adjudicate"
+EXIT_BAD_INPUT = 2
+
+EPILOG = """\
+kinds and fields (optional ones in brackets):
+  melee         attackers: [{attack, [mounted], [armour], [terrain], [charging], [name]}],
+                defenders: [{defence, [mounted], [armour], [terrain], [counter_charging], [name]}],
+                [extra_shifts], [weather], [die]     terrain: "-", "0", "+" (a rider: [mark, mark])
+  fire          weapon, distance, [shooter: {wounded, in_tree}],
+                [target: {mounted, armour, cover}], [weather], [extra_modifiers], [die]
+  infiltration  [infiltrator: {mounted, armour, wounded}], [opposer: {mounted, polearm, wounded}], [die]
+  jump          [rider: {armour, wounded}], [two_hexes], [die]
+  move_cost     terrain, [mover: {mounted, armour}], [hexside], [dead_men], [dead_horses]
+  allowance     base, [weather], [indoors]
+every kind also takes [ruleset] (default "magna-carta").
+
+example:
+  echo '{"kind":"melee","attackers":[{"attack":8}],
+         "defenders":[{"defence":3,"armour":true,"terrain":"+"}],"die":5}' | oriflamme adjudicate
+"""
+
+
+def register(sub) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "adjudicate",
+        help="referee one JSON situation (or an array of them) and print the ruling as JSON",
+        description="Referee one JSON situation, or a JSON array of situations, read from FILE or "
+                    "stdin; print each ruling (legality, odds, probabilities, result, explanation, "
+                    "citations) as JSON. Bad input: one line on stderr, exit status 2.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("file", nargs="?", default="-", metavar="FILE",
+                   help="a JSON file; '-' or nothing reads stdin")
+    p.set_defaults(func=run)
+    return p
+
+
+def _fail(where: str, message: str) -> int:
+    print(f"{PROG}: {where}: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _read(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+    with open(name, "rb") as fh:
+        return fh.read()
+
+
+def run(args: argparse.Namespace) -> int:
+    name = args.file
+    where = "<stdin>" if name == "-" else name
+    try:
+        raw = _read(name)
+    except OSError as exc:
+        return _fail(where, f"cannot read: {exc.strerror or exc}")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return _fail(where, f"not UTF-8 text (byte {exc.start})")
+    if not text.strip():
+        return _fail(where, "empty input: expected a JSON object or an array of them")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _fail(where, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
+    try:
+        if isinstance(data, list):
+            result: object = adjudicate_all(data)
+        else:
+            result = adjudicate_situation(data)
+    except SituationError as exc:
+        return _fail(f"situation {(exc.index or 0) + 1}", exc.render())
+    out = json.dumps(result, ensure_ascii=False, indent=2) + "\n"
+    if hasattr(sys.stdout, "buffer"):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(out.encode("utf-8"))
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(out)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the subcommand on its own (``python -m oriflamme.cli.adjudicate``)."""
+    parser = argparse.ArgumentParser(prog="oriflamme")
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["adjudicate", *(sys.argv[1:] if argv is None else argv)])
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

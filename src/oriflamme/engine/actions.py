@@ -1,0 +1,111 @@
+"""Actions: small frozen values with a JSON form. The record of a game is its seed plus the
+list of actions; every prompt of the engine is answered by one of these.
+
+>>> Action.from_json({"type": "move", "char": "a1", "path": ["0305", "0306"]})
+Move(char='a1', path=('0305', '0306'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import ClassVar
+
+from .errors import IllegalAction
+
+
+@dataclass(frozen=True)
+class Action:
+    type: ClassVar[str] = ""
+
+    def to_json(self) -> dict:
+        out: dict = {"type": self.type}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = list(v) if isinstance(v, tuple) else v
+        return out
+
+    @staticmethod
+    def from_json(d: dict) -> "Action":
+        if not isinstance(d, dict) or "type" not in d:
+            raise IllegalAction(f"an action must be a JSON object with a 'type' (got {d!r:.80})")
+        cls = ACTION_TYPES.get(d["type"])
+        if cls is None:
+            raise IllegalAction(f"unknown action type {d['type']!r} (known: {', '.join(sorted(ACTION_TYPES))})")
+        kwargs = {}
+        for f in fields(cls):
+            if f.name not in d:
+                raise IllegalAction(f"action {d['type']!r} lacks the field {f.name!r}")
+            v = d[f.name]
+            if "tuple" in str(f.type):
+                if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                    raise IllegalAction(f"action {d['type']!r}: field {f.name!r} must be a list of strings")
+                v = tuple(v)
+            elif not isinstance(v, str):
+                raise IllegalAction(f"action {d['type']!r}: field {f.name!r} must be a string")
+            kwargs[f.name] = v
+        extra = set(d) - {"type"} - {f.name for f in fields(cls)}
+        if extra:
+            raise IllegalAction(f"action {d['type']!r}: unknown field(s) {', '.join(sorted(extra))}")
+        return cls(**kwargs)
+
+
+@dataclass(frozen=True)
+class EndStep(Action):
+    """The active side ends the current step of its phase (§2.1)."""
+    type: ClassVar[str] = "end_step"
+
+
+@dataclass(frozen=True)
+class Fire(Action):
+    type: ClassVar[str] = "fire"
+    shooter: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """Move along ``path`` (hex labels entered in order, the start excluded)."""
+    type: ClassVar[str] = "move"
+    char: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Attack(Action):
+    type: ClassVar[str] = "attack"
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Retreat(Action):
+    """Answer to a retreat prompt: the path of the retreat (§5.4.3 (§), §6.5 (§))."""
+    type: ClassVar[str] = "retreat"
+    char: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Advance(Action):
+    """Answer to an advance-after-combat prompt (§6.6)."""
+    type: ClassVar[str] = "advance"
+    char: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Decline(Action):
+    """Decline an optional prompt (advance after combat)."""
+    type: ClassVar[str] = "decline"
+
+
+@dataclass(frozen=True)
+class Casualty(Action):
+    """Answer to "which of your characters takes the blow?" (§6.2)."""
+    type: ClassVar[str] = "casualty"
+    char: str
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty)
+}

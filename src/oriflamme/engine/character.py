@@ -1,0 +1,106 @@
+"""Characters (Magna Carta §1.2) and their status transitions.
+
+Status: ``healthy`` → ``stunned`` (assommé) or ``wounded`` (blessé) → ``dead`` (tué).
+A stunned or wounded character who is stunned or wounded again is dead; a stunned character
+forced to retreat is dead (§5.4.3, §6.5 "Important"). A stunned character cannot move or attack
+and defends with the passive protection of his equipment (§1.2); he gets back on his feet at the
+end of his side's next phase (§2.1 step 4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from ..hexes import Hex
+
+HEALTHY, STUNNED, WOUNDED, DEAD = "healthy", "stunned", "wounded", "dead"
+STATUSES = (HEALTHY, STUNNED, WOUNDED, DEAD)
+
+
+@dataclass
+class Character:
+    id: str
+    name: str
+    side: str
+    type: str
+    attack: int
+    defence: int
+    movement: int
+    wounded_attack: int
+    wounded_defence: int
+    wounded_movement: int
+    stunned_defence: int
+    armour: bool = False
+    mounted: bool = False
+    weapon: str | None = None
+    polearm: bool = False
+    knight: bool = False
+    status: str = HEALTHY
+    hex: Hex | None = None
+    facing: int = 0
+    stunned_in_phase: int = -1   # the phase number in which he was stunned
+
+    # --- values by status (§1.2) ----------------------------------------------------------
+    @property
+    def alive(self) -> bool:
+        return self.status != DEAD
+
+    @property
+    def active(self) -> bool:
+        """Can act (move, fire, attack, oppose an infiltration): alive and not stunned."""
+        return self.status in (HEALTHY, WOUNDED)
+
+    @property
+    def current_attack(self) -> int:
+        return self.wounded_attack if self.status == WOUNDED else self.attack
+
+    @property
+    def current_defence(self) -> int:
+        if self.status == STUNNED:
+            return self.stunned_defence
+        return self.wounded_defence if self.status == WOUNDED else self.defence
+
+    @property
+    def current_movement(self) -> int:
+        return self.wounded_movement if self.status == WOUNDED else self.movement
+
+    # --- transitions (return a short description of what happened) ------------------------
+    def wound(self) -> str:
+        if self.status in (STUNNED, WOUNDED):
+            self.status = DEAD
+            return "killed (wounded again)"
+        if self.status == HEALTHY:
+            self.status = WOUNDED
+            return "wounded"
+        return "already dead"
+
+    def stun(self, phase: int) -> str:
+        if self.status in (STUNNED, WOUNDED):
+            self.status = DEAD
+            return "killed (stunned while already stunned or wounded)"
+        if self.status == HEALTHY:
+            self.status = STUNNED
+            self.stunned_in_phase = phase
+            return "stunned"
+        return "already dead"
+
+    def kill(self) -> str:
+        self.status = DEAD
+        return "killed"
+
+    def recover(self) -> None:
+        if self.status == STUNNED:
+            self.status = HEALTHY
+            self.stunned_in_phase = -1
+
+    # --- serialisation --------------------------------------------------------------------
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["hex"] = self.hex.label if self.hex is not None else None
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Character":
+        d = dict(d)
+        d["hex"] = Hex.from_label(d["hex"]) if d.get("hex") else None
+        return cls(**d)

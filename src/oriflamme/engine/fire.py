@@ -1,0 +1,93 @@
+"""Offensive fire on the map (Magna Carta §5): who may shoot whom, and the ruling.
+
+Fire frequency (§5.1): in this release only offensive fire is played; a character who fires
+keeps the movement his weapon allows with offensive fire alone (the most permissive of its
+choices that includes offensive fire, SEED-NOTES §1) and may not attack this phase (§5.2).
+Defensive fire arrives with the next rules issue.
+"""
+
+from __future__ import annotations
+
+from ..resolve.fire import FireSituation, fire as resolve_fire
+from ..resolve.ruling import Ruling
+from .character import Character
+from .lines import line_of_fire
+from .movement import can_attack_hex
+from .state import OFFENSIVE_FIRE, GameState
+
+_MOVE_ORDER = ("full", "half", "none")
+
+
+def offensive_movement_limit(state: GameState, c: Character) -> str:
+    w = state.rules.weapons[c.weapon]
+    allowed = [ch.movement for ch in w.choices if ch.fire in ("offensive", "offensive_or_defensive", "offensive_and_defensive")]
+    return min(allowed, key=_MOVE_ORDER.index) if allowed else "none"
+
+
+def in_contact(state: GameState, c: Character) -> Character | None:
+    """An enemy able to attack ``c`` where he stands (§5.2), if any."""
+    for e in state.characters.values():
+        if e.side != c.side and e.hex is not None and c.hex is not None and can_attack_hex(state, e, c.hex):
+            return e
+    return None
+
+
+def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
+    if state.step != OFFENSIVE_FIRE or c.side != state.active:
+        return ("fire is only possible in the offensive fire step of one's own phase", "MC §2.1")
+    if not c.weapon:
+        return (f"{c.name} has no missile weapon", "MC §5")
+    if not c.active:
+        return (f"{c.name} is {c.status}", "MC §1.2")
+    if c.id in state.fired:
+        return (f"{c.name} has already fired this phase", "MC §5")
+    w = state.rules.weapons[c.weapon]
+    if w.mounted != c.mounted:
+        return (f"the {w.names[0]} is used {'mounted' if w.mounted else 'on foot'}", w.ref)
+    e = in_contact(state, c)
+    if e is not None:
+        return (f"{c.name} is in contact with {e.name} and cannot fire", "MC §5.2")
+    return None
+
+
+def fire_ruling(state: GameState, shooter: Character, target: Character, die: int | None = None) -> Ruling:
+    """The full ruling of ``shooter`` firing at ``target``: line of fire, cover, modifiers,
+    the table cell — without ``die`` a preview with the probabilities."""
+    rs = state.rules
+    prob = shooter_problem(state, shooter)
+    if prob:
+        return Ruling(kind="fire").refuse(*prob)
+    if target.side == shooter.side or not target.alive or target.hex is None:
+        return Ruling(kind="fire").refuse(f"{target.name} is not a living enemy on the map", "MC §5")
+    w = rs.weapons[shooter.weapon]
+    dist = shooter.hex.distance(target.hex)
+    band = w.band(dist)
+    lof = line_of_fire(state, shooter, target, band)
+    if not lof.clear:
+        r = Ruling(kind="fire")
+        r.data.update(distance=dist, band=band)
+        return r.refuse(lof.reason, lof.ref)
+    sit = FireSituation(
+        weapon=w.id, distance=dist, target_mounted=target.mounted, target_armour=target.armour,
+        cover=lof.cover, weather=state.weather, shooter_wounded=shooter.status == "wounded",
+    )
+    r = resolve_fire(rs, sit, die)
+    pre = [f"{shooter.name} ({shooter.hex.label}) fires at {target.name} ({target.hex.label}): line of fire clear"]
+    from ..resolve.ruling import Step
+    r.steps[:0] = [Step(pre[0], "MC §5.5.1")] + [Step(t, ref) for t, ref in lof.notes]
+    r.data["line"] = [h.label for h in lof.hexes]
+    r.data["shooter"] = shooter.id
+    r.data["target"] = target.id
+    return r
+
+
+def fire_targets(state: GameState, shooter: Character) -> list[tuple[Character, Ruling]]:
+    if shooter_problem(state, shooter):
+        return []
+    out = []
+    for t in state.characters.values():
+        if t.side != shooter.side and t.alive and t.hex is not None:
+            r = fire_ruling(state, shooter, t)
+            if r.legal:
+                out.append((t, r))
+    return out

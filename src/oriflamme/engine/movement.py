@@ -1,0 +1,180 @@
+"""Movement on the map (Magna Carta §4): costs, allowances, reachable hexes, infiltration
+triggers. Pure queries; :mod:`oriflamme.engine.apply` performs the moves.
+
+Oriflamme's readings, where the text leaves a choice (docs/decisions.md):
+
+* A character may make several moves in his movement step until his points are spent; moving
+  through friends, stunned or dead characters is free (§4.1, §4.2) but a move must end in a hex
+  without a live character (§4.1: one live character per hex at the end of each movement).
+* The infiltration test (§4.3) is triggered by every hex *crossed* — entered and left in the
+  same move — that is adjacent to an enemy able to attack it; neither the start hex nor the
+  final hex triggers one. Each enemy makes at most one such test per phase.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Iterable
+
+from ..hexes import Hex
+from .character import Character
+from .state import GameState
+
+
+# --- allowance -------------------------------------------------------------------------------
+def allowance(state: GameState, c: Character) -> int:
+    """Movement points of ``c`` this phase: his allowance by status (§4), weather (§3.2,
+    rounded down), and the limit of the fire he made this phase (§5.1)."""
+    if not c.active:
+        return 0
+    base = c.current_movement
+    num, den = state.rules.weather[state.weather].movement
+    pts = base * num // den
+    limit = state.fire_limit.get(c.id)
+    if limit == "half":
+        pts //= 2
+    elif limit == "none":
+        pts = 0
+    return pts
+
+
+def points_left(state: GameState, c: Character) -> int:
+    if c.id in state.stopped:
+        return 0
+    return max(0, allowance(state, c) - state.mp_spent.get(c.id, 0))
+
+
+# --- one step ---------------------------------------------------------------------------------
+def step_cost(state: GameState, c: Character, frm: Hex, to: Hex) -> tuple[int | None, str, str]:
+    """Cost for ``c`` to step from ``frm`` into the adjacent ``to``: ``(cost, "", "")`` or
+    ``(None, reason, ref)`` when the step is forbidden."""
+    rs = state.rules
+    m = state.gmap
+    if to not in m:
+        return None, f"{to.label} is off the map", "MC §4"
+    if frm.distance(to) != 1:
+        return None, f"{to.label} is not adjacent to {frm.label}", "MC §4"
+    t = rs.terrain[m.terrain(to)]
+    cost = t.cost_for(c.mounted, c.armour)
+    if cost == "impassable":
+        who = "mounted characters" if c.mounted else ("armoured characters" if c.armour else "characters on foot")
+        ref = "MC §4.2.1; SEED-NOTES D14" if t.water else t.ref
+        return None, f"{t.names[0]} ({to.label}) is impassable for {who}", ref
+    side = m.hexside(frm, to)
+    if side:
+        hs = rs.hexsides[side]
+        extra = hs.crossing_for(c.mounted)
+        if extra == "impassable":
+            return None, f"the {hs.names[0]} between {frm.label} and {to.label} cannot be crossed", hs.ref
+        cost += extra
+    for o in state.live_at(to):
+        if o.side != c.side and o.active:
+            return None, f"{to.label} holds an enemy ({o.name}) who is neither stunned nor dead", "MC §4.2"
+    men = sum(1 for o in state.characters.values() if not o.alive and o.hex == to)
+    if men >= 6:
+        return None, f"{to.label} is choked with dead", "MC §4.2.2"
+    if men >= state.rules.movement_rules["dead_men_extra_cost"].value:
+        cost += 1
+    return cost, "", ""
+
+
+def can_attack_hex(state: GameState, enemy: Character, h: Hex) -> bool:
+    """Whether ``enemy`` could attack a character in the adjacent hex ``h``: he is active,
+    adjacent, could enter it, and no wall stands between (§6.7, §4.3.1.1)."""
+    if not enemy.active or enemy.hex is None or enemy.hex.distance(h) != 1:
+        return False
+    rs = state.rules
+    t = rs.terrain[state.gmap.terrain(h)]
+    if t.cost_for(enemy.mounted, enemy.armour) == "impassable":
+        return False
+    side = state.gmap.hexside(enemy.hex, h)
+    if side and rs.hexsides[side].no_combat:
+        return False
+    return True
+
+
+def opposers(state: GameState, c: Character, h: Hex, exclude: Iterable[str] = ()) -> list[Character]:
+    """Enemies who may make an infiltration test against ``c`` crossing ``h`` (§4.3, §4.3.1.1)."""
+    ex = set(exclude)
+    out = []
+    for e in state.characters.values():
+        if e.side == c.side or e.id in ex or e.id in state.opportunity_used:
+            continue
+        if e.hex is not None and e.hex.distance(h) == 1 and can_attack_hex(state, e, h):
+            out.append(e)
+    return sorted(out, key=lambda e: e.id)
+
+
+def threatened(state: GameState, c: Character, h: Hex) -> bool:
+    return bool(opposers(state, c, h))
+
+
+# --- reachable hexes ------------------------------------------------------------------------
+def reachable(state: GameState, c: Character, budget: int | None = None) -> dict[Hex, tuple[int, tuple[Hex, ...]]]:
+    """Every hex ``c`` can end a move in this step, with its cost and a path (the start
+    excluded). Among equally cheap paths the one crossing fewest threatened hexes is kept."""
+    if c.hex is None:
+        return {}
+    if budget is None:
+        budget = points_left(state, c)
+    if budget <= 0:
+        return {}
+    start = c.hex
+    occ = state.occupants()
+    threat_cache: dict[Hex, bool] = {}
+
+    def threat(h: Hex) -> int:
+        if h not in threat_cache:
+            threat_cache[h] = threatened(state, c, h)
+        return 1 if threat_cache[h] else 0
+
+    best: dict[Hex, tuple[int, int]] = {start: (0, 0)}
+    prev: dict[Hex, Hex] = {}
+    heap = [(0, 0, start)]
+    while heap:
+        cost, thr, h = heapq.heappop(heap)
+        if best.get(h, (1 << 30, 0)) < (cost, thr):
+            continue
+        # crossing h (leaving it) counts as a threatened crossing unless h is the start
+        thr_out = thr + (threat(h) if h != start else 0)
+        for n in h.neighbours():
+            sc, _, _ = step_cost(state, c, h, n)
+            if sc is None:
+                continue
+            nc = cost + sc
+            if nc > budget:
+                continue
+            key = (nc, thr_out)
+            if key < best.get(n, (1 << 30, 1 << 30)):
+                best[n] = key
+                prev[n] = h
+                heapq.heappush(heap, (nc, thr_out, n))
+    out: dict[Hex, tuple[int, tuple[Hex, ...]]] = {}
+    for h, (cost, _) in best.items():
+        if h == start or occ.get(h):
+            continue
+        path = [h]
+        while path[-1] != start:
+            path.append(prev[path[-1]])
+        out[h] = (cost, tuple(reversed(path[:-1])))
+    return out
+
+
+def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[int | None, str, str]:
+    """Total cost of moving ``c`` along ``path`` or ``(None, reason, ref)``."""
+    if not path:
+        return None, "an empty move", "MC §4"
+    total = 0
+    cur = c.hex
+    for h in path:
+        sc, why, ref = step_cost(state, c, cur, h)
+        if sc is None:
+            return None, why, ref
+        total += sc
+        cur = h
+    left = points_left(state, c)
+    if total > left:
+        return None, f"the move costs {total} PM and {c.name} has {left} left", "MC §4, §3.1"
+    if state.live_at(path[-1]):
+        return None, f"a move cannot end in {path[-1].label}: one live character per hex", "MC §4.1"
+    return total, "", ""

@@ -1,0 +1,156 @@
+"""The game state: plain data, serialisable to JSON, cloned by value.
+
+Nothing here applies a rule; the rule modules read and change a state through these fields.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..dice import Dice
+from ..hexes import Hex
+from ..maps import GameMap
+from ..rulesdata import Ruleset, load_ruleset
+from .character import Character
+
+OFFENSIVE_FIRE, MOVEMENT, MELEE = "offensive_fire", "movement", "melee"
+
+
+@dataclass
+class Pending:
+    """A decision the rules hand to a player in the middle of a step (Rally-the-Troops style
+    prompt): ``kind`` is ``retreat``, ``advance`` or ``casualty``; ``side`` decides."""
+
+    kind: str
+    side: str
+    chars: list[str]
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "side": self.side, "chars": list(self.chars), "data": self.data}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Pending":
+        return cls(d["kind"], d["side"], list(d["chars"]), dict(d.get("data", {})))
+
+
+@dataclass
+class GameState:
+    ruleset_id: str
+    scenario: dict                    # the validated scenario (JSON-able), the map spec included
+    gmap: GameMap
+    characters: dict[str, Character]
+    sides: list[str]
+    dice: Dice
+    weather: str = "clear"
+    turn: int = 1
+    last_turn: int = 10
+    phase_no: int = 0                 # 0 = first side's phase of turn 1, 1 = second side's...
+    active: str = "A"
+    step: str = OFFENSIVE_FIRE
+    # bookkeeping of the current phase
+    fired: set[str] = field(default_factory=set)
+    fire_limit: dict[str, str] = field(default_factory=dict)   # char -> "half" | "none"
+    mp_spent: dict[str, int] = field(default_factory=dict)
+    stopped: set[str] = field(default_factory=set)
+    attacked: set[str] = field(default_factory=set)
+    engaged: set[str] = field(default_factory=set)
+    opportunity_used: set[str] = field(default_factory=set)     # enemies who made their §4.3 test
+    pending: list[Pending] = field(default_factory=list)
+    log: list[dict] = field(default_factory=list)
+    winner: str | None = None
+    over: bool = False
+    result_text: str = ""
+
+    # --- conveniences ---------------------------------------------------------------------
+    @property
+    def rules(self) -> Ruleset:
+        return load_ruleset(self.ruleset_id)
+
+    def enemy_of(self, side: str) -> str:
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def to_act(self) -> str | None:
+        """The side whose decision the game waits for."""
+        if self.over:
+            return None
+        if self.pending:
+            return self.pending[0].side
+        return self.active
+
+    def occupants(self) -> dict[Hex, list[Character]]:
+        occ: dict[Hex, list[Character]] = {}
+        for c in self.characters.values():
+            if c.hex is not None and c.alive:
+                occ.setdefault(c.hex, []).append(c)
+        return occ
+
+    def live_at(self, h: Hex) -> list[Character]:
+        return [c for c in self.characters.values() if c.alive and c.hex == h]
+
+    def dead_at(self, h: Hex) -> int:
+        return sum(1 for c in self.characters.values() if not c.alive and c.hex == h)
+
+    def side_chars(self, side: str, alive: bool = True) -> list[Character]:
+        return [c for c in self.characters.values() if c.side == side and (c.alive or not alive) and c.hex is not None]
+
+    # --- serialisation --------------------------------------------------------------------
+    def to_json(self) -> dict:
+        return {
+            "ruleset": self.ruleset_id,
+            "scenario": self.scenario,
+            "characters": {k: c.to_json() for k, c in sorted(self.characters.items())},
+            "sides": self.sides,
+            "dice": self.dice.to_json(),
+            "weather": self.weather,
+            "turn": self.turn,
+            "last_turn": self.last_turn,
+            "phase_no": self.phase_no,
+            "active": self.active,
+            "step": self.step,
+            "fired": sorted(self.fired),
+            "fire_limit": dict(sorted(self.fire_limit.items())),
+            "mp_spent": dict(sorted(self.mp_spent.items())),
+            "stopped": sorted(self.stopped),
+            "attacked": sorted(self.attacked),
+            "engaged": sorted(self.engaged),
+            "opportunity_used": sorted(self.opportunity_used),
+            "pending": [p.to_json() for p in self.pending],
+            "log": self.log,
+            "winner": self.winner,
+            "over": self.over,
+            "result_text": self.result_text,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict, gmap: GameMap) -> "GameState":
+        return cls(
+            ruleset_id=d["ruleset"], scenario=d["scenario"], gmap=gmap,
+            characters={k: Character.from_json(v) for k, v in d["characters"].items()},
+            sides=list(d["sides"]), dice=Dice.from_json(d["dice"]), weather=d["weather"],
+            turn=d["turn"], last_turn=d["last_turn"], phase_no=d["phase_no"], active=d["active"],
+            step=d["step"], fired=set(d["fired"]), fire_limit=dict(d["fire_limit"]),
+            mp_spent=dict(d["mp_spent"]), stopped=set(d["stopped"]), attacked=set(d["attacked"]),
+            engaged=set(d["engaged"]), opportunity_used=set(d["opportunity_used"]),
+            pending=[Pending.from_json(p) for p in d["pending"]], log=list(d["log"]),
+            winner=d["winner"], over=d["over"], result_text=d.get("result_text", ""),
+        )
+
+    def digest(self) -> str:
+        """A fingerprint of the whole state (replays compare it)."""
+        blob = json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def clone(self) -> "GameState":
+        gmap = self.gmap
+        self.gmap = None  # type: ignore[assignment]  # the map is immutable: share it
+        try:
+            other = copy.deepcopy(self)
+        finally:
+            self.gmap = gmap
+        other.gmap = gmap
+        return other

@@ -1,0 +1,74 @@
+"""The sequence of play (Magna Carta §2.1), as a script.
+
+A game turn is the phase of the first side, then the phase of the second. Each phase runs:
+
+1. ``offensive_fire`` — TIR OFFENSIF: characters with a missile weapon, not in contact, fire.
+2. ``movement``       — MOUVEMENT ET TIR DÉFENSIF: those who did not fire move freely, the
+                        others as their weapon allows (§5.1). Defensive fire by the other side
+                        hooks in here (:data:`DEFENSIVE_FIRE_HOOK`, not yet played).
+3. ``melee``          — COMBAT: characters in contact may attack, except those who fired.
+4. stunned recovery   — PERSONNAGES ASSOMMÉS: friends stunned during the enemy's phase get up.
+
+The naval phases of §2.1 are skipped (no boats; chapter 10 is absent from the seeds).
+A step in which nothing can be done is passed automatically, with an event saying so.
+"""
+
+from __future__ import annotations
+
+from .events import emit
+from .state import MELEE, MOVEMENT, OFFENSIVE_FIRE, GameState
+
+SEQUENCE: tuple[str, ...] = (OFFENSIVE_FIRE, MOVEMENT, MELEE)
+STEP_TITLES = {
+    OFFENSIVE_FIRE: ("Offensive fire", "Tir offensif", "MC §2.1 (1)"),
+    MOVEMENT: ("Movement", "Mouvement et tir défensif", "MC §2.1 (2)"),
+    MELEE: ("Combat", "Combat", "MC §2.1 (3)"),
+}
+
+#: Called after every hex a character enters during his movement (defensive fire, §5.3,
+#: will interrupt moves here). Signature: (state, character, hex) -> None.
+DEFENSIVE_FIRE_HOOK = None
+
+
+def begin_phase(state: GameState) -> None:
+    state.step = OFFENSIVE_FIRE
+    state.fired.clear()
+    state.fire_limit.clear()
+    state.mp_spent.clear()
+    state.stopped.clear()
+    state.attacked.clear()
+    state.engaged.clear()
+    state.opportunity_used.clear()
+    title = STEP_TITLES[OFFENSIVE_FIRE]
+    emit(state, "phase", f"Turn {state.turn}, phase of side {state.active}: {title[0].lower()}", ref="MC §2.1")
+
+
+def next_step(state: GameState) -> None:
+    i = SEQUENCE.index(state.step)
+    if i + 1 < len(SEQUENCE):
+        state.step = SEQUENCE[i + 1]
+        title = STEP_TITLES[state.step]
+        emit(state, "step", f"{title[0]} ({title[1]})", ref=title[2])
+    else:
+        end_phase(state)
+
+
+def end_phase(state: GameState) -> None:
+    # step 4: stunned friends get up (§2.1 (4))
+    for c in sorted(state.characters.values(), key=lambda c: c.id):
+        if c.side == state.active and c.status == "stunned" and c.stunned_in_phase < state.phase_no:
+            c.recover()
+            emit(state, "status", f"{c.name} gets back on his feet", char=c.id, ref="MC §2.1 (4)")
+    from .victory import end_of_turn_check
+    second = state.active == state.sides[1]
+    if second and state.turn >= state.last_turn:
+        end_of_turn_check(state, final=True)
+        if state.over:
+            return
+    state.phase_no += 1
+    state.active = state.enemy_of(state.active)
+    if not second:
+        pass
+    else:
+        state.turn += 1
+    begin_phase(state)
