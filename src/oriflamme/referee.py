@@ -323,7 +323,7 @@ def _melee(obj: dict) -> Ruling:
         for i, f in enumerate(side):
             if getattr(f, flag) and not f.mounted:
                 what = "charge" if flag == "charging" else "counter-charge"
-                return Ruling(kind="melee").refuse(f"{who}[{i}] is on foot: only a rider can {what}", "MC §7.6")
+                return Ruling(kind="melee").refuse(f"{who}[{i}] is on foot: only a rider can {what}", "MC §7.6.1, §7.6.2")
     return melee(rs, attackers, defenders, extra_shifts=s.extra_shifts, weather=s.weather, die=s.die)
 
 

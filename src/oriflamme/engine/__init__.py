@@ -1,0 +1,19 @@
+"""The pure engine: game state, legal actions, checked apply, explanations, per-side views.
+
+Public API::
+
+    from oriflamme.engine import new_game, legal_actions, apply, explain, view, to_act
+"""
+
+from .actions import Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move, Retreat
+from .errors import IllegalAction, OriflammeError, RecordError, ScenarioError
+from .game import apply, apply_unchecked, explain, legal_actions, to_act
+from .setup import new_game
+from .state import GameState
+from .view import view
+
+__all__ = [
+    "Action", "Advance", "Attack", "Casualty", "Decline", "EndStep", "Fire", "Move", "Retreat",
+    "IllegalAction", "OriflammeError", "RecordError", "ScenarioError",
+    "apply", "apply_unchecked", "explain", "legal_actions", "to_act", "new_game", "GameState", "view",
+]

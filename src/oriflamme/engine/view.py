@@ -1,0 +1,36 @@
+"""Per-side views: what a side may see, as JSON. Never mutates the state.
+
+The Magna Carta has no hidden information, so both sides see the same board; the filtering
+point exists here (and only here) for rulesets that hide things (Les Guerres Fleuries' orders).
+"""
+
+from __future__ import annotations
+
+from .state import GameState
+
+
+def view(state: GameState, side: str | None) -> dict:
+    from .game import legal_actions  # late import: game imports view's siblings
+    from .movement import points_left
+    chars = []
+    for c in sorted(state.characters.values(), key=lambda c: c.id):
+        d = {
+            "id": c.id, "name": c.name, "side": c.side, "type": c.type,
+            "hex": c.hex.label if c.hex else None, "status": c.status,
+            "attack": c.current_attack, "defence": c.current_defence, "movement": c.current_movement,
+            "armour": c.armour, "mounted": c.mounted, "weapon": c.weapon,
+        }
+        if c.side == state.active and state.step == "movement":
+            d["points_left"] = points_left(state, c)
+        chars.append(d)
+    out = {
+        "scenario": state.scenario["id"], "ruleset": state.ruleset_id,
+        "turn": state.turn, "last_turn": state.last_turn, "active": state.active, "step": state.step,
+        "weather": state.weather, "to_act": state.to_act(), "over": state.over, "winner": state.winner,
+        "result": state.result_text, "characters": chars,
+        "pending": [p.to_json() for p in state.pending],
+        "log": state.log,
+    }
+    if side is not None and side == state.to_act():
+        out["legal_actions"] = [a.to_json() for a in legal_actions(state)]
+    return out

@@ -1,0 +1,194 @@
+"""Scenarios: TOML files validated on load (format in docs/formats.md, "Scenarios").
+
+A bad file is rejected with one line naming the file, the field and the reason, e.g.
+``the-ford.toml: character[3].hex: '9905' is off the map (20×14)``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .engine.errors import ScenarioError
+from .hexes import Hex
+from .maps import GameMap, MapError, build_map
+from .rulesdata import load_ruleset, ruleset_id
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SideSpec(_M):
+    id: str = Field(min_length=1, max_length=16)
+    name: str
+    name_fr: str = ""
+
+
+class CharacterSpec(_M):
+    id: str = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
+    name: str = Field(min_length=1)
+    type: str
+    side: str
+    hex: str
+    status: Literal["healthy", "stunned", "wounded"] = "healthy"
+    attack: int | None = Field(default=None, ge=0)
+    defence: int | None = Field(default=None, ge=1)
+    armour: bool | None = None
+    weapon: str | None = None
+    polearm: bool | None = None
+
+
+class BoardPlacement(_M):
+    board: str | None = None
+    path: str | None = None
+    col: int = 0
+    row: int = 0
+    rotation: int = 0
+
+
+class MapSpec(_M):
+    boards: list[BoardPlacement] = Field(min_length=1)
+    name: str | None = None
+
+
+class VictorySpec(_M):
+    rout_fraction: float = Field(default=1.0, gt=0, le=1)
+    objectives: list[str] = []
+    objective_side: str | None = None
+    objective_count: int = Field(default=1, ge=1)
+    otherwise: str = "draw"
+    text: str = ""
+    text_fr: str = ""
+
+
+class ScenarioSpec(_M):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    name: str
+    name_fr: str = ""
+    description: str = ""
+    description_fr: str = ""
+    ruleset: str = "magna-carta"
+    turns: int = Field(ge=1, le=100)
+    weather: str = "clear"
+    first: str | None = None
+    map: MapSpec
+    side: list[SideSpec] = Field(min_length=2, max_length=2)
+    character: list[CharacterSpec] = Field(min_length=2)
+    victory: VictorySpec = VictorySpec()
+
+    @field_validator("ruleset")
+    @classmethod
+    def _rs(cls, v: str) -> str:
+        try:
+            return ruleset_id(v)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
+
+
+def _fail(source: str, field: str, reason: str) -> ScenarioError:
+    return ScenarioError(f"{source}: {field}: {reason}" if field else f"{source}: {reason}")
+
+
+def parse_scenario(text: str, source: str = "<scenario>", base_dir: Path | None = None) -> tuple[dict, GameMap]:
+    """Validate a scenario text; return its JSON-able dict and its map."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _fail(source, "", f"invalid TOML: {exc}") from None
+    try:
+        spec = ScenarioSpec.model_validate(raw)
+    except ValidationError as exc:
+        e = exc.errors()[0]
+        loc = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p)) for i, p in enumerate(e["loc"]))
+        msg = e["msg"]
+        if e["type"] == "extra_forbidden":
+            msg = "unknown field"
+        raise _fail(source, loc, msg) from None
+    rs = load_ruleset(spec.ruleset)
+    try:
+        rs.find_weather(spec.weather)
+    except KeyError as exc:
+        raise _fail(source, "weather", exc.args[0]) from None
+    side_ids = [s.id for s in spec.side]
+    if len(set(side_ids)) != 2:
+        raise _fail(source, "side", "the two sides need different ids")
+    try:
+        gmap = build_map(spec.map.model_dump(exclude_none=True), ruleset=rs, base_dir=base_dir, source=f"{source}: map")
+    except MapError as exc:
+        raise _fail(source, "map", str(exc)) from None
+    seen_ids, seen_hex = set(), {}
+    for i, c in enumerate(spec.character):
+        f = f"character[{i}]"
+        if c.id in seen_ids:
+            raise _fail(source, f"{f}.id", f"duplicate character id {c.id!r}")
+        seen_ids.add(c.id)
+        if c.side not in side_ids:
+            raise _fail(source, f"{f}.side", f"unknown side {c.side!r} (sides: {', '.join(side_ids)})")
+        if c.type not in rs.character_types:
+            raise _fail(source, f"{f}.type", f"unknown character type {c.type!r} (known: {', '.join(sorted(rs.character_types))})")
+        ct = rs.character_types[c.type]
+        if ct.mounted:
+            raise _fail(source, f"{f}.type", f"{c.type!r} is mounted: riders on the map (two hexes, facing) are not playable yet (MC §1.2, §4.4)")
+        if c.weapon is not None and c.weapon not in rs.weapons:
+            raise _fail(source, f"{f}.weapon", f"unknown weapon {c.weapon!r} (known: {', '.join(sorted(rs.weapons))})")
+        try:
+            h = Hex.from_label(c.hex)
+        except ValueError as exc:
+            raise _fail(source, f"{f}.hex", str(exc)) from None
+        if h not in gmap:
+            raise _fail(source, f"{f}.hex", f"{c.hex!r} is off the map ({gmap.width}×{gmap.height})")
+        t = rs.terrain[gmap.terrain(h)]
+        armour = ct.armour if c.armour is None else c.armour
+        if t.cost_for(False, armour) == "impassable":
+            raise _fail(source, f"{f}.hex", f"{c.hex} is {t.names[0]}, where {c.name} cannot stand")
+        if h in seen_hex:
+            raise _fail(source, f"{f}.hex", f"{c.hex} already holds {seen_hex[h]} (one live character per hex, MC §4.1)")
+        seen_hex[h] = c.id
+    for side in side_ids:
+        if not any(c.side == side for c in spec.character):
+            raise _fail(source, "character", f"side {side!r} has no character")
+    v = spec.victory
+    for i, lab in enumerate(v.objectives):
+        try:
+            h = Hex.from_label(lab)
+        except ValueError as exc:
+            raise _fail(source, f"victory.objectives[{i}]", str(exc)) from None
+        if h not in gmap:
+            raise _fail(source, f"victory.objectives[{i}]", f"{lab!r} is off the map")
+    if v.objective_side is not None and v.objective_side not in side_ids:
+        raise _fail(source, "victory.objective_side", f"unknown side {v.objective_side!r}")
+    if v.otherwise not in side_ids + ["draw"]:
+        raise _fail(source, "victory.otherwise", f"must be a side id or 'draw', not {v.otherwise!r}")
+    if spec.first is not None and spec.first not in side_ids:
+        raise _fail(source, "first", f"unknown side {spec.first!r}")
+    data = spec.model_dump()
+    data["source"] = source
+    return data, gmap
+
+
+def bundled_scenario_ids() -> list[str]:
+    folder = resources.files("oriflamme.data").joinpath("scenarios")
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def load_scenario(name_or_path: str) -> tuple[dict, GameMap]:
+    """A bundled scenario id, or a path to a scenario file."""
+    p = Path(name_or_path)
+    if p.suffix == ".toml" or p.exists():
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ScenarioError(f"{name_or_path}: cannot read: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise ScenarioError(f"{name_or_path}: not UTF-8 text") from None
+        return parse_scenario(text, p.name, base_dir=p.parent)
+    ids = bundled_scenario_ids()
+    if name_or_path not in ids:
+        raise ScenarioError(f"unknown scenario {name_or_path!r} (bundled: {', '.join(ids)}; or give a path to a .toml file)")
+    text = resources.files("oriflamme.data").joinpath("scenarios").joinpath(name_or_path + ".toml").read_text(encoding="utf-8")
+    return parse_scenario(text, name_or_path + ".toml")
