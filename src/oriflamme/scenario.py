@@ -100,6 +100,15 @@ def parse_scenario(text: str, source: str = "<scenario>", base_dir: Path | None 
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _fail(source, "", f"invalid TOML: {exc}") from None
+    return validate_scenario(raw, source, base_dir)
+
+
+def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | None = None) -> tuple[dict, GameMap]:
+    """Validate a scenario given as a dict (a parsed file, or the copy kept in a game record)."""
+    if not isinstance(raw, dict):
+        raise _fail(source, "", "a scenario must be a table/object")
+    origin = raw.get("source") if isinstance(raw.get("source"), str) else source
+    raw = {k: v for k, v in raw.items() if k != "source"}
     try:
         spec = ScenarioSpec.model_validate(raw)
     except ValidationError as exc:
@@ -167,7 +176,7 @@ def parse_scenario(text: str, source: str = "<scenario>", base_dir: Path | None 
     if spec.first is not None and spec.first not in side_ids:
         raise _fail(source, "first", f"unknown side {spec.first!r}")
     data = spec.model_dump()
-    data["source"] = source
+    data["source"] = origin
     return data, gmap
 
 

@@ -226,13 +226,23 @@ def _settle(state: GameState) -> None:
                 state.pending.pop(0)
                 continue
             return
-        acts = legal_actions(state)
-        if len(acts) == 1 and isinstance(acts[0], EndStep):
+        if not _step_has_actions(state):
             emit(state, "step_skipped", f"nothing to do in the {state.step.replace('_', ' ')} step of side {state.active}")
             turn.next_step(state)
             continue
         return
     raise AssertionError("the game does not settle")
+
+
+def _step_has_actions(state: GameState) -> bool:
+    """Whether the active side can do anything but end the step (cheap early exits)."""
+    mine = sorted((c for c in state.characters.values() if c.side == state.active and c.hex is not None),
+                  key=lambda c: c.id)
+    if state.step == OFFENSIVE_FIRE:
+        return any(fire_targets(state, c) for c in mine)
+    if state.step == MOVEMENT:
+        return any(points_left(state, c) > 0 and reachable(state, c) for c in mine)
+    return bool(attack_options(state, state.active))
 
 
 def _kill_surrounded_stunned(state: GameState) -> None:

@@ -45,9 +45,28 @@ def points_left(state: GameState, c: Character) -> int:
 
 
 # --- one step ---------------------------------------------------------------------------------
-def step_cost(state: GameState, c: Character, frm: Hex, to: Hex) -> tuple[int | None, str, str]:
+class Occupancy:
+    """Who stands where, computed once for a batch of queries (pathfinding)."""
+
+    __slots__ = ("live", "dead")
+
+    def __init__(self, state: GameState):
+        self.live: dict[Hex, list[Character]] = {}
+        self.dead: dict[Hex, int] = {}
+        for c in state.characters.values():
+            if c.hex is None:
+                continue
+            if c.alive:
+                self.live.setdefault(c.hex, []).append(c)
+            else:
+                self.dead[c.hex] = self.dead.get(c.hex, 0) + 1
+
+
+def step_cost(state: GameState, c: Character, frm: Hex, to: Hex, occ: Occupancy | None = None) -> tuple[int | None, str, str]:
     """Cost for ``c`` to step from ``frm`` into the adjacent ``to``: ``(cost, "", "")`` or
     ``(None, reason, ref)`` when the step is forbidden."""
+    if occ is None:
+        occ = Occupancy(state)
     rs = state.rules
     m = state.gmap
     if to not in m:
@@ -67,11 +86,11 @@ def step_cost(state: GameState, c: Character, frm: Hex, to: Hex) -> tuple[int | 
         if extra == "impassable":
             return None, f"the {hs.names[0]} between {frm.label} and {to.label} cannot be crossed", hs.ref
         cost += extra
-    for o in state.live_at(to):
+    for o in occ.live.get(to, ()):
         if o.side != c.side and o.active:
             return None, f"{to.label} holds an enemy ({o.name}) who is neither stunned nor dead", "MC §4.2"
-    men = sum(1 for o in state.characters.values() if not o.alive and o.hex == to)
-    if men >= 6:
+    men = occ.dead.get(to, 0)
+    if men >= rs.movement_rules["dead_men_impassable"].value:
         return None, f"{to.label} is choked with dead", "MC §4.2.2"
     if men >= state.rules.movement_rules["dead_men_extra_cost"].value:
         cost += 1
@@ -120,7 +139,8 @@ def reachable(state: GameState, c: Character, budget: int | None = None) -> dict
     if budget <= 0:
         return {}
     start = c.hex
-    occ = state.occupants()
+    occupancy = Occupancy(state)
+    occ = occupancy.live
     threat_cache: dict[Hex, bool] = {}
 
     def threat(h: Hex) -> int:
@@ -138,7 +158,7 @@ def reachable(state: GameState, c: Character, budget: int | None = None) -> dict
         # crossing h (leaving it) counts as a threatened crossing unless h is the start
         thr_out = thr + (threat(h) if h != start else 0)
         for n in h.neighbours():
-            sc, _, _ = step_cost(state, c, h, n)
+            sc, _, _ = step_cost(state, c, h, n, occupancy)
             if sc is None:
                 continue
             nc = cost + sc
@@ -166,8 +186,9 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
         return None, "an empty move", "MC §4"
     total = 0
     cur = c.hex
+    occ = Occupancy(state)
     for h in path:
-        sc, why, ref = step_cost(state, c, cur, h)
+        sc, why, ref = step_cost(state, c, cur, h, occ)
         if sc is None:
             return None, why, ref
         total += sc

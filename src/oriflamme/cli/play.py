@@ -1,0 +1,340 @@
+"""``oriflamme scenarios``, ``oriflamme play`` and ``oriflamme replay``: terminal adapters.
+
+They parse what the player types, call the engine's public API (legal actions, explain, apply,
+undo) and print its rulings; no rule is decided here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from rich.console import Console
+
+from ..ai.random_player import RandomPlayer
+from ..engine import IllegalAction, explain, legal_actions
+from ..engine.actions import Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move, Retreat
+from ..engine.errors import RecordError, ScenarioError
+from ..engine.movement import reachable
+from ..engine.record import Game, replay
+from ..hexes import Hex
+from ..maps import MapError
+from ..scenario import bundled_scenario_ids, load_scenario, validate_scenario
+from .render import draw_board, legend, roster, tags
+
+HELP = """Commands (the numbers refer to the list printed by 'list'):
+  list | ?                 the legal actions now, numbered
+  N                        take action number N (attacks and fire show their odds first)
+  move ID HEX              move a character to a hex (e.g. move guy 0507)
+  reach ID                 the hexes ID can reach, with their cost
+  fire ID TARGET           fire (odds shown, then confirm)
+  attack ID[,ID] TARGET[,TARGET]   melee (odds shown, then confirm)
+  end                      end the current step
+  undo                     take back the last action (only if it rolled no die)
+  map | roster | log [N]   show the board, the characters, the last N log lines
+  help | quit"""
+
+
+def register(sub) -> None:
+    p = sub.add_parser("scenarios", help="list the bundled scenarios")
+    p.set_defaults(func=cmd_scenarios)
+    p = sub.add_parser("play", help="play a scenario in the terminal (hot-seat or against the computer)")
+    p.add_argument("scenario", help="a bundled scenario id (see 'oriflamme scenarios') or a path to a .toml file")
+    p.add_argument("--a", choices=("human", "random"), default="human", help="who plays the first side (default human)")
+    p.add_argument("--b", choices=("human", "random"), default="human", help="who plays the second side (default human)")
+    p.add_argument("--seed", type=int, default=None, help="dice seed (default: random)")
+    p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE")
+    p.add_argument("--quiet", action="store_true", help="with two computer players, print only the outcome")
+    p.add_argument("--max-actions", type=int, default=20000, help=argparse_hide())
+    p.set_defaults(func=cmd_play)
+    p = sub.add_parser("replay", help="replay a game record")
+    p.add_argument("file", help="a record written by 'oriflamme play --record'")
+    p.add_argument("--verify", action="store_true", help="only check that the record reproduces; exit 1 if not")
+    p.set_defaults(func=cmd_replay)
+
+
+def argparse_hide():
+    import argparse
+    return argparse.SUPPRESS
+
+
+def cmd_scenarios(args) -> int:
+    for sid in bundled_scenario_ids():
+        sc, m = load_scenario(sid)
+        print(f"{sid:<14} {sc['name']} — {sc['description']} ({m.width}×{m.height} hexes, {sc['turns']} turns)")
+    return 0
+
+
+def _write_record(path: str, record: dict) -> None:
+    """Write atomically: a temporary file renamed over the target (nothing half-written)."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=".oriflamme-", suffix=".json", dir=str(target.parent.resolve()))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(record, f, ensure_ascii=False, indent=1)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def describe(game: Game, a: Action) -> str:
+    st = game.state
+    ch = st.characters
+    t = tags(st)
+
+    def n(cid):
+        return f"{ch[cid].name} [{t[cid]}]"
+
+    if isinstance(a, Move):
+        return f"move {n(a.char)} → {a.path[-1]} (via {' '.join(a.path)})"
+    if isinstance(a, Fire):
+        return f"fire: {n(a.shooter)} at {n(a.target)}"
+    if isinstance(a, Attack):
+        return f"attack: {', '.join(n(x) for x in a.attackers)} → {', '.join(n(x) for x in a.defenders)}"
+    if isinstance(a, Retreat):
+        return f"retreat {n(a.char)} to {a.path[-1]} (via {' '.join(a.path)})"
+    if isinstance(a, Advance):
+        return f"advance {n(a.char)} to {a.path[-1]} (via {' '.join(a.path)})"
+    if isinstance(a, Casualty):
+        return f"{n(a.char)} takes the blow"
+    if isinstance(a, Decline):
+        return "no advance"
+    if isinstance(a, EndStep):
+        return f"end the {st.step.replace('_', ' ')} step"
+    return a.type
+
+
+def _print_events(con: Console, events: list[dict], verbose: bool = True) -> None:
+    for ev in events:
+        con.print(f"  [bold]•[/] {ev['text']}" + (f"  [dim]({ev['ref']})[/]" if ev.get("ref") else ""), highlight=False)
+        if verbose and "ruling" in ev:
+            for line in ev["ruling"]["explanation"]:
+                con.print(f"      [dim]{line}[/]", highlight=False)
+
+
+def _preview(con: Console, game: Game, a: Action) -> bool:
+    r = explain(game.state, a)
+    if not r.legal:
+        con.print(f"[red]Not allowed:[/] {r.reason}")
+        return False
+    for line in r.explanation:
+        con.print(f"   {line}", highlight=False)
+    if r.probabilities:
+        probs = "  ".join(f"{k}: {float(v):.0%}" for k, v in r.probabilities.items())
+        con.print(f"   [bold]Probabilities[/]: {probs}", highlight=False)
+    return True
+
+
+def _status_line(game: Game) -> str:
+    st = game.state
+    p = st.pending[0] if st.pending else None
+    wait = f" — waiting for side {p.side}: {p.kind}" if p else ""
+    return f"[bold]Turn {st.turn}/{st.last_turn}[/], side {st.active}, step {st.step.replace('_', ' ')}{wait}"
+
+
+def _human_turn(con: Console, game: Game, inp) -> bool:
+    """One command from a human. Returns False to quit."""
+    st = game.state
+    side = st.to_act()
+    acts = legal_actions(st)
+    try:
+        line = inp(f"[{side}] > ").strip()
+    except EOFError:
+        return False
+    if not line:
+        return True
+    words = line.split()
+    cmd = words[0].lower()
+    ids = {t_: cid for cid, t_ in tags(st).items()}
+
+    def cid(x: str) -> str:
+        return ids.get(x.upper(), x)
+
+    chosen: Action | None = None
+    if cmd in ("quit", "exit", "q"):
+        return False
+    if cmd in ("help", "h"):
+        con.print(HELP, highlight=False)
+        return True
+    if cmd in ("list", "?", "ls"):
+        for i, a in enumerate(acts, 1):
+            con.print(f"  {i:>3}. {describe(game, a)}", highlight=False)
+        return True
+    if cmd == "map":
+        con.print(draw_board(st), highlight=False)
+        con.print(legend(), highlight=False)
+        return True
+    if cmd == "roster":
+        con.print(roster(st), highlight=False)
+        return True
+    if cmd == "log":
+        k = int(words[1]) if len(words) > 1 and words[1].isdigit() else 15
+        _print_events(con, st.log[-k:], verbose=False)
+        return True
+    if cmd == "undo":
+        try:
+            game.undo()
+            con.print("Undone.")
+        except IllegalAction as exc:
+            con.print(f"[red]{exc}[/]")
+        return True
+    if cmd == "reach" and len(words) == 2:
+        c = st.characters.get(cid(words[1]))
+        if c is None:
+            con.print("[red]unknown character[/]")
+            return True
+        r = reachable(st, c) if st.step == "movement" and c.side == st.active else {}
+        con.print(draw_board(st, {h: str(cost) for h, (cost, _) in r.items()}), highlight=False)
+        con.print(f"{len(r)} hexes reachable (numbers: movement points)")
+        return True
+    if cmd.isdigit():
+        k = int(cmd)
+        if not 1 <= k <= len(acts):
+            con.print(f"[red]choose 1–{len(acts)}[/]")
+            return True
+        chosen = acts[k - 1]
+    elif cmd == "end":
+        chosen = EndStep()
+    elif cmd == "move" and len(words) == 3:
+        try:
+            dest = Hex.from_label(words[2]).label
+        except ValueError as exc:
+            con.print(f"[red]{exc}[/]")
+            return True
+        cands = [a for a in acts if isinstance(a, (Move, Retreat, Advance)) and a.char == cid(words[1]) and a.path[-1] == dest]
+        if not cands:
+            c = st.characters.get(cid(words[1]))
+            if c is None:
+                con.print("[red]unknown character[/]")
+                return True
+            r = explain(st, Move(c.id, (dest,)))
+            why = r.reason if not r.legal else f"{dest} is not reachable by {c.name} now"
+            con.print(f"[red]Not allowed:[/] {why}")
+            return True
+        chosen = cands[0]
+    elif cmd == "fire" and len(words) == 3:
+        chosen = Fire(cid(words[1]), cid(words[2]))
+    elif cmd == "attack" and len(words) == 3:
+        atts = tuple(sorted(cid(x) for x in words[1].split(",")))
+        defs = tuple(sorted(cid(x) for x in words[2].split(",")))
+        chosen = Attack(atts, defs)
+    else:
+        con.print("[red]unknown command[/] — type 'help'")
+        return True
+    if isinstance(chosen, (Fire, Attack)):
+        if not _preview(con, game, chosen):
+            return True
+        try:
+            ok = inp("   Commit? [y/N] ").strip().lower()
+        except EOFError:
+            return False
+        if ok not in ("y", "yes", "o", "oui"):
+            return True
+    try:
+        events = game.apply(chosen)
+    except IllegalAction as exc:
+        con.print(f"[red]Refused:[/] {exc}")
+        return True
+    _print_events(con, events)
+    return True
+
+
+def cmd_play(args) -> int:
+    con = Console(highlight=False)
+    try:
+        scenario, gmap = load_scenario(args.scenario)
+    except (ScenarioError, MapError) as exc:
+        print(f"play: {exc}", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    game = Game(scenario, gmap, seed)
+    sides = game.state.sides
+    players = {sides[0]: args.a, sides[1]: args.b}
+    bots = {s: RandomPlayer(seed * 31 + i) for i, s in enumerate(sides)}
+    quiet = args.quiet and "human" not in players.values()
+    if not quiet:
+        con.print(f"[bold]{scenario['name']}[/] — {scenario['description']}")
+        if scenario.get("victory", {}).get("text"):
+            con.print(scenario["victory"]["text"])
+        con.print(f"Seed {seed}. Type 'help' for the commands.\n")
+        con.print(draw_board(game.state))
+        con.print(legend())
+        con.print(roster(game.state))
+    shown_step = None
+    count = 0
+    try:
+        while not game.state.over and count < args.max_actions:
+            st = game.state
+            side = st.to_act()
+            if not quiet and (st.turn, st.active, st.step, bool(st.pending)) != shown_step:
+                shown_step = (st.turn, st.active, st.step, bool(st.pending))
+                con.print("\n" + _status_line(game))
+            if players[side] == "human":
+                if not _human_turn(con, game, input):
+                    con.print("Game left unfinished.")
+                    break
+            else:
+                a = bots[side].choose(st)
+                events = game.apply(a)
+                count += 1
+                if not quiet:
+                    con.print(f"[{side}] {describe_after(a)}")
+                    _print_events(con, events, verbose=False)
+    finally:
+        if args.record:
+            try:
+                _write_record(args.record, game.record())
+            except OSError as exc:
+                print(f"play: cannot write the record {args.record}: {exc.strerror}", file=sys.stderr)
+                return 1
+    st = game.state
+    if st.over:
+        con.print(f"\n[bold]{st.result_text}[/]  (turn {st.turn}, {len(game.actions)} actions, seed {seed})")
+    elif count >= args.max_actions:
+        print(f"play: stopped after {count} actions without an end", file=sys.stderr)
+        return 1
+    return 0
+
+
+def describe_after(a: Action) -> str:
+    d = a.to_json()
+    t = d.pop("type")
+    return t + " " + " ".join(f"{k}={','.join(v) if isinstance(v, list) else v}" for k, v in d.items())
+
+
+def cmd_replay(args) -> int:
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except OSError as exc:
+        print(f"replay: {args.file}: cannot read: {exc.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"replay: {args.file}: not UTF-8 text", file=sys.stderr)
+        return 2
+    try:
+        rec = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"replay: {args.file}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", file=sys.stderr)
+        return 2
+    try:
+        game = replay(rec, lambda d: validate_scenario(d, f"{args.file}: scenario"))
+    except (RecordError, ScenarioError, MapError) as exc:
+        print(f"replay: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    st = game.state
+    if args.verify:
+        print(f"{args.file}: OK — {len(game.actions)} actions and {len(st.log)} events reproduce exactly"
+              f" ({st.result_text or 'game unfinished'})")
+        return 0
+    con = Console(highlight=False)
+    _print_events(con, st.log)
+    con.print(draw_board(st))
+    con.print(st.result_text or "Game unfinished.")
+    return 0
