@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 import tomllib
-import unicodedata
 from importlib import resources
 from pathlib import Path
 

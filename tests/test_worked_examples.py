@@ -215,6 +215,18 @@ def test_d17_roles_swap_only_when_strictly_greater():
     assert "A" not in greater.probabilities and "B" not in greater.probabilities
 
 
+def test_d17_swapped_roles_swap_terrain_and_armour():
+    """MC §7.6.3 N.B.: « on inverse les rôles tout en gardant les mêmes potentiels : l'attaquant
+    devient défenseur et vice-versa. » After the swap the counter-charger attacks: §6.1 reads the
+    *attacker's* terrain against the *defender's*, and §6.3's +1 is for an armoured *defender*.
+    Charger 8 -> 12 on "-" (no armour), counter-charger 9 -> 13 on "0" in armour: 13 against 12 =
+    1-1, attacker "0" against defender "-" = one column right -> 2-1, no armour bonus."""
+    r = melee(RS, [Fighter(8, mounted=True, charging=True, marks=("-",))],
+              [Fighter(9, mounted=True, counter_charging=True, armour=True, marks=("0",))], die=5)
+    assert r.legal
+    assert (r.data["attack"], r.data["defence"], r.data["column"], r.data["die_modifier"]) == (13, 12, "2-1", 0)
+
+
 # --- properties ---------------------------------------------------------------------------------
 MARK = st.sampled_from(["-", "0", "+"])
 

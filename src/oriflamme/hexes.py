@@ -28,17 +28,16 @@ more favourable to him* (the same "shooter's choice" the rules give for a rider'
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 #: Axial vectors of the six directions, clockwise from north (flat-topped hexes).
 DIRECTIONS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 DIRECTION_NAMES: tuple[str, ...] = ("N", "NE", "SE", "S", "SW", "NW")
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Hex:
-    """A hex in axial coordinates."""
+class Hex(NamedTuple):
+    """A hex in axial coordinates (an immutable tuple: hashing and comparison run at C speed,
+    which path searches need)."""
 
     q: int
     r: int
@@ -99,7 +98,7 @@ class Hex:
         except ValueError:
             return None
 
-    def __add__(self, other: "Hex") -> "Hex":
+    def __add__(self, other: "Hex") -> "Hex":  # vector sum, not tuple concatenation
         return Hex(self.q + other.q, self.r + other.r)
 
     def __sub__(self, other: "Hex") -> "Hex":

@@ -46,6 +46,9 @@ def _one_line(state: GameState, shooter: Character, target: Character, line: tup
     cover = "none"
     t_hex = target.hex
     t_terrain = rs.terrain[m.terrain(t_hex)]
+
+    def terrain_at(h):  # a line grazing the map edge along a hexside: off-map is open ground
+        return rs.terrain[m.terrain(h) if h in m else "clear"]
     # hexside walls anywhere along the line
     for a, b in zip(line, line[1:]):
         hs = m.hexside(a, b)
@@ -54,7 +57,7 @@ def _one_line(state: GameState, shooter: Character, target: Character, line: tup
                               ref=rs.hexsides[hs].ref, hexes=line)
     blockers = []
     for h in line[1:-1]:
-        t = rs.terrain[m.terrain(h)]
+        t = terrain_at(h)
         if t.blocks_los:
             return LineOfFire(False, reason=f"{t.names[0]} in {h.label} blocks the line of fire", ref=t.ref, hexes=line)
         if t.cover_along_line:

@@ -62,38 +62,74 @@ class Occupancy:
                 self.dead[c.hex] = self.dead.get(c.hex, 0) + 1
 
 
-def step_cost(state: GameState, c: Character, frm: Hex, to: Hex, occ: Occupancy | None = None) -> tuple[int | None, str, str]:
+class MoveContext:
+    """Everything a step cost needs for one mover, looked up once: his cost for each terrain
+    and hexside feature, the occupancy, the dead-bodies thresholds (§3.1, §4.2, §8.1)."""
+
+    __slots__ = ("state", "c", "occ", "m", "tcost", "hcost", "dead_extra", "dead_block")
+
+    def __init__(self, state: GameState, c: Character, occ: Occupancy | None = None):
+        rs = state.rules
+        self.state, self.c, self.m = state, c, state.gmap
+        self.occ = occ or Occupancy(state)
+        self.tcost = {tid: t.cost_for(c.mounted, c.armour) for tid, t in rs.terrain.items()}
+        self.hcost = {hid: h.crossing_for(c.mounted) for hid, h in rs.hexsides.items()}
+        self.dead_extra = rs.movement_rules["dead_men_extra_cost"].value
+        self.dead_block = rs.movement_rules["dead_men_impassable"].value
+
+    def cost(self, frm: Hex, to: Hex) -> int | None:
+        """The cost of the step, or None if it is forbidden (see :meth:`why` for the reason)."""
+        m = self.m
+        if to not in m:
+            return None
+        cost = self.tcost[m.terrain(to)]
+        if cost == "impassable":
+            return None
+        side = m.hexside(frm, to)
+        if side:
+            extra = self.hcost[side]
+            if extra == "impassable":
+                return None
+            cost += extra
+        for o in self.occ.live.get(to, ()):
+            if o.side != self.c.side and o.active:
+                return None
+        men = self.occ.dead.get(to, 0)
+        if men >= self.dead_block:
+            return None
+        if men >= self.dead_extra:
+            cost += 1
+        return cost
+
+    def why(self, frm: Hex, to: Hex) -> tuple[str, str]:
+        """The rule that forbids a step (call when :meth:`cost` returned None)."""
+        rs, m, c = self.state.rules, self.m, self.c
+        if to not in m:
+            return f"{to.label} is off the map", "MC §4"
+        t = rs.terrain[m.terrain(to)]
+        if self.tcost[t.id] == "impassable":
+            who = "mounted characters" if c.mounted else ("armoured characters" if c.armour else "characters on foot")
+            ref = "MC §4.2.1; SEED-NOTES D14" if t.water else t.ref
+            return f"{t.names[0]} ({to.label}) is impassable for {who}", ref
+        side = m.hexside(frm, to)
+        if side and self.hcost[side] == "impassable":
+            hs = rs.hexsides[side]
+            return f"the {hs.names[0]} between {frm.label} and {to.label} cannot be crossed", hs.ref
+        for o in self.occ.live.get(to, ()):
+            if o.side != c.side and o.active:
+                return f"{to.label} holds an enemy ({o.name}) who is neither stunned nor dead", "MC §4.2"
+        return f"{to.label} is choked with dead", "MC §4.2.2"
+
+
+def step_cost(state: GameState, c: Character, frm: Hex, to: Hex, ctx: MoveContext | None = None) -> tuple[int | None, str, str]:
     """Cost for ``c`` to step from ``frm`` into the adjacent ``to``: ``(cost, "", "")`` or
     ``(None, reason, ref)`` when the step is forbidden."""
-    if occ is None:
-        occ = Occupancy(state)
-    rs = state.rules
-    m = state.gmap
-    if to not in m:
-        return None, f"{to.label} is off the map", "MC §4"
+    ctx = ctx or MoveContext(state, c)
     if frm.distance(to) != 1:
         return None, f"{to.label} is not adjacent to {frm.label}", "MC §4"
-    t = rs.terrain[m.terrain(to)]
-    cost = t.cost_for(c.mounted, c.armour)
-    if cost == "impassable":
-        who = "mounted characters" if c.mounted else ("armoured characters" if c.armour else "characters on foot")
-        ref = "MC §4.2.1; SEED-NOTES D14" if t.water else t.ref
-        return None, f"{t.names[0]} ({to.label}) is impassable for {who}", ref
-    side = m.hexside(frm, to)
-    if side:
-        hs = rs.hexsides[side]
-        extra = hs.crossing_for(c.mounted)
-        if extra == "impassable":
-            return None, f"the {hs.names[0]} between {frm.label} and {to.label} cannot be crossed", hs.ref
-        cost += extra
-    for o in occ.live.get(to, ()):
-        if o.side != c.side and o.active:
-            return None, f"{to.label} holds an enemy ({o.name}) who is neither stunned nor dead", "MC §4.2"
-    men = occ.dead.get(to, 0)
-    if men >= rs.movement_rules["dead_men_impassable"].value:
-        return None, f"{to.label} is choked with dead", "MC §4.2.2"
-    if men >= state.rules.movement_rules["dead_men_extra_cost"].value:
-        cost += 1
+    cost = ctx.cost(frm, to)
+    if cost is None:
+        return (None, *ctx.why(frm, to))
     return cost, "", ""
 
 
@@ -128,6 +164,18 @@ def threatened(state: GameState, c: Character, h: Hex) -> bool:
     return bool(opposers(state, c, h))
 
 
+def threatened_hexes(state: GameState, c: Character) -> set[Hex]:
+    """Every hex whose crossing by ``c`` would trigger an infiltration test now."""
+    out: set[Hex] = set()
+    for e in state.characters.values():
+        if e.side == c.side or e.id in state.opportunity_used or not e.active or e.hex is None:
+            continue
+        for n in e.hex.neighbours():
+            if n in state.gmap and can_attack_hex(state, e, n):
+                out.add(n)
+    return out
+
+
 # --- reachable hexes ------------------------------------------------------------------------
 def reachable(state: GameState, c: Character, budget: int | None = None) -> dict[Hex, tuple[int, tuple[Hex, ...]]]:
     """Every hex ``c`` can end a move in this step, with its cost and a path (the start
@@ -139,14 +187,13 @@ def reachable(state: GameState, c: Character, budget: int | None = None) -> dict
     if budget <= 0:
         return {}
     start = c.hex
-    occupancy = Occupancy(state)
-    occ = occupancy.live
-    threat_cache: dict[Hex, bool] = {}
+    ctx = MoveContext(state, c)
+    occ = ctx.occ.live
+    step = ctx.cost
+    danger = threatened_hexes(state, c)
 
     def threat(h: Hex) -> int:
-        if h not in threat_cache:
-            threat_cache[h] = threatened(state, c, h)
-        return 1 if threat_cache[h] else 0
+        return 1 if h in danger else 0
 
     best: dict[Hex, tuple[int, int]] = {start: (0, 0)}
     prev: dict[Hex, Hex] = {}
@@ -158,7 +205,7 @@ def reachable(state: GameState, c: Character, budget: int | None = None) -> dict
         # crossing h (leaving it) counts as a threatened crossing unless h is the start
         thr_out = thr + (threat(h) if h != start else 0)
         for n in h.neighbours():
-            sc, _, _ = step_cost(state, c, h, n, occupancy)
+            sc = step(h, n)
             if sc is None:
                 continue
             nc = cost + sc
@@ -186,9 +233,9 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
         return None, "an empty move", "MC §4"
     total = 0
     cur = c.hex
-    occ = Occupancy(state)
+    ctx = MoveContext(state, c)
     for h in path:
-        sc, why, ref = step_cost(state, c, cur, h, occ)
+        sc, why, ref = step_cost(state, c, cur, h, ctx)
         if sc is None:
             return None, why, ref
         total += sc

@@ -91,7 +91,7 @@ def fire(rs: Ruleset, s: FireSituation, die: int | None = None) -> Ruling:
         return r.refuse(f"the {weapon.names[0]} cannot be used from a tree", "MC §5.5.2.2, §7.8.2; SEED-NOTES D12")
     bm = rs.band_modifiers[band]
     lo, hi = getattr(weapon, band)
-    r.step(f"{weapon.names[0]} at {s.distance} hexes: {bm.label.lower()} range ({lo}-{hi}), {bm.value:+d} to the die",
+    r.step(f"{weapon.names[0]} at {s.distance} hexes: {band} range ({bm.label}, {lo}-{hi}), {bm.value:+d} to the die",
            "MC §5.1, §5.4.1")
     table_id = "vs_mounted" if s.target_mounted else "vs_foot"
     r.data["table"] = table_id
@@ -123,7 +123,7 @@ def fire(rs: Ruleset, s: FireSituation, die: int | None = None) -> Ruling:
         add("shooter_in_tree")
     if weather.fire:
         mod += weather.fire
-        r.step(f"weather {weather.names[0]}: {weather.fire:+d}", weather.ref)
+        r.step(f"weather {weather.names[0]}: {weather.fire:+d}", "MC §3.2, §5.4.4")
     for mid in s.modifiers:
         if mid not in fm:
             return r.refuse(f"unknown fire modifier {mid!r} (known: {', '.join(sorted(fm))})")

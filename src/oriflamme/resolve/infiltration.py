@@ -39,17 +39,3 @@ def infiltration_test(rs: Ruleset, infiltrator: Infiltrator, opposer: Opposer, d
         if getattr(who, m.condition, False):
             mods.append(m)
     return banded(r, rs.infiltration_bands, mods, die, "infiltration")
-
-
-
-def infiltration_test(rs: Ruleset, infiltrator: Infiltrator, opposer: Opposer, die: int | None = None) -> Ruling:
-    """One opportunity attack against a character crossing a hex next to an enemy (§4.3)."""
-    r = Ruling(kind="infiltration")
-    r.step("an enemy able to attack the hex crossed rolls 1D10 on the infiltration table", "MC §4.3, §4.3.1")
-    mods = []
-    for m in rs.infiltration_modifiers:
-        who = infiltrator if m.who == "infiltrator" else opposer
-        if getattr(who, m.condition, False):
-            mods.append(m)
-    return banded(r, rs.infiltration_bands, mods, die, "infiltration")
-

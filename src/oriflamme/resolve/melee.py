@@ -98,6 +98,13 @@ def melee(
                f"{attack}: roles are swapped, potentials kept; results unfavourable to the "
                f"counter-charger are ignored", ch.ref)
         attack, defence = defence, attack
+        # the counter-charger now attacks: terrain, numbers and armour follow the new roles
+        attackers, defenders = defenders, attackers
+        mounted_def = [d.mounted for d in defenders]
+        vs_mounted = all(mounted_def)
+        table_id = "vs_mounted" if vs_mounted else "vs_foot"
+        table = rs.melee_tables[table_id]
+    r.data["swapped"] = swapped
     if len(attackers) > 1:
         r.step(f"attack strengths added: {' + '.join(str(a.strength) for a in attackers)} = {attack}", "MC §6.2")
     if len(defenders) > 1:
@@ -183,7 +190,6 @@ def melee(
         text = res.text if res else "Pas d'effet"
         ref = res.ref if res else table.ref
         r.step(f"die {die}{f' +{die_mod}' if die_mod else ''} = {m}: result {r.result} — {text}", ref)
-        r.data["swapped"] = swapped
     return r
 
 

@@ -1,0 +1,69 @@
+"""Small cited test scenarios: an inline board, a few characters, scripted dice."""
+
+from __future__ import annotations
+
+from oriflamme.dice import Dice
+from oriflamme.engine import new_game
+from oriflamme.engine.state import GameState
+from oriflamme.hexes import Hex
+from oriflamme.maps import Placement, compose, parse_board
+
+LEGEND = """legend:
+  . clear
+  b brush
+  T tree
+  / slope
+  m marsh
+  r rock
+  ~ shallows
+  = deep_shallows
+  w water
+  H building
+"""
+
+
+def board(rows: list[str], hexsides: str = "", elevation: list[str] | None = None):
+    text = "board: test\n" + LEGEND + "terrain:\n" + "\n".join("  " + r for r in rows) + "\n"
+    if elevation:
+        text += "elevation:\n" + "\n".join("  " + r for r in elevation) + "\n"
+    if hexsides:
+        text += "hexsides:\n" + "\n".join("  " + h for h in hexsides.strip().splitlines()) + "\n"
+    return compose([Placement(parse_board(text, "test.board"), 0, 0)])
+
+
+class ScriptedDice(Dice):
+    """Dice that show the given values in order (then fail loudly)."""
+
+    def __init__(self, values):
+        super().__init__(seed=0)
+        self.values = list(values)
+
+    def roll(self, sides: int = 10) -> int:
+        if not self.values:
+            raise AssertionError("the test rolled more dice than scripted")
+        self.count += 1
+        return self.values.pop(0)
+
+
+def game(rows: list[str], chars: list[tuple], *, hexsides: str = "", elevation=None, weather: str = "clear",
+         turns: int = 5, dice=None, victory: dict | None = None, step: str | None = None) -> GameState:
+    """``chars``: (id, type, side, hex[, overrides dict])."""
+    gmap = board(rows, hexsides, elevation)
+    scenario = {
+        "id": "test", "name": "test", "ruleset": "magna-carta", "turns": turns, "weather": weather, "first": "A",
+        "side": [{"id": "A", "name": "A"}, {"id": "B", "name": "B"}],
+        "character": [dict({"id": c[0], "name": c[0].capitalize(), "type": c[1], "side": c[2], "hex": c[3]},
+                           **(c[4] if len(c) > 4 else {})) for c in chars],
+        "victory": victory or {"rout_fraction": 1.0, "objectives": [], "otherwise": "draw"},
+        "map": {"boards": [{"board": "test"}]},
+    }
+    st = new_game(scenario, gmap, seed=1)
+    if dice is not None:
+        st.dice = ScriptedDice(dice)
+    if step is not None:
+        st.step = step
+    return st
+
+
+def H(label: str) -> Hex:
+    return Hex.from_label(label)
