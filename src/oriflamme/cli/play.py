@@ -18,7 +18,7 @@ from ..ai.random_player import RandomPlayer
 from ..engine import IllegalAction, explain, legal_actions
 from ..engine.actions import Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move, Retreat
 from ..engine.errors import RecordError, ScenarioError
-from ..engine.movement import reachable
+from ..engine.movement import points_left, reachable
 from ..engine.record import Game, replay
 from ..hexes import Hex
 from ..maps import MapError
@@ -190,7 +190,10 @@ def _human_turn(con: Console, game: Game, inp) -> bool:
         if c is None:
             con.print("[red]unknown character[/]")
             return True
-        r = reachable(st, c) if st.step == "movement" and c.side == st.active else {}
+        if st.step != "movement" or c.side != st.active or st.pending:
+            con.print(f"{c.name} moves only in the movement step of side {c.side} (now: side {st.active}, {st.step.replace('_', ' ')})")
+            return True
+        r = reachable(st, c)
         con.print(draw_board(st, {h: str(cost) for h, (cost, _) in r.items()}), highlight=False)
         con.print(f"{len(r)} hexes reachable (numbers: movement points)")
         return True
@@ -214,8 +217,14 @@ def _human_turn(con: Console, game: Game, inp) -> bool:
             if c is None:
                 con.print("[red]unknown character[/]")
                 return True
-            r = explain(st, Move(c.id, (dest,)))
-            why = r.reason if not r.legal else f"{dest} is not reachable by {c.name} now"
+            if st.step != "movement" or c.side != st.active:
+                why = f"{c.name} can move only in the movement step of side {c.side} (MC §2.1 (2))"
+            elif c.hex is not None and c.hex.distance(Hex.from_label(dest)) == 1:
+                r = explain(st, Move(c.id, (dest,)))
+                why = r.reason if not r.legal else f"{dest} cannot be entered now"
+            else:
+                why = (f"{c.name} cannot reach {dest} this phase ({points_left(st, c)} PM left, MC §4); "
+                       f"'reach {c.id}' shows where he can go")
             con.print(f"[red]Not allowed:[/] {why}")
             return True
         chosen = cands[0]
@@ -228,7 +237,8 @@ def _human_turn(con: Console, game: Game, inp) -> bool:
     else:
         con.print("[red]unknown command[/] — type 'help'")
         return True
-    if isinstance(chosen, (Fire, Attack)):
+    risky = isinstance(chosen, Move) and any("infiltration" in x for x in explain(st, chosen).explanation)
+    if isinstance(chosen, (Fire, Attack)) or risky:
         if not _preview(con, game, chosen):
             return True
         try:

@@ -21,7 +21,8 @@ from .errors import IllegalAction
 from .events import emit
 from .fire import fire_ruling, fire_targets, offensive_movement_limit
 from .melee import attack_options, melee_ruling
-from .movement import check_path, points_left, reachable
+from ..resolve.infiltration import Infiltrator, Opposer, infiltration_test
+from .movement import check_path, opposers, points_left, reachable, step_cost
 from .paths import advance_paths, retreat_paths, walk
 from .state import MELEE, MOVEMENT, OFFENSIVE_FIRE, GameState, Pending
 from .victory import sudden_death_check
@@ -91,11 +92,29 @@ def explain(state: GameState, action: Action) -> Ruling:
             path = tuple(Hex.from_label(x) for x in action.path)
         except ValueError as exc:
             return r.refuse(str(exc))
+        if c.side != state.active or state.step != MOVEMENT:
+            return r.refuse(f"{c.name} moves only in the movement step of side {c.side}", "MC §2.1 (2)")
         cost, why, ref = check_path(state, c, path)
         if cost is None:
             return r.refuse(why, ref)
         r.data["cost"] = cost
-        r.step(f"{c.name} moves {c.hex.label} → {' → '.join(action.path)}: {cost} PM of {points_left(state, c)}", "MC §4, §3.1")
+        r.data["path"] = list(action.path)
+        rs = state.rules
+        cur = c.hex
+        for i, h in enumerate(path):
+            sc = step_cost(state, c, cur, h)[0]
+            t = rs.terrain[state.gmap.terrain(h)]
+            side = state.gmap.hexside(cur, h)
+            extra = f" across the {rs.hexsides[side].names[0].lower()}" if side else ""
+            r.step(f"{h.label}: {t.names[0].lower()}{extra}, {sc} PM", t.ref)
+            if i < len(path) - 1:
+                for e in opposers(state, c, h):
+                    p = infiltration_test(rs, Infiltrator(c.mounted, c.armour, c.status == "wounded"),
+                                          Opposer(e.mounted, e.polearm, e.status == "wounded"))
+                    odds = ", ".join(f"{k} {float(v):.0%}" for k, v in p.probabilities.items())
+                    r.step(f"crossing {h.label} next to {e.name}: infiltration test ({odds})", "MC §4.3, §4.3.1")
+            cur = h
+        r.step(f"{c.name} moves {c.hex.label} → {path[-1].label}: {cost} PM of {points_left(state, c)}", "MC §4, §3.1")
         return r
     return Ruling(kind=action.type)
 

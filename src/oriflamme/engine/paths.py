@@ -10,7 +10,7 @@ from ..hexes import Hex
 from ..resolve.infiltration import Infiltrator, Opposer, infiltration_test
 from .character import Character
 from .events import emit
-from .movement import can_attack_hex, opposers
+from .movement import opposers
 from .state import GameState
 
 
@@ -40,9 +40,12 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
     rs = state.rules
     start = c.hex
     visited = [start]
+    from . import turn
     for i, h in enumerate(path):
         c.hex = h
         visited.append(h)
+        if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None:
+            turn.DEFENSIVE_FIRE_HOOK(state, c, h)  # §5.3: defensive fire interrupts here
         if i == len(path) - 1:
             return h, False
         for e in opposers(state, c, h, exclude):
