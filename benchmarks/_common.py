@@ -52,7 +52,8 @@ def parse_args(description: str) -> argparse.Namespace:
 def banner(title: str) -> None:
     print(f"== {title} ==")
     print(f"python {platform.python_version()} ({platform.python_implementation()}), "
-          f"{platform.machine()}, nproc={os.cpu_count()}, {time.strftime('%Y-%m-%d %H:%M')}")
+          f"{platform.machine()}, nproc={os.cpu_count()}, load {os.getloadavg()[0]:.2f}, "
+          f"{time.strftime('%Y-%m-%d %H:%M')}")
 
 
 # --- timing ------------------------------------------------------------------------------------
