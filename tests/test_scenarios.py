@@ -260,8 +260,6 @@ def test_missing_board_file():
     assert msg.startswith("mini.toml: map: ") and "nope.board" in msg and "cannot read" in msg
 
 
-@pytest.mark.xfail(strict=True, reason="BUG scenario.py validate_scenario: map errors carry the "
-                   "'file: map:' prefix twice (build_map already prefixes source=f'{source}: map')")
 @pytest.mark.parametrize("old,new", [
     ('board = "open-country"', 'board = "forest"'),
     ("col = 0, row = 0", "col = 1, row = 0"),
@@ -315,14 +313,11 @@ def test_three_sides():
     assert msg.startswith("mini.toml: side: ") and "at most 2" in msg
 
 
-@pytest.mark.xfail(strict=True, reason="BUG scenario.py: pydantic's 'Value error, ' prefix leaks into the message")
 def test_unknown_ruleset_message_is_clean():
     msg = rejected(sub(MINI, "turns = 3", 'turns = 3\nruleset = "chess"'))
     assert msg.startswith("mini.toml: ruleset: unknown ruleset 'chess'"), msg
 
 
-@pytest.mark.xfail(strict=True, reason="BUG scenario.py _M: pydantic lax mode coerces strings/floats "
-                   "(turns = \"3\", turns = 3.0, armour = \"yes\", attack = \"12\"); ConfigDict(strict=True) fixes it")
 @pytest.mark.parametrize("old,new", [
     ("turns = 3", 'turns = "3"'),
     ("turns = 3", "turns = 3.0"),
@@ -333,8 +328,6 @@ def test_wrong_toml_types_are_rejected(old, new):
     rejected(sub(MINI, old, new))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG scenario.py MapSpec: rejects map 'id', 'name_fr' and plain-string "
-                   "placements that docs/formats.md ('Boards and maps') and maps.build_map accept")
 @pytest.mark.parametrize("old,new", [
     ("[map]", '[map]\nid = "my-map"'),
     ("[map]", '[map]\nname_fr = "Carte"'),

@@ -20,7 +20,7 @@ from .rulesdata import load_ruleset, ruleset_id
 
 
 class _M(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class SideSpec(_M):
@@ -52,8 +52,10 @@ class BoardPlacement(_M):
 
 
 class MapSpec(_M):
-    boards: list[BoardPlacement] = Field(min_length=1)
+    boards: list[BoardPlacement | str] = Field(min_length=1)
+    id: str | None = None
     name: str | None = None
+    name_fr: str | None = None
 
 
 class VictorySpec(_M):
@@ -90,6 +92,9 @@ class ScenarioSpec(_M):
             raise ValueError(exc.args[0]) from None
 
 
+_UNION_TAGS = {"BoardPlacement", "str"}  # pydantic names the union member in error locations
+
+
 def _fail(source: str, field: str, reason: str) -> ScenarioError:
     return ScenarioError(f"{source}: {field}: {reason}" if field else f"{source}: {reason}")
 
@@ -113,10 +118,13 @@ def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | No
         spec = ScenarioSpec.model_validate(raw)
     except ValidationError as exc:
         e = exc.errors()[0]
-        loc = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p)) for i, p in enumerate(e["loc"]))
+        parts = [p for p in e["loc"] if p not in _UNION_TAGS]
+        loc = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p)) for i, p in enumerate(parts))
         msg = e["msg"]
         if e["type"] == "extra_forbidden":
             msg = "unknown field"
+        elif e["type"] == "value_error" and "error" in e.get("ctx", {}):
+            msg = str(e["ctx"]["error"])
         raise _fail(source, loc, msg) from None
     rs = load_ruleset(spec.ruleset)
     try:
@@ -126,10 +134,18 @@ def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | No
     side_ids = [s.id for s in spec.side]
     if len(set(side_ids)) != 2:
         raise _fail(source, "side", "the two sides need different ids")
+    map_spec = spec.map.model_dump(exclude_none=True)
+    map_spec["boards"] = [{"board": b} if isinstance(b, str) else b for b in map_spec["boards"]]
+    for b in map_spec["boards"]:
+        if b.get("path") and base_dir is not None:
+            # a game record keeps the scenario: make the board file findable from anywhere
+            b["path"] = str((Path(base_dir) / b["path"]).resolve())
     try:
-        gmap = build_map(spec.map.model_dump(exclude_none=True), ruleset=rs, base_dir=base_dir, source=f"{source}: map")
+        gmap = build_map(map_spec, ruleset=rs, base_dir=base_dir, source=f"{source}: map")
     except MapError as exc:
-        raise _fail(source, "map", str(exc)) from None
+        msg = str(exc)
+        prefix = f"{source}: map: "
+        raise _fail(source, "map", msg[len(prefix):] if msg.startswith(prefix) else msg) from None
     seen_ids, seen_hex = set(), {}
     for i, c in enumerate(spec.character):
         f = f"character[{i}]"
@@ -176,6 +192,7 @@ def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | No
     if spec.first is not None and spec.first not in side_ids:
         raise _fail(source, "first", f"unknown side {spec.first!r}")
     data = spec.model_dump()
+    data["map"] = map_spec
     data["source"] = origin
     return data, gmap
 

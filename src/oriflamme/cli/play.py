@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape as esc
 
 from ..ai.random_player import RandomPlayer
 from ..engine import IllegalAction, explain, legal_actions
@@ -73,6 +74,9 @@ def _write_record(path: str, record: dict) -> None:
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=".oriflamme-", suffix=".json", dir=str(target.parent.resolve()))
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # like any file the user creates (mkstemp makes it 0600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(record, f, ensure_ascii=False, indent=1)
         os.replace(tmp, target)
@@ -113,19 +117,19 @@ def describe(game: Game, a: Action) -> str:
 
 def _print_events(con: Console, events: list[dict], verbose: bool = True) -> None:
     for ev in events:
-        con.print(f"  [bold]•[/] {ev['text']}" + (f"  [dim]({ev['ref']})[/]" if ev.get("ref") else ""), highlight=False)
+        con.print(f"  [bold]•[/] {esc(ev['text'])}" + (f"  [dim]({esc(ev['ref'])})[/]" if ev.get("ref") else ""), highlight=False)
         if verbose and "ruling" in ev:
             for line in ev["ruling"]["explanation"]:
-                con.print(f"      [dim]{line}[/]", highlight=False)
+                con.print(f"      [dim]{esc(line)}[/]", highlight=False)
 
 
 def _preview(con: Console, game: Game, a: Action) -> bool:
     r = explain(game.state, a)
     if not r.legal:
-        con.print(f"[red]Not allowed:[/] {r.reason}")
+        con.print(f"[red]Not allowed:[/] {esc(r.reason or '')}")
         return False
     for line in r.explanation:
-        con.print(f"   {line}", highlight=False)
+        con.print(f"   {esc(line)}", highlight=False)
     if r.probabilities:
         probs = "  ".join(f"{k}: {float(v):.0%}" for k, v in r.probabilities.items())
         con.print(f"   [bold]Probabilities[/]: {probs}", highlight=False)
@@ -165,7 +169,7 @@ def _human_turn(con: Console, game: Game, inp) -> bool:
         return True
     if cmd in ("list", "?", "ls"):
         for i, a in enumerate(acts, 1):
-            con.print(f"  {i:>3}. {describe(game, a)}", highlight=False)
+            con.print(f"  {i:>3}. {esc(describe(game, a))}", highlight=False)
         return True
     if cmd == "map":
         con.print(draw_board(st), highlight=False)
@@ -183,7 +187,7 @@ def _human_turn(con: Console, game: Game, inp) -> bool:
             game.undo()
             con.print("Undone.")
         except IllegalAction as exc:
-            con.print(f"[red]{exc}[/]")
+            con.print(f"[red]{esc(str(exc))}[/]")
         return True
     if cmd == "reach" and len(words) == 2:
         c = st.characters.get(cid(words[1]))
@@ -222,10 +226,12 @@ def _human_turn(con: Console, game: Game, inp) -> bool:
             elif c.hex is not None and c.hex.distance(Hex.from_label(dest)) == 1:
                 r = explain(st, Move(c.id, (dest,)))
                 why = r.reason if not r.legal else f"{dest} cannot be entered now"
+            elif Hex.from_label(dest) not in st.gmap:
+                why = f"{dest} is off the map ({st.gmap.width}×{st.gmap.height} hexes)"
             else:
                 why = (f"{c.name} cannot reach {dest} this phase ({points_left(st, c)} PM left, MC §4); "
                        f"'reach {c.id}' shows where he can go")
-            con.print(f"[red]Not allowed:[/] {why}")
+            con.print(f"[red]Not allowed:[/] {esc(why)}")
             return True
         chosen = cands[0]
     elif cmd == "fire" and len(words) == 3:
@@ -250,19 +256,27 @@ def _human_turn(con: Console, game: Game, inp) -> bool:
     try:
         events = game.apply(chosen)
     except IllegalAction as exc:
-        con.print(f"[red]Refused:[/] {exc}")
+        con.print(f"[red]Refused:[/] {esc(str(exc))}")
         return True
     _print_events(con, events)
     return True
 
 
 def cmd_play(args) -> int:
-    con = Console(highlight=False)
+    con = Console(highlight=False, soft_wrap=True)
     try:
         scenario, gmap = load_scenario(args.scenario)
     except (ScenarioError, MapError) as exc:
         print(f"play: {exc}", file=sys.stderr)
         return 2
+    if args.record:
+        parent = Path(args.record).resolve().parent
+        if not parent.is_dir():
+            print(f"play: cannot write the record {args.record}: no directory {parent}", file=sys.stderr)
+            return 2
+        if Path(args.record).is_dir():
+            print(f"play: cannot write the record {args.record}: it is a directory", file=sys.stderr)
+            return 2
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     game = Game(scenario, gmap, seed)
     sides = game.state.sides
@@ -270,43 +284,45 @@ def cmd_play(args) -> int:
     bots = {s: RandomPlayer(seed * 31 + i) for i, s in enumerate(sides)}
     quiet = args.quiet and "human" not in players.values()
     if not quiet:
-        con.print(f"[bold]{scenario['name']}[/] — {scenario['description']}")
+        con.print(f"[bold]{esc(scenario['name'])}[/] — {esc(scenario['description'])}")
         if scenario.get("victory", {}).get("text"):
-            con.print(scenario["victory"]["text"])
+            con.print(esc(scenario["victory"]["text"]))
         con.print(f"Seed {seed}. Type 'help' for the commands.\n")
         con.print(draw_board(game.state))
         con.print(legend())
         con.print(roster(game.state))
     shown_step = None
     count = 0
-    try:
-        while not game.state.over and count < args.max_actions:
-            st = game.state
-            side = st.to_act()
-            if not quiet and (st.turn, st.active, st.step, bool(st.pending)) != shown_step:
-                shown_step = (st.turn, st.active, st.step, bool(st.pending))
-                con.print("\n" + _status_line(game))
-            if players[side] == "human":
-                if not _human_turn(con, game, input):
-                    con.print("Game left unfinished.")
-                    break
-            else:
-                a = bots[side].choose(st)
-                events = game.apply(a)
-                count += 1
-                if not quiet:
-                    con.print(f"[{side}] {describe_after(a)}")
-                    _print_events(con, events, verbose=False)
-    finally:
-        if args.record:
+    while not game.state.over and count < args.max_actions:
+        st = game.state
+        side = st.to_act()
+        if not quiet and (st.turn, st.active, st.step, bool(st.pending)) != shown_step:
+            shown_step = (st.turn, st.active, st.step, bool(st.pending))
+            con.print("\n" + _status_line(game))
+        if players[side] == "human":
             try:
-                _write_record(args.record, game.record())
-            except OSError as exc:
-                print(f"play: cannot write the record {args.record}: {exc.strerror}", file=sys.stderr)
-                return 1
+                go_on = _human_turn(con, game, input)
+            except KeyboardInterrupt:
+                go_on = False
+            if not go_on:
+                con.print("Game left unfinished.")
+                break
+        else:
+            a = bots[side].choose(st)
+            events = game.apply(a)
+            count += 1
+            if not quiet:
+                con.print(f"[{esc(side)}] {esc(describe_after(a))}")
+                _print_events(con, events, verbose=False)
+    if args.record:
+        try:
+            _write_record(args.record, game.record())
+        except OSError as exc:
+            print(f"play: cannot write the record {args.record}: {exc.strerror}", file=sys.stderr)
+            return 1
     st = game.state
     if st.over:
-        con.print(f"\n[bold]{st.result_text}[/]  (turn {st.turn}, {len(game.actions)} actions, seed {seed})")
+        con.print(f"\n[bold]{esc(st.result_text)}[/]  (turn {st.turn}, {len(game.actions)} actions, seed {seed})")
     elif count >= args.max_actions:
         print(f"play: stopped after {count} actions without an end", file=sys.stderr)
         return 1
@@ -334,7 +350,7 @@ def cmd_replay(args) -> int:
         print(f"replay: {args.file}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", file=sys.stderr)
         return 2
     try:
-        game = replay(rec, lambda d: validate_scenario(d, f"{args.file}: scenario"))
+        game = replay(rec, lambda d: validate_scenario(d, "scenario"))
     except (RecordError, ScenarioError, MapError) as exc:
         print(f"replay: {args.file}: {exc}", file=sys.stderr)
         return 1
@@ -343,8 +359,8 @@ def cmd_replay(args) -> int:
         print(f"{args.file}: OK — {len(game.actions)} actions and {len(st.log)} events reproduce exactly"
               f" ({st.result_text or 'game unfinished'})")
         return 0
-    con = Console(highlight=False)
+    con = Console(highlight=False, soft_wrap=True)
     _print_events(con, st.log)
     con.print(draw_board(st))
-    con.print(st.result_text or "Game unfinished.")
+    con.print(esc(st.result_text or "Game unfinished."))
     return 0

@@ -8,25 +8,30 @@ from __future__ import annotations
 
 from ..engine.state import GameState
 from ..hexes import Hex
+from rich.markup import escape
 
 TERRAIN_GLYPH = {
     "clear": (" . ", "grey50"), "brush": (" ≈ ", "green"), "tree": (" ♣ ", "bold green"),
     "tree_top": (" ♣ ", "green"), "slope": (" / ", "yellow"), "marsh": (" , ", "cyan"),
     "rock": (" ▲ ", "white"), "garden": (" : ", "green"), "vines": (" ¥ ", "magenta"),
     "beach": (" _ ", "yellow"), "deep_shallows": (" ≋ ", "blue"), "shallows": (" ~ ", "cyan"),
-    "water": (" ≋ ", "bold blue"), "building": ("███", "red"),
+    "water": (" ≈≈", "bold blue"), "building": ("███", "red"),
 }
 SIDE_STYLE = ("bold white on red", "bold white on blue")
 STATUS_MARK = {"healthy": "", "wounded": "'", "stunned": "*", "dead": "†"}
 
 
 def tags(state: GameState) -> dict[str, str]:
-    """A short tag per character: side letter + number (A1, B3 …)."""
+    """A short tag per character: side letter + number (A1, B3 …). The letter is the side id's
+    first letter in capitals, or A/B by order of play when the two would clash."""
+    letters = [s[0].upper() for s in state.sides]
+    if len(set(letters)) != len(letters) or not all(x.isalpha() for x in letters):
+        letters = [chr(ord("A") + i) for i in range(len(state.sides))]
     out = {}
-    for side in state.sides:
+    for side, letter in zip(state.sides, letters):
         chars = sorted((c for c in state.characters.values() if c.side == side), key=lambda c: c.id)
         for i, c in enumerate(chars, 1):
-            out[c.id] = f"{side[0]}{i}"
+            out[c.id] = f"{letter}{i}"
     return out
 
 
@@ -92,6 +97,6 @@ def roster(state: GameState) -> str:
             w = f", {c.weapon}" if c.weapon else ""
             arm = " (armour)" if c.armour else ""
             where = c.hex.label if c.hex else "-"
-            lines.append(f"  {t[c.id]:<3} {c.id:<10} {c.name:<18} {where}  A{c.current_attack} D{c.current_defence}"
+            lines.append(f"  {t[c.id]:<3} {escape(c.id):<10} {escape(c.name):<18} {where}  A{c.current_attack} D{c.current_defence}"
                          f"{arm} M{c.current_movement}{w} — {c.status}{extra}")
     return "\n".join(lines)

@@ -28,6 +28,8 @@ class Action:
     def from_json(d: dict) -> "Action":
         if not isinstance(d, dict) or "type" not in d:
             raise IllegalAction(f"an action must be a JSON object with a 'type' (got {d!r:.80})")
+        if not isinstance(d["type"], str):
+            raise IllegalAction(f"an action's 'type' must be a string (got {d['type']!r:.40})")
         cls = ACTION_TYPES.get(d["type"])
         if cls is None:
             raise IllegalAction(f"unknown action type {d['type']!r} (known: {', '.join(sorted(ACTION_TYPES))})")

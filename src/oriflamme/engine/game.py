@@ -124,7 +124,7 @@ def explain(state: GameState, action: Action) -> Ruling:
 # =============================================================================================
 def apply(state: GameState, action: Action) -> list[dict]:
     """Apply a legal action; raise :class:`IllegalAction` (state unchanged) otherwise."""
-    if isinstance(action, dict):
+    if not isinstance(action, Action):
         action = Action.from_json(action)
     _check(state, action)
     first = len(state.log)

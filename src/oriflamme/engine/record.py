@@ -32,7 +32,7 @@ class Game:
         self._undo: list[tuple[GameState, int]] = []
 
     def apply(self, action: Action | dict) -> list[dict]:
-        if isinstance(action, dict):
+        if not isinstance(action, Action):
             action = Action.from_json(action)
         snapshot = self.state.clone()
         rolls = self.state.dice.count
@@ -105,15 +105,32 @@ def replay(rec: dict, scenario_loader) -> Game:
                 if j >= len(expected):
                     raise RecordError(f"action {i + 1} ({_short(a)}) produced event {j + 1} that the record lacks: {got[j].get('text')!r}")
                 if got[j] != expected[j]:
-                    raise RecordError(f"event {j + 1} differs after action {i + 1} ({_short(a)}): record says "
-                                      f"{expected[j].get('text') if isinstance(expected[j], dict) else expected[j]!r}, "
-                                      f"replay gives {got[j].get('text')!r}")
+                    raise RecordError(f"event {j + 1} differs after action {i + 1} ({_short(a)}): {_diff(expected[j], got[j])}")
     if expected is not None and len(expected) != len(game.state.log):
-        raise RecordError(f"the record has {len(expected)} events, the replay {len(game.state.log)}")
+        j = len(game.state.log)
+        extra = expected[j] if j < len(expected) else None
+        what = extra.get("text") if isinstance(extra, dict) else extra
+        raise RecordError(f"the record has {len(expected)} events, the replay {len(game.state.log)}: "
+                          f"event {j + 1} ({what!r}) is not reproduced")
+    for key in ("over", "winner"):
+        if key in rec and rec[key] != getattr(game.state, key):
+            raise RecordError(f"field {key}: the record says {rec[key]!r}, the replay gives {getattr(game.state, key)!r}")
     fd = rec.get("final_digest")
     if fd is not None and fd != game.state.digest():
         raise RecordError("the final state differs from the recorded one (digest mismatch)")
     return game
+
+
+def _diff(want, got) -> str:
+    if not isinstance(want, dict):
+        return f"the record has {want!r:.80}, the replay {got.get('text')!r}"
+    if want.get("text") != got.get("text"):
+        return f"record says {want.get('text')!r}, replay gives {got.get('text')!r}"
+    for k in sorted(set(want) | set(got)):
+        if want.get(k) != got.get(k):
+            return (f"field {k!r}: record says {str(want.get(k))[:80]!r}, replay gives {str(got.get(k))[:80]!r}"
+                    f" (event {got.get('text')!r})")
+    return "events differ"
 
 
 def _short(a) -> str:
