@@ -7,6 +7,17 @@ if ! "$PY" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>
   echo "setup: Python 3.11 or newer is needed (found: $("$PY" --version 2>&1))" >&2
   exit 1
 fi
+# Browser tests drive Debian's chromium (never a downloaded browser). Installed when we can.
+if [ ! -x /usr/bin/chromium ] && [ "${ORIFLAMME_NO_BROWSER:-}" = "" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing Debian's chromium for the browser tests …" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+      || echo "setup: could not install chromium; the browser tests will be skipped" >&2
+  else
+    echo "setup: /usr/bin/chromium not found (apt-get install chromium); the browser tests will be skipped" >&2
+  fi
+fi
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi

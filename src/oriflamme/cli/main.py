@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUBCOMMAND_MODULES = ("adjudicate", "play")
+SUBCOMMAND_MODULES = ("adjudicate", "play", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,112 @@
+"""Action round-trip latency of the web server on loopback, with 1, 10 and 50 concurrent games.
+
+Starts ``oriflamme serve`` (a real uvicorn process, a fresh SQLite database with
+``synchronous=FULL``) on 127.0.0.1, creates the games, then runs one client task per game that
+plays legal actions (the first move offered, or "end step") as fast as the server answers —
+each request is a full POST /actions: engine validation, apply, SQLite commit, the new view.
+The load is bounded: a fixed number of actions per game and a time limit.
+
+Run: ``.venv/bin/python benchmarks/bench_web_latency.py [--quick]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+OR = ROOT / ".venv" / "bin" / "oriflamme"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+async def play_game(client: httpx.AsyncClient, gid: str, tok: str, n_actions: int, deadline: float, lat: list[float]):
+    h = {"X-Seat": tok}
+    v = (await client.get(f"/api/games/{gid}", headers=h)).json()
+    for _ in range(n_actions):
+        if time.perf_counter() > deadline or v.get("over"):
+            return
+        opts = v.get("options") or {}
+        action = None
+        for moves in (opts.get("moves") or {}).values():
+            action = moves[0]["action"]
+            break
+        if action is None:
+            prompts = opts.get("prompts") or []
+            action = prompts[0]["action"] if prompts else (opts.get("end_step") or {"type": "end_step"})
+        t0 = time.perf_counter()
+        r = await client.post(f"/api/games/{gid}/actions", headers=h, json={"action": action, "version": v["version"]})
+        lat.append((time.perf_counter() - t0) * 1000)
+        if r.status_code != 200:
+            raise SystemExit(f"unexpected {r.status_code}: {r.text[:200]}")
+        v = r.json()["view"]
+
+
+async def run_level(base: str, games: int, n_actions: int, seconds: float) -> list[float]:
+    limits = httpx.Limits(max_connections=games + 5, max_keepalive_connections=games + 5)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
+        made = []
+        for i in range(games):
+            r = await client.post("/api/games", json={"scenario": "the-hill", "mode": "hotseat", "seed": i})
+            made.append((r.json()["id"], r.json()["seats"]["hotseat"]))
+        lat: list[float] = []
+        deadline = time.perf_counter() + seconds
+        t0 = time.perf_counter()
+        await asyncio.gather(*(play_game(client, gid, tok, n_actions, deadline, lat) for gid, tok in made))
+        wall = time.perf_counter() - t0
+        return lat, wall
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    n_actions = 10 if args.quick else 30
+    seconds = 20 if args.quick else 60
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as d:
+        db = Path(d) / "bench.sqlite3"
+        proc = subprocess.Popen([str(OR), "serve", "--port", str(port), "--db", str(db)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            for _ in range(100):
+                try:
+                    httpx.get(base + "/api/scenarios", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            print(f"web action round-trip on loopback (uvicorn, SQLite synchronous=FULL), nproc={os.cpu_count()}, "
+                  f"{time.strftime('%Y-%m-%d')}")
+            print(f"{'games':>6} {'actions':>8} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'actions/s':>10}")
+            for games in (1, 10, 50):
+                lat, wall = asyncio.run(run_level(base, games, n_actions, seconds))
+                print(f"{games:>6} {len(lat):>8} {statistics.median(lat):>8.1f} {pct(lat, 95):>8.1f} "
+                      f"{max(lat):>8.1f} {len(lat) / wall:>10.1f}")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,229 @@
+"""SQLite storage of games: their scenario, seed, seats and the append-only list of actions.
+
+The record of a game is its actions: the state is rebuilt by replaying them (and checked
+against the digest stored with each action). An action is committed (``synchronous=FULL``,
+one transaction) before the server acknowledges it, so killing the server loses nothing that
+was acknowledged.
+
+Schema migrations are versioned: :data:`MIGRATIONS` lists (version, SQL) in order; a database
+records the versions applied in ``schema_migrations`` and gets the missing ones on open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (1, """
+        CREATE TABLE games (
+            id            TEXT PRIMARY KEY,
+            created_at    REAL NOT NULL,
+            updated_at    REAL NOT NULL,
+            scenario_id   TEXT NOT NULL,
+            scenario_json TEXT NOT NULL,
+            seed          INTEGER NOT NULL,
+            mode          TEXT NOT NULL CHECK (mode IN ('hotseat', 'online')),
+            version       INTEGER NOT NULL DEFAULT 0,
+            status        TEXT NOT NULL DEFAULT 'playing',
+            winner        TEXT
+        );
+        CREATE TABLE seats (
+            game_id    TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            side       TEXT NOT NULL,
+            token_hash TEXT NOT NULL UNIQUE,
+            PRIMARY KEY (game_id, side)
+        );
+        CREATE TABLE actions (
+            game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq         INTEGER NOT NULL,
+            side        TEXT NOT NULL,
+            action_json TEXT NOT NULL,
+            digest      TEXT NOT NULL,
+            created_at  REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        );
+    """),
+    (2, """
+        ALTER TABLE games ADD COLUMN undo_requested_by TEXT;
+        ALTER TABLE games ADD COLUMN undo_version INTEGER;
+    """),
+]
+
+
+def default_db_path() -> Path:
+    """``$ORIFLAMME_DB`` or ``~/.local/share/oriflamme/oriflamme.sqlite3``."""
+    env = os.environ.get("ORIFLAMME_DB")
+    return Path(env) if env else Path.home() / ".local" / "share" / "oriflamme" / "oriflamme.sqlite3"
+
+
+class StoreError(Exception):
+    pass
+
+
+class VersionConflict(StoreError):
+    """Another action was committed first (the client's view is stale)."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class StoredGame:
+    id: str
+    scenario_id: str
+    scenario: dict
+    seed: int
+    mode: str
+    version: int
+    status: str
+    winner: str | None
+    created_at: float
+    updated_at: float
+    undo_requested_by: str | None
+    undo_version: int | None
+    actions: list[dict]
+    digests: list[str]
+    sides_of_actions: list[str]
+
+
+class Store:
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self.conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        self.conn.execute("PRAGMA journal_mode = WAL")
+        self.conn.execute("PRAGMA synchronous = FULL")
+        self.conn.execute("PRAGMA busy_timeout = 5000")
+        self.migrate()
+
+    # --- schema ----------------------------------------------------------------------------
+    def schema_version(self) -> int:
+        with self._lock:
+            self.conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL)")
+            row = self.conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+            return row[0] or 0
+
+    def migrate(self) -> list[int]:
+        applied = []
+        with self._lock:
+            current = self.schema_version()
+            for version, sql in MIGRATIONS:
+                if version <= current:
+                    continue
+                self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for stmt in (s.strip() for s in sql.split(";")):
+                        if stmt:
+                            self.conn.execute(stmt)
+                    self.conn.execute("INSERT INTO schema_migrations VALUES (?, ?)", (version, time.time()))
+                    self.conn.execute("COMMIT")
+                except BaseException:
+                    self.conn.execute("ROLLBACK")
+                    raise
+                applied.append(version)
+        return applied
+
+    # --- games -----------------------------------------------------------------------------
+    def create_game(self, game_id: str, scenario_id: str, scenario: dict, seed: int, mode: str,
+                    seats: dict[str, str]) -> None:
+        now = time.time()
+        with self._lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute(
+                    "INSERT INTO games (id, created_at, updated_at, scenario_id, scenario_json, seed, mode) VALUES (?,?,?,?,?,?,?)",
+                    (game_id, now, now, scenario_id, json.dumps(scenario, ensure_ascii=False), seed, mode))
+                for side, token in seats.items():
+                    self.conn.execute("INSERT INTO seats VALUES (?,?,?)", (game_id, side, token_hash(token)))
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+
+    def seat_of(self, game_id: str, token: str) -> str | None:
+        with self._lock:
+            row = self.conn.execute("SELECT side FROM seats WHERE game_id = ? AND token_hash = ?",
+                                    (game_id, token_hash(token))).fetchone()
+        return row[0] if row else None
+
+    def exists(self, game_id: str) -> bool:
+        with self._lock:
+            return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
+
+    def load(self, game_id: str) -> StoredGame | None:
+        with self._lock:
+            g = self.conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+            if g is None:
+                return None
+            rows = self.conn.execute("SELECT seq, side, action_json, digest FROM actions WHERE game_id = ? ORDER BY seq",
+                                     (game_id,)).fetchall()
+        return StoredGame(
+            id=g["id"], scenario_id=g["scenario_id"], scenario=json.loads(g["scenario_json"]), seed=g["seed"],
+            mode=g["mode"], version=g["version"], status=g["status"], winner=g["winner"],
+            created_at=g["created_at"], updated_at=g["updated_at"],
+            undo_requested_by=g["undo_requested_by"], undo_version=g["undo_version"],
+            actions=[json.loads(r["action_json"]) for r in rows], digests=[r["digest"] for r in rows],
+            sides_of_actions=[r["side"] for r in rows],
+        )
+
+    def list_games(self, limit: int = 50) -> list[dict]:
+        with self._lock:
+            rows = self.conn.execute("SELECT id, scenario_id, mode, version, status, winner, updated_at FROM games "
+                                     "ORDER BY updated_at DESC LIMIT ?", (limit,)).fetchall()
+        return [dict(r) for r in rows]
+
+    def append_action(self, game_id: str, seq: int, side: str, action: dict, digest: str,
+                      status: str, winner: str | None) -> None:
+        """Commit action number ``seq`` (1-based); fails with VersionConflict if ``seq - 1`` is
+        not the stored version."""
+        now = time.time()
+        with self._lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self.conn.execute(
+                    "UPDATE games SET version = ?, updated_at = ?, status = ?, winner = ?, undo_requested_by = NULL, "
+                    "undo_version = NULL WHERE id = ? AND version = ?",
+                    (seq, now, status, winner, game_id, seq - 1))
+                if cur.rowcount != 1:
+                    raise VersionConflict(f"game {game_id} is not at version {seq - 1}")
+                self.conn.execute("INSERT INTO actions VALUES (?,?,?,?,?,?)",
+                                  (game_id, seq, side, json.dumps(action, ensure_ascii=False), digest, now))
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+
+    def truncate(self, game_id: str, version: int, status: str = "playing", winner: str | None = None) -> None:
+        """Drop the actions after ``version`` (an accepted undo)."""
+        with self._lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, version))
+                self.conn.execute("UPDATE games SET version = ?, updated_at = ?, status = ?, winner = ?, "
+                                  "undo_requested_by = NULL, undo_version = NULL WHERE id = ?",
+                                  (version, time.time(), status, winner, game_id))
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+
+    def set_undo_request(self, game_id: str, side: str | None, version: int | None) -> None:
+        with self._lock:
+            self.conn.execute("UPDATE games SET undo_requested_by = ?, undo_version = ? WHERE id = ?",
+                              (side, version, game_id))
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()

@@ -1,0 +1,518 @@
+/* Oriflamme — the SVG board: hex map, counters, highlights, zoom and pan.
+ *
+ * Pure drawing: the board knows hexes, pixels and colours, never a rule. It reports clicks on
+ * hexes and counters and hovering to its owner (play.js), which asks the server what they mean.
+ *
+ * Hexes are flat-topped, odd-q; pixel positions come from the axial (q, r) the server gives:
+ *   x = 1.5·S·q,  y = √3·S·(r + q/2)
+ */
+(function () {
+  "use strict";
+  const NS = "http://www.w3.org/2000/svg";
+  const SQ3 = Math.sqrt(3);
+  const S = 32;                       // hex size (centre to corner), in SVG units
+
+  const TERRAIN_STYLE = {
+    clear:         { fill: "#e9efcf" },
+    brush:         { fill: "#cfd9a0", sym: "brush" },
+    tree:          { fill: "#a9cc8e", sym: "tree" },
+    tree_top:      { fill: "#86b472", sym: "treetop" },
+    slope:         { fill: "#e6d3a0", sym: "slope" },
+    marsh:         { fill: "#bcd6c4", sym: "marsh" },
+    rock:          { fill: "#cbc6bd", sym: "rock" },
+    garden:        { fill: "#dcc995", sym: "garden" },
+    vines:         { fill: "#dccbe0", sym: "vines" },
+    beach:         { fill: "#f3e5b8", sym: "beach" },
+    deep_shallows: { fill: "#86b9df", sym: "waves" },
+    shallows:      { fill: "#b0d8f0", sym: "wave1" },
+    water:         { fill: "#6aa4d6", sym: "waves" },
+    building:      { fill: "#b98560", sym: "building" },
+  };
+  const FEATURE_STYLE = {
+    low_wall: { stroke: "#6b6258", width: 5, dash: null },
+    fence:    { stroke: "#8b5a2b", width: 4, dash: "6 3" },
+    wall:     { stroke: "#2f2b27", width: 7, dash: null },
+  };
+  const SIDE_COLOURS = ["#a3242b", "#1f4f99", "#2e7d32", "#6a3d9a", "#b8620c"];
+
+  function svg(tag, attrs, parent) {
+    const e = document.createElementNS(NS, tag);
+    if (attrs) for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, v);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  function centre(h) { return { x: 1.5 * S * h.q, y: SQ3 * S * (h.r + h.q / 2) }; }
+
+  function corners(c, k) {
+    const out = [];
+    for (let i = 0; i < 6; i++) {
+      const a = Math.PI / 3 * i;
+      out.push([c.x + S * k * Math.cos(a), c.y + S * k * Math.sin(a)]);
+    }
+    return out.map((p) => p[0].toFixed(2) + "," + p[1].toFixed(2)).join(" ");
+  }
+
+  /* symbol drawings, centred on (0, 0), for a hex of size S */
+  function defineSymbols(defs) {
+    const g = (id) => svg("g", { id: "sym-" + id }, defs);
+    let s;
+    s = g("brush");
+    for (const [x, y] of [[-12, -6], [4, -10], [10, 6], [-6, 9], [-1, 0]]) {
+      svg("circle", { cx: x, cy: y, r: 3.2, fill: "#7b8f3a" }, s);
+      svg("circle", { cx: x + 2.5, cy: y + 1, r: 2.4, fill: "#93a64b" }, s);
+    }
+    s = g("tree");
+    svg("rect", { x: -1.5, y: 4, width: 3, height: 9, fill: "#6b4a2b" }, s);
+    svg("circle", { cx: 0, cy: -3, r: 11, fill: "#3f7a35", stroke: "#2b5a25", "stroke-width": 1.5 }, s);
+    svg("circle", { cx: -4, cy: -6, r: 4, fill: "#5a9a4a" }, s);
+    s = g("treetop");
+    svg("circle", { cx: 0, cy: 0, r: 14, fill: "#2f6a2b", stroke: "#1d4a1b", "stroke-width": 2 }, s);
+    svg("circle", { cx: -5, cy: -4, r: 5, fill: "#4f8f45" }, s);
+    s = g("slope");
+    for (let i = -3; i <= 3; i++) svg("line", { x1: i * 5, y1: -12 + Math.abs(i), x2: i * 5, y2: 2, stroke: "#a07a3e", "stroke-width": 1.6 }, s);
+    svg("path", { d: "M-18,-12 Q0,-18 18,-12", fill: "none", stroke: "#8a6530", "stroke-width": 2 }, s);
+    s = g("marsh");
+    for (const [x, y] of [[-10, -6], [6, -9], [9, 7], [-5, 8]]) {
+      svg("path", { d: `M${x - 4},${y} l2,-6 M${x},${y} l0,-7 M${x + 4},${y} l-2,-6`, stroke: "#3d6b4f", "stroke-width": 1.4, fill: "none" }, s);
+      svg("line", { x1: x - 6, y1: y + 2, x2: x + 6, y2: y + 2, stroke: "#4d86b8", "stroke-width": 1.4 }, s);
+    }
+    s = g("rock");
+    svg("path", { d: "M-14,6 L-8,-6 L-1,-2 L3,-11 L12,0 L14,7 Z", fill: "#8d877d", stroke: "#5e5951", "stroke-width": 1.5 }, s);
+    svg("path", { d: "M-5,12 L-1,5 L5,8 L8,13 Z", fill: "#9e988d", stroke: "#5e5951", "stroke-width": 1.2 }, s);
+    s = g("garden");
+    for (let i = -2; i <= 2; i++) svg("line", { x1: -16, y1: i * 6, x2: 16, y2: i * 6, stroke: "#9a7b3f", "stroke-width": 1.6, "stroke-dasharray": "3 2" }, s);
+    s = g("vines");
+    for (let i = -1; i <= 1; i++) {
+      svg("line", { x1: i * 9, y1: -15, x2: i * 9, y2: 15, stroke: "#6b4a2b", "stroke-width": 1 }, s);
+      for (let j = -1; j <= 1; j++) svg("circle", { cx: i * 9 + 2.5, cy: j * 9, r: 2.6, fill: "#6e3f86" }, s);
+    }
+    s = g("beach");
+    for (const [x, y] of [[-10, -6], [6, -9], [9, 7], [-5, 8], [0, 0], [-12, 5], [12, -2]]) svg("circle", { cx: x, cy: y, r: 1.2, fill: "#b79a55" }, s);
+    s = g("waves");
+    for (const y of [-8, 0, 8]) svg("path", { d: `M-16,${y} q4,-4 8,0 t8,0 t8,0 t8,0`, fill: "none", stroke: "#ffffff", "stroke-width": 1.6, opacity: 0.8 }, s);
+    s = g("wave1");
+    for (const y of [-5, 5]) svg("path", { d: `M-14,${y} q3.5,-3 7,0 t7,0 t7,0 t7,0`, fill: "none", stroke: "#4d8fc4", "stroke-width": 1.4 }, s);
+    s = g("building");
+    svg("rect", { x: -15, y: -13, width: 30, height: 26, fill: "#8e5434", stroke: "#5a3220", "stroke-width": 2 }, s);
+    svg("path", { d: "M-15,-13 L0,0 L15,-13 M-15,13 L0,0 L15,13", stroke: "#5a3220", "stroke-width": 1.5, fill: "none" }, s);
+  }
+
+  class Board {
+    constructor(container, map, opts) {
+      this.container = container;
+      this.map = map;
+      this.opts = opts || {};
+      this.hexByLabel = new Map();
+      for (const h of map.hexes) this.hexByLabel.set(h.label, h);
+      this.sideColour = {};
+      this.view = { s: 1, tx: 0, ty: 0 };
+      this.userMoved = false;
+      this.readOnly = false;
+      this._build();
+      this._bindPointer();
+      this.fit();
+      if (window.ResizeObserver) {
+        this._ro = new ResizeObserver(() => this._onResize());
+        this._ro.observe(container);
+      }
+      this._lastSize = [container.clientWidth, container.clientHeight];
+    }
+
+    setSides(sideIds) {
+      sideIds.forEach((id, i) => { this.sideColour[id] = SIDE_COLOURS[i % SIDE_COLOURS.length]; });
+    }
+    colourOf(side) { return this.sideColour[side] || "#555"; }
+
+    centreOf(label) { const h = this.hexByLabel.get(label); return h ? centre(h) : null; }
+
+    hexDistance(a, b) {
+      const ha = this.hexByLabel.get(a), hb = this.hexByLabel.get(b);
+      if (!ha || !hb) return Infinity;
+      const dq = ha.q - hb.q, dr = ha.r - hb.r;
+      return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
+    }
+
+    /* The hexes on the straight line from a to b (geometry only; a excluded). */
+    straightLine(a, b) {
+      const ha = this.hexByLabel.get(a), hb = this.hexByLabel.get(b);
+      if (!ha || !hb) return [b];
+      const n = this.hexDistance(a, b);
+      const byQR = new Map(this.map.hexes.map((h) => [h.q + "," + h.r, h.label]));
+      const out = [];
+      for (let i = 1; i <= n; i++) {
+        const t = i / n;
+        const x = ha.q + (hb.q - ha.q) * t + 1e-6, z = ha.r + (hb.r - ha.r) * t + 1e-6, y = -x - z;
+        let rx = Math.round(x), ry = Math.round(y), rz = Math.round(z);
+        const dx = Math.abs(rx - x), dy = Math.abs(ry - y), dz = Math.abs(rz - z);
+        if (dx > dy && dx > dz) rx = -ry - rz; else if (dy <= dz) rz = -rx - ry;
+        const lab = byQR.get(rx + "," + rz);
+        if (lab && out[out.length - 1] !== lab) out.push(lab);
+      }
+      return out;
+    }
+
+    _build() {
+      const root = svg("svg", { class: "board-svg", "data-testid": "board-svg", role: "img",
+                                "aria-label": this.map.name });
+      this.svg = root;
+      const defs = svg("defs", null, root);
+      defineSymbols(defs);
+      const m = svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" }, defs);
+      svg("path", { d: "M0,0 L10,5 L0,10 z", fill: "#1b1b1b" }, m);
+
+      this.vp = svg("g", { class: "viewport" }, root);
+      this.layers = {};
+      for (const name of ["terrain", "symbols", "elevation", "hexsides", "labels", "highlights", "line", "path", "counters", "marks"]) {
+        this.layers[name] = svg("g", { class: "layer layer-" + name }, this.vp);
+      }
+      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+      for (const h of this.map.hexes) {
+        const c = centre(h);
+        minX = Math.min(minX, c.x - S); maxX = Math.max(maxX, c.x + S);
+        minY = Math.min(minY, c.y - S * SQ3 / 2); maxY = Math.max(maxY, c.y + S * SQ3 / 2);
+        const st = TERRAIN_STYLE[h.terrain] || { fill: "#dddddd" };
+        const poly = svg("polygon", {
+          points: corners(c, 1), fill: st.fill, class: "hex terrain-" + h.terrain,
+          "data-hex": h.label, "data-testid": "hex-" + h.label,
+        }, this.layers.terrain);
+        const title = svg("title", null, poly);
+        title.textContent = this._hexTitle(h);
+        if (st.sym) svg("use", { href: "#sym-" + st.sym, x: c.x, y: c.y + 2 }, this.layers.symbols);
+        else if (!TERRAIN_STYLE[h.terrain]) {
+          const q = svg("text", { x: c.x, y: c.y + 5, class: "unknown-terrain" }, this.layers.symbols);
+          q.textContent = "?";
+        }
+        if (h.elevation) {
+          const lvl = h.elevation;
+          svg("polygon", { points: corners(c, 1), fill: lvl > 0 ? "#4a2f10" : "#10304a", opacity: Math.min(0.12 * Math.abs(lvl), 0.5) }, this.layers.elevation);
+          svg("polygon", { points: corners(c, 0.94), fill: "none", stroke: lvl > 0 ? "#6b4a1e" : "#1e4a6b", "stroke-width": 1.2, "stroke-dasharray": "2 2", opacity: 0.7 }, this.layers.elevation);
+          const tx = svg("text", { x: c.x + S * 0.52, y: c.y + S * 0.62, class: "elev-label" }, this.layers.elevation);
+          tx.textContent = (lvl > 0 ? "▲" : "▼") + Math.abs(lvl);
+        }
+        const lab = svg("text", { x: c.x, y: c.y - S * 0.6, class: "hex-label" }, this.layers.labels);
+        lab.textContent = h.label;
+      }
+      for (const side of this.map.hexsides) {
+        const a = this.centreOf(side.a), b = this.centreOf(side.b);
+        if (!a || !b) continue;
+        const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+        const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy);
+        const px = -dy / len * S / 2, py = dx / len * S / 2;
+        const st = FEATURE_STYLE[side.feature] || { stroke: "#d00", width: 5 };
+        const ln = svg("line", { x1: mx - px, y1: my - py, x2: mx + px, y2: my + py, stroke: st.stroke,
+                                 "stroke-width": st.width, "stroke-linecap": "round", "stroke-dasharray": st.dash,
+                                 class: "hexside feature-" + side.feature, "data-testid": `hexside-${side.a}-${side.b}` }, this.layers.hexsides);
+        if (side.feature === "low_wall") ln.setAttribute("stroke-dasharray", "7 1.5");
+      }
+      const pad = 6;
+      this.bounds = { x: minX - pad, y: minY - pad, w: maxX - minX + 2 * pad, h: maxY - minY + 2 * pad };
+      this.container.appendChild(root);
+    }
+
+    /* the hexes' tooltips, in the current language */
+    retitle() {
+      this.layers.terrain.querySelectorAll("polygon.hex").forEach((poly) => {
+        const h = this.hexByLabel.get(poly.dataset.hex);
+        poly.querySelector("title").textContent = this._hexTitle(h);
+      });
+    }
+
+    _hexTitle(h) {
+      return `${h.label} — ${this._terrainName(h.terrain)}` + (h.elevation ? ` (${h.elevation > 0 ? "+" : ""}${h.elevation})` : "");
+    }
+
+    _terrainName(id) { return featureName(this.map.terrain, id); }
+
+    /* --- transform --------------------------------------------------------------------------- */
+    _apply() {
+      const { s, tx, ty } = this.view;
+      this.vp.setAttribute("transform", `translate(${tx.toFixed(2)},${ty.toFixed(2)}) scale(${s.toFixed(4)})`);
+      this.svg.classList.toggle("zoomed-out", s < 0.75);
+    }
+
+    fit() {
+      const W = this.container.clientWidth || 800, H = this.container.clientHeight || 600;
+      const b = this.bounds;
+      const s = Math.min(W / b.w, H / b.h);
+      this.view = { s, tx: (W - b.w * s) / 2 - b.x * s, ty: (H - b.h * s) / 2 - b.y * s };
+      this.userMoved = false;
+      this._apply();
+    }
+
+    _onResize() {
+      const W = this.container.clientWidth, H = this.container.clientHeight;
+      const [w0, h0] = this._lastSize;
+      this._lastSize = [W, H];
+      if (!W || !H) return;
+      if (!this.userMoved) { this.fit(); return; }
+      // keep the same point of the map in the middle
+      this.view.tx += (W - w0) / 2;
+      this.view.ty += (H - h0) / 2;
+      this._apply();
+    }
+
+    zoomAt(factor, px, py) {
+      const v = this.view;
+      const s = Math.max(0.2, Math.min(6, v.s * factor));
+      const k = s / v.s;
+      v.tx = px - (px - v.tx) * k;
+      v.ty = py - (py - v.ty) * k;
+      v.s = s;
+      this.userMoved = true;
+      this._apply();
+    }
+
+    zoomBy(factor) {
+      this.zoomAt(factor, this.container.clientWidth / 2, this.container.clientHeight / 2);
+    }
+
+    /* Make sure a hex is on screen (pans, never zooms). */
+    reveal(label) {
+      const c = this.centreOf(label);
+      if (!c) return;
+      const W = this.container.clientWidth, H = this.container.clientHeight, v = this.view;
+      const x = c.x * v.s + v.tx, y = c.y * v.s + v.ty, m = S * v.s;
+      if (x > m && x < W - m && y > m && y < H - m) return;
+      v.tx += W / 2 - x; v.ty += H / 2 - y;
+      this._apply();
+    }
+
+    _local(ev) {
+      const r = this.svg.getBoundingClientRect();
+      return { x: ev.clientX - r.left, y: ev.clientY - r.top };
+    }
+
+    _bindPointer() {
+      const el = this.svg;
+      const pointers = new Map();
+      let drag = null, pinch = null;
+      const targetInfo = (t) => {
+        while (t && t !== el) {
+          if (t.dataset && t.dataset.char) return { char: t.dataset.char, hex: t.dataset.at };
+          if (t.dataset && t.dataset.hex) return { hex: t.dataset.hex };
+          t = t.parentNode;
+        }
+        return null;
+      };
+      el.addEventListener("pointerdown", (ev) => {
+        if (ev.button !== undefined && ev.button > 0) return;
+        const p = this._local(ev);
+        pointers.set(ev.pointerId, p);
+        if (pointers.size === 1) {
+          drag = { x0: p.x, y0: p.y, tx: this.view.tx, ty: this.view.ty, moved: false, target: targetInfo(ev.target) };
+        } else if (pointers.size === 2) {
+          const [a, b] = [...pointers.values()];
+          pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) || 1, mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2,
+                    s: this.view.s, tx: this.view.tx, ty: this.view.ty };
+          if (drag) drag.moved = true;
+        }
+        try { el.setPointerCapture(ev.pointerId); } catch (e) { /* ignore */ }
+      });
+      el.addEventListener("pointermove", (ev) => {
+        if (!pointers.has(ev.pointerId)) {
+          if (ev.pointerType === "mouse" && this.opts.onHover) {
+            const ti = targetInfo(ev.target);
+            const hex = ti ? ti.hex : null;
+            if (hex !== this._hoverHex) { this._hoverHex = hex; this.opts.onHover(hex, ti && ti.char); }
+          }
+          return;
+        }
+        const p = this._local(ev);
+        pointers.set(ev.pointerId, p);
+        if (pointers.size === 1 && drag) {
+          const dx = p.x - drag.x0, dy = p.y - drag.y0;
+          if (!drag.moved && Math.hypot(dx, dy) > 5) { drag.moved = true; el.classList.add("panning"); }
+          if (drag.moved) {
+            this.view.tx = drag.tx + dx; this.view.ty = drag.ty + dy;
+            this.userMoved = true;
+            this._apply();
+          }
+        } else if (pointers.size === 2 && pinch) {
+          const [a, b] = [...pointers.values()];
+          const d = Math.hypot(a.x - b.x, a.y - b.y) || 1;
+          const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+          const s = Math.max(0.2, Math.min(6, pinch.s * d / pinch.d));
+          const k = s / pinch.s;
+          this.view = { s, tx: mx - (pinch.mx - pinch.tx) * k, ty: my - (pinch.my - pinch.ty) * k };
+          this.userMoved = true;
+          this._apply();
+        }
+      });
+      const up = (ev) => {
+        if (!pointers.has(ev.pointerId)) return;
+        pointers.delete(ev.pointerId);
+        if (pointers.size < 2) pinch = null;
+        if (pointers.size === 0) {
+          el.classList.remove("panning");
+          if (drag && !drag.moved && ev.type === "pointerup" && drag.target) {
+            const ti = drag.target;
+            if (ti.char && this.opts.onCounter) this.opts.onCounter(ti.char, ti.hex);
+            else if (ti.hex && this.opts.onHex) this.opts.onHex(ti.hex);
+          }
+          drag = null;
+        } else if (pointers.size === 1) {
+          const [p] = [...pointers.values()];
+          drag = { x0: p.x, y0: p.y, tx: this.view.tx, ty: this.view.ty, moved: true, target: null };
+        }
+      };
+      el.addEventListener("pointerup", up);
+      el.addEventListener("pointercancel", up);
+      el.addEventListener("pointerleave", (ev) => {
+        if (ev.pointerType === "mouse" && !pointers.size && this.opts.onHover && this._hoverHex) {
+          this._hoverHex = null; this.opts.onHover(null, null);
+        }
+      });
+      el.addEventListener("wheel", (ev) => {
+        ev.preventDefault();
+        const p = this._local(ev);
+        const dy = ev.deltaMode === 1 ? ev.deltaY * 16 : ev.deltaY;
+        this.zoomAt(Math.exp(-dy * 0.0015), p.x, p.y);
+      }, { passive: false });
+    }
+
+    /* --- counters ------------------------------------------------------------------------------ */
+    /* chars: [{id, name, side, hex, status, attack, defence, movement, armour, mounted, type, weapon}]
+       marks: {selected, actors:Set, targets:Set, groups:Set} */
+    setCharacters(chars, marks) {
+      marks = marks || {};
+      const layer = this.layers.counters;
+      layer.innerHTML = "";
+      const byHex = new Map();
+      const ordered = [...chars].sort((a, b) => (a.status === "dead" ? 0 : 1) - (b.status === "dead" ? 0 : 1));
+      for (const c of ordered) {
+        if (!c.hex) continue;
+        const stackIdx = byHex.get(c.hex) || 0;
+        byHex.set(c.hex, stackIdx + 1);
+        const ctr = this.centreOf(c.hex);
+        if (!ctr) continue;
+        const off = stackIdx * 5;
+        this._counter(layer, c, ctr.x + off, ctr.y - off, marks);
+      }
+    }
+
+    _counter(layer, c, x, y, marks) {
+      const W = S * 1.25, half = W / 2;
+      const col = this.colourOf(c.side);
+      const dead = c.status === "dead", stunned = c.status === "stunned", wounded = c.status === "wounded";
+      const cls = ["counter", "side-" + c.side, "status-" + c.status];
+      if (marks.selected === c.id) cls.push("selected");
+      if (marks.actors && marks.actors.has(c.id)) cls.push("actor");
+      if (marks.targets && marks.targets.has(c.id)) cls.push("target");
+      if (marks.groups && marks.groups.has(c.id)) cls.push("in-group");
+      const g = svg("g", { class: cls.join(" "), transform: `translate(${x.toFixed(2)},${y.toFixed(2)})`,
+                           "data-char": c.id, "data-at": c.hex, "data-testid": "counter-" + c.id,
+                           "data-status": c.status, "data-hex-at": c.hex }, layer);
+      const title = svg("title", null, g);
+      title.textContent = this.opts.tooltip ? this.opts.tooltip(c) : c.name;
+      if (marks.targets && marks.targets.has(c.id)) {
+        svg("circle", { r: half + 7, class: "target-ring" }, g);
+      }
+      const body = svg("g", { transform: stunned ? "rotate(35)" : null }, g);
+      svg("rect", { x: -half - 3, y: -half - 3, width: W + 6, height: W + 6, rx: 5, class: "counter-halo" }, body);
+      svg("rect", { x: -half, y: -half, width: W, height: W, rx: 3.5, fill: dead || stunned ? "#8a8a8a" : col,
+                    class: "counter-body", stroke: "#fff", "stroke-width": 1.6 }, body);
+      svg("rect", { x: -half, y: -half, width: W, height: 13.5, rx: 3.5, fill: "rgba(0,0,0,0.22)" }, body);
+      const nm = svg("text", { x: 0, y: -half + 10.2, class: "counter-name" }, body);
+      nm.textContent = shortName(c.name);
+      // type glyph (missile weapon, mounted) and movement allowance in the middle row;
+      // attack and defence (circled when armoured) in the bottom row
+      const glyph = c.mounted ? "♞" : (c.weapon ? "➶" : "");
+      if (glyph) {
+        const gl = svg("text", { x: -half + 9, y: 4.5, class: "counter-glyph" }, body);
+        gl.textContent = glyph;
+      }
+      svg("rect", { x: half - 15, y: -4.5, width: 13, height: 11, rx: 2.5, class: "move-box" }, body);
+      const mv = svg("text", { x: half - 8.5, y: 4.6, class: "counter-move" }, body); mv.textContent = c.movement;
+      const yb = half - 4;
+      const at = svg("text", { x: -half + 9.5, y: yb, class: "counter-stat" }, body); at.textContent = c.attack;
+      if (c.armour) svg("circle", { cx: half - 9.5, cy: yb - 4.2, r: 7.6, class: "armour-ring" }, body);
+      const df = svg("text", { x: half - 9.5, y: yb, class: "counter-stat" }, body); df.textContent = c.defence;
+      if (wounded) {
+        svg("path", { d: `M${half - 12},${-half} L${half},${-half} L${half},${-half + 12} Z`, fill: "#e01b24", stroke: "#fff", "stroke-width": 1 }, body);
+        svg("rect", { x: -half, y: -half + 12.5, width: 3.5, height: W - 12.5, fill: "#e01b24" }, body);
+      }
+      if (stunned) {
+        const st = svg("text", { x: half - 2, y: -half + 2, class: "stun-mark" }, g);
+        st.textContent = "✶";
+      }
+      if (dead) {
+        svg("path", { d: `M${-half + 3},${-half + 3} L${half - 3},${half - 3} M${half - 3},${-half + 3} L${-half + 3},${half - 3}`,
+                      stroke: "#5c0a0a", "stroke-width": 3.5, "stroke-linecap": "round" }, body);
+      }
+      return g;
+    }
+
+    /* --- overlays --------------------------------------------------------------------------------- */
+    /* items: [{hex, cls, text, testid, title}] */
+    setHighlights(items) {
+      const layer = this.layers.highlights;
+      layer.innerHTML = "";
+      for (const it of items || []) {
+        const c = this.centreOf(it.hex);
+        if (!c) continue;
+        const g = svg("g", { class: "hl " + (it.cls || ""), "data-testid": it.testid || null, "data-hl": it.hex }, layer);
+        svg("polygon", { points: corners(c, 0.9), class: "hl-shape" }, g);
+        if (it.text !== undefined && it.text !== null && it.text !== "") {
+          svg("circle", { cx: c.x, cy: c.y + 2, r: 9.5, class: "hl-badge" }, g);
+          const tx = svg("text", { x: c.x, y: c.y + 6, class: "hl-text" }, g);
+          tx.textContent = it.text;
+        }
+      }
+    }
+
+    setPath(start, labels, cls) {
+      const layer = this.layers.path;
+      layer.innerHTML = "";
+      if (!labels || !labels.length) return;
+      const pts = [start, ...labels].map((l) => this.centreOf(l)).filter(Boolean);
+      svg("polyline", { points: pts.map((p) => `${p.x},${p.y}`).join(" "), class: "path-line " + (cls || ""), "marker-end": "url(#arrow)",
+                        "data-testid": "path-line" }, layer);
+      pts.slice(1, -1).forEach((p) => svg("circle", { cx: p.x, cy: p.y, r: 3.5, class: "path-dot" }, layer));
+    }
+
+    setLine(labels) {
+      const layer = this.layers.line;
+      layer.innerHTML = "";
+      if (!labels || !labels.length) return;
+      for (const l of labels) {
+        const c = this.centreOf(l);
+        if (c) svg("polygon", { points: corners(c, 0.82), class: "los-hex", "data-testid": "los-" + l }, layer);
+      }
+      const a = this.centreOf(labels[0]), b = this.centreOf(labels[labels.length - 1]);
+      if (a && b) svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "los-line" }, layer);
+    }
+
+    clearOverlays() {
+      this.setHighlights([]);
+      this.setPath(null, []);
+      this.setLine([]);
+    }
+
+    destroy() { if (this._ro) this._ro.disconnect(); this.svg.remove(); }
+  }
+
+  /* The name of a terrain / hexside feature in the current language, from the map JSON.
+   * `name_en` is used when it is English; the server currently sends the second name of the
+   * ruleset's list, which for some terrains is a French alias ("case eau", "Maison"): then the
+   * (English) id is shown instead. */
+  function featureName(table, id) {
+    const t = table && table[id];
+    const fallback = String(id).replace(/_/g, " ");
+    if (!t) return fallback;
+    if (window.I18N && I18N.lang() === "fr") return t.name_fr || fallback;
+    const en = String(t.name_en || "");
+    const word = String(id).split("_")[0].toLowerCase();
+    return en && en.toLowerCase().includes(word) ? en : fallback;
+  }
+
+  function shortName(n) {
+    n = String(n || "");
+    if (n.length <= 8) return n;
+    const parts = n.split(/\s+/);
+    const last = parts[parts.length - 1];
+    return last.length <= 8 ? last : last.slice(0, 7) + "…";
+  }
+
+  window.OriflammeBoard = { Board, featureName, TERRAIN_STYLE, FEATURE_STYLE, SIDE_COLOURS, centre, S, defineSymbols };
+})();

@@ -1,0 +1,148 @@
+/* Oriflamme — home page: the bundled scenarios, and creating a game (hot-seat or online). */
+(function () {
+  "use strict";
+  const { t } = window.I18N;
+  let scenarios = null;
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k === "testid") e.dataset.testid = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      e.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    }
+    return e;
+  }
+
+  function toast(msg, kind) {
+    const box = document.getElementById("toasts");
+    const tt = el("div", { class: "toast " + (kind || "error"), testid: "toast", role: "alert" }, msg);
+    box.appendChild(tt);
+    setTimeout(() => tt.remove(), 8000);
+  }
+
+  async function api(method, url, body) {
+    const res = await fetch(url, {
+      method,
+      headers: body ? { "Content-Type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    let data = null;
+    try { data = await res.json(); } catch (e) { /* not JSON */ }
+    if (!res.ok) {
+      const msg = (data && data.message) || t("error.http", { status: res.status });
+      throw new Error(msg);
+    }
+    return data;
+  }
+
+  const fr = () => I18N.lang() === "fr";
+  const human = (x) => String(x || "").replace(/_/g, " ");
+  let lastGame = null;
+  const pick = (o, k) => (fr() ? o[k + "_fr"] || o[k] : o[k]);
+
+  function render() {
+    I18N.apply();
+    const box = document.getElementById("scenarios");
+    if (!scenarios) return;
+    box.innerHTML = "";
+    for (const s of scenarios) {
+      const seedInput = el("input", {
+        type: "number", min: "0", step: "1", class: "seed-input", testid: "seed-" + s.id,
+        placeholder: "123",
+      });
+      const card = el("article", { class: "scenario-card", testid: "scenario-card-" + s.id },
+        el("h3", {}, pick(s, "name")),
+        el("p", { class: "desc" }, pick(s, "description")),
+        el("dl", { class: "facts" },
+          el("dt", {}, t("home.sides")),
+          el("dd", {}, s.sides.map((sd) => el("span", { class: "side-chip side-" + sd.id }, pick(sd, "name")))),
+          el("dt", {}, t("home.turns")), el("dd", {}, String(s.turns)),
+          el("dt", {}, t("home.weather")), el("dd", {}, t("weather." + s.weather).startsWith("weather.") ? human(s.weather) : t("weather." + s.weather)),
+          el("dt", {}, t("home.size")), el("dd", {}, `${s.size[0]} × ${s.size[1]}`),
+          el("dt", {}, t("home.characters")), el("dd", {}, String(s.characters)),
+        ),
+        el("p", { class: "victory" }, el("strong", {}, t("home.victory") + " — "), pick(s, "victory") || s.victory),
+        el("label", { class: "seed-label" }, t("home.seed"), " ", seedInput),
+        el("div", { class: "card-actions" },
+          el("button", { type: "button", class: "btn primary", testid: "hotseat-" + s.id, title: t("home.hotseat.hint"),
+                         onclick: () => create(s.id, "hotseat", seedInput) }, t("home.hotseat")),
+          el("button", { type: "button", class: "btn", testid: "online-" + s.id, title: t("home.online.hint"),
+                         onclick: () => create(s.id, "online", seedInput) }, t("home.online")),
+        ),
+      );
+      box.appendChild(card);
+    }
+  }
+
+  async function create(scenario, mode, seedInput) {
+    const body = { scenario, mode };
+    const seed = seedInput && seedInput.value.trim();
+    if (seed) body.seed = parseInt(seed, 10);
+    document.body.classList.add("busy");
+    try {
+      const g = await api("POST", "/api/games", body);
+      if (mode === "hotseat") {
+        location.assign(g.links.hotseat);
+        return;
+      }
+      showLinks(g, scenario);
+    } catch (e) {
+      toast(e.message);
+    } finally {
+      document.body.classList.remove("busy");
+    }
+  }
+
+  function showLinks(g, scenarioId) {
+    lastGame = [g, scenarioId];
+    const s = scenarios.find((x) => x.id === scenarioId);
+    const box = document.getElementById("seat-links");
+    box.innerHTML = "";
+    for (const [side, link] of Object.entries(g.links)) {
+      const sd = s && s.sides.find((x) => x.id === side);
+      const url = new URL(link, location.href).href;
+      const input = el("input", { type: "text", readonly: true, value: url, class: "link-input", testid: "seat-link-" + side,
+                                  onfocus: (ev) => ev.target.select() });
+      const copyBtn = el("button", { type: "button", class: "btn", testid: "copy-" + side }, t("home.copy"));
+      copyBtn.addEventListener("click", async () => {
+        let ok = false;
+        try {
+          if (navigator.clipboard && window.isSecureContext) { await navigator.clipboard.writeText(url); ok = true; }
+        } catch (e) { /* fall back */ }
+        if (!ok) {
+          input.focus(); input.select();
+          try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+        }
+        copyBtn.textContent = ok ? t("home.copied") + " ✓" : t("home.copy");
+        setTimeout(() => { copyBtn.textContent = t("home.copy"); }, 2000);
+      });
+      box.appendChild(el("div", { class: "seat-link side-" + side },
+        el("label", {}, t("home.side_link", { side: sd ? pick(sd, "name") + ` (${side})` : side })),
+        el("div", { class: "link-row" }, input, copyBtn,
+           el("a", { class: "btn", href: url, target: "_blank", rel: "noopener", testid: "open-" + side }, t("home.open"))),
+      ));
+    }
+    const dlg = document.getElementById("links-dialog");
+    dlg.hidden = false;
+    document.getElementById("links-close").focus();
+  }
+
+  document.getElementById("links-close").addEventListener("click", () => { document.getElementById("links-dialog").hidden = true; });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") document.getElementById("links-dialog").hidden = true; });
+
+  I18N.mountSwitch(document.getElementById("lang-switch"), () => {
+    render();
+    if (lastGame && !document.getElementById("links-dialog").hidden) showLinks(...lastGame);
+  });
+  I18N.apply();
+
+  api("GET", "/api/scenarios").then((d) => { scenarios = d.scenarios; render(); })
+    .catch((e) => { document.getElementById("scenarios").textContent = e.message; toast(e.message); });
+})();

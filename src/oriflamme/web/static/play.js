@@ -1,0 +1,1017 @@
+/* Oriflamme — the game page.
+ *
+ * The browser computes no rule: it shows what the server's view offers (`options`), previews
+ * the server's rulings before a die is rolled, and asks `/explain` "why not?" for anything
+ * else. Every action posted is one of the offered `action` objects.
+ */
+(function () {
+  "use strict";
+  const { t } = window.I18N;
+  const { Board, TERRAIN_STYLE, FEATURE_STYLE, featureName } = window.OriflammeBoard;
+  const $ = (id) => document.getElementById(id);
+  const STEPS = ["offensive_fire", "movement", "melee", "recovery"];
+
+  const st = {
+    id: null, token: null,
+    view: null, map: null, board: null, sections: {}, scenario: null,
+    selected: null,       // id of the selected character
+    preview: null,        // {kind: "fire"|"attack", option}
+    groupChoice: null,    // attack groups offered for a clicked defender
+    why: null,            // {title, ruling, note}
+    replay: null,         // {frames, idx}
+    fresh: new Set(), open: new Set(), userOpen: new Set(), autoOpen: [],
+    ws: null, wsDelay: 500, wsClosedForGood: false,
+    busy: false, loading: null, reloadAgain: false,
+    hover: null, lastLogLen: -1,
+  };
+
+  /* --- small helpers ------------------------------------------------------------------------- */
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k === "testid") e.dataset.testid = v;
+      else if (k === "dataset") Object.assign(e.dataset, v);
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      e.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    }
+    return e;
+  }
+  const fr = () => I18N.lang() === "fr";
+  const pct = (p) => {
+    const v = Math.round(p * 1000) / 10;
+    return (fr() ? String(v).replace(".", ",") + " %" : v + "%");
+  };
+  const human = (s) => String(s || "").replace(/_/g, " ");
+
+  function toast(msg, kind, ref) {
+    const box = $("toasts");
+    const tt = el("div", { class: "toast " + (kind || "error"), testid: "toast", role: kind === "info" ? "status" : "alert" },
+      el("span", { class: "toast-msg" }, msg),
+      ref && !String(msg).includes(ref) ? el("span", { class: "toast-ref" }, " ", citeChips(ref)) : null,
+      el("button", { type: "button", class: "toast-close", "aria-label": "×", onclick: () => tt.remove() }, "×"));
+    box.appendChild(tt);
+    setTimeout(() => tt.remove(), kind === "info" ? 3500 : 9000);
+  }
+
+  class ApiError extends Error {
+    constructor(status, data) {
+      super((data && data.message) || t("error.http", { status }));
+      this.status = status; this.code = data && data.error; this.ref = data && data.ref; this.data = data;
+    }
+  }
+
+  async function api(method, path, body) {
+    const sep = path.includes("?") ? "&" : "?";
+    const url = `/api/games/${encodeURIComponent(st.id)}${path}${sep}lang=${I18N.lang()}`;
+    const headers = { "X-Seat": st.token };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let res;
+    try {
+      res = await fetch(url, { method, headers, body: body !== undefined ? JSON.stringify(body) : undefined });
+    } catch (e) {
+      throw new ApiError(0, { error: "network", message: t("error.network", { msg: e.message }) });
+    }
+    let data = null;
+    try { data = await res.json(); } catch (e) { /* not JSON */ }
+    if (!res.ok) throw new ApiError(res.status, data);
+    return data;
+  }
+
+  function handleError(e) {
+    if (e && e.code === "stale") {
+      toast(t("error.stale"), "info");
+      refresh();
+      return;
+    }
+    toast(e.message || String(e), "error", e.ref);
+  }
+
+  /* --- citations ------------------------------------------------------------------------------ */
+  function splitTop(s) {
+    const out = []; let depth = 0, cur = "";
+    for (const ch of s) {
+      if (ch === "(") depth++;
+      if (ch === ")") depth = Math.max(0, depth - 1);
+      if (ch === "," && depth === 0) { out.push(cur); cur = ""; } else cur += ch;
+    }
+    out.push(cur);
+    return out;
+  }
+  function refsOf(citation) {
+    const out = [];
+    for (const group of String(citation || "").split(";").map((g) => g.trim()).filter(Boolean)) {
+      let prefix = "";
+      for (let item of splitTop(group)) {
+        item = item.trim();
+        if (!item) continue;
+        const m = item.match(/^(MC|SEED-NOTES)\s+(.*)$/);
+        if (m) { prefix = m[1]; out.push(item); } else if (prefix) out.push(prefix + " " + item); else out.push(item);
+      }
+    }
+    return out;
+  }
+  function sectionTitle(ref) {
+    let key = ref.trim();
+    if (key.startsWith("§")) key = "MC " + key;
+    const tries = [key, key.replace(/\s*\([^()]*\)\s*$/, "")];
+    let base = tries[1];
+    while (/\.\d+$/.test(base)) { base = base.replace(/\.\d+$/, ""); tries.push(base); }
+    for (const k of tries) {
+      const s = st.sections[k];
+      if (s) return (fr() ? s.fr : s.en || s.fr) + (k !== key ? ` (${k})` : "");
+    }
+    return "";
+  }
+  function citeChips(citation) {
+    const frag = document.createDocumentFragment();
+    refsOf(citation).forEach((r, i) => {
+      const title = sectionTitle(r);
+      if (i) frag.appendChild(document.createTextNode(" "));
+      frag.appendChild(el("span", { class: "cite" + (title ? "" : " cite-plain"), testid: "citation", title: title || null,
+                                    tabindex: title ? "0" : null }, r));
+    });
+    return frag;
+  }
+  function citesOf(list) {
+    const box = el("div", { class: "cites" });
+    const seen = new Set();
+    for (const c of list || []) for (const r of refsOf(c)) {
+      if (seen.has(r)) continue;
+      seen.add(r);
+      box.appendChild(citeChips(r));
+      box.appendChild(document.createTextNode(" "));
+    }
+    return box;
+  }
+
+  /* --- names ---------------------------------------------------------------------------------- */
+  function sideName(id) {
+    const s = st.view && st.view.sides.find((x) => x.id === id);
+    if (!s) return id || "";
+    return fr() ? s.name_fr || s.name : s.name;
+  }
+  function sideChip(id) {
+    return el("span", { class: "side-chip side-" + id, style: `--side:${st.board ? st.board.colourOf(id) : "#555"}` }, sideName(id));
+  }
+  function chars() { return st.view ? st.view.characters : []; }
+  function charById(id) { return chars().find((c) => c.id === id); }
+  function charName(id) { const c = charById(id); return c ? c.name : id; }
+  function names(ids) { return ids.map(charName).join(fr() ? " et " : " & "); }
+
+  function tooltip(c) {
+    const lines = [
+      `${c.name} — ${sideName(c.side)} (${c.side})`,
+      `${human(c.type)}${c.mounted ? ", " + t("char.mounted") : ""}${c.armour ? ", " + t("char.armour") : ""}`,
+      `${t("char.attack")} ${c.attack} · ${t("char.defence")} ${c.defence} · ${t("char.movement")} ${c.movement}`,
+      `${t("char.status")}: ${t("status." + c.status)} · ${t("char.hex")} ${c.hex || "—"}`,
+    ];
+    if (c.weapon) lines.push(`${t("char.weapon")}: ${human(c.weapon)}`);
+    if (c.points_left !== undefined) lines.push(`${t("char.points_left")}: ${c.points_left}`);
+    return lines.join("\n");
+  }
+
+  /* --- loading ------------------------------------------------------------------------------- */
+  async function refresh() {
+    if (st.loading) { st.reloadAgain = true; return st.loading; }
+    st.loading = (async () => {
+      try {
+        const v = await api("GET", "");
+        if (st.replay) await loadFrames(true);
+        setView(v);
+      } catch (e) {
+        handleError(e);
+      } finally {
+        st.loading = null;
+        if (st.reloadAgain) { st.reloadAgain = false; refresh(); }
+      }
+    })();
+    return st.loading;
+  }
+
+  function setView(v) {
+    const old = st.view;
+    st.view = v;
+    if (old && v.log.length > old.log.length) {
+      // the newest events (ours or the opponent's, live) flash once, their rulings unfolded;
+      // the previous batch folds back unless the player opened it by hand
+      for (const n of st.autoOpen || []) if (!st.userOpen.has(n)) st.open.delete(n);
+      st.autoOpen = [];
+      st.fresh = new Set();
+      for (const e of v.log.slice(old.log.length)) {
+        st.fresh.add(e.n);
+        if (e.ruling) { st.open.add(e.n); st.autoOpen.push(e.n); }
+      }
+      clearTimeout(st.freshTimer);
+      st.freshTimer = setTimeout(() => { st.fresh = new Set(); }, 2500);
+    }
+    if (!old || old.version !== v.version || old.to_act !== v.to_act || old.step !== v.step) {
+      st.preview = null;
+      st.groupChoice = null;
+      if (old && old.version !== v.version) st.why = null;
+    } else if (v.options) {
+      // same position (e.g. the language changed): re-attach the open preview to the new options
+      const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+      const pool = (kind) => (kind === "fire" ? v.options.fires : v.options.attacks);
+      if (st.preview) {
+        const o = pool(st.preview.kind).find((x) => same(x.action, st.preview.option.action));
+        st.preview = o ? { kind: st.preview.kind, option: o } : null;
+      }
+      if (st.groupChoice) {
+        st.groupChoice = st.groupChoice.map((g) => v.options.attacks.find((x) => same(x.action, g.action))).filter(Boolean);
+        if (!st.groupChoice.length) st.groupChoice = null;
+      }
+    }
+    // keep the selection only while it can still do something now (or is just being looked at)
+    if (st.selected) {
+      const c = charById(st.selected);
+      if (!c || c.status === "dead") st.selected = null;
+      else if (v.options && c.side === v.to_act && !hasOptions(c.id) && old && old.version !== v.version) st.selected = null;
+    }
+    render();
+  }
+
+  function hasOptions(id) {
+    const o = st.view.options;
+    if (!o) return false;
+    return (o.moves[id] && o.moves[id].length > 0) || o.fires.some((f) => f.action.shooter === id) ||
+      o.attacks.some((a) => a.action.attackers.includes(id));
+  }
+
+  /* --- actions -------------------------------------------------------------------------------- */
+  async function commit(action) {
+    if (st.busy || !st.view) return;
+    st.busy = true;
+    document.body.classList.add("busy");
+    try {
+      const r = await api("POST", "/actions", { action, version: st.view.version });
+      st.preview = null; st.why = null; st.groupChoice = null;
+      st.board.setPath(null, []);
+      setView(r.view);
+    } catch (e) {
+      handleError(e);
+    } finally {
+      st.busy = false;
+      document.body.classList.remove("busy");
+    }
+  }
+
+  async function whyNot(action, title, note) {
+    try {
+      const r = await api("POST", "/explain", { action });
+      st.why = { title, ruling: r, note, action };
+      st.preview = null;
+      renderPanel();
+      renderBoardMarks();
+      reveal($("whynot"));
+    } catch (e) {
+      handleError(e);
+    }
+  }
+
+  async function undo(answer) {
+    try {
+      const r = await api("POST", "/undo", answer ? { answer } : {});
+      if (r.undone) toast(t("undo.done"), "info");
+      else if (r.declined) toast(t("undo.declined"), "info");
+      st.preview = null; st.why = null;
+      await refresh();
+    } catch (e) {
+      handleError(e);
+    }
+  }
+
+  /* --- board interaction ------------------------------------------------------------------------- */
+  function actingSide() { return st.view && st.view.options ? st.view.to_act : null; }
+
+  function onCounter(id, hex) {
+    if (!st.view) return;
+    const c = charById(id);
+    if (!c) return;
+    const o = st.view.options;
+    if (st.replay || !o || (o.prompts && o.prompts.length)) {
+      if (o && o.prompts && o.prompts.length) {
+        const dest = o.prompts.find((p) => p.action.path && p.action.path[p.action.path.length - 1] === hex);
+        if (dest) return commit(dest.action);
+      }
+      st.selected = id; st.why = null; render(); return;
+    }
+    const sel = st.selected && charById(st.selected);
+    const mine = c.side === actingSide();
+    if (sel && sel.side === actingSide() && !mine) {
+      // a target for the selected character
+      if (st.view.step === "offensive_fire") return onTarget(sel, c);
+      if (st.view.step === "melee") return onTarget(sel, c);
+      if (st.view.step === "movement") return onHex(hex);
+    }
+    if (sel && sel.id === id) { st.selected = null; st.why = null; render(); return; }
+    st.selected = id;
+    st.why = null; st.preview = null; st.groupChoice = null;
+    render();
+  }
+
+  function onTarget(sel, target) {
+    const o = st.view.options;
+    if (st.view.step === "offensive_fire") {
+      const opt = o.fires.find((f) => f.action.shooter === sel.id && f.action.target === target.id);
+      if (opt) { openPreview("fire", opt); return; }
+      return whyNot({ type: "fire", shooter: sel.id, target: target.id }, t("preview.fire", { shooter: sel.name, target: target.name }));
+    }
+    const groups = o.attacks.filter((a) => a.action.attackers.includes(sel.id) && a.action.defenders.includes(target.id));
+    if (groups.length === 1) { openPreview("attack", groups[0]); return; }
+    if (groups.length > 1) { st.groupChoice = groups; st.preview = null; st.why = null; render(); return; }
+    return whyNot({ type: "attack", attackers: [sel.id], defenders: [target.id] },
+                  t("preview.attack", { attackers: sel.name, defenders: target.name }));
+  }
+
+  function onHex(label) {
+    if (!st.view || st.replay) return;
+    const o = st.view.options;
+    if (!o) { st.selected = null; render(); return; }
+    if (o.prompts && o.prompts.length) {
+      const p = o.prompts.find((x) => x.action.path && x.action.path[x.action.path.length - 1] === label);
+      if (p) commit(p.action);
+      return;
+    }
+    const sel = st.selected && charById(st.selected);
+    if (!sel) return;
+    if (st.view.step === "movement" && sel.side === actingSide()) {
+      const mv = (o.moves[sel.id] || []).find((m) => m.to === label);
+      if (mv) return commit(mv.action);
+      if (label === sel.hex) { st.selected = null; st.why = null; render(); return; }
+      const adjacent = st.board.hexDistance(sel.hex, label) === 1;
+      const path = adjacent ? [label] : st.board.straightLine(sel.hex, label);
+      return whyNot({ type: "move", char: sel.id, path }, `${sel.name} → ${label}`, adjacent ? null : t("why.line_note"));
+    }
+    // clicking empty ground elsewhere drops the selection
+    st.selected = null; st.why = null; st.preview = null; st.groupChoice = null;
+    render();
+  }
+
+  function onHover(label) {
+    st.hover = label;
+    if (!st.view || st.replay || !st.board) return;
+    const o = st.view.options;
+    if (!o) return;
+    if (o.prompts && o.prompts.length) {
+      const p = o.prompts.find((x) => x.action.path && x.action.path[x.action.path.length - 1] === label);
+      if (p) st.board.setPath(charById(p.action.char).hex, p.action.path, "prompt");
+      else st.board.setPath(null, []);
+      return;
+    }
+    if (st.view.step !== "movement" || !st.selected) return;
+    const sel = charById(st.selected);
+    const mv = label && (o.moves[st.selected] || []).find((m) => m.to === label);
+    if (mv) st.board.setPath(sel.hex, mv.path);
+    else st.board.setPath(null, []);
+  }
+
+  /* Bring a panel card into sight without hiding the board: inside the side panel when it
+   * scrolls by itself (wide screens); on stacked layouts only when the card is off screen. */
+  function reveal(card) {
+    const panel = $("side-panel");
+    if (panel.scrollHeight > panel.clientHeight + 2 && getComputedStyle(panel).overflowY !== "visible") {
+      const pr = panel.getBoundingClientRect(), cr = card.getBoundingClientRect();
+      if (cr.top < pr.top || cr.top > pr.bottom - 60) panel.scrollTop += cr.top - pr.top - 8;
+      return;
+    }
+    const r = card.getBoundingClientRect();
+    if (r.top > window.innerHeight - 80 || r.bottom < 0) window.scrollBy({ top: r.top - window.innerHeight * 0.45, behavior: "smooth" });
+  }
+
+  function openPreview(kind, option) {
+    st.preview = { kind, option };
+    st.why = null;
+    st.groupChoice = null;
+    renderPanel();
+    renderBoardMarks();
+    const p = $("preview");
+    reveal(p);
+    const b = p.querySelector("[data-testid=commit]");
+    if (b) b.focus({ preventScroll: true });
+  }
+
+  /* --- rendering ------------------------------------------------------------------------------- */
+  function render() {
+    if (!st.view) return;
+    I18N.apply();
+    renderHeader();
+    renderPhaseBar();
+    renderUndo();
+    renderReplayBar();
+    renderBoardMarks();
+    renderPanel();
+    renderLog();
+  }
+
+  function renderHeader() {
+    const v = st.view;
+    const sc = st.scenario;
+    $("scenario-name").textContent = sc ? (fr() ? sc.name_fr || sc.name : sc.name) : v.scenario;
+    document.title = `${$("scenario-name").textContent} — Oriflamme`;
+    const seat = v.seat === "hotseat" ? t("play.seat.hotseat") : `${sideName(v.seat)} (${v.seat})`;
+    $("seat-info").textContent = t("play.seat", { seat }) + ` · #${v.version}`;
+  }
+
+  function frame() { return st.replay ? st.replay.frames[st.replay.idx] : null; }
+
+  function renderPhaseBar() {
+    const v = st.view, f = frame();
+    const turn = f ? f.turn : v.turn, active = f ? f.active : v.active, step = f ? f.step : v.step;
+    const over = f ? f.over : v.over;
+    $("pb-turn").textContent = t("play.turn", { turn, last: v.last_turn });
+    const side = $("pb-side");
+    side.innerHTML = "";
+    side.append(t("play.active", { side: "" }).replace(/\s*$/, " "), sideChip(active));
+    side.dataset.side = active;
+    const w = $("pb-weather");
+    const wl = t("weather." + v.weather);
+    w.textContent = wl.startsWith("weather.") ? human(v.weather) : wl;
+    w.hidden = !v.weather;
+    const ol = $("pb-steps");
+    ol.innerHTML = "";
+    STEPS.forEach((s, i) => {
+      const cur = !over && s === step;
+      ol.appendChild(el("li", { class: "step" + (cur ? " current" : ""), testid: "step-" + s, "aria-current": cur ? "step" : null,
+                                title: s === "recovery" ? t("step.recovery.title") : null },
+        el("span", { class: "step-no" }, String(i + 1)), " ", t("step." + s)));
+    });
+    const pend = $("pb-pending");
+    pend.innerHTML = "";
+    pend.className = "phase-pending";
+    if (over) {
+      pend.classList.add("over");
+      pend.append(el("strong", {}, t("play.over")), " — ", f ? f.result || "" : v.result || "");
+      if (!f && v.winner) pend.append(" ", el("span", { testid: "winner" }, t("play.winner", { side: sideName(v.winner) })));
+    } else if (!f && v.pending && v.pending.length) {
+      const p = v.pending[0];
+      const key = ["retreat", "advance", "casualty"].includes(p.kind) ? "pending." + p.kind : "pending.other";
+      pend.classList.add("has-pending");
+      pend.textContent = t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind });
+    } else if (!f) {
+      const who = v.to_act;
+      if (who) pend.append(el("span", { class: "to-act" }, t("play.to_act", { side: sideName(who) })));
+    }
+    const end = $("end-step");
+    end.hidden = !(!st.replay && v.options && v.options.end_step && !(v.options.prompts && v.options.prompts.length));
+    end.disabled = st.busy;
+  }
+
+  function renderUndo() {
+    const box = $("undo-area");
+    box.innerHTML = "";
+    const v = st.view, u = v.undo || {};
+    if (st.replay) return;
+    if (v.mode === "hotseat") {
+      if (u.can_request) box.appendChild(el("button", { type: "button", class: "btn", testid: "undo", title: t("undo.undo.title"), onclick: () => undo() }, "↶ " + t("undo.undo")));
+      return;
+    }
+    if (u.can_answer) {
+      box.append(
+        el("span", { class: "undo-ask", testid: "undo-requested" }, t("undo.requested", { side: sideName(u.requested_by) })),
+        el("button", { type: "button", class: "btn primary", testid: "undo-accept", onclick: () => undo("accept") }, t("undo.accept")),
+        el("button", { type: "button", class: "btn", testid: "undo-decline", onclick: () => undo("decline") }, t("undo.decline")));
+    } else if (u.requested_by && u.requested_by === v.seat) {
+      box.appendChild(el("span", { class: "undo-ask", testid: "undo-pending" }, t("undo.asked")));
+    } else if (u.can_request) {
+      box.appendChild(el("button", { type: "button", class: "btn", testid: "undo-request", title: t("undo.undo.title"), onclick: () => undo() }, "↶ " + t("undo.ask")));
+    }
+  }
+
+  function renderReplayBar() {
+    const bar = $("replay-bar");
+    bar.hidden = !st.replay;
+    $("replay-toggle").hidden = !!st.replay;
+    document.body.classList.toggle("replaying", !!st.replay);
+    if (!st.replay) return;
+    const n = st.replay.frames.length - 1, f = frame();
+    const sl = $("rp-slider");
+    sl.max = String(n); sl.value = String(st.replay.idx);
+    $("rp-label").textContent = f.version === 0 ? t("replay.start") :
+      t("replay.position", { v: f.version, n, turn: f.turn, side: sideName(f.active), step: t("step." + f.step) });
+  }
+
+  function displayedCharacters() {
+    const f = frame();
+    if (!f) return chars();
+    const base = new Map(chars().map((c) => [c.id, c]));
+    return f.characters.map((fc) => {
+      const c = base.get(fc.id) || { id: fc.id, name: fc.id, side: "?", attack: "", defence: "", movement: "" };
+      const out = Object.assign({}, c, { hex: fc.hex, status: fc.status, points_left: undefined });
+      // frames carry no attack/defence/movement: the current values are shown only while the
+      // status is the same as now (they depend on it); otherwise they are left blank
+      if (fc.status !== c.status) Object.assign(out, { attack: "–", defence: "–", movement: "–" });
+      return out;
+    });
+  }
+
+  function renderBoardMarks() {
+    const b = st.board;
+    if (!b || !st.view) return;
+    const v = st.view, o = st.replay ? null : v.options;
+    const marks = { selected: st.selected, actors: new Set(), targets: new Set(), groups: new Set() };
+    const hl = [];
+    let line = null;
+    b.setPath(null, []);
+    if (o) {
+      const prompts = o.prompts || [];
+      if (prompts.length) {
+        prompts.forEach((p, i) => {
+          const a = p.action;
+          if (a.path && a.path.length) hl.push({ hex: a.path[a.path.length - 1], cls: "hl-prompt", testid: "prompt-dest-" + a.path[a.path.length - 1], text: String(i + 1) });
+          if (a.char) marks.targets.add(a.char);
+        });
+      } else {
+        for (const [id, list] of Object.entries(o.moves)) if (list.length) marks.actors.add(id);
+        o.fires.forEach((f) => marks.actors.add(f.action.shooter));
+        o.attacks.forEach((a) => a.action.attackers.forEach((x) => marks.actors.add(x)));
+        const sel = st.selected;
+        if (sel && v.step === "movement") {
+          for (const m of o.moves[sel] || []) hl.push({ hex: m.to, cls: "hl-move", text: m.cost === null || m.cost === undefined ? "" : String(m.cost), testid: "reach-" + m.to });
+        }
+        if (sel && v.step === "offensive_fire") {
+          o.fires.filter((f) => f.action.shooter === sel).forEach((f) => { marks.targets.add(f.action.target); });
+        }
+        if (sel && v.step === "melee") {
+          o.attacks.filter((a) => a.action.attackers.includes(sel)).forEach((a) => {
+            a.action.defenders.forEach((d) => marks.targets.add(d));
+            a.action.attackers.forEach((x) => marks.groups.add(x));
+          });
+        }
+        if (st.preview) {
+          const a = st.preview.option.action;
+          marks.targets = new Set(a.target ? [a.target] : a.defenders);
+          if (a.attackers) marks.groups = new Set(a.attackers);
+          if (st.preview.kind === "fire") line = st.preview.option.ruling.line;
+        }
+        if (st.groupChoice) {
+          marks.targets = new Set(st.groupChoice.flatMap((g) => g.action.defenders));
+        }
+      }
+    }
+    if (st.why && st.why.action) {
+      const a = st.why.action;
+      if (a.type === "move") b.setPath(charById(a.char) ? charById(a.char).hex : null, a.path, "refused");
+      if (st.why.ruling && st.why.ruling.line) line = st.why.ruling.line;
+    }
+    const selC = st.selected && charById(st.selected);
+    if (selC && selC.hex) hl.push({ hex: selC.hex, cls: "hl-selected" });
+    b.setHighlights(hl);
+    b.setLine(line);
+    b.setCharacters(displayedCharacters(), marks);
+  }
+
+  /* --- side panel ---------------------------------------------------------------------------------- */
+  function renderPanel() {
+    renderBanner();
+    renderPrompts();
+    renderPreview();
+    renderWhy();
+    renderSelection();
+  }
+
+  function renderBanner() {
+    const box = $("banner");
+    box.innerHTML = "";
+    const v = st.view;
+    box.className = "banner";
+    if (st.replay) {
+      box.classList.add("replay");
+      box.append(el("strong", {}, t("replay.toggle")), " — ", $("rp-label").textContent);
+      return;
+    }
+    if (v.over) {
+      box.classList.add("over");
+      box.append(el("strong", {}, t("play.over")), " — ", v.result || "", v.winner ? " " + t("play.winner", { side: sideName(v.winner) }) : "");
+      box.appendChild(el("p", { class: "help" }, t("panel.help.over")));
+      return;
+    }
+    if (!v.can_act) {
+      box.classList.add("waiting");
+      box.append(el("strong", { testid: "waiting" }, t("play.waiting", { side: sideName(v.to_act) })));
+      box.appendChild(el("p", { class: "help" }, t("panel.help.watch")));
+      return;
+    }
+    box.classList.add("your-turn");
+    box.style.setProperty("--side", st.board.colourOf(v.to_act));
+    box.append(el("strong", { testid: "your-turn" }, t("play.to_act", { side: sideName(v.to_act) })));
+    const o = v.options;
+    const key = o.prompts && o.prompts.length ? "panel.help.prompt" :
+      v.step === "offensive_fire" ? "panel.help.fire" : v.step === "movement" ? "panel.help.move" : "panel.help.melee";
+    box.appendChild(el("p", { class: "help" }, t(key)));
+  }
+
+  function renderPrompts() {
+    const box = $("prompts");
+    const o = st.view.options;
+    const prompts = (!st.replay && o && o.prompts) || [];
+    box.hidden = !prompts.length;
+    box.innerHTML = "";
+    if (!prompts.length) return;
+    box.appendChild(el("h2", { class: "card-title" }, t("prompt.title")));
+    if (st.view.pending && st.view.pending.length) {
+      const p = st.view.pending[0];
+      const key = ["retreat", "advance", "casualty"].includes(p.kind) ? "pending." + p.kind : "pending.other";
+      box.appendChild(el("p", {}, t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind })));
+    }
+    if (prompts.some((p) => p.action.path)) box.appendChild(el("p", { class: "help" }, t("prompt.hint")));
+    const list = el("div", { class: "prompt-list" });
+    prompts.forEach((p, i) => {
+      const a = p.action;
+      let label;
+      if (a.type === "retreat" || a.type === "advance") {
+        label = t("prompt." + a.type, { char: charName(a.char), to: a.path[a.path.length - 1] }) + (a.path.length > 1 ? ` (${a.path.join(" → ")})` : "");
+      } else if (a.type === "casualty") label = t("prompt.casualty", { char: charName(a.char) });
+      else if (a.type === "decline") label = t("prompt.decline");
+      else label = JSON.stringify(a);
+      const btn = el("button", { type: "button", class: "btn prompt-btn" + (a.type === "decline" ? "" : " primary"), testid: "prompt-" + i,
+                                 dataset: { type: a.type }, onclick: () => commit(a) },
+        a.path ? el("span", { class: "prompt-no" }, String(i + 1)) : null, label);
+      if (a.path) {
+        btn.addEventListener("mouseenter", () => st.board.setPath(charById(a.char).hex, a.path, "prompt"));
+        btn.addEventListener("mouseleave", () => st.board.setPath(null, []));
+      }
+      list.appendChild(btn);
+    });
+    box.appendChild(list);
+  }
+
+  function probChart(ruling) {
+    const probs = ruling.probabilities || {};
+    const letters = Object.keys(probs).sort((a, b) => (a === "-" ? -1 : b === "-" ? 1 : a.localeCompare(b)));
+    const meanings = ruling.outcomes || ruling.results || null;
+    const chart = el("div", { class: "prob-chart", testid: "prob-chart", role: "table" });
+    const max = Math.max(...letters.map((l) => probs[l]), 0.0001);
+    for (const l of letters) {
+      const p = probs[l];
+      const meaning = (meanings && meanings[l]) || I18N.resultMeaning(ruling.kind, ruling.table, l) || t("result.unknown");
+      chart.appendChild(el("div", { class: "prob-row", testid: "prob", dataset: { letter: l, p: String(p) }, role: "row", title: meaning },
+        el("span", { class: "prob-letter res-" + (l === "-" ? "miss" : l) }, l),
+        el("span", { class: "prob-bar-wrap" }, el("span", { class: "prob-bar res-" + (l === "-" ? "miss" : l), style: `width:${(p / max) * 100}%` })),
+        el("span", { class: "prob-pct", testid: "prob-pct" }, pct(p)),
+        el("span", { class: "prob-meaning" }, meaning)));
+    }
+    return chart;
+  }
+
+  function fact(label, value, testid) {
+    return [el("dt", {}, label), el("dd", { testid }, value === undefined || value === null ? "—" : String(value))];
+  }
+
+  function renderPreview() {
+    const box = $("preview");
+    box.innerHTML = "";
+    box.hidden = !st.preview;
+    if (!st.preview) return;
+    const { kind, option } = st.preview;
+    const r = option.ruling, a = option.action;
+    const title = kind === "fire"
+      ? t("preview.fire", { shooter: charName(a.shooter), target: charName(a.target) })
+      : t("preview.attack", { attackers: names(a.attackers), defenders: names(a.defenders) });
+    box.appendChild(el("h2", { class: "card-title", testid: "preview-title" }, title));
+    const dl = el("dl", { class: "facts" });
+    if (kind === "fire") {
+      dl.append(...fact(t("preview.band"), r.band ? t("band." + r.band) : "—", "preview-band"));
+      dl.append(...fact(t("preview.distance"), r.distance, "preview-distance"));
+      dl.append(...fact(t("preview.cover"), r.cover ? t("cover." + r.cover) : "—", "preview-cover"));
+      dl.append(...fact(t("preview.die_modifier"), signed(r.die_modifier), "preview-modifier"));
+      if (r.weapon) dl.append(...fact(t("char.weapon"), human(r.weapon)));
+    } else {
+      dl.append(...fact(t("preview.odds"), r.odds, "preview-odds"));
+      dl.append(...fact(t("preview.column"), r.column, "preview-column"));
+      if (r.shift) dl.append(...fact(t("preview.shift"), signed(r.shift)));
+      dl.append(...fact(t("preview.die_modifier"), signed(r.die_modifier), "preview-modifier"));
+    }
+    if (r.table) dl.append(...fact(t("preview.table"), t("table." + r.table).startsWith("table.") ? human(r.table) : t("table." + r.table)));
+    box.appendChild(dl);
+    if (kind === "fire" && r.line) box.appendChild(el("p", { class: "small muted" }, "▭ " + t("preview.line") + ` (${r.line.length})`));
+    box.appendChild(el("h3", {}, t("preview.probabilities")));
+    box.appendChild(probChart(r));
+    box.appendChild(el("details", { class: "explain", open: true },
+      el("summary", {}, t("preview.explanation")),
+      el("ol", { class: "explanation", testid: "preview-explanation" }, (r.explanation || []).map((x) => el("li", {}, x))),
+      citesOf(r.citations)));
+    box.appendChild(el("div", { class: "actions" },
+      el("button", { type: "button", class: "btn primary", testid: "commit", onclick: () => commit(a) }, t("preview.commit")),
+      el("button", { type: "button", class: "btn", testid: "cancel", onclick: () => { st.preview = null; renderPanel(); renderBoardMarks(); } }, t("preview.cancel"))));
+  }
+  function signed(n) { return n === undefined || n === null ? "—" : (n > 0 ? "+" + n : String(n)); }
+
+  function renderWhy() {
+    const box = $("whynot");
+    box.innerHTML = "";
+    box.hidden = !st.why;
+    if (!st.why) return;
+    const r = st.why.ruling;
+    box.appendChild(el("h2", { class: "card-title" }, t("why.title") + " ", el("span", { class: "muted" }, st.why.title)));
+    if (r.legal) {
+      box.appendChild(el("p", { testid: "why-legal" }, t("why.legal")));
+      box.appendChild(el("ol", { class: "explanation" }, (r.explanation || []).map((x) => el("li", {}, x))));
+    } else {
+      box.appendChild(el("p", { class: "refusal", testid: "why-reason" }, "⛔ " + (r.reason || "")));
+    }
+    if (st.why.note) box.appendChild(el("p", { class: "small muted" }, st.why.note));
+    box.appendChild(citesOf(r.citations));
+    box.appendChild(el("div", { class: "actions" },
+      el("button", { type: "button", class: "btn", testid: "why-close", onclick: () => { st.why = null; renderPanel(); renderBoardMarks(); } }, t("why.close"))));
+  }
+
+  function renderSelection() {
+    const box = $("selection");
+    box.innerHTML = "";
+    const c = st.selected && charById(st.selected);
+    box.hidden = !c && !st.groupChoice;
+    if (!c && !st.groupChoice) return;
+    const v = st.view, o = st.replay ? null : v.options;
+    if (c) {
+      const dc = displayedCharacters().find((x) => x.id === c.id) || c;
+      box.appendChild(el("h2", { class: "card-title" },
+        el("span", { class: "swatch", style: `background:${st.board.colourOf(c.side)}` }), " ", c.name, " ",
+        el("span", { class: "muted small" }, `${human(c.type)} · ${sideName(c.side)}`)));
+      const dl = el("dl", { class: "facts compact", testid: "selected-info" });
+      dl.append(...fact(t("char.hex"), dc.hex || "—"));
+      dl.append(...fact(t("char.status"), t("status." + dc.status)));
+      dl.append(...fact(`${t("char.attack")} / ${t("char.defence")} / ${t("char.movement")}`, `${c.attack} / ${c.defence}${c.armour ? " (" + t("char.armour") + ")" : ""} / ${c.movement}`));
+      if (c.weapon) dl.append(...fact(t("char.weapon"), human(c.weapon)));
+      if (c.mounted) dl.append(...fact(t("char.mounted"), "✓"));
+      if (c.points_left !== undefined && !st.replay) dl.append(...fact(t("char.points_left"), c.points_left, "points-left"));
+      box.appendChild(dl);
+    }
+    if (!o || (o.prompts && o.prompts.length)) return;
+    if (c && c.side !== v.to_act) {
+      box.appendChild(el("p", { class: "help" }, t("panel.not_yours", { name: c.name, side: sideName(c.side) })));
+    } else if (c && v.step === "movement") {
+      const n = (o.moves[c.id] || []).length;
+      box.appendChild(el("p", { class: "help", testid: "selection-help" }, n ? t("panel.moves", { n }) : t("panel.no_moves", { name: c.name })));
+    } else if (c && v.step === "offensive_fire") {
+      const n = o.fires.filter((f) => f.action.shooter === c.id).length;
+      box.appendChild(el("p", { class: "help", testid: "selection-help" }, n ? t("panel.fires", { n }) : t("panel.no_fires", { name: c.name })));
+    }
+    if (v.step === "melee") {
+      const groups = st.groupChoice || (c ? o.attacks.filter((a) => a.action.attackers.includes(c.id)) : []);
+      if (!groups.length && c) {
+        box.appendChild(el("p", { class: "help", testid: "selection-help" }, t("panel.no_attacks", { name: c.name })));
+      } else if (groups.length) {
+        box.appendChild(el("p", { class: "help" }, t("panel.attacks", { name: c ? c.name : "" })));
+        const list = el("div", { class: "group-list", testid: "attack-groups" });
+        groups.forEach((g, i) => {
+          const a = g.action;
+          list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "attack-group-" + i,
+                                          onclick: () => openPreview("attack", g) },
+            `${names(a.attackers)} → ${names(a.defenders)}`, " ", el("span", { class: "badge" }, g.ruling.odds || "")));
+        });
+        box.appendChild(list);
+      }
+    }
+    if (c) box.appendChild(el("div", { class: "actions" },
+      el("button", { type: "button", class: "btn small", testid: "deselect", onclick: () => { st.selected = null; st.groupChoice = null; st.why = null; render(); } }, t("panel.deselect"))));
+  }
+
+  /* --- log ------------------------------------------------------------------------------------------ */
+  function renderLog() {
+    const box = $("log");
+    const f = frame();
+    const log = f ? st.view.log.slice(0, f.log_length) : st.view.log;
+    const wasAtBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+    box.innerHTML = "";
+    for (const e of log) box.appendChild(logItem(e));
+    const grew = log.length !== st.lastLogLen;
+    st.lastLogLen = log.length;
+    if (grew || wasAtBottom) box.scrollTop = box.scrollHeight;
+  }
+
+  function logItem(e) {
+    const cls = ["ev", "ev-" + e.type, "side-" + e.side];
+    if (st.fresh.has(e.n)) cls.push("fresh");
+    const li = el("li", { class: cls.join(" "), testid: "log-event", dataset: { n: String(e.n), type: e.type } });
+    const head = el("div", { class: "ev-head" },
+      el("span", { class: "ev-meta", title: `#${e.n}` }, `${e.turn}${e.side ? "·" + e.side : ""}`),
+      el("span", { class: "ev-text", testid: "log-text" }, e.text));
+    if (e.ref) head.appendChild(el("span", { class: "ev-ref" }, citeChips(e.ref)));
+    li.appendChild(head);
+    if (e.ruling) {
+      const r = e.ruling;
+      const det = el("details", { class: "ev-ruling", open: st.open.has(e.n) || null });
+      det.addEventListener("click", (ev) => { if (ev.target.tagName === "SUMMARY") st.userOpen.add(e.n); });
+      det.addEventListener("toggle", () => { if (det.open) st.open.add(e.n); else st.open.delete(e.n); });
+      const dieTxt = r.die !== undefined && r.die !== null ? " — " + t("log.die", { die: r.die, mod: r.modified_die }) + (r.result ? ` : ${r.result}` : "") : "";
+      det.append(
+        el("summary", {}, t("log.explanation") + dieTxt),
+        el("ol", { class: "explanation" }, (r.explanation || []).map((x) => el("li", {}, x))),
+        citesOf(r.citations));
+      li.appendChild(det);
+    }
+    return li;
+  }
+
+  /* --- replay ----------------------------------------------------------------------------------------- */
+  async function loadFrames(keepPlace) {
+    const d = await api("GET", "/frames");
+    const atEnd = !st.replay || st.replay.idx >= st.replay.frames.length - 1;
+    const idx = keepPlace && st.replay && !atEnd ? Math.min(st.replay.idx, d.frames.length - 1) : d.frames.length - 1;
+    st.replay = { frames: d.frames, idx };
+  }
+  async function enterReplay() {
+    try {
+      await loadFrames(false);
+      st.preview = null; st.why = null; st.groupChoice = null;
+      render();
+    } catch (e) { handleError(e); }
+  }
+  function replayTo(i) {
+    if (!st.replay) return;
+    st.replay.idx = Math.max(0, Math.min(st.replay.frames.length - 1, i));
+    render();
+  }
+
+  /* --- downloads ---------------------------------------------------------------------------------------- */
+  async function download(path, fallbackName) {
+    try {
+      const sep = path.includes("?") ? "&" : "?";
+      const res = await fetch(`/api/games/${encodeURIComponent(st.id)}${path}${sep}lang=${I18N.lang()}`, { headers: { "X-Seat": st.token } });
+      if (!res.ok) {
+        let data = null; try { data = await res.json(); } catch (e) { /* ignore */ }
+        throw new ApiError(res.status, data);
+      }
+      const cd = res.headers.get("Content-Disposition") || "";
+      const m = cd.match(/filename="([^"]+)"/);
+      const blob = await res.blob();
+      const url = URL.createObjectURL(blob);
+      const a = el("a", { href: url, download: m ? m[1] : fallbackName });
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+    } catch (e) { handleError(e); }
+  }
+
+  /* --- live updates ------------------------------------------------------------------------------------- */
+  function setConn(live) {
+    const c = $("conn");
+    c.className = "conn " + (live ? "live" : "offline");
+    c.textContent = live ? "● " + t("conn.live") : "○ " + t("conn.offline");
+    c.dataset.state = live ? "live" : "offline";
+  }
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/api/games/${encodeURIComponent(st.id)}/ws?seat=${encodeURIComponent(st.token)}`);
+    st.ws = ws;
+    let opened = false;
+    ws.onopen = () => { opened = true; st.wsDelay = 500; setConn(true); };
+    ws.onmessage = (m) => {
+      let d; try { d = JSON.parse(m.data); } catch (e) { return; }
+      if (d.type === "update" || (d.type === "hello" && st.view && d.version !== st.view.version)) refresh();
+      else if (d.type === "hello" && st.view && opened && st.hadSocket) refresh();  // may have missed an undo request
+      if (d.type === "hello") st.hadSocket = true;
+    };
+    ws.onclose = (ev) => {
+      setConn(false);
+      if (ev.code === 4403 || ev.code === 4404) { st.wsClosedForGood = true; toast(ev.reason || "WebSocket " + ev.code); return; }
+      setTimeout(connect, st.wsDelay);
+      st.wsDelay = Math.min(st.wsDelay * 2, 10000);
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  /* --- legend --------------------------------------------------------------------------------------------- */
+  function renderLegend() {
+    const body = $("legend-body");
+    body.innerHTML = "";
+    const m = st.map;
+    const used = [...new Set(m.hexes.map((h) => h.terrain))];
+    const ids = Object.keys(m.terrain).filter((x) => used.includes(x)).concat(used.filter((x) => !m.terrain[x]));
+    const NS = "http://www.w3.org/2000/svg";
+    const ul = el("ul", { class: "legend-list" });
+    for (const id of ids) {
+      const tr = m.terrain[id] || { foot: "?", foot_armoured: "?", mounted: "?", cover: "?" };
+      const style = TERRAIN_STYLE[id] || { fill: "#ddd" };
+      const sw = document.createElementNS(NS, "svg");
+      sw.setAttribute("viewBox", "-34 -30 68 60");
+      sw.setAttribute("class", "legend-swatch");
+      const poly = document.createElementNS(NS, "polygon");
+      const pts = []; for (let i = 0; i < 6; i++) { const a = Math.PI / 3 * i; pts.push(`${32 * Math.cos(a)},${32 * Math.sin(a)}`); }
+      poly.setAttribute("points", pts.join(" ")); poly.setAttribute("fill", style.fill); poly.setAttribute("stroke", "#8a8270");
+      sw.appendChild(poly);
+      if (style.sym) { const u = document.createElementNS(NS, "use"); u.setAttribute("href", "#sym-" + style.sym); u.setAttribute("y", "2"); sw.appendChild(u); }
+      const cost = (x) => (x === "impassable" ? t("legend.impassable") : x);
+      const bits = [t("legend.cost", { foot: cost(tr.foot) })];
+      if (tr.foot_armoured !== tr.foot) bits.push(t("legend.cost_armoured", { n: cost(tr.foot_armoured) }));
+      if (tr.mounted !== tr.foot) bits.push(t("legend.cost_mounted", { n: cost(tr.mounted) }));
+      bits.push(t("legend.cover", { c: t("cover." + tr.cover) }));
+      if (tr.blocks_los) bits.push(t("legend.blocks"));
+      ul.appendChild(el("li", { testid: "legend-" + id, title: tr.ref || null },
+        sw, el("span", { class: "legend-name" }, featureName(m.terrain, id)), el("span", { class: "legend-info" }, bits.join(" · "))));
+    }
+    body.appendChild(ul);
+    const feats = el("ul", { class: "legend-list features" });
+    const usedFeatures = new Set(m.hexsides.map((x) => x.feature));
+    for (const [id, f] of Object.entries(m.hexside_features || {})) {
+      if (!usedFeatures.has(id)) continue;
+      const s = FEATURE_STYLE[id] || { stroke: "#d00", width: 5 };
+      const sw = document.createElementNS(NS, "svg");
+      sw.setAttribute("viewBox", "0 0 40 14"); sw.setAttribute("class", "legend-swatch line");
+      const ln = document.createElementNS(NS, "line");
+      ln.setAttribute("x1", "3"); ln.setAttribute("y1", "7"); ln.setAttribute("x2", "37"); ln.setAttribute("y2", "7");
+      ln.setAttribute("stroke", s.stroke); ln.setAttribute("stroke-width", String(s.width)); ln.setAttribute("stroke-linecap", "round");
+      if (s.dash) ln.setAttribute("stroke-dasharray", s.dash);
+      if (id === "low_wall") ln.setAttribute("stroke-dasharray", "7 1.5");
+      sw.appendChild(ln);
+      const bits = [];
+      if (f.crossing !== undefined && f.crossing !== null) bits.push(`+${f.crossing}`.replace("+impassable", t("legend.impassable")));
+      if (f.cover) bits.push(t("legend.cover", { c: t("cover." + f.cover) }));
+      feats.appendChild(el("li", { testid: "legend-" + id, title: f.ref || null }, sw, el("span", { class: "legend-name" }, featureName(m.hexside_features, id)), el("span", { class: "legend-info" }, bits.join(" · "))));
+    }
+    if (feats.childElementCount) body.append(el("h4", {}, t("legend.features")), feats);
+    body.append(
+      el("p", { class: "small" }, el("span", { class: "elev-sample" }, "▲1"), " ", t("legend.elevation")),
+      el("p", { class: "small" }, t("legend.counter")));
+  }
+
+  /* --- start ----------------------------------------------------------------------------------------------- */
+  function parseLocation() {
+    const m = location.pathname.match(/\/play\/([^/]+)/);
+    st.id = m ? decodeURIComponent(m[1]) : null;
+    const h = new URLSearchParams(location.hash.replace(/^#/, ""));
+    st.token = h.get("seat");
+  }
+
+  function bindChrome() {
+    $("end-step").addEventListener("click", () => { if (st.view && st.view.options && st.view.options.end_step) commit(st.view.options.end_step); });
+    $("zoom-in").addEventListener("click", () => st.board && st.board.zoomBy(1.25));
+    $("zoom-out").addEventListener("click", () => st.board && st.board.zoomBy(0.8));
+    $("zoom-reset").addEventListener("click", () => st.board && st.board.fit());
+    $("replay-toggle").addEventListener("click", enterReplay);
+    $("rp-exit").addEventListener("click", () => { st.replay = null; render(); });
+    $("rp-slider").addEventListener("input", (e) => replayTo(parseInt(e.target.value, 10)));
+    $("rp-first").addEventListener("click", () => replayTo(0));
+    $("rp-prev").addEventListener("click", () => replayTo(st.replay.idx - 1));
+    $("rp-next").addEventListener("click", () => replayTo(st.replay.idx + 1));
+    $("rp-last").addEventListener("click", () => replayTo(st.replay.frames.length - 1));
+    $("export-record").addEventListener("click", () => download("/record", `oriflamme-${st.id}.json`));
+    $("export-report").addEventListener("click", () => download("/report", `oriflamme-${st.id}-${I18N.lang()}.md`));
+    document.addEventListener("keydown", (e) => {
+      if (e.target && /input|textarea|select/i.test(e.target.tagName)) return;
+      if (e.key === "Escape") {
+        if (st.preview || st.why || st.groupChoice) { st.preview = null; st.why = null; st.groupChoice = null; }
+        else st.selected = null;
+        render();
+      } else if (st.replay && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+        replayTo(st.replay.idx + (e.key === "ArrowLeft" ? -1 : 1));
+      } else if (e.key === "+" || e.key === "=") st.board && st.board.zoomBy(1.25);
+      else if (e.key === "-") st.board && st.board.zoomBy(0.8);
+    });
+    I18N.mountSwitch($("lang-switch"), async () => {
+      I18N.apply();
+      st.why = null;
+      if (st.map) renderLegend();
+      if (st.board) st.board.retitle();
+      if (st.view) { render(); await refresh(); }
+    });
+    window.addEventListener("hashchange", () => { parseLocation(); refresh(); });
+  }
+
+  async function start() {
+    I18N.apply();
+    bindChrome();
+    parseLocation();
+    if (!st.id || !st.token) {
+      $("board").innerHTML = "";
+      $("board").appendChild(el("p", { class: "fatal", testid: "fatal" }, t("play.no_seat")));
+      return;
+    }
+    const lang0 = I18N.lang();
+    try {
+      const [map, view, sections, scen] = await Promise.all([
+        api("GET", "/map"),
+        api("GET", ""),
+        fetch("/api/rules/sections").then((r) => r.json()).catch(() => ({ sections: {} })),
+        fetch("/api/scenarios").then((r) => r.json()).catch(() => ({ scenarios: [] })),
+      ]);
+      st.map = map;
+      st.sections = sections.sections || {};
+      st.scenario = (scen.scenarios || []).find((s) => s.id === view.scenario) || null;
+      $("board").innerHTML = "";
+      st.board = new Board($("board"), map, { onHex, onCounter, onHover, tooltip });
+      st.board.setSides(view.sides.map((s) => s.id));
+      for (const s of view.sides) document.documentElement.style.setProperty("--side-" + s.id, st.board.colourOf(s.id));
+      renderLegend();
+      setView(view);
+      document.body.classList.add("ready");
+      connect();
+      if (I18N.lang() !== lang0) refresh();        // the language was switched while loading
+    } catch (e) {
+      $("board").innerHTML = "";
+      $("board").appendChild(el("p", { class: "fatal", testid: "fatal" }, e.message));
+      handleError(e);
+    }
+  }
+
+  // for the tests and the curious: the state, read-only by convention
+  window.oriflamme = { state: st, refresh, commit };
+  start();
+})();

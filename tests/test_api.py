@@ -1,0 +1,257 @@
+"""The JSON API (docs/api.md) through Starlette's TestClient: seats, actions, refusals,
+persistence, undo, live updates, record and report."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from oriflamme.engine.record import replay
+from oriflamme.scenario import validate_scenario
+from oriflamme.web.app import create_app
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def client(db):
+    with TestClient(create_app(db)) as c:
+        yield c
+
+
+def new_game(client, mode="hotseat", seed=3, scenario="the-hill"):
+    r = client.post("/api/games", json={"scenario": scenario, "mode": mode, "seed": seed})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def H(token):
+    return {"X-Seat": token}
+
+
+def view(client, gid, token, **params):
+    r = client.get(f"/api/games/{gid}", headers=H(token), params=params)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def act(client, gid, token, action, version=None, **params):
+    body = {"action": action}
+    if version is not None:
+        body["version"] = version
+    return client.post(f"/api/games/{gid}/actions", headers=H(token), json=body, params=params)
+
+
+def first_move(v):
+    for char, moves in sorted(v["options"]["moves"].items()):
+        return moves[0]
+    raise AssertionError("no move offered")
+
+
+def to_movement(client, gid, token):
+    v = view(client, gid, token)
+    while v["step"] != "movement":
+        r = act(client, gid, token, {"type": "end_step"}, v["version"])
+        assert r.status_code == 200, r.text
+        v = r.json()["view"]
+    return v
+
+
+# --- scenarios, creation, seats ----------------------------------------------------------------
+def test_scenarios_list(client):
+    sc = client.get("/api/scenarios").json()["scenarios"]
+    ids = {s["id"] for s in sc}
+    assert {"the-hill", "hamlet-raid"} <= ids
+    hill = next(s for s in sc if s["id"] == "the-hill")
+    assert hill["turns"] == 10 and [s["id"] for s in hill["sides"]] == ["A", "B"] and hill["name_fr"] == "La colline"
+
+
+def test_create_hotseat_and_seat_tokens_are_long_and_secret(client):
+    g = new_game(client)
+    tok = g["seats"]["hotseat"]
+    assert len(tok) >= 32  # 24 random bytes, base64url: 192 bits
+    assert g["links"]["hotseat"] == f"/play/{g['id']}#seat={tok}"
+    v = view(client, g["id"], tok)
+    assert v["can_act"] and v["seat"] == "hotseat" and v["version"] == 0 and "options" in v
+
+
+def test_requests_without_the_right_seat_are_refused(client):
+    g = new_game(client)
+    other = new_game(client)
+    assert client.get(f"/api/games/{g['id']}").status_code == 403
+    r = client.get(f"/api/games/{g['id']}", headers=H(other["seats"]["hotseat"]))
+    assert r.status_code == 403 and r.json()["error"] == "bad_seat"
+    r = act(client, g["id"], "x" * 32, {"type": "end_step"})
+    assert r.status_code == 403
+    assert view(client, g["id"], g["seats"]["hotseat"])["version"] == 0
+    assert client.get("/api/games/nope", headers=H("x")).status_code == 404
+
+
+def test_bad_requests(client):
+    g = new_game(client)
+    tok = g["seats"]["hotseat"]
+    r = client.post(f"/api/games/{g['id']}/actions", headers=H(tok), content=b"{not json")
+    assert r.status_code == 400 and "line 1" in r.json()["message"]
+    r = client.post(f"/api/games/{g['id']}/actions", headers=H(tok), json={"action": {"type": "end_step"}, "versoin": 0})
+    assert r.status_code == 422 and "versoin" in r.json()["message"]
+    r = act(client, g["id"], tok, {"type": "teleport"})
+    assert r.status_code == 422 and "unknown action type" in r.json()["message"]
+    r = client.post(f"/api/games/{g['id']}/actions", headers=H(tok), content=b"x" * 70000)
+    assert r.status_code == 413
+    r = client.post("/api/games", json={"scenario": "the-hill", "mode": "solo"})
+    assert r.status_code == 422
+    r = client.post("/api/games", json={"scenario": "atlantis"})
+    assert r.status_code == 404
+    assert view(client, g["id"], tok)["version"] == 0
+
+
+# --- playing --------------------------------------------------------------------------------
+def test_move_then_illegal_and_stale_actions_change_nothing(client):
+    g = new_game(client)
+    tok = g["seats"]["hotseat"]
+    v = to_movement(client, g["id"], tok)
+    m = first_move(v)
+    assert m["cost"] >= 1 and m["action"]["type"] == "move"
+    r = act(client, g["id"], tok, m["action"], v["version"])
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["version"] == v["version"] + 1 and any(e["type"] == "move" for e in body["events"])
+    ver = body["version"]
+    # illegal: a move into a building / far away is refused with its rule, nothing changes
+    r = act(client, g["id"], tok, {"type": "move", "char": "guy", "path": ["2014"]}, ver)
+    assert r.status_code == 409 and r.json()["error"] == "illegal" and "MC §" in (r.json()["message"] + r.json().get("ref", ""))
+    r = act(client, g["id"], tok, {"type": "end_step"}, ver - 1)
+    assert r.status_code == 409 and r.json()["error"] == "stale" and r.json()["version"] == ver
+    assert view(client, g["id"], tok)["version"] == ver
+
+
+def test_options_carry_the_odds_before_committing(client):
+    g = new_game(client, seed=11)
+    tok = g["seats"]["hotseat"]
+    v = view(client, g["id"], tok)
+    assert v["step"] == "offensive_fire" and v["options"]["fires"]
+    f = v["options"]["fires"][0]
+    rul = f["ruling"]
+    assert rul["legal"] and rul["band"] in ("short", "medium", "long")
+    assert abs(sum(rul["probabilities"].values()) - 1) < 1e-9 and rul["citations"]
+    # the preview equals the explain endpoint, and committing rolls with the same ruling steps
+    ex = client.post(f"/api/games/{g['id']}/explain", headers=H(tok), json={"action": f["action"]}).json()
+    assert ex["probabilities"] == rul["probabilities"]
+    r = act(client, g["id"], tok, f["action"], v["version"]).json()
+    fire = next(e for e in r["events"] if e["type"] == "fire")
+    assert fire["ruling"]["result"] in rul["probabilities"] and fire["ruling"]["citations"]
+
+
+def test_explain_says_why_not(client):
+    g = new_game(client)
+    tok = g["seats"]["hotseat"]
+    r = client.post(f"/api/games/{g['id']}/explain", headers=H(tok),
+                    json={"action": {"type": "attack", "attackers": ["guy"], "defenders": ["hugo"]}}).json()
+    assert r["legal"] is False and "MC §" in r["reason"]
+
+
+def test_french_texts(client):
+    g = new_game(client)
+    tok = g["seats"]["hotseat"]
+    v = view(client, g["id"], tok, lang="fr")
+    assert v["log"] and v["log"][0]["text"] != view(client, g["id"], tok)["log"][0]["text"]
+    rep = client.get(f"/api/games/{g['id']}/report", headers=H(tok), params={"lang": "fr"})
+    assert rep.status_code == 200 and rep.text.startswith("# Compte rendu de partie")
+
+
+# --- online seats and live updates -------------------------------------------------------------
+def test_online_seat_cannot_act_for_the_other_side_and_sees_updates(client):
+    g = new_game(client, mode="online")
+    a, b = g["seats"]["A"], g["seats"]["B"]
+    vb = view(client, g["id"], b)
+    assert not vb["can_act"] and "options" not in vb
+    r = act(client, g["id"], b, {"type": "end_step"})
+    assert r.status_code == 403 and r.json()["error"] == "not_your_turn"
+    assert view(client, g["id"], a)["version"] == 0
+    with client.websocket_connect(f"/api/games/{g['id']}/ws?seat={b}") as ws:
+        assert ws.receive_json() == {"type": "hello", "version": 0}
+        r = act(client, g["id"], a, {"type": "end_step"}, 0)
+        assert r.status_code == 200
+        assert ws.receive_json() == {"type": "update", "version": 1}
+
+
+def test_websocket_refuses_a_bad_seat(client):
+    g = new_game(client, mode="online")
+    with pytest.raises(WebSocketDisconnect) as e:
+        with client.websocket_connect(f"/api/games/{g['id']}/ws?seat=forged") as ws:
+            ws.receive_json()
+    assert e.value.code == 4403
+
+
+# --- undo ------------------------------------------------------------------------------------
+def test_hotseat_undo_until_a_die(client):
+    g = new_game(client)
+    tok = g["seats"]["hotseat"]
+    v = to_movement(client, g["id"], tok)
+    before = {c["id"]: c["hex"] for c in v["characters"]}
+    m = first_move(v)
+    v2 = act(client, g["id"], tok, m["action"], v["version"]).json()["view"]
+    assert v2["undo"]["can_request"]
+    r = client.post(f"/api/games/{g['id']}/undo", headers=H(tok), json={})
+    assert r.status_code == 200 and r.json()["undone"]
+    v3 = view(client, g["id"], tok)
+    assert v3["version"] == v["version"] and {c["id"]: c["hex"] for c in v3["characters"]} == before
+
+
+def test_online_undo_needs_the_opponent(client):
+    g = new_game(client, mode="online")
+    a, b = g["seats"]["A"], g["seats"]["B"]
+    v = to_movement(client, g["id"], a)
+    m = first_move(v)
+    act(client, g["id"], a, m["action"], v["version"])
+    assert client.post(f"/api/games/{g['id']}/undo", headers=H(b), json={}).status_code == 403  # not B's action
+    assert client.post(f"/api/games/{g['id']}/undo", headers=H(a), json={}).json() == {"requested": True}
+    assert client.post(f"/api/games/{g['id']}/undo", headers=H(a), json={"answer": "accept"}).status_code == 403
+    assert view(client, g["id"], b)["undo"]["can_answer"]
+    r = client.post(f"/api/games/{g['id']}/undo", headers=H(b), json={"answer": "accept"})
+    assert r.status_code == 200 and r.json()["undone"]
+    assert view(client, g["id"], a)["version"] == v["version"]
+
+
+# --- persistence, record ------------------------------------------------------------------
+def test_acknowledged_actions_are_in_the_database_and_survive_a_restart(db):
+    with TestClient(create_app(db)) as c:
+        g = new_game(c)
+        tok = g["seats"]["hotseat"]
+        v = to_movement(c, g["id"], tok)
+        act(c, g["id"], tok, first_move(v)["action"], v["version"])
+        before = view(c, g["id"], tok)
+    rows = sqlite3.connect(db).execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (g["id"],)).fetchone()[0]
+    assert rows == before["version"]
+    with TestClient(create_app(db)) as c:  # a new server on the same database
+        after = view(c, g["id"], tok)
+    assert after["characters"] == before["characters"] and after["log"] == before["log"]
+    assert after["version"] == before["version"]
+
+
+def test_record_replays_and_frames_follow_the_actions(client):
+    g = new_game(client, seed=5)
+    tok = g["seats"]["hotseat"]
+    v = to_movement(client, g["id"], tok)
+    act(client, g["id"], tok, first_move(v)["action"], v["version"])
+    rec = client.get(f"/api/games/{g['id']}/record", headers=H(tok)).json()
+    game = replay(json.loads(json.dumps(rec)), lambda d: validate_scenario(d, "record"))
+    assert len(game.actions) == view(client, g["id"], tok)["version"]
+    fr = client.get(f"/api/games/{g['id']}/frames", headers=H(tok)).json()
+    assert len(fr["frames"]) == fr["version"] + 1
+
+
+def test_migrations_are_versioned(db):
+    create_app(db)
+    versions = [r[0] for r in sqlite3.connect(db).execute("SELECT version FROM schema_migrations ORDER BY version")]
+    from oriflamme.store import MIGRATIONS
+    assert versions == [v for v, _ in MIGRATIONS]
+    create_app(db)  # idempotent
+    assert len(list(sqlite3.connect(db).execute("SELECT version FROM schema_migrations"))) == len(MIGRATIONS)

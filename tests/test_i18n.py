@@ -1,0 +1,648 @@
+"""The presentation layer's translations (:mod:`oriflamme.i18n`, ``i18n_data/fr.toml``).
+
+Coverage is measured on what the engine really writes: random games of every bundled
+scenario (their log, the rulings in it, the previews of every legal action and the refusals of
+probed illegal ones), the referee's situations, and a few hand-made boards for the texts that
+random play seldom reaches (walls, water, casualty choice, the end of a game...). Every text
+must have a French template — nothing may fall back to English — and no English word may
+leak through a capture.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import time
+import tomllib
+from functools import lru_cache
+from importlib import resources
+
+import pytest
+
+from gamekit import H, game
+from oriflamme.ai.random_player import RandomPlayer
+from oriflamme.engine import apply, explain, legal_actions, new_game
+from oriflamme.engine.actions import (Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move,
+                                      Retreat)
+from oriflamme.engine.errors import IllegalAction
+from oriflamme.engine.record import Game
+from oriflamme.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE, GameState
+from oriflamme.hexes import lines_of_fire
+from oriflamme.i18n import (Catalogue, CatalogueError, catalogue, missing, refs_of, section_title,
+                            split_citation, step_title, translate, translate_event, translate_ruling)
+from oriflamme.referee import SituationError, adjudicate_situation
+from oriflamme.resolve.banded import banded
+from oriflamme.resolve.fire import FireSituation, fire as resolve_fire
+from oriflamme.resolve.melee import Fighter, melee as resolve_melee
+from oriflamme.resolve.movement import move_cost
+from oriflamme.resolve.ruling import Ruling
+from oriflamme.rulesdata import Modifier, load_ruleset
+from oriflamme.scenario import bundled_scenario_ids, load_scenario
+
+GAMES_PER_SCENARIO = 10
+EXPLAIN_EVERY = 3      # preview the legal actions at one decision in EXPLAIN_EVERY:
+MOVES_EXPLAINED = 12   # every fire and attack, and this many moves drawn at random
+PROBE_EVERY = 15       # probe illegal actions at one decision in PROBE_EVERY
+
+
+# =============================================================================================
+# the corpus: every English text the engine produced
+# =============================================================================================
+class Corpus:
+    def __init__(self):
+        self.texts: dict[str, str] = {}   # text -> where it was seen first
+
+    def add(self, text, where: str) -> None:
+        if isinstance(text, str) and text:
+            self.texts.setdefault(text, where)
+
+    def ruling(self, r, where: str) -> None:
+        d = r if isinstance(r, dict) else r.to_json()
+        for line in d.get("explanation", []):
+            self.add(line, where)
+        self.add(d.get("reason"), where)
+
+    def events(self, log, where: str) -> None:
+        for ev in log:
+            self.add(ev["text"], f"{where} event {ev['type']}")
+            if "ruling" in ev:
+                self.ruling(ev["ruling"], f"{where} ruling {ev['type']}")
+
+    def refusal(self, state: GameState, action, where: str, legal=None) -> None:
+        """Collect the refusal of ``action`` (the engine leaves the state unchanged when it
+        refuses); a legal action is applied to a copy and its events collected."""
+        if action in (legal_actions(state) if legal is None else legal):
+            s2 = state.clone()
+            self.events(apply(s2, action), where)
+            return
+        before = len(state.log)
+        try:
+            apply(state, action)
+        except IllegalAction as exc:
+            self.add(exc.reason, f"{where} refusal")
+            self.add(str(exc), f"{where} refusal")
+        assert len(state.log) == before, f"{action} was applied although not legal"
+
+
+def _probe(c: Corpus, st: GameState, rng: random.Random, where: str) -> None:
+    """Previews and refusals of actions that are not all legal: the "why not?" of a greyed
+    option in the web client."""
+    mine = sorted((x for x in st.characters.values() if x.side == st.active), key=lambda x: x.id)
+    theirs = sorted((x for x in st.characters.values() if x.side != st.active), key=lambda x: x.id)
+    for a in mine:
+        for e in theirs:
+            c.ruling(explain(st, Fire(a.id, e.id)), where)
+            c.ruling(explain(st, Attack((a.id,), (e.id,))), where)
+        if a.hex is not None:
+            nbs = sorted(h.label for h in a.hex.neighbours() if h in st.gmap)
+            c.ruling(explain(st, Move(a.id, (rng.choice(nbs),))), where)
+            c.ruling(explain(st, Move(a.id, tuple(rng.sample(nbs, 2)))), where)
+    probes: list[Action] = [EndStep(), Decline(), Casualty(mine[0].id), Retreat(mine[0].id, ("0101",)),
+                            Advance(mine[0].id, ("0101",)), Fire(theirs[0].id, mine[0].id),
+                            Move(theirs[0].id, ("0101",)), Attack((theirs[0].id,), (mine[0].id,))]
+    probes += [Fire(a.id, e.id) for a in mine[:2] for e in theirs[:3]]
+    probes += [Move(a.id, ("0101",)) for a in mine[:3]]
+    probes += [Attack((a.id,), (e.id,)) for a in mine[:2] for e in theirs[:3]]
+    legal = legal_actions(st)
+    for a in probes:
+        c.refusal(st, a, where, legal)
+
+
+def _play(c: Corpus, sid: str, seed: int) -> None:
+    scenario, gmap = load_scenario(sid)
+    st = new_game(scenario, gmap, seed)  # as Game does, without its undo snapshots
+    bots = {s: RandomPlayer(seed * 7 + i) for i, s in enumerate(st.sides)}
+    rng = random.Random(seed)
+    where = f"{sid} seed {seed}"
+    n = 0
+    while not st.over:
+        if n % EXPLAIN_EVERY == 0:
+            acts = legal_actions(st)
+            moves = [a for a in acts if isinstance(a, Move)]
+            for a in [a for a in acts if isinstance(a, (Fire, Attack))] + rng.sample(moves, min(len(moves), MOVES_EXPLAINED)):
+                c.ruling(explain(st, a), f"{where} explain {a.type}")
+        if n % PROBE_EVERY == 0:
+            _probe(c, st, rng, f"{where} probe")
+        apply(st, bots[st.to_act()].choose(st))
+        n += 1
+        assert n < 4000
+    c.events(st.log, where)
+    c.add(st.result_text, f"{where} result")
+
+
+# --- the referee ------------------------------------------------------------------------------
+MELEE_SITUATION = {"kind": "melee", "ruleset": "magna-carta",
+         "attackers": [{"attack": 8, "mounted": False, "terrain": "0", "charging": False}],
+         "defenders": [{"defence": 3, "mounted": False, "armour": True, "terrain": "+", "counter_charging": False}],
+         "extra_shifts": [], "die": 5}
+FIRE_SITUATION = {"kind": "fire", "ruleset": "magna-carta", "weapon": "arc long", "distance": 14,
+        "shooter": {"wounded": False, "in_tree": False},
+        "target": {"mounted": False, "armour": False, "cover": "légère"},
+        "weather": "pluie", "extra_modifiers": [], "die": 4}
+INFILTRATION_SITUATION = {"kind": "infiltration", "infiltrator": {"mounted": True, "armour": True, "wounded": False},
+                "opposer": {"mounted": False, "polearm": True, "wounded": False}, "die": 7}
+JUMP_SITUATION = {"kind": "jump", "rider": {"armour": True, "wounded": False}, "two_hexes": False, "die": 9}
+MOVE_SITUATION = {"kind": "move_cost", "terrain": "Broussailles", "mover": {"mounted": True, "armour": False}}
+
+
+def _referee_situations():
+    """The examples of tests/test_referee.py, then a sweep over every kind's inputs."""
+    rs = load_ruleset()
+    yield from (MELEE_SITUATION, FIRE_SITUATION, INFILTRATION_SITUATION, JUMP_SITUATION, MOVE_SITUATION)
+    yield {"kind": "melee", "attackers": [{"attack": 2}], "defenders": [{"defence": 3}], "die": 4}
+    yield {"kind": "fire", "weapon": "longbow", "distance": 5, "die": 3, "extra_modifiers": ["volley", -1]}
+    for w in rs.weapons:
+        for dist, cover, mounted, weather, die in itertools.product(
+                (0, 1, 2, 5, 9, 14, 30, 200), ("none", "light", "heavy", "total", ["light", "medium"]),
+                (False, True), ("clear", "rain", "fog"), (None, 1, 8)):
+            yield {"kind": "fire", "weapon": w, "distance": dist, "die": die, "weather": weather,
+                   "shooter": {"wounded": dist % 2 == 0, "in_tree": dist == 5},
+                   "target": {"mounted": mounted, "armour": not mounted, "cover": cover},
+                   "extra_modifiers": list(rs.fire_modifiers)[: dist % 7] + ([-3] if dist == 2 else [])}
+    attackers = [[{"attack": 8}], [{"attack": 2}], [{"attack": 10, "mounted": True, "charging": True}],
+                 [{"attack": 40, "mounted": True, "charging": True, "terrain": ["0", "-"], "name": "Guy"}],
+                 [{"attack": 6, "terrain": "+"}, {"attack": 5, "terrain": "-"}],
+                 [{"attack": 10, "mounted": True}, {"attack": 9, "mounted": True}], [{"attack": 6, "charging": True}]]
+    defenders = [[{"defence": 3}], [{"defence": 3, "armour": True, "terrain": "+"}],
+                 [{"defence": 30, "mounted": True, "counter_charging": True}],
+                 [{"defence": 2, "armour": True}, {"defence": 2}], [{"defence": 2, "mounted": True}, {"defence": 2}],
+                 [{"defence": 2, "armour": True, "mounted": True},
+                  {"defence": 2, "armour": True, "mounted": True, "terrain": ["+", "0"]}],
+                 [{"defence": 4, "counter_charging": True}]]
+    for atk, dfn, die, weather, shifts in itertools.product(attackers, defenders, (None, 1, 5, 10), (None, "rain"),
+                                                            ([], [2], [-3], [9])):
+        yield {"kind": "melee", "attackers": atk, "defenders": dfn, "die": die, "weather": weather, "extra_shifts": shifts}
+    for flags in itertools.product((False, True), repeat=6):
+        for die in (None, 1, 6, 8, 10):
+            yield {"kind": "infiltration", "infiltrator": dict(zip(("mounted", "armour", "wounded"), flags[:3])),
+                   "opposer": dict(zip(("mounted", "polearm", "wounded"), flags[3:])), "die": die}
+    for armour, wounded, two in itertools.product((False, True), repeat=3):
+        for die in (None, 1, 9, 10):
+            yield {"kind": "jump", "rider": {"armour": armour, "wounded": wounded}, "two_hexes": two, "die": die}
+    for t in rs.terrain.values():
+        for (mounted, armour), hexside, (men, horses) in itertools.product(
+                itertools.product((False, True), repeat=2), [None, *rs.hexsides], ((0, 0), (3, 0), (6, 0), (0, 2))):
+            yield {"kind": "move_cost", "terrain": t.names[0], "mover": {"mounted": mounted, "armour": armour},
+                   "hexside": hexside, "dead_men": men, "dead_horses": horses}
+    for w in rs.weather:
+        for indoors in (False, True):
+            yield {"kind": "allowance", "base": 15, "weather": w, "indoors": indoors}
+
+
+# --- hand-made boards ------------------------------------------------------------------------
+OPEN = [". . . . . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . ."]
+ALL_SIDES = "N,NE,SE,S,SW,NW"
+
+
+def _boards(c: Corpus) -> None:
+    """Situations random play seldom reaches; each collects what the engine writes."""
+    w = "board"
+    # a wall round the target blocks the line, a fence in front of it gives cover (§5.5.6, §8.1)
+    for feature in ("wall", "fence", "low_wall"):
+        st = game(OPEN, [("x", "crossbowman", "A", "0102"), ("t", "spearman", "B", "0502")],
+                  hexsides=f"0502 {ALL_SIDES} {feature}", step=OFFENSIVE_FIRE)
+        c.ruling(explain(st, Fire("x", "t")), w)
+        st.step = MOVEMENT
+        c.ruling(explain(st, Move("x", ("0202", "0302", "0402", "0502"))), w)
+    # water: a (stunned) target shot from the water's edge has no cover (§5.5.2.4); a shooter in
+    # contact cannot fire (§5.2); armour cannot attack into water (§6.7)
+    for status in ("stunned", "healthy"):
+        st = game([". ~ . .", ". . . ."], [("x", "crossbowman", "A", "0101"), ("t", "spearman", "B", "0201", {"status": status})],
+                  step=OFFENSIVE_FIRE)
+        c.ruling(explain(st, Fire("x", "t")), w)
+    st = game([". = . .", ". . . ."], [("a", "man_at_arms", "A", "0102"), ("d", "spearman", "B", "0201")], step=MELEE)
+    c.ruling(explain(st, Attack(("a",), ("d",))), w)
+    # the weapon of the wrong kind of shooter; no missile weapon at all
+    st = game(OPEN, [("k", "knight", "A", "0102", {"weapon": "short_bow"}), ("h", "archer", "A", "0104",
+                     {"weapon": "short_bow_mounted"}), ("s", "spearman", "A", "0301"), ("t", "spearman", "B", "0705")],
+              step=OFFENSIVE_FIRE)
+    for a in ("k", "h", "s"):
+        c.ruling(explain(st, Fire(a, "t")), w)
+    # moves: off the map, across a wall, into the dead, an enemy's hex
+    dead = [(f"m{i}", "peasant", "B", "0302", {"status": "dead"}) for i in range(6)]
+    st = game(OPEN, [("a", "spearman", "A", "0101"), ("b", "knight", "A", "0303"), ("e", "spearman", "B", "0202"), *dead],
+              hexsides="0303 N low_wall", step=MOVEMENT)
+    st.characters["e"].status = "healthy"
+    for path in (("0100",), ("0102", "0103"), ("0201", "0302"), ("0202",), ("0301",), ("zz",), ("0104",), ()):
+        c.ruling(explain(st, Move("a", path)), w)
+        c.refusal(st, Move("a", path), w)
+    c.ruling(explain(st, Move("b", ("0302",))), w)
+    st.stopped.add("a")  # stopped by an infiltration test earlier in the phase (§4.3.1)
+    c.refusal(st, Move("a", ("0102",)), w)
+    c.ruling(explain(st, Move("b", ("0304",))), w)
+    # a stunned character surrounded by enemies is killed (§6.2)
+    ring = [(f"r{i}", "spearman", "A", h.label) for i, h in enumerate(H("0303").neighbours())]
+    st = game(OPEN, [*ring, ("d", "spearman", "B", "0303", {"status": "stunned"})], step=MELEE)
+    c.events(st.log, w)
+    # melee: casualty choice, listed twice, non-adjacent attacker, wrong order, wrong side
+    st = game(OPEN, [("a", "knight_on_foot", "A", "0302"), ("f", "spearman", "A", "0105"),
+                     ("s", "spearman", "A", "0203", {"status": "stunned"}),
+                     ("d", "spearman", "B", "0303"), ("e", "spearman", "B", "0402")], dice=[1], step=MELEE)
+    for a in (Attack(("s",), ("d",)), Attack(("a", "a"), ("d",)), Attack(("a", "f"), ("d",)), Attack(("a",), ("e", "d")),
+              Attack(("d",), ("a",)), Attack((), ()), Attack(("a",), ("zz",)), Fire("zz", "d"),
+              Move("a", ("0303",)), Fire("a", "d")):
+        c.ruling(explain(st, a), w)
+        c.refusal(st, a, w)
+    apply(st, Attack(("a",), ("d", "e")))
+    c.refusal(st, EndStep(), w)
+    c.events(st.log, w)
+    # a stunned defender forced to retreat dies; retreats and advances (§6.5, §6.6)
+    for die in range(1, 11):
+        for status in ("healthy", "stunned", "wounded"):
+            st = game(OPEN, [("a", "knight_on_foot", "A", "0302"), ("d", "spearman", "B", "0303", {"status": status}),
+                             ("e", "spearman", "B", "0204")], dice=[die] + [5] * 20, step=MELEE)
+            apply(st, Attack(("a",), ("d",)))
+            while st.pending and not st.over:
+                acts = legal_actions(st)
+                c.refusal(st, EndStep(), w)
+                apply(st, acts[0] if die % 2 else acts[-1])  # advance, or decline
+            c.events(st.log, w)
+    # a fire result A forces a retreat of 2 (§5.4.3 (§)): cut short by an infiltration test, a
+    # friend in the hex where it stops (§4.1), a stunned target forced back dies
+    for status, friend in itertools.product(("healthy", "stunned"), (False, True)):
+        chars = [("x", "archer", "A", "0103"), ("t", "spearman", "B", "0403", {"status": status}),
+                 ("o", "spearman", "A", "0502")] + ([("f", "spearman", "B", "0503")] if friend else [])
+        for i in range(6):  # each retreat path offered (a fresh game each: clones do not keep scripted dice)
+            st = game(OPEN, chars, dice=[4, 6, 6, 6], step=OFFENSIVE_FIRE)
+            apply(st, Fire("x", "t"))
+            options = legal_actions(st) if st.pending else []
+            if i < len(options):
+                apply(st, options[i])
+            c.events(st.log, w)
+    # resolvers called directly, with what the referee's validation would refuse first
+    rs = load_ruleset()
+    for sit in (FireSituation("bazooka", 3), FireSituation("crossbow", 3, weather="hail"),
+                FireSituation("crossbow", 3, cover="thick"), FireSituation("crossbow", 3, modifiers=("zz",)),
+                FireSituation("crossbow", 1, modifiers=tuple(rs.fire_modifiers)), FireSituation("crossbow", 1, extra=(-9,))):
+        for die in (None, 1, 11):
+            c.ruling(resolve_fire(rs, sit, die), w)
+    c.ruling(move_cost(rs, "lava", False, False), w)
+    c.ruling(move_cost(rs, "clear", False, False, hexside="moat"), w)
+    c.ruling(resolve_melee(rs, [Fighter(8)], [Fighter(0)]), w)
+    c.ruling(resolve_melee(rs, [Fighter(8, mounted=True, charging=True)],
+                           [Fighter(30, mounted=True, counter_charging=True)], die=1), w)
+    c.ruling(resolve_melee(rs, [Fighter(8)], [Fighter(3)], die=11), w)
+    c.ruling(banded(Ruling(kind="jump"), rs.jump_bands, [Modifier(condition="x", value=-5, label="test", ref="MC §4.4.3")],
+                    1, "jump"), w)
+    # a shooting range: every A character fires at every B one (trees, brush, a slope, water,
+    # characters in the way, stunned ones, friends next to the target)
+    rows = [". . b . . T . . .", ". . . . / / . . .", ". ~ ~ . . . b . .", ". . . . T . . . .",
+            ". b . . . . ~ . .", ". . . . . . . . ."]
+    elev = [". . . . . . . . .", ". . . . 1 1 . . .", ". . . . 1 . . . .", ". . . . . . . . .",
+            ". . . . . . . . .", ". . . . . . . . ."]
+    shooters = [("x", "crossbowman", "A", "0101"), ("y", "archer", "A", "0106"), ("z", "longbowman", "A", "0104"),
+                ("s", "slinger", "A", "0301"), ("j", "javelinman", "A", "0305"), ("k", "spearman", "A", "0705"),
+                ("q", "archer", "A", "0205", {"status": "stunned"})]
+    targets = [("b1", "spearman", "B", "0902"), ("b2", "spearman", "B", "0502"), ("b3", "spearman", "B", "0603"),
+               ("b4", "spearman", "B", "0203"), ("b5", "spearman", "B", "0706"), ("b6", "spearman", "B", "0403"),
+               ("b7", "spearman", "B", "0905", {"status": "stunned"}), ("b8", "spearman", "B", "0302", {"status": "dead"})]
+    st = game(rows, shooters + targets, elevation=elev, step=OFFENSIVE_FIRE)
+    for a, t in itertools.product(shooters, shooters + targets):
+        c.ruling(explain(st, Fire(a[0], t[0])), w)
+    st.fired.add("x")
+    c.ruling(explain(st, Fire("x", "b1")), w)
+    c.refusal(st, Fire("b1", "x"), w)
+    c.refusal(st, Attack(("k",), ("b5",)), w)
+    c.refusal(st, Decline(), w)
+    st.step = MELEE
+    st.attacked.add("k")
+    for a, t in itertools.product(shooters, shooters + targets):
+        c.ruling(explain(st, Attack((a[0],), (t[0],))), w)
+    st.step = MOVEMENT
+    c.refusal(st, Move("y", ("0105", "0104")), w)
+    for a in ("x", "y", "q", "k"):
+        c.refusal(st, Move(a, ("0102", "0103", "0104", "0204", "0304", "0404", "0504", "0604", "0704", "0804")), w)
+        c.refusal(st, Move(a, ("0102",)), w)
+    # a longbow firing over a character in the way (§5.5.3): at medium range, at short range,
+    # at a target with medium cover, at a target next to one of the shooter's side
+    row = " ".join("." * 24)
+    for target, friend, fence in (("1802", False, ""), ("0802", False, ""), ("1802", False, f"1802 {ALL_SIDES} fence"),
+                                  ("1802", True, "")):
+        line = lines_of_fire(H("0101"), H(target))[0]
+        extra = [("f2", "spearman", "A", H(target).neighbours()[0].label)] if friend else []
+        st = game([row] * 4, [("z", "longbowman", "A", "0101"), ("f", "spearman", "A", line[3].label),
+                              ("t", "spearman", "B", target), *extra], hexsides=fence, step=OFFENSIVE_FIRE)
+        c.ruling(explain(st, Fire("z", "t")), w)
+    # a move across a low wall, a move stopped by an infiltration test (§4.3.1)
+    st = game(OPEN, [("g", "spearman", "A", "0101"), ("h", "spearman", "A", "0104"), ("e", "spearman", "B", "0305")],
+              hexsides="0201 SE low_wall", dice=[6], step=MOVEMENT)
+    for h in ("0201", "0202", "0301", "0302"):
+        c.ruling(explain(st, Move("g", ("0201", h) if h != "0201" else (h,))), w)
+    apply(st, Move("h", ("0204", "0304", "0404")))
+    c.events(st.log, w)
+    # no retreat possible: the character stays and is wounded (§5.4.3 (§))
+    st = game(OPEN, [("x", "archer", "A", "0103"), ("t", "spearman", "B", "0403"), ("u", "spearman", "A", "0503"),
+                     ("v", "spearman", "A", "0504")], dice=[4], step=OFFENSIVE_FIRE)
+    apply(st, Fire("x", "t"))
+    c.events(st.log, w)
+    # the end of a game: the turn limit, objectives, rout; a stunned friend gets back up
+    st = game(OPEN, [("a", "spearman", "A", "0101"), ("b", "spearman", "B", "0805"), ("b2", "spearman", "B", "0705", {"status": "dead"})],
+              victory={"rout_fraction": 0.5, "objectives": [], "otherwise": "draw"})
+    c.events(st.log, w)
+    for victory in ({"rout_fraction": 1.0, "objectives": [], "otherwise": "draw"},
+                    {"rout_fraction": 1.0, "objectives": [], "otherwise": "B"},
+                    {"rout_fraction": 1.0, "objectives": ["0101"], "objective_side": "A", "objective_count": 1, "otherwise": "B"},
+                    {"rout_fraction": 1.0, "objectives": ["0505"], "objective_side": "A", "objective_count": 1, "otherwise": "B"},
+                    {"rout_fraction": 1.0, "objectives": ["0505"], "objective_side": "A", "objective_count": 1, "otherwise": "draw"}):
+        st = game(OPEN, [("a", "spearman", "A", "0101"), ("s", "spearman", "A", "0103", {"status": "stunned"}),
+                         ("b", "spearman", "B", "0805")], turns=1, victory=victory)
+        while not st.over:
+            apply(st, EndStep())
+        c.refusal(st, EndStep(), w)
+        c.events(st.log, w)
+    st = game(OPEN, [("a", "knight_on_foot", "A", "0302"), ("d", "peasant", "B", "0303", {"status": "wounded"})],
+              dice=[1], step=MELEE)
+    apply(st, Attack(("a",), ("d",)))
+    c.events(st.log, w)
+    # malformed actions, undo
+    for bad in ([1], {"x": 1}, {"type": 3}, {"type": "dance"}, {"type": "move", "char": "a"},
+                {"type": "move", "char": "a", "path": "0101"}, {"type": "fire", "shooter": 1, "target": "b"},
+                {"type": "end_step", "extra": 1}):
+        try:
+            Action.from_json(bad)
+        except IllegalAction as exc:
+            c.add(exc.reason, w)
+    scenario, gmap = load_scenario("the-hill")
+    g = Game(scenario, gmap, 1)
+    try:
+        g.undo()
+    except IllegalAction as exc:
+        c.add(exc.reason, w)
+
+
+@lru_cache(maxsize=None)
+def corpus() -> dict[str, str]:
+    c = Corpus()
+    for sid in bundled_scenario_ids():
+        for seed in range(GAMES_PER_SCENARIO):
+            _play(c, sid, seed)
+    for s in _referee_situations():
+        try:
+            c.ruling(adjudicate_situation(s), f"referee {s['kind']}")
+        except SituationError:
+            pass
+    _boards(c)
+    return c.texts
+
+
+# =============================================================================================
+# (1) coverage
+# =============================================================================================
+#: English words that must not survive in a French text (outside the French data labels).
+ENGLISH = re.compile(r"\b(the|is|and|of|to|at|in|are|stunned|wounded|killed|healthy|dead|range|cover|none|light|medium|"
+                     r"heavy|short|move|moves|retreat|retreats|advance|advances|mounted|foot|hexes|hex|attack|fire|"
+                     r"fires|die|column|side|wins|turn|step|offensive|movement|melee|character|characters|cannot|"
+                     r"with|against|stop|damage|no|not|rounded|down|enemy|shift|weather|target|line)\b")
+#: French data labels and names the engine quotes, which may hold such words.
+ALLOWED = ("none/light/medium/heavy/total", "Sir Guy", "Sergeant Bernard", "The hill", "SEED-NOTES", "weather.toml", "docs/decisions.md",
+           "attackers[", "defenders[", "end_step")
+
+
+def test_every_engine_text_translates_to_french():
+    texts = corpus()
+    assert len(texts) > 5000  # the corpus really holds the games
+    miss = sorted(t for t in texts if missing(t, "fr"))
+    shown = "\n".join(f"  {t!r}   <- {texts[t]}" for t in miss[:60])
+    assert not miss, f"{len(miss)} engine text(s) without a French template:\n{shown}"
+
+
+def test_no_english_word_leaks_through_a_capture():
+    leaks = []
+    for t in corpus():
+        body, cit = split_citation(t)
+        fr = translate(body, "fr")
+        for a in ALLOWED:
+            fr = fr.replace(a, "")
+        fr = re.sub(r"'[^']*'|connus : [^)]*", "", fr)  # JSON ids quoted in refusals of malformed actions
+        m = ENGLISH.search(fr)
+        if m:
+            leaks.append(f"  {t!r}\n    -> {translate(t, 'fr')!r} ({m.group(0)!r})")
+    assert not leaks, f"{len(leaks)} French text(s) keep English words:\n" + "\n".join(leaks[:40])
+
+
+def test_every_template_is_reached_by_the_corpus():
+    """A template no engine text reaches hints at an engine text that changed. The hand-made
+    boards and the referee sweep reach every template by themselves (random play only adds
+    variety), so this does not depend on the random games' course."""
+    cat = catalogue("fr")
+    used = set()
+    for t in corpus():
+        body = split_citation(t)[0]
+        for tpl in cat.candidates(body):
+            if not tpl.part and tpl.regex.match(body):
+                used.add(tpl.en)
+                break
+    unused = sorted(t.en for t in cat.templates if not t.part and t.en not in used)
+    # unreachable in this release: the offensive fire step is never entered by next_step (a
+    # phase opens with the "Turn ..." line), every action type is handled, and a refused fire
+    # or attack always has a reason
+    assert set(unused) <= {"Offensive fire (Tir offensif)", "unsupported action {type}", "illegal fire",
+                           "illegal attack"}, unused
+
+
+# =============================================================================================
+# (2) exact translations
+# =============================================================================================
+@pytest.mark.parametrize("en,fr", [
+    ("Raoul is wounded", "Raoul est blessé"),
+    ("Colin is killed (wounded again)", "Colin est tué (blessé une seconde fois)"),
+    ("Simon moves 0813 → 0812 (1 PM) and is stopped", "Simon se déplace : 0813 → 0812 (1 PM) et est arrêté"),
+    ("Cole tests Hugo's infiltration through 0903 (move): movement stopped",
+     "Cole soumet Hugo à un test d'infiltration en 0903 (mouvement) : arrêt du déplacement"),
+    ("Aimery, Cole attack Lambert: 2-1, die 8 → A", "Combat : Aimery, Cole contre Lambert — colonne 2-1, dé 8 → A"),
+    ("Raoul (8), Simon (10) attack Colin (3, stunned), Denis (2) (MC §6)",
+     "attaque : Raoul (8), Simon (10) contre Colin (3, assommé), Denis (2) (MC §6)"),
+    ("target mounted, cover light: table MC §5.4.2, column 'light', weapon die column 2 (MC §5.4.2)",
+     "cible à cheval, couverture légère : table MC §5.4.2, colonne « légère », colonne de dé de l'arme 2 (MC §5.4.2)"),
+    ("Arc long at 14 hexes: medium range (Moyenne, 13-30), +1 to the die (MC §5.1, §5.4.1)",
+     "Arc long à 14 cases : portée moyenne (13-30), +1 au dé (MC §5.1, §5.4.1)"),
+    ("crossing 0604 next to Jocelin: infiltration test (none 60%, stop 20%, wounded 20%) (MC §4.3, §4.3.1)",
+     "traversée de 0604 au contact de Jocelin : test d'infiltration (pas de dommages 60 %, arrêt du déplacement 20 %, "
+     "personnage blessé 20 %) (MC §4.3, §4.3.1)"),
+    ("Side A ends the melee step", "Le camp A termine la séquence de combat"),
+    ("Turn 3, phase of side B: offensive fire", "Tour 3, phase du camp B : tir offensif"),
+    ("Movement (Mouvement et tir défensif)", "Mouvement et tir défensif"),
+    ("Draw: the turn limit (8) is reached", "Match nul : la limite de tours (8) est atteinte"),
+    ("Bâtiment (1605) is impassable for characters on foot (MC §8.1 (Mur), §8.2.3)",
+     "Bâtiment (1605) : case infranchissable pour les personnages à pied (MC §8.1 (Mur), §8.2.3)"),
+    ("Cible en armure: +1 (MC §5.4.2, §5.4.3, §5.4.4)", "Cible en armure : +1 (MC §5.4.2, §5.4.3, §5.4.4)"),
+    ("Pluie: not added again (applied from the weather table (weather.toml, §3.2), whose fire column agrees) (MC §3.2, §5.4.4)",
+     "Pluie : pas ajouté une seconde fois (déjà appliqué par la table du temps (weather.toml, §3.2), dont la colonne tir "
+     "concorde) (MC §3.2, §5.4.4)"),
+])
+def test_exact_translations(en, fr):
+    assert translate(en, "fr") == fr
+    assert not missing(en, "fr")
+
+
+def test_unknown_text_falls_back_to_english():
+    t = "the dragon breathes fire (MC §99)"
+    assert missing(t, "fr") and translate(t, "fr") == t
+    assert not missing(t, "en")
+
+
+def test_a_capture_that_is_a_whole_sentence_is_translated_recursively():
+    cat = Catalogue("fr", {"msg": [{"en": "outer: {inner}", "fr": "dehors : {inner}"},
+                                   {"en": "{name} is {status}", "fr": "{name} est {status}"}],
+                           "word": [{"en": "wounded", "fr": "blessé"}]})
+    assert cat.translate("outer: Raoul is wounded") == "dehors : Raoul est blessé"
+    assert cat.translate("outer: nobody") == "dehors : nobody"
+    assert cat.translate("outer: ") == "dehors : "  # an empty capture stays empty
+
+
+# =============================================================================================
+# (3) citations, (4) English
+# =============================================================================================
+def test_citations_are_kept_verbatim():
+    examples = ["terrain: attacker 0 against defender +: -1 column(s) (MC §6.1, §6.2; SEED-NOTES D3, D4)",
+                "Dunstan moves only in the movement step of side A (MC §2.1 (2))",
+                "the line runs along a hexside: the shooter uses the more favourable side (docs/decisions.md (hexside lines))"]
+    for t in examples:
+        body, cit = split_citation(t)
+        assert cit and translate(t, "fr").endswith(cit) and translate(t, "fr") != t
+    n = 0
+    for t in corpus():
+        body, cit = split_citation(t)
+        if cit:
+            n += 1
+            assert translate(t, "fr").endswith(cit), t
+            assert cit.strip()[1:-1].split(" ")[0] in ("MC", "SEED-NOTES", "docs/decisions.md")
+    assert n > 100
+
+
+def test_english_is_the_identity():
+    texts = list(corpus())[:2000]
+    assert all(translate(t, "en") is t for t in texts)
+    ev = {"n": 0, "text": "Raoul is wounded", "ruling": {"explanation": ["Cible en armure: +1"], "reason": "x"}}
+    assert translate_event(ev, "en") == ev and translate_event(ev, "en") is not ev
+    assert translate(None, "fr") is None and translate("", "fr") == ""
+
+
+def test_languages():
+    assert translate("Raoul is wounded", "fr-FR") == translate("Raoul is wounded", "FR") == "Raoul est blessé"
+    assert translate("Raoul is wounded", "en_GB") == "Raoul is wounded"
+    with pytest.raises(ValueError):
+        translate("Raoul is wounded", "de")
+
+
+def test_translate_event_and_ruling():
+    st = game(OPEN, [("a", "knight_on_foot", "A", "0302"), ("d", "spearman", "B", "0303")], dice=[1], step=MELEE)
+    apply(st, Attack(("a",), ("d",)))
+    ev = next(e for e in st.log if e["type"] == "melee")
+    before = repr(ev)
+    fr = translate_event(ev, "fr")
+    assert repr(ev) == before  # the engine's event is untouched
+    assert fr["text"].startswith("Combat : A contre D") and fr["n"] == ev["n"] and fr["type"] == "melee"
+    assert len(fr["ruling"]["explanation"]) == len(ev["ruling"]["explanation"])
+    assert fr["ruling"]["explanation"][0] == "attaque : A (20) contre D (6) (MC §6)"
+    assert fr["ruling"]["citations"] == ev["ruling"]["citations"]
+    refused = adjudicate_situation({"kind": "melee", "attackers": [{"attack": 2}], "defenders": [{"defence": 3}]})
+    out = translate_ruling(refused, "fr")
+    assert out["reason"] == "rapport de force 2:3 inférieur à 1-1 : l'attaque est impossible (MC §6; SEED-NOTES D2)"
+    assert out["explanation"] == [out["reason"]] and refused["reason"].startswith("odds")
+    assert translate_ruling(refused, "en") == refused
+
+
+# =============================================================================================
+# (5) the catalogue itself
+# =============================================================================================
+def _raw_catalogue() -> dict:
+    return tomllib.loads(resources.files("oriflamme.i18n_data").joinpath("fr.toml").read_text(encoding="utf-8"))
+
+
+def test_french_placeholders_are_a_subset_of_the_english_ones():
+    ph = re.compile(r"\{(\w+)(?::\w+)?\}")
+    raw = _raw_catalogue()
+    assert len(raw["msg"]) >= 150
+    for entry in raw["msg"]:
+        assert set(ph.findall(entry["fr"])) <= set(ph.findall(entry["en"])), entry
+        assert entry["fr"] != entry["en"] or not re.search(r"[a-z]{3}", entry["en"]), entry
+    for entry in raw["word"]:
+        assert "{" not in entry["en"] and "{" not in entry["fr"], entry
+
+
+def test_a_bad_catalogue_is_refused():
+    for bad in ({"msg": [{"en": "{a} x", "fr": "{b} x"}]}, {"msg": [{"en": "{a}{b}", "fr": "{a}"}]},
+                {"msg": [{"en": "{a:float} x", "fr": "{a}"}]}, {"msg": [{"en": "a", "fr": "b"}, {"en": "a", "fr": "c"}]},
+                {"msg": [{"en": "a {", "fr": "b"}]}, {"word": [{"en": "a", "fr": "b"}, {"en": "a", "fr": "c"}]},
+                {"msg": [{"en": "a", "de": "b"}]}):
+        with pytest.raises(CatalogueError):
+            Catalogue("fr", bad)
+
+
+_SAMPLE = {"": "Xq Yq", "raw": "Zq Wq", "int": "7", "word": "Vq"}
+
+
+def _sample(en: str) -> str:
+    return re.sub(r"\{(\w+)(?::(\w+))?\}", lambda m: _SAMPLE[m.group(2) or ""], en)
+
+
+def test_each_template_is_the_one_chosen_for_its_own_sample():
+    """Filling a template's placeholders with neutral text gives a text that template claims:
+    no other template shadows it."""
+    cat = catalogue("fr")
+    for t in cat.templates:
+        s = _sample(t.en)
+        hits = cat.matches(s, parts=t.part)
+        assert t in hits, (t.en, s)
+        first = hits[0]
+        assert first is t or cat.render_with(first, s) == cat.render_with(t, s), \
+            f"{t.en!r} is shadowed by {first.en!r} on {s!r}"
+
+
+def test_no_ambiguous_match_in_the_corpus():
+    """The ordering rule (most literal characters first) decides every text of the corpus: two
+    templates that both match a text either render it the same or differ in specificity."""
+    cat = catalogue("fr")
+    for t in corpus():
+        body = split_citation(t)[0]
+        hits = cat.matches(body)
+        if len(hits) < 2:
+            continue
+        first = hits[0]
+        for other in hits[1:]:
+            if other.literal == first.literal:
+                assert cat.render_with(other, body) == cat.render_with(first, body), (body, first.en, other.en)
+        # the index by first word gives the same choice as the full list
+        assert translate(body, "fr") == cat.render_with(first, body)
+
+
+def test_translation_is_fast():
+    """Precompiled, indexed by first word: a fresh catalogue (no cache) translates thousands of
+    texts a second."""
+    texts = list(corpus())[:5000]
+    cat = Catalogue("fr", _raw_catalogue())
+    t0 = time.perf_counter()
+    for t in texts:
+        cat.translate(t)
+    assert time.perf_counter() - t0 < 5.0
+
+
+# =============================================================================================
+# section titles, step titles
+# =============================================================================================
+def test_section_titles():
+    assert section_title("MC §6.4", "fr") == "Combat contre des personnages à cheval / 1D10"
+    assert section_title("MC §6.4", "en") == "Melee against mounted characters"
+    assert section_title("§6.4", "en") == "Melee against mounted characters"
+    assert section_title("MC §2.1 (3)", "fr") == "Organisation du tour de jeu"
+    assert section_title("MC §1.2", "en") == section_title("MC §1.2", "fr") == "Les pions représentant des personnages"
+    assert section_title("MC §99", "fr") == "" and section_title("SEED-NOTES D4", "en") == ""
+    rs = load_ruleset()
+    for sid, s in rs.sections.items():
+        assert section_title(sid, "fr") == s.title
+        assert section_title(sid, "en") == (s.title_en or s.title)
+
+
+def test_refs_of_a_citation():
+    assert refs_of("MC §6.1, §6.2; SEED-NOTES D3, D4") == ["MC §6.1", "MC §6.2", "SEED-NOTES D3", "SEED-NOTES D4"]
+    assert refs_of("MC §5.4.3 (§), §6.5 (§)") == ["MC §5.4.3 (§)", "MC §6.5 (§)"]
+    assert refs_of("") == []
+
+
+def test_step_titles():
+    assert [step_title(s, "fr") for s in (OFFENSIVE_FIRE, MOVEMENT, MELEE)] == \
+        ["Tir offensif", "Mouvement et tir défensif", "Combat"]
+    assert [step_title(s, "en") for s in (OFFENSIVE_FIRE, MOVEMENT, MELEE)] == ["Offensive fire", "Movement", "Combat"]
+    assert step_title("naval", "fr") == "naval"
