@@ -31,5 +31,7 @@ def cmd_serve(args) -> int:
         print(f"serve: cannot open the database {db}: {exc}", file=sys.stderr)
         return 2
     print(f"Oriflamme: open http://{args.host}:{args.port}/  (database {db})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=os.environ.get("ORIFLAMME_LOG", "warning"))
+    # no access log: WebSocket URLs carry seat tokens, which must never be written to a log
+    uvicorn.run(app, host=args.host, port=args.port, log_level=os.environ.get("ORIFLAMME_LOG", "warning"),
+                access_log=False)
     return 0

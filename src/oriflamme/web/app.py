@@ -105,11 +105,12 @@ def _map_json(gmap) -> dict:
         "hexsides": [{"a": a.label, "b": b.label, "feature": f}
                      for pair, f in sorted(gmap.hexside_features().items(), key=lambda kv: sorted(kv[0]))
                      for a, b in [sorted(pair)]],
-        "terrain": {t.id: {"name_fr": t.names[0], "name_en": t.names[1] if len(t.names) > 1 else t.id,
+        "name_fr": gmap.name_fr,
+        "terrain": {t.id: {"name_fr": t.names[0], "name_en": t.name_en or t.id.replace("_", " "),
                            "foot": t.foot, "foot_armoured": t.foot_armoured if t.foot_armoured is not None else t.foot,
                            "mounted": t.mounted, "cover": t.cover, "combat": t.combat, "blocks_los": t.blocks_los,
                            "ref": t.ref} for t in rs.terrain.values()},
-        "hexside_features": {f.id: {"name_fr": f.names[0], "name_en": f.names[1] if len(f.names) > 1 else f.id,
+        "hexside_features": {f.id: {"name_fr": f.names[0], "name_en": f.name_en or f.id.replace("_", " "),
                                     "crossing": f.crossing, "cover": f.cover, "ref": f.ref} for f in rs.hexsides.values()},
     }
 

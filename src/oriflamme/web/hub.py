@@ -119,6 +119,15 @@ class Hub:
             "undo": self._undo_info(live, seat),
         })
         out.pop("legal_actions", None)
+        rs = st.rules
+        for ch in out["characters"]:  # display names from the rules data
+            ct = rs.character_types.get(ch["type"])
+            if ct is not None:
+                ch["type_name"], ch["type_name_fr"] = ct.name, ct.name_fr or ct.name
+            w = rs.weapons.get(ch["weapon"]) if ch.get("weapon") else None
+            if w is not None:
+                ch["weapon_name_fr"] = w.names[0]
+                ch["weapon_name"] = w.name_en or w.names[0]
         if to_act_ok:
             out["options"] = options(st)
         return out
@@ -236,7 +245,9 @@ def _frame(g: Game, version: int) -> dict:
     st = g.state
     return {
         "version": version, "turn": st.turn, "active": st.active, "step": st.step, "log_length": len(st.log),
-        "characters": [{"id": c.id, "hex": c.hex.label if c.hex else None, "status": c.status}
+        "characters": [{"id": c.id, "hex": c.hex.label if c.hex else None, "status": c.status,
+                        "attack": c.current_attack, "defence": c.current_defence,
+                        "movement": c.current_movement, "mounted": c.mounted}
                        for c in sorted(st.characters.values(), key=lambda c: c.id)],
         "over": st.over, "result": st.result_text,
     }
