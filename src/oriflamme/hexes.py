@@ -28,6 +28,7 @@ more favourable to him* (the same "shooter's choice" the rules give for a rider'
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterator, NamedTuple
 
 #: Axial vectors of the six directions, clockwise from north (flat-topped hexes).
@@ -62,7 +63,7 @@ class Hex(NamedTuple):
 
     @property
     def label(self) -> str:
-        return f"{self.col + 1:02d}{self.row + 1:02d}"
+        return _label(self.q, self.r)
 
     @classmethod
     def from_label(cls, text: str) -> "Hex":
@@ -129,6 +130,12 @@ class Hex(NamedTuple):
 
     def __repr__(self) -> str:  # readable in test failures
         return f"Hex({self.q},{self.r}:{self.label})"
+
+
+@lru_cache(maxsize=16384, typed=True)
+def _label(q: int, r: int) -> str:
+    """``Hex(q, r).label``, cached: move paths are turned into labels by the thousand."""
+    return f"{q + 1:02d}{r + (q - (q & 1)) // 2 + 1:02d}"
 
 
 def distance(a: Hex, b: Hex) -> int:

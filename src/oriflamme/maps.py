@@ -463,7 +463,7 @@ class GameMap:
     """
 
     __slots__ = ("id", "name", "name_fr", "width", "height", "hexes", "edge_hexes", "placements",
-                 "_terrain", "_elevation", "_hexsides", "_edge", "_origin")
+                 "_terrain", "_elevation", "_hexsides", "_edge", "_origin", "_pairs", "_memo")
 
     def __init__(self, *, id: str, name: str, name_fr: str, width: int, height: int,
                  terrain: Mapping[Hex, str], elevation: Mapping[Hex, int],
@@ -486,6 +486,10 @@ class GameMap:
             "_hexsides": MappingProxyType(dict(hexsides)),
             "_edge": frozenset(edge),
             "_origin": MappingProxyType(dict(origin or {})),
+            # hexside features by ordered pair of hexes, both orders (what hexside() looks up)
+            "_pairs": _ordered_pairs(hexsides),
+            # tables derived from this (immutable) map, built on first use: see memo()
+            "_memo": {},
         }
         for k, v in values.items():
             object.__setattr__(self, k, v)
@@ -516,7 +520,7 @@ class GameMap:
 
         None as well when the two hexes are not adjacent.
         """
-        return self._hexsides.get(frozenset((a, b)))
+        return self._pairs.get((a, b))
 
     def hexside_features(self) -> Mapping[frozenset[Hex], str]:
         """Every hexside feature, keyed by the unordered pair of hexes (read-only)."""
@@ -540,6 +544,32 @@ class GameMap:
         t = self._terrain
         return tuple(n for n in h.neighbours() if n in t)
 
+    def adjacency(self) -> Mapping[Hex, tuple[tuple[Hex, str, str | None], ...]]:
+        """Every map hex -> its on-map neighbours as ``(neighbour, terrain id, hexside feature
+        id or None)``, in direction order N, NE, SE, S, SW, NW (built once, then cached).
+
+        The same answers as :meth:`neighbours`, :meth:`terrain` and :meth:`hexside`, for the
+        path searches that ask them for every step."""
+        return self.memo("adjacency", self._build_adjacency)
+
+    def _build_adjacency(self) -> Mapping[Hex, tuple[tuple[Hex, str, str | None], ...]]:
+        t, pairs = self._terrain, self._pairs
+        return MappingProxyType({
+            h: tuple((n, t[n], pairs.get((h, n))) for n in h.neighbours() if n in t)
+            for h in self.hexes
+        })
+
+    def memo(self, key, build):
+        """A value derived from this map only (plus ``key``), computed by ``build()`` on the
+        first call and kept with the map: the map is immutable, so it never goes stale. The
+        engine keeps its per-map look-up tables here; ``build()`` must not depend on anything
+        that can change."""
+        try:
+            return self._memo[key]
+        except KeyError:
+            value = self._memo[key] = build()
+            return value
+
     def board_of(self, h: Hex) -> tuple[int, Hex] | None:
         """``(placement index, board-local hex before rotation)`` of a map hex, or None."""
         return self._origin.get(h)
@@ -553,6 +583,22 @@ class GameMap:
 
     def __repr__(self) -> str:
         return f"GameMap({self.id!r}, {self.width}x{self.height}, {len(self.hexes)} hexes)"
+
+
+def _ordered_pairs(hexsides: Mapping[frozenset[Hex], str]) -> dict[tuple[Hex, Hex], str]:
+    """``{(a, b): feature}`` for both orders of each hexside, so that a look-up needs no
+    ``frozenset``: ``pairs.get((a, b)) == hexsides.get(frozenset((a, b)))`` for any ``a, b``."""
+    out: dict[tuple[Hex, Hex], str] = {}
+    for side, f in hexsides.items():
+        if not isinstance(side, frozenset):
+            continue  # never equal to frozenset((a, b)): hexside() could not find it either
+        ends = tuple(side)
+        if len(ends) == 2:
+            out[(ends[0], ends[1])] = f
+            out[(ends[1], ends[0])] = f
+        elif len(ends) == 1:
+            out[(ends[0], ends[0])] = f
+    return out
 
 
 def compose(placements: Iterable[Placement | tuple], *, map_id: str | None = None,

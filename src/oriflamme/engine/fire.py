@@ -53,16 +53,22 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
 def fire_ruling(state: GameState, shooter: Character, target: Character, die: int | None = None) -> Ruling:
     """The full ruling of ``shooter`` firing at ``target``: line of fire, cover, modifiers,
     the table cell — without ``die`` a preview with the probabilities."""
-    rs = state.rules
     prob = shooter_problem(state, shooter)
     if prob:
         return Ruling(kind="fire").refuse(*prob)
+    return _target_ruling(state, shooter, target, die, None)
+
+
+def _target_ruling(state: GameState, shooter: Character, target: Character, die: int | None,
+                   occ: dict | None) -> Ruling:
+    """:func:`fire_ruling` once ``shooter_problem`` is known to be None."""
+    rs = state.rules
     if target.side == shooter.side or not target.alive or target.hex is None:
         return Ruling(kind="fire").refuse(f"{target.name} is not a living enemy on the map", "MC §5")
     w = rs.weapons[shooter.weapon]
     dist = shooter.hex.distance(target.hex)
     band = w.band(dist)
-    lof = line_of_fire(state, shooter, target, band)
+    lof = line_of_fire(state, shooter, target, band, occ)
     if not lof.clear:
         r = Ruling(kind="fire")
         r.data.update(distance=dist, band=band)
@@ -82,12 +88,22 @@ def fire_ruling(state: GameState, shooter: Character, target: Character, die: in
 
 
 def fire_targets(state: GameState, shooter: Character) -> list[tuple[Character, Ruling]]:
+    return list(_legal_targets(state, shooter))
+
+
+def has_fire_target(state: GameState, shooter: Character) -> bool:
+    """``bool(fire_targets(state, shooter))``, stopping at the first legal target."""
+    return any(True for _ in _legal_targets(state, shooter))
+
+
+def _legal_targets(state: GameState, shooter: Character):
     if shooter_problem(state, shooter):
-        return []
-    out = []
+        return
+    occ = None  # who stands where, for every line of fire of this shooter
     for t in state.characters.values():
         if t.side != shooter.side and t.alive and t.hex is not None:
-            r = fire_ruling(state, shooter, t)
+            if occ is None:
+                occ = state.occupants()
+            r = _target_ruling(state, shooter, t, None, occ)
             if r.legal:
-                out.append((t, r))
-    return out
+                yield t, r

@@ -204,7 +204,9 @@ def _check(state: GameState, a: Action) -> None:
         r = melee_ruling(state, atts, defs)
         if not r.legal:
             raise IllegalAction(r.reason or "illegal attack")
-        if (tuple(a.attackers), tuple(a.defenders)) not in {(x, y) for x, y in attack_options(state, state.active)}:
+        # membership in attack_options(state, state.active), the ruling being legal
+        from .melee import is_attack_option
+        if not is_attack_option(state, state.active, a.attackers, a.defenders, ruling_checked=True):
             raise IllegalAction("attackers and defenders must form one group in contact (list them in id order)", "MC §6.2")
         return
     raise IllegalAction(f"unsupported action {a.type!r}")
@@ -255,13 +257,18 @@ def _settle(state: GameState) -> None:
 
 def _step_has_actions(state: GameState) -> bool:
     """Whether the active side can do anything but end the step (cheap early exits)."""
+    from .fire import has_fire_target
+    from .melee import has_attack_option
+    from .movement import can_move
     mine = sorted((c for c in state.characters.values() if c.side == state.active and c.hex is not None),
                   key=lambda c: c.id)
+    # each test is the truth value of fire_targets / points_left > 0 and reachable /
+    # attack_options, stopping at the first action found
     if state.step == OFFENSIVE_FIRE:
-        return any(fire_targets(state, c) for c in mine)
+        return any(has_fire_target(state, c) for c in mine)
     if state.step == MOVEMENT:
-        return any(points_left(state, c) > 0 and reachable(state, c) for c in mine)
-    return bool(attack_options(state, state.active))
+        return any(can_move(state, c) for c in mine)
+    return has_attack_option(state, state.active)
 
 
 def _kill_surrounded_stunned(state: GameState) -> None:
@@ -298,20 +305,20 @@ def _fire(state: GameState, shooter: Character, target: Character) -> None:
 
 # --- movement -----------------------------------------------------------------------------
 def _move(state: GameState, c: Character, path: tuple[Hex, ...]) -> None:
-    cost, _, _ = check_path(state, c, path)
     start = c.hex
     spent_before = state.mp_spent.get(c.id, 0)
-    # cumulative cost per step, to re-check the allowance after a wound (§4.3.1 "blessé")
+    # cumulative cost per step, to re-check the allowance after a wound (§4.3.1 "blessé");
+    # one MoveContext for the whole path (the board does not change before the walk)
     steps = []
     cur = start
-    from .movement import step_cost
+    from .movement import MoveContext, allowance
+    ctx = MoveContext(state, c)
     for h in path:
-        steps.append(step_cost(state, c, cur, h)[0])
+        steps.append(step_cost(state, c, cur, h, ctx)[0])
         cur = h
 
     def may_go_on(ch: Character, i: int) -> bool:
         spent = spent_before + sum(steps[: i + 1])
-        from .movement import allowance
         return spent < allowance(state, ch)
 
     final, interrupted = walk(state, c, path, why="move", after_wound=may_go_on)
@@ -434,8 +441,13 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
         path = _labels(a.path)
         start = c.hex
         final, interrupted = walk(state, c, path, why="retreat")
-        if interrupted and c.alive and final != path[-1]:
+        if not c.alive:
+            pass  # killed on the way: the status event says so
+        elif interrupted and final != path[-1]:
+            # stopped short of the full distance (§4.3.1 "arrêt"): a character who cannot
+            # retreat the whole distance is wounded (§5.4.3 (§), §6.5 (§))
             emit(state, "retreat", f"{c.name}'s retreat is cut short in {final.label}", char=c.id, ref="MC §4.3")
+            emit(state, "status", f"{c.name} is {c.wound()}", char=c.id, ref="MC §5.4.3 (§), §6.5 (§)")
         else:
             emit(state, "retreat", f"{c.name} retreats {start.label} → {' → '.join(x.label for x in path)}",
                  char=c.id, path=list(a.path), ref=p.data.get("ref", ""))

@@ -17,6 +17,7 @@ higher-level neutralisation (§5.5.6), riders' two hexes (D9) — see docs/rules
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..hexes import Hex, lines_of_fire
 from ..rulesdata import COVER_ORDER
@@ -38,7 +39,12 @@ def _stronger(a: str, b: str) -> str:
     return a if COVER_ORDER.index(a) >= COVER_ORDER.index(b) else b
 
 
-def _one_line(state: GameState, shooter: Character, target: Character, line: tuple[Hex, ...], band: str | None) -> LineOfFire:
+#: the hex sequences between two centres depend on the two hexes only (tuples: shared safely)
+_lines_between = lru_cache(maxsize=65536)(lines_of_fire)
+
+
+def _one_line(state: GameState, shooter: Character, target: Character, line: tuple[Hex, ...], band: str | None,
+              occ: dict[Hex, list[Character]]) -> LineOfFire:
     rs = state.rules
     m = state.gmap
     weapon = rs.weapons[shooter.weapon] if shooter.weapon else None
@@ -47,11 +53,13 @@ def _one_line(state: GameState, shooter: Character, target: Character, line: tup
     t_hex = target.hex
     t_terrain = rs.terrain[m.terrain(t_hex)]
 
+    terrains, terrain_id, hexside = rs.terrain, m.terrain, m.hexside
+
     def terrain_at(h):  # a line grazing the map edge along a hexside: off-map is open ground
-        return rs.terrain[m.terrain(h) if h in m else "clear"]
+        return terrains[terrain_id(h) if h in m else "clear"]
     # hexside walls anywhere along the line
     for a, b in zip(line, line[1:]):
-        hs = m.hexside(a, b)
+        hs = hexside(a, b)
         if hs and rs.hexsides[hs].blocks_los:
             return LineOfFire(False, reason=f"a {rs.hexsides[hs].names[0].lower()} between {a.label} and {b.label} blocks the line",
                               ref=rs.hexsides[hs].ref, hexes=line)
@@ -64,7 +72,7 @@ def _one_line(state: GameState, shooter: Character, target: Character, line: tup
             if COVER_ORDER.index(t.cover_along_line) > COVER_ORDER.index(cover):
                 notes.append((f"the line crosses {t.names[0].lower()} in {h.label}: {t.cover_along_line} cover", t.ref))
             cover = _stronger(cover, t.cover_along_line)
-        for o in state.live_at(h):
+        for o in occ.get(h, ()):
             if o.status == "stunned":
                 continue  # §5.5.3: stunned characters do not block
             if t.water:
@@ -100,17 +108,21 @@ def _one_line(state: GameState, shooter: Character, target: Character, line: tup
         if COVER_ORDER.index(cover) > COVER_ORDER.index("light"):
             return LineOfFire(False, reason=f"firing over {o.name} needs a target with light cover at most", ref="MC §5.5.3", hexes=line)
         for n in t_hex.neighbours():
-            if any(x.side == shooter.side for x in state.live_at(n)):
+            if any(x.side == shooter.side for x in occ.get(n, ())):
                 return LineOfFire(False, reason="firing over characters is impossible at a target in contact with the shooter's side",
                                   ref="MC §5.5.3", hexes=line)
         notes.append((f"firing over {len(blockers)} character(s) at {band} range", "MC §5.5.3"))
     return LineOfFire(True, cover=cover, hexes=line, notes=notes)
 
 
-def line_of_fire(state: GameState, shooter: Character, target: Character, band: str | None) -> LineOfFire:
+def line_of_fire(state: GameState, shooter: Character, target: Character, band: str | None,
+                 occ: dict[Hex, list[Character]] | None = None) -> LineOfFire:
     """The line between two characters with the cover the target gets; along a hexside the
-    better of the two sides for the shooter (docs/decisions.md)."""
-    variants = [_one_line(state, shooter, target, ln, band) for ln in lines_of_fire(shooter.hex, target.hex)]
+    better of the two sides for the shooter (docs/decisions.md). ``occ``: the live characters
+    by hex (``state.occupants()``), when the caller already has it."""
+    if occ is None:
+        occ = state.occupants()
+    variants = [_one_line(state, shooter, target, ln, band, occ) for ln in _lines_between(shooter.hex, target.hex)]
     clear = [v for v in variants if v.clear]
     if not clear:
         return variants[0]

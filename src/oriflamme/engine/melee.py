@@ -44,6 +44,8 @@ def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
 
 def melee_ruling(state: GameState, attackers: list[Character], defenders: list[Character], die: int | None = None) -> Ruling:
     rs = state.rules
+    if not attackers or not defenders:
+        return Ruling(kind="melee").refuse("an attack needs at least one attacker and one defender", "MC §6")
     for a in attackers:
         p = attacker_problem(state, a)
         if p:
@@ -82,20 +84,98 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
     return r
 
 
-def _connected(pairs: set[tuple[str, str]], nodes: set[str]) -> bool:
-    if not nodes:
-        return False
-    start = next(iter(nodes))
-    seen = {start}
-    todo = [start]
-    while todo:
-        x = todo.pop()
-        for a, d in pairs:
-            for u, v in ((a, d), (d, a)):
-                if u == x and v in nodes and v not in seen:
-                    seen.add(v)
-                    todo.append(v)
-    return seen == nodes
+def _contact_pairs(state: GameState, side: str) -> set[tuple[str, str]]:
+    """``(attacker id, defender id)`` for every able attacker of ``side`` and living enemy he
+    could attack now (adjacent, :func:`can_attack_hex`)."""
+    able = [c for c in state.characters.values() if c.side == side and c.hex is not None and attacker_problem(state, c) is None]
+    if not able:
+        return set()
+    enemies = [e for e in state.characters.values() if e.side != side and e.alive and e.hex is not None]
+    return {(a.id, e.id) for a in able for e in enemies
+            if a.hex.distance(e.hex) == 1 and can_attack_hex(state, a, e.hex)}
+
+
+def _group_connected(aset: tuple[str, ...], dset: tuple[str, ...], foes_of: dict[str, set[str]]) -> bool:
+    """Whether attackers and defenders form one connected group through ``foes_of``
+    (attacker -> the defenders he may attack): every node reached from the first attacker."""
+    dleft = set(dset)
+    aleft = set(aset)
+    a0 = aset[0]
+    aleft.discard(a0)
+    todo_a = [a0]
+    todo_d: list[str] = []
+    while todo_a or todo_d:
+        if todo_a:
+            a = todo_a.pop()
+            hit = foes_of[a] & dleft
+            if hit:
+                dleft -= hit
+                todo_d.extend(hit)
+        else:
+            d = todo_d.pop()
+            for a in [x for x in aleft if d in foes_of[x]]:
+                aleft.discard(a)
+                todo_a.append(a)
+    return not dleft and not aleft
+
+
+def _closure(masks: list[int]) -> int:
+    """The defenders (bits) joined to the first attacker through attackers sharing defenders
+    (each attacker's mask non-zero): all of them exactly when the group hangs together."""
+    cur = masks[0]
+    grown = True
+    while grown:
+        grown = False
+        for m in masks:
+            if m & cur and m | cur != cur:
+                cur |= m
+                grown = True
+    return cur
+
+
+def _legal_groups(state: GameState, side: str):
+    """The legal (attackers, defenders) groups of ``side``, contact group by contact group
+    (not in the order of :func:`attack_options`)."""
+    pairs = _contact_pairs(state, side)
+    if not pairs:
+        return
+    by_id = state.characters
+    foes_of: dict[str, set[str]] = {}
+    friends_of: dict[str, set[str]] = {}
+    for a, d in pairs:
+        foes_of.setdefault(a, set()).add(d)
+        friends_of.setdefault(d, set()).add(a)
+    # A group lies inside one connected component of the contact graph: enumerate the
+    # defender sets component by component instead of across the whole map.
+    seen: set[str] = set()
+    for d0 in sorted(friends_of):
+        if d0 in seen:
+            continue
+        comp_d = {d0}
+        todo = [d0]
+        while todo:
+            for a in friends_of[todo.pop()]:
+                for d in foes_of[a]:
+                    if d not in comp_d:
+                        comp_d.add(d)
+                        todo.append(d)
+        seen |= comp_d
+        targets = sorted(comp_d)
+        for k in range(1, MAX_DEFENDERS + 1):
+            full = (1 << k) - 1
+            for dset in combinations(targets, k):
+                cands = sorted(set().union(*(friends_of[d] for d in dset)))
+                # each candidate's defenders in dset as a bit mask (never 0: he touches one)
+                mask = {a: sum(1 << i for i, d in enumerate(dset) if d in foes_of[a]) for a in cands}
+                if _closure([mask[a] for a in cands]) != full:
+                    continue  # not even all of them together join these defenders
+                for n in range(1, len(cands) + 1):
+                    for aset in combinations(cands, n):
+                        if _closure([mask[a] for a in aset]) != full:
+                            continue  # not one group in contact
+                        r = melee_ruling(state, [by_id[a] for a in aset], [by_id[d] for d in dset])
+                        if r.legal:
+                            yield aset, dset
 
 
 def attack_options(state: GameState, side: str) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -103,25 +183,42 @@ def attack_options(state: GameState, side: str) -> list[tuple[tuple[str, ...], t
 
     A group is connected: every attacker is adjacent to a defender of the group, every
     defender to an attacker, and the whole group hangs together; at most three defenders.
+    Sorted by number of defenders, defenders, number of attackers, attackers (ids in order
+    within a group).
     """
-    able = [c for c in state.characters.values() if c.side == side and c.hex is not None and attacker_problem(state, c) is None]
-    if not able:
-        return []
-    enemies = [e for e in state.characters.values() if e.side != side and e.alive and e.hex is not None]
-    pairs = {(a.id, e.id) for a in able for e in enemies
-             if a.hex.distance(e.hex) == 1 and can_attack_hex(state, a, e.hex)}
-    by_id = state.characters
-    out = []
-    targets = sorted({d for _, d in pairs})
-    for k in range(1, MAX_DEFENDERS + 1):
-        for dset in combinations(targets, k):
-            cands = sorted({a for a, d in pairs if d in dset})
-            for n in range(1, len(cands) + 1):
-                for aset in combinations(cands, n):
-                    sub = {(a, d) for a, d in pairs if a in aset and d in dset}
-                    if not _connected(sub, set(aset) | set(dset)):
-                        continue
-                    r = melee_ruling(state, [by_id[a] for a in aset], [by_id[d] for d in dset])
-                    if r.legal:
-                        out.append((aset, dset))
-    return out
+    # the order of an enumeration over all the defenders of the map at once
+    return sorted(_legal_groups(state, side), key=lambda g: (len(g[1]), g[1], len(g[0]), g[0]))
+
+
+def has_attack_option(state: GameState, side: str) -> bool:
+    """``bool(attack_options(state, side))``, stopping at the first legal group."""
+    return any(True for _ in _legal_groups(state, side))
+
+
+def is_attack_option(state: GameState, side: str, attackers, defenders, ruling_checked: bool = False) -> bool:
+    """Whether ``(tuple(attackers), tuple(defenders)) in attack_options(state, side)``,
+    checking that one group only. ``ruling_checked``: the caller has already found
+    :func:`melee_ruling` legal for these attackers and defenders (in this order)."""
+    aset, dset = tuple(attackers), tuple(defenders)
+    if not aset or not 1 <= len(dset) <= MAX_DEFENDERS:
+        return False
+    ch = state.characters
+    atts, defs = [], []
+    for x in aset:
+        c = ch.get(x) if isinstance(x, str) else None
+        if c is None or c.side != side or c.hex is None or attacker_problem(state, c) is not None:
+            return False
+        atts.append(c)
+    for x in dset:
+        e = ch.get(x) if isinstance(x, str) else None
+        if e is None or e.side == side or not e.alive or e.hex is None:
+            return False
+        defs.append(e)
+    # ids strictly in order (combinations of sorted ids), hence no repeats
+    if any(not x < y for x, y in zip(aset, aset[1:])) or any(not x < y for x, y in zip(dset, dset[1:])):
+        return False
+    foes_of = {x: {y for y, d in zip(dset, defs) if a.hex.distance(d.hex) == 1 and can_attack_hex(state, a, d.hex)}
+               for x, a in zip(aset, atts)}
+    if not _group_connected(aset, dset, foes_of):
+        return False
+    return ruling_checked or melee_ruling(state, atts, defs).legal

@@ -167,16 +167,122 @@ def threatened(state: GameState, c: Character, h: Hex) -> bool:
 def threatened_hexes(state: GameState, c: Character) -> set[Hex]:
     """Every hex whose crossing by ``c`` would trigger an infiltration test now."""
     out: set[Hex] = set()
+    tables: dict[tuple[bool, bool], dict] = {}
     for e in state.characters.values():
         if e.side == c.side or e.id in state.opportunity_used or not e.active or e.hex is None:
             continue
-        for n in e.hex.neighbours():
-            if n in state.gmap and can_attack_hex(state, e, n):
-                out.add(n)
+        kind = (bool(e.mounted), bool(e.armour))
+        table = tables.get(kind)
+        if table is None:
+            table = tables[kind] = _attack_table(state, *kind)
+        row = table.get(e.hex)
+        if row is not None:
+            out.update(row)
+        else:  # off the map: the long way
+            for n in e.hex.neighbours():
+                if n in state.gmap and can_attack_hex(state, e, n):
+                    out.add(n)
     return out
 
 
+# --- per-map tables (the map and the ruleset are immutable: built once, kept on the map) ----
+def _attack_table(state: GameState, mounted: bool, armour: bool) -> dict[Hex, tuple[Hex, ...]]:
+    """Map hex -> the neighbours an active enemy standing there, ``mounted``/``armour``, could
+    attack (:func:`can_attack_hex`: he could enter the hex and no hexside forbids combat)."""
+    rs = state.rules
+    m = state.gmap
+
+    def build():
+        tcost = {tid: t.cost_for(mounted, armour) for tid, t in rs.terrain.items()}
+        no_combat = {hid for hid, hs in rs.hexsides.items() if hs.no_combat}
+        return (rs, {h: tuple(n for n, tid, side in row
+                               if tcost[tid] != "impassable" and not (side and side in no_combat))
+                     for h, row in m.adjacency().items()})
+
+    return _per_ruleset(m, ("attack", mounted, armour), rs, build)
+
+
+def _step_table(state: GameState, mounted: bool, armour: bool) -> dict[Hex, tuple[tuple[Hex, int], ...]]:
+    """Map hex -> ``((neighbour, cost << _SHIFT), ...)``: the steps terrain and hexsides allow
+    a mover ``mounted``/``armour`` out of it, with their cost (terrain + hexside, §3.1, §8.1),
+    in direction order. Occupants (enemies, dead bodies) are not in it: they change."""
+    rs = state.rules
+    m = state.gmap
+
+    def build():
+        tcost = {tid: t.cost_for(mounted, armour) for tid, t in rs.terrain.items()}
+        hcost = {hid: h.crossing_for(mounted) for hid, h in rs.hexsides.items()}
+        return (rs, {h: _steps_from(row, tcost, hcost) for h, row in m.adjacency().items()})
+
+    return _per_ruleset(m, ("steps", mounted, armour), rs, build)
+
+
+def _steps_from(row, tcost, hcost) -> tuple[tuple[Hex, int], ...]:
+    out = []
+    for n, tid, side in row:
+        cost = tcost[tid]
+        if cost == "impassable":
+            continue
+        if side:
+            extra = hcost[side]
+            if extra == "impassable":
+                continue
+            cost += extra
+        out.append((n, cost << _SHIFT))
+    return tuple(out)
+
+
+def _per_ruleset(m, key: tuple, rs, build):
+    # keyed by the ruleset object too (its id() kept alive by the value): two rulesets never mix
+    held, table = m.memo(key + (id(rs),), build)
+    assert held is rs
+    return table
+
+
+def _obstacles(state: GameState, c: Character, dead_extra: int, dead_block: int):
+    """``(blocked, heavy, occupied)`` for ``c`` now: hexes he cannot enter (an enemy neither
+    stunned nor dead, §4.2; or choked with dead, §4.2.2), hexes costing +1 for the dead in
+    them, hexes holding a live character (no move ends there, §4.1)."""
+    blocked: set[Hex] = set()
+    occupied: set[Hex] = set()
+    dead: dict[Hex, int] = {}
+    side = c.side
+    for o in state.characters.values():
+        h = o.hex
+        if h is None:
+            continue
+        if o.alive:
+            occupied.add(h)
+            if o.side != side and o.active:
+                blocked.add(h)
+        else:
+            dead[h] = dead.get(h, 0) + 1
+    heavy: set[Hex] = set()
+    for h, men in dead.items():
+        if men >= dead_block:
+            blocked.add(h)
+        elif men >= dead_extra:
+            heavy.add(h)
+    return blocked, heavy, occupied
+
+
 # --- reachable hexes ------------------------------------------------------------------------
+def _search_setup(state: GameState, c: Character):
+    """What a search for ``c`` needs, or None when the fast tables do not apply (then the
+    search steps through :class:`MoveContext`, the reference implementation)."""
+    rs = state.rules
+    dead_extra = rs.movement_rules["dead_men_extra_cost"].value
+    dead_block = rs.movement_rules["dead_men_impassable"].value
+    if dead_extra <= 0 or dead_block <= 0 or c.hex not in state.gmap:
+        return None  # an empty hex would count as "dead men", or a start off the map
+    steps = _step_table(state, bool(c.mounted), bool(c.armour))
+    blocked, heavy, occupied = _obstacles(state, c, dead_extra, dead_block)
+    return steps, blocked, heavy, occupied
+
+
+_SHIFT = 32  # search keys: cost << _SHIFT | threatened crossings
+
+
 def reachable(state: GameState, c: Character, budget: int | None = None) -> dict[Hex, tuple[int, tuple[Hex, ...]]]:
     """Every hex ``c`` can end a move in this step, with its cost and a path (the start
     excluded). Among equally cheap paths the one crossing fewest threatened hexes is kept."""
@@ -186,6 +292,85 @@ def reachable(state: GameState, c: Character, budget: int | None = None) -> dict
         budget = points_left(state, c)
     if budget <= 0:
         return {}
+    setup = _search_setup(state, c)
+    if setup is None:
+        return _reachable_reference(state, c, budget)
+    steps, blocked, heavy, occupied = setup
+    start = c.hex
+    danger = threatened_hexes(state, c)
+    danger.discard(start)  # leaving the start is no crossing
+
+    # Dijkstra on (cost, threatened crossings), the pair packed in one int: cost << 32 |
+    # crossings (the same order; fewer than 2**32 crossings). Every hex is pushed only on a
+    # strict improvement, so it is expanded once, with its final key, after the hex it was
+    # reached from: its path is that hex's path plus itself, built at that moment.
+    limit = (budget + 1) << _SHIFT  # keys of costs over the budget start here
+    one = 1 << _SHIFT
+    best: dict[Hex, int] = {start: 0}
+    prev: dict[Hex, Hex] = {}
+    paths: dict[Hex, tuple[Hex, ...]] = {start: ()}
+    heap = [(0, start)]
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        key, h = pop(heap)
+        if best[h] < key:
+            continue
+        if h != start:
+            paths[h] = paths[prev[h]] + (h,)
+        if h in danger:
+            key += 1  # leaving h crosses it
+        for n, sc in steps[h]:
+            if n in blocked:
+                continue
+            nk = key + sc + one if n in heavy else key + sc
+            if nk < limit and nk < best.get(n, limit):
+                best[n] = nk
+                prev[n] = h
+                push(heap, (nk, n))
+    return {h: (k >> _SHIFT, paths[h]) for h, k in best.items() if h != start and h not in occupied}
+
+
+def can_move(state: GameState, c: Character) -> bool:
+    """Whether ``c`` can end a move anywhere this step: ``bool(reachable(state, c))``, with
+    points left, found without the whole search (the first free hex within reach ends it)."""
+    if c.hex is None:
+        return False
+    budget = points_left(state, c)
+    if budget <= 0:
+        return False
+    setup = _search_setup(state, c)
+    if setup is None:
+        return bool(_reachable_reference(state, c, budget))
+    steps, blocked, heavy, occupied = setup
+    start = c.hex
+    # cheapest cost only (the threat tie-break does not change which hexes are within reach);
+    # costs shifted as in the step table
+    limit = (budget + 1) << _SHIFT
+    one = 1 << _SHIFT
+    best = {start: 0}
+    heap = [(0, start)]
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        cost, h = pop(heap)
+        if best[h] < cost:
+            continue
+        for n, sc in steps[h]:
+            if n in blocked:
+                continue
+            nc = cost + sc + one if n in heavy else cost + sc
+            if nc >= limit:
+                continue
+            if n not in occupied and n != start:
+                return True
+            if nc < best.get(n, limit):
+                best[n] = nc
+                push(heap, (nc, n))
+    return False
+
+
+def _reachable_reference(state: GameState, c: Character, budget: int) -> dict[Hex, tuple[int, tuple[Hex, ...]]]:
+    """:func:`reachable` step by step through :class:`MoveContext` (for the cases the tables
+    do not cover: a start off the map, rules data where an empty hex counts as dead men)."""
     start = c.hex
     ctx = MoveContext(state, c)
     occ = ctx.occ.live

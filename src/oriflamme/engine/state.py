@@ -146,11 +146,16 @@ class GameState:
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def clone(self) -> "GameState":
-        gmap = self.gmap
-        self.gmap = None  # type: ignore[assignment]  # the map is immutable: share it
-        try:
-            other = copy.deepcopy(self)
-        finally:
-            self.gmap = gmap
-        other.gmap = gmap
+        """A copy that shares only what never changes: the map, and the logged events (the log
+        is append-only and an event is never modified once emitted)."""
+        other = copy.copy(self)
+        other.characters = {k: copy.copy(c) for k, c in self.characters.items()}
+        other.sides = list(self.sides)
+        other.dice = copy.deepcopy(self.dice)  # keeps a test's scripted dice
+        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used"):
+            setattr(other, name, set(getattr(self, name)))
+        other.fire_limit = dict(self.fire_limit)
+        other.mp_spent = dict(self.mp_spent)
+        other.pending = copy.deepcopy(self.pending)
+        other.log = list(self.log)
         return other
