@@ -277,24 +277,6 @@ class CharacterType(Row):
 
 
 # ---------------------------------------------------------------------------------------------
-def _direct_ids(rs: "Ruleset", table: dict) -> dict:
-    """``{id: row}`` for the rows of ``table`` that ``Ruleset._find`` returns when asked for
-    their exact id (not an earlier row whose name folds the same), built once per table."""
-    cache = rs.__dict__.get("_find_direct")
-    if cache is None:
-        cache = {}
-        object.__setattr__(rs, "_find_direct", cache)
-    entry = cache.get(id(table))
-    if entry is None or entry[0] is not table or entry[1] != len(table):
-        direct = {}
-        for k, row in table.items():
-            rid = getattr(row, "id", None)
-            if isinstance(rid, str) and rid == k and rs._find_slow(table, rid) is row:
-                direct[rid] = row
-        entry = cache[id(table)] = (table, len(table), direct)
-    return entry[2]
-
-
 @dataclass(frozen=True)
 class Ruleset:
     id: str
@@ -328,24 +310,16 @@ class Ruleset:
 
     # --- lookups by id or printed name (case and accents optional) -------------------------
     def _find(self, table: dict, what: str, text: str):
-        # fast path: ``text`` is already the id of a row the search below would return
-        if isinstance(text, str):
-            row = _direct_ids(self, table).get(text)
-            if row is not None:
-                return row
+        """A row by its exact id, or by id or printed name, case and accents optional."""
+        row = table.get(text) if isinstance(text, str) else None
+        if row is not None:
+            return row
         key = fold(text)
         for row in table.values():
             if fold(row.id) == key or any(fold(n) == key for n in getattr(row, "names", ())):
                 return row
         known = ", ".join(sorted(table))
         raise KeyError(f"unknown {what} {text!r} (known: {known})")
-
-    def _find_slow(self, table: dict, text: str):
-        key = fold(text)
-        for row in table.values():
-            if fold(row.id) == key or any(fold(n) == key for n in getattr(row, "names", ())):
-                return row
-        return None
 
     def find_terrain(self, text: str) -> Terrain:
         return self._find(self.terrain, "terrain", text)
