@@ -296,3 +296,51 @@ def test_undo_until_a_die_is_rolled():
     assert not g.can_undo
     with pytest.raises(IllegalAction):
         g.undo()
+
+
+# --- stray shots (§5.4.5, SEED-NOTES D18) ---------------------------------------------------------
+def stray_game(dice, victim_type="spearman", rows=None):
+    # longbow at 5 hexes, die 10: a miss; the second die names a hex around the target (0603):
+    # 1 N 0602, 2 NE 0702, 3 SE 0703, 4 S 0604, 5 SW 0503, 6 NW 0502
+    return game(rows or OPEN, [("s", "longbowman", "A", "0103"), ("t", "spearman", "B", "0603"),
+                               ("v", victim_type, "B", "0602"), ("u", "spearman", "B", "0805")],
+                dice=dice, step=OFFENSIVE_FIRE)
+
+
+def test_stray_shot_wounds_whoever_stands_in_the_numbered_hex():
+    """§5.4.5: after a miss, 1-6 on a second die: the projectile ends in that hex; a character
+    there is wounded."""
+    st = stray_game([10, 1])
+    apply(st, Fire("s", "t"))
+    ev = [e for e in st.log if e["type"] == "stray_shot"][-1]
+    assert "strikes V in 0602" in ev["text"] and st.characters["v"].status == "wounded"
+    assert "MC §5.4.5" in ev["ruling"]["citations"]
+
+
+def test_stray_shot_seven_to_ten_does_nothing():
+    """D18: 7-10 on the second die: nothing."""
+    st = stray_game([10, 7])
+    apply(st, Fire("s", "t"))
+    assert st.characters["v"].status == "healthy"
+    assert "falls harmlessly" in [e for e in st.log if e["type"] == "stray_shot"][-1]["text"]
+
+
+def test_stray_shot_makes_an_armoured_character_retreat():
+    """§5.4.5: a character in armour is not wounded but retreats 2 hexes at once."""
+    st = stray_game([10, 1], victim_type="man_at_arms")
+    apply(st, Fire("s", "t"))
+    assert st.characters["v"].status == "healthy"
+    assert st.pending and st.pending[0].kind == "retreat" and st.pending[0].chars == ["v"]
+
+
+def test_stray_shot_stopped_by_an_obstacle():
+    """§5.4.5: "si la ligne de tir est bloquée par un obstacle, le personnage ne peut pas être
+    atteint" — here a house between the shooter and the hex hit."""
+    rows = [". . . . . . . .", ". . . H . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . ."]  # house in 0402
+    st = game(rows, [("s", "longbowman", "A", "0103"), ("t", "spearman", "B", "0603"),
+                     ("v", "spearman", "B", "0602"), ("u", "spearman", "B", "0805")], dice=[10, 1], step=OFFENSIVE_FIRE)
+    from oriflamme.engine.stray import obstacle_between
+    assert obstacle_between(st, H("0103"), H("0602"))
+    apply(st, Fire("s", "t"))
+    assert st.characters["v"].status == "healthy"
+    assert "obstacle shields V" in [e for e in st.log if e["type"] == "stray_shot"][-1]["text"]

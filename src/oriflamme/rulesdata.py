@@ -168,6 +168,11 @@ class FireTable(Row):
     rows: list[FireRow]
 
 
+class StrayShot(Row):
+    hexes: int
+    armour_retreat: int
+
+
 class FireResult(Row):
     table: Literal["vs_foot", "vs_mounted"]
     letter: str
@@ -294,6 +299,7 @@ class Ruleset:
     band_modifiers: dict[str, BandModifier]
     fire_tables: dict[str, FireTable]
     fire_results: dict[tuple[str, str], FireResult]
+    stray_shot: StrayShot
     fire_modifiers: dict[str, FireModifier]
     melee_tables: dict[str, MeleeTable]
     melee_results: dict[tuple[str, str], MeleeResult]
@@ -422,6 +428,7 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
         band_modifiers={b.band: b for b in _rows(BandModifier, wp["band_modifier"], "weapons.toml", "band_modifier")},
         fire_tables={k: _one(FireTable, ft[k], "fire_tables.toml", k) for k in ("vs_foot", "vs_mounted")},
         fire_results={(r.table, r.letter): r for r in _rows(FireResult, ft["result"], "fire_tables.toml", "result")},
+        stray_shot=_one(StrayShot, ft["stray"], "fire_tables.toml", "stray"),
         fire_modifiers=by_id(_rows(FireModifier, fm["modifier"], "fire_modifiers.toml", "modifier")),
         melee_tables={k: _one(MeleeTable, me[k], "melee.toml", k) for k in ("vs_foot", "vs_mounted")},
         melee_results={(r.table, r.letter): r for r in _rows(MeleeResult, me["result"], "melee.toml", "result")},

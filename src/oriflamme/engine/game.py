@@ -301,6 +301,21 @@ def _fire(state: GameState, shooter: Character, target: Character) -> None:
         emit(state, "status", f"{target.name} is {target.stun(state.phase_no)}", char=target.id, ref=res.ref)
     if res.retreat and target.alive:
         _order_retreat(state, target, res.retreat, away_from=shooter.hex, combatants=(), ref=res.ref)
+    if res.miss:
+        _stray(state, shooter, target)
+
+
+def _stray(state: GameState, shooter: Character, target: Character) -> None:
+    from .stray import stray_shot
+    r, victim = stray_shot(state, shooter, target, state.dice.roll(10))
+    emit(state, "stray_shot", r.data["text"], ruling=r, shooter=shooter.id)
+    if victim is None:
+        return
+    st = state.rules.stray_shot
+    if victim.armour:
+        _order_retreat(state, victim, st.armour_retreat, away_from=shooter.hex, combatants=(), ref=st.ref)
+    else:
+        emit(state, "status", f"{victim.name} is {victim.wound()}", char=victim.id, ref=st.ref)
 
 
 # --- movement -----------------------------------------------------------------------------
