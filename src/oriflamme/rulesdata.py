@@ -177,6 +177,7 @@ class FireResult(Row):
     table: Literal["vs_foot", "vs_mounted"]
     letter: str
     text: str
+    text_en: str = ""
     miss: bool = False
     retreat: int = 0
     defensive_movement_loss: int = 0
@@ -205,6 +206,7 @@ class MeleeResult(Row):
     table: Literal["vs_foot", "vs_mounted"]
     letter: str
     text: str
+    text_en: str = ""
     attacker_wounded: bool = False
     attacker_retreats: int = 0
     defender_retreats: int = 0

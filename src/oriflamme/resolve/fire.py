@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..rulesdata import Ruleset
-from .ruling import Ruling, distribution
+from .ruling import Ruling, distribution, outcomes
 
 
 @dataclass(frozen=True)
@@ -139,6 +139,7 @@ def fire(rs: Ruleset, s: FireSituation, die: int | None = None) -> Ruling:
         return "-" if row is None else table.rows[row].results[col]
 
     r.probabilities = distribution(letter)
+    r.data["outcomes"] = outcomes(rs.fire_results, table_id, r.probabilities)
     if die is not None:
         if not 1 <= die <= 10:
             return r.refuse(f"die {die} is not a d10 value (1-10)")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..rulesdata import Ruleset
-from .ruling import Ruling, distribution
+from .ruling import Ruling, distribution, outcomes
 
 
 @dataclass(frozen=True)
@@ -180,6 +180,7 @@ def melee(
         return cell
 
     r.probabilities = distribution(letter)
+    r.data["outcomes"] = outcomes(rs.melee_results, table_id, r.probabilities)
     if die is not None:
         if not 1 <= die <= 10:
             return r.refuse(f"die {die} is not a d10 value (1-10)", "MC §6")

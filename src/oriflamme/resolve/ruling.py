@@ -92,3 +92,14 @@ def read_bands(bands, value: int):
         if b.low <= value <= b.high:
             return b
     return bands[-1]
+
+
+def outcomes(results: dict, table_id: str, letters) -> dict[str, dict[str, str]]:
+    """What each possible result letter means, from the rules data: ``{letter: {"fr", "en"}}``
+    (the printed French text and its English rendering), for a preview before the roll."""
+    out = {}
+    for letter in letters:
+        res = results.get((table_id, letter))
+        if res is not None:
+            out[letter] = {"fr": res.text, "en": res.text_en or res.text}
+    return out

@@ -337,82 +337,7 @@
    * letters and their probabilities but not (yet) their meaning before the die is rolled, so
    * the printed tables' texts are repeated here, keyed by the ruling's kind and table. A
    * ruling that carries `outcomes` / `results` texts itself takes precedence (see play.js). */
-  const RESULTS = {
-    en: {
-      "fire:vs_foot": {
-        "-": "Missed: no effect",
-        "A": "Offensive fire: the target retreats 2 hexes at once (defensive fire: loses 2 movement points this turn)",
-        "B": "Target wounded (defensive fire: also moves only half its remaining points)",
-        "C": "Target killed",
-      },
-      "fire:vs_mounted": {
-        "-": "Missed: no effect",
-        "A": "Offensive fire: the rider retreats 4 hexes (defensive fire: loses 4 movement points this turn)",
-        "B": "Horse unharmed: rider stunned and unhorsed",
-        "C": "Horse unharmed, rider wounded (lone horse: killed)",
-        "D": "Horse killed, rider wounded and unhorsed",
-        "E": "Horse unharmed; rider killed and unhorsed (lone horse: killed)",
-        "F": "Horse killed; rider killed and unhorsed",
-      },
-      "melee:vs_foot": {
-        "-": "No effect",
-        "A": "Attacker wounded",
-        "B": "Attacker retreats 1 hex",
-        "C": "Defender retreats 1 hex",
-        "D": "Defender stunned",
-        "E": "Defender wounded",
-        "F": "Defender killed",
-      },
-      "melee:vs_mounted": {
-        "-": "No effect",
-        "A": "Attacker wounded",
-        "B": "Attacker retreats 1 hex",
-        "C": "Defender retreats 1 hex",
-        "D": "Horse killed; rider stunned and unhorsed",
-        "E": "Rider wounded",
-        "F": "Horse killed; rider wounded and unhorsed",
-        "G": "Horse unharmed; rider killed and unhorsed",
-        "H": "Horse killed; rider killed and unhorsed",
-      },
-    },
-    fr: {
-      "fire:vs_foot": {
-        "-": "Tir manqué. Pas d'effet.",
-        "A": "Tir offensif : la cible recule de 2 cases immédiatement (tir défensif : potentiel de mouvement réduit de 2 ce tour-ci)",
-        "B": "Cible blessée (tir défensif : idem + ne peut avancer que de la moitié des points restants)",
-        "C": "Personnage tué",
-      },
-      "fire:vs_mounted": {
-        "-": "Tir manqué. Pas d'effet.",
-        "A": "Tir offensif : le cavalier recule de 4 cases (tir défensif : potentiel réduit de 4 ce tour-ci)",
-        "B": "Cheval indemne : cavalier assommé et désarçonné",
-        "C": "Cheval indemne / cavalier blessé (cheval seul : tué)",
-        "D": "Cheval tué, cavalier blessé et désarçonné",
-        "E": "Cheval indemne ; cavalier tué et désarçonné (cheval seul : tué)",
-        "F": "Cheval tué ; cavalier tué et désarçonné",
-      },
-      "melee:vs_foot": {
-        "-": "Pas d'effet",
-        "A": "Attaquant blessé",
-        "B": "Attaquant recule d'1 case",
-        "C": "Défenseur recule d'1 case",
-        "D": "Défenseur assommé",
-        "E": "Défenseur blessé",
-        "F": "Défenseur tué",
-      },
-      "melee:vs_mounted": {
-        "-": "Pas d'effet",
-        "A": "Attaquant blessé",
-        "B": "Attaquant recule d'1 case",
-        "C": "Défenseur recule d'1 case",
-        "D": "Cheval tué ; cavalier assommé et désarçonné",
-        "E": "Cavalier blessé",
-        "F": "Cheval tué ; cavalier blessé et désarçonné",
-        "G": "Cheval indemne ; cavalier tué et désarçonné",
-        "H": "Cheval tué ; cavalier tué et désarçonné",
-      },
-    },
-  };
+
 
   const KEY = "oriflamme.lang";
 
@@ -452,11 +377,6 @@
     document.documentElement.lang = lang();
   }
 
-  function resultMeaning(kind, table, letter) {
-    const l = lang();
-    const tab = (RESULTS[l] || RESULTS.en)[kind + ":" + table] || {};
-    return tab[letter];
-  }
 
   /* A language switch (two buttons) in `el`; `onChange(lang)` after a change. */
   function mountSwitch(el, onChange) {
@@ -484,5 +404,5 @@
     }
   }
 
-  window.I18N = { t, lang, setLang, apply, resultMeaning, mountSwitch, STR };
+  window.I18N = { t, lang, setLang, apply, mountSwitch, STR };
 })();

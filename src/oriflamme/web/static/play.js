@@ -644,12 +644,13 @@
   function probChart(ruling) {
     const probs = ruling.probabilities || {};
     const letters = Object.keys(probs).sort((a, b) => (a === "-" ? -1 : b === "-" ? 1 : a.localeCompare(b)));
-    const meanings = ruling.outcomes || ruling.results || null;
+    const meanings = ruling.outcomes || {};  // from the rules data, sent by the server
     const chart = el("div", { class: "prob-chart", testid: "prob-chart", role: "table" });
     const max = Math.max(...letters.map((l) => probs[l]), 0.0001);
     for (const l of letters) {
       const p = probs[l];
-      const meaning = (meanings && meanings[l]) || I18N.resultMeaning(ruling.kind, ruling.table, l) || t("result.unknown");
+      const m = meanings[l];
+      const meaning = (m && (m[I18N.lang()] || m.fr)) || t("result.unknown");
       chart.appendChild(el("div", { class: "prob-row", testid: "prob", dataset: { letter: l, p: String(p) }, role: "row", title: meaning },
         el("span", { class: "prob-letter res-" + (l === "-" ? "miss" : l) }, l),
         el("span", { class: "prob-bar-wrap" }, el("span", { class: "prob-bar res-" + (l === "-" ? "miss" : l), style: `width:${(p / max) * 100}%` })),
