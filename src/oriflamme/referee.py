@@ -78,32 +78,26 @@ class _Model(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
-class Attacker(_Model):
+class _Fighter(_Model):
+    mounted: bool = False
+    armour: bool = False
+    terrain: Any = "0"
+    name: str = ""
+
+    @field_validator("terrain", mode="before")
+    @classmethod
+    def _check_terrain(cls, v: Any) -> Any:
+        return _terrain(v)
+
+
+class Attacker(_Fighter):
     attack: int = Field(ge=0)
-    mounted: bool = False
-    armour: bool = False
-    terrain: Any = "0"
     charging: bool = False
-    name: str = ""
-
-    @field_validator("terrain", mode="before")
-    @classmethod
-    def _check_terrain(cls, v: Any) -> Any:
-        return _terrain(v)
 
 
-class Defender(_Model):
+class Defender(_Fighter):
     defence: int = Field(ge=1)
-    mounted: bool = False
-    armour: bool = False
-    terrain: Any = "0"
     counter_charging: bool = False
-    name: str = ""
-
-    @field_validator("terrain", mode="before")
-    @classmethod
-    def _check_terrain(cls, v: Any) -> Any:
-        return _terrain(v)
 
 
 def _terrain(v: Any) -> str | tuple[str, str]:
