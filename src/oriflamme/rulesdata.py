@@ -142,6 +142,7 @@ class Weapon(Row):
     from_tree: bool
     mounted: bool = False
     reload_turns: int = 0
+    front_arc_only: bool = False  # the target must be in the mounted shooter's front arc (§7.5)
 
     def band(self, distance: int) -> str | None:
         for name in ("short", "medium", "long"):
@@ -281,6 +282,7 @@ class CharacterType(Row):
     weapon: str | None = None
     polearm: bool = False
     knight: bool = False
+    dismounted: str | None = None  # riders: the type they become on foot (§4.4.2, §6.8)
 
 
 # ---------------------------------------------------------------------------------------------

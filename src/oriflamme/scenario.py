@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .engine.errors import ScenarioError
-from .hexes import Hex
+from .hexes import DIRECTION_NAMES, Hex
 from .maps import GameMap, MapError, build_map
 from .rulesdata import load_ruleset, ruleset_id
 
@@ -41,6 +41,7 @@ class CharacterSpec(_M):
     armour: bool | None = None
     weapon: str | None = None
     polearm: bool | None = None
+    facing: Literal["N", "NE", "SE", "S", "SW", "NW"] | None = None  # riders: where the arrow points
 
 
 class BoardPlacement(_M):
@@ -157,8 +158,8 @@ def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | No
         if c.type not in rs.character_types:
             raise _fail(source, f"{f}.type", f"unknown character type {c.type!r} (known: {', '.join(sorted(rs.character_types))})")
         ct = rs.character_types[c.type]
-        if ct.mounted:
-            raise _fail(source, f"{f}.type", f"{c.type!r} is mounted: riders on the map (two hexes, facing) are not playable yet (MC §1.2, §4.4)")
+        if c.facing is not None and not ct.mounted:
+            raise _fail(source, f"{f}.facing", f"{c.type!r} is on foot: only riders have a facing (MC §1.2, §4.4.1)")
         if c.weapon is not None and c.weapon not in rs.weapons:
             raise _fail(source, f"{f}.weapon", f"unknown weapon {c.weapon!r} (known: {', '.join(sorted(rs.weapons))})")
         try:
@@ -167,13 +168,23 @@ def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | No
             raise _fail(source, f"{f}.hex", str(exc)) from None
         if h not in gmap:
             raise _fail(source, f"{f}.hex", f"{c.hex!r} is off the map ({gmap.width}×{gmap.height})")
-        t = rs.terrain[gmap.terrain(h)]
         armour = ct.armour if c.armour is None else c.armour
-        if t.cost_for(False, armour) == "impassable":
-            raise _fail(source, f"{f}.hex", f"{c.hex} is {t.names[0]}, where {c.name} cannot stand")
-        if h in seen_hex:
-            raise _fail(source, f"{f}.hex", f"{c.hex} already holds {seen_hex[h]} (one live character per hex, MC §4.1)")
-        seen_hex[h] = c.id
+        covered = [h]
+        if ct.mounted:  # a rider covers his front hex and the hex behind it (§1.2, §4.4.1)
+            rear = h.neighbour(DIRECTION_NAMES.index(c.facing or "N") + 3)
+            if rear not in gmap:
+                raise _fail(source, f"{f}.facing", f"{c.name}'s horse would stand off the map ({rear.label} behind {c.hex})")
+            side = gmap.hexside(h, rear)
+            if side and rs.hexsides[side].crossing_for(True) == "impassable":
+                raise _fail(source, f"{f}.facing", f"{c.name}'s horse would straddle the {rs.hexsides[side].names[0]} between {c.hex} and {rear.label}")
+            covered.append(rear)
+        for x in covered:
+            t = rs.terrain[gmap.terrain(x)]
+            if t.cost_for(ct.mounted, armour) == "impassable":
+                raise _fail(source, f"{f}.hex", f"{x.label} is {t.names[0]}, where {c.name} cannot stand")
+            if x in seen_hex:
+                raise _fail(source, f"{f}.hex", f"{x.label} already holds {seen_hex[x]} (one live character per hex, MC §4.1)")
+            seen_hex[x] = c.id
     for side in side_ids:
         if not any(c.side == side for c in spec.character):
             raise _fail(source, "character", f"side {side!r} has no character")

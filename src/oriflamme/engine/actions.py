@@ -108,6 +108,30 @@ class Casualty(Action):
     char: str
 
 
+@dataclass(frozen=True)
+class Mount(Action):
+    """A rider on foot mounts a riderless horse next to him (§4.4.2)."""
+    type: ClassVar[str] = "mount"
+    char: str
+    horse: str
+
+
+@dataclass(frozen=True)
+class Dismount(Action):
+    """A rider dismounts onto ``hex``, a free hex next to his horse (§4.4.2)."""
+    type: ClassVar[str] = "dismount"
+    char: str
+    hex: str
+
+
+@dataclass(frozen=True)
+class Place(Action):
+    """Answer to "where does the unhorsed rider land?" (§6.8)."""
+    type: ClassVar[str] = "place"
+    char: str
+    hex: str
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
-    c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty)
+    c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty, Mount, Dismount, Place)
 }

@@ -37,8 +37,36 @@ class Character:
     knight: bool = False
     status: str = HEALTHY
     hex: Hex | None = None
-    facing: int = 0
+    facing: int = 0              # riders: direction of the counter's arrow (§4.4.1), 0 = N
     stunned_in_phase: int = -1   # the phase number in which he was stunned
+    horse_type: str | None = None  # a rider's mounted character type (kept when he is on foot)
+    foot_type: str | None = None   # the character type he becomes on foot (§4.4.2, §6.8)
+
+    # --- where he stands (§1.2, §4.4) ----------------------------------------------------
+    @property
+    def rear(self) -> Hex | None:
+        """A rider's second hex: behind his front hex ``hex``, opposite his ``facing`` (the
+        direction his counter's arrow points, §4.4.1). None on foot."""
+        if not self.mounted or self.hex is None:
+            return None
+        return self.hex.neighbour(self.facing + 3)
+
+    @property
+    def hexes(self) -> tuple[Hex, ...]:
+        """The hexes the counter covers: one on foot, two (front, rear) on horseback (§1.2)."""
+        if self.hex is None:
+            return ()
+        if self.mounted:
+            return (self.hex, self.hex.neighbour(self.facing + 3))
+        return (self.hex,)
+
+    def touches(self, other: "Character") -> bool:
+        """Whether a hex of this counter is adjacent to a hex of ``other``."""
+        return any(a.distance(b) == 1 for a in self.hexes for b in other.hexes)
+
+    def distance_to(self, h: Hex) -> int:
+        """Hexes from the nearest hex of this counter to ``h``."""
+        return min(x.distance(h) for x in self.hexes)
 
     # --- values by status (§1.2) ----------------------------------------------------------
     @property
@@ -102,5 +130,7 @@ class Character:
     @classmethod
     def from_json(cls, d: dict) -> "Character":
         d = dict(d)
+        d.setdefault("horse_type", None)
+        d.setdefault("foot_type", None)
         d["hex"] = Hex.from_label(d["hex"]) if d.get("hex") else None
         return cls(**d)

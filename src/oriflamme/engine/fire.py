@@ -11,6 +11,8 @@ from __future__ import annotations
 from ..resolve.fire import FireSituation, fire as resolve_fire
 from ..resolve.ruling import Ruling
 from .character import Character
+from ..hexes import in_front_arc
+from ..rulesdata import COVER_ORDER
 from .lines import line_of_fire
 from .movement import can_attack_hex
 from .state import OFFENSIVE_FIRE, GameState
@@ -27,7 +29,7 @@ def offensive_movement_limit(state: GameState, c: Character) -> str:
 def in_contact(state: GameState, c: Character) -> Character | None:
     """An enemy able to attack ``c`` where he stands (§5.2), if any."""
     for e in state.characters.values():
-        if e.side != c.side and e.hex is not None and c.hex is not None and can_attack_hex(state, e, c.hex):
+        if e.side != c.side and e.hex is not None and c.hex is not None and any(can_attack_hex(state, e, h) for h in c.hexes):
             return e
     return None
 
@@ -66,21 +68,49 @@ def _target_ruling(state: GameState, shooter: Character, target: Character, die:
     if target.side == shooter.side or not target.alive or target.hex is None:
         return Ruling(kind="fire").refuse(f"{target.name} is not a living enemy on the map", "MC §5")
     w = rs.weapons[shooter.weapon]
-    dist = shooter.hex.distance(target.hex)
-    band = w.band(dist)
-    lof = line_of_fire(state, shooter, target, band, occ)
-    if not lof.clear:
+    if w.front_arc_only and shooter.mounted and not in_front_arc(shooter.hex, shooter.facing, target.hex) \
+            and not (target.mounted and in_front_arc(shooter.hex, shooter.facing, target.rear)):
+        return Ruling(kind="fire").refuse(f"{target.name} is not in {shooter.name}'s front arc", w.ref)
+    # aim: each hex of the target (a rider has two, SEED-NOTES D9); the shooter takes the one
+    # at the better range band with a clear line (Oriflamme: the choice is made for him)
+    aims = []
+    first_refusal = None
+    for th in target.hexes:
+        dist = shooter.hex.distance(th)
+        band = w.band(dist)
+        lof = line_of_fire(state, shooter, target, band, occ, target_hex=th)
+        if lof.clear and band is not None:
+            aims.append((rs.band_modifiers[band].value, dist, th, band, lof))
+        elif first_refusal is None:
+            first_refusal = (dist, band, lof)
+    if not aims:
+        dist, band, lof = first_refusal
         r = Ruling(kind="fire")
         r.data.update(distance=dist, band=band)
+        if lof.clear:  # out of range (or an axe's dead range, D15): the resolver says why
+            return resolve_fire(rs, FireSituation(weapon=w.id, distance=dist, target_mounted=target.mounted), die)
         return r.refuse(lof.reason, lof.ref)
+    _, dist, t_hex, band, lof = min(aims, key=lambda a: (a[0], a[1]))
+    mods: tuple[str, ...] = ()
+    notes = list(lof.notes)
+    if target.mounted:
+        covers = [a[4].cover for a in aims]
+        cover = max(covers, key=COVER_ORDER.index)
+        if cover != lof.cover:
+            notes.append((f"the rider gets the stronger cover of his two hexes: {cover}", "MC §5.5.4; SEED-NOTES D9"))
+        if len(aims) == 1:
+            mods = ("target_one_hex_visible",)
+            notes.append((f"only one hex of {target.name} is in sight ({t_hex.label})", "MC §5.4.4; SEED-NOTES D9"))
+    else:
+        cover = lof.cover
     sit = FireSituation(
         weapon=w.id, distance=dist, target_mounted=target.mounted, target_armour=target.armour,
-        cover=lof.cover, weather=state.weather, shooter_wounded=shooter.status == "wounded",
+        cover=cover, weather=state.weather, shooter_wounded=shooter.status == "wounded", modifiers=mods,
     )
     r = resolve_fire(rs, sit, die)
-    pre = [f"{shooter.name} ({shooter.hex.label}) fires at {target.name} ({target.hex.label}): line of fire clear"]
+    pre = [f"{shooter.name} ({shooter.hex.label}) fires at {target.name} ({t_hex.label}): line of fire clear"]
     from ..resolve.ruling import Step
-    r.steps[:0] = [Step(pre[0], "MC §5.5.1")] + [Step(t, ref) for t, ref in lof.notes]
+    r.steps[:0] = [Step(pre[0], "MC §5.5.1")] + [Step(t, ref) for t, ref in notes]
     r.data["line"] = [h.label for h in lof.hexes]
     r.data["shooter"] = shooter.id
     r.data["target"] = target.id

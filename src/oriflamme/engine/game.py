@@ -12,10 +12,11 @@ Every die is rolled through ``state.dice`` and every consequence is logged in ``
 
 from __future__ import annotations
 
-from ..hexes import Hex
+from ..hexes import DIRECTION_NAMES, Hex
 from ..resolve.ruling import Ruling
 from . import turn
-from .actions import Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move, Retreat
+from .actions import Action, Advance, Attack, Casualty, Decline, Dismount, EndStep, Fire, Mount, Move, Place, Retreat
+from . import horses
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
@@ -49,6 +50,18 @@ def legal_actions(state: GameState) -> list[Action]:
                 out.append(Fire(c.id, t.id))
     elif state.step == MOVEMENT:
         for c in mine:
+            if c.active and c.id not in state.stopped:
+                if c.mounted and horses.dismount_problem(state, c) is None:
+                    out.extend(Dismount(c.id, h.label) for h in horses.dismount_hexes(state, c))
+                elif not c.mounted and c.horse_type:
+                    out.extend(Mount(c.id, x.id) for x in horses.mountable(state, c)
+                               if horses.mount_problem(state, c, x) is None)
+            if c.mounted:  # one move per (front hex, facing) reached (§4.4.1)
+                from .movement import points_left as _left
+                from . import riding
+                for _, (_, path) in sorted(riding.reachable(state, c, _left(state, c)).items()):
+                    out.append(Move(c.id, tuple(x.label for x in path)))
+                continue
             for h, (_, path) in sorted(reachable(state, c).items()):
                 out.append(Move(c.id, tuple(x.label for x in path)))
     elif state.step == MELEE:
@@ -66,6 +79,8 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
     if p.kind == "advance":
         opts: list[Action] = [Advance(c, tuple(path)) for c, paths in sorted(p.data["paths"].items()) for path in paths]
         return opts + [Decline()]
+    if p.kind == "place":
+        return [Place(p.chars[0], h) for h in p.data["hexes"]]
     raise AssertionError(p.kind)
 
 
@@ -99,24 +114,52 @@ def explain(state: GameState, action: Action) -> Ruling:
             return r.refuse(why, ref)
         r.data["cost"] = cost
         r.data["path"] = list(action.path)
-        rs = state.rules
-        cur = c.hex
-        for i, h in enumerate(path):
-            sc = step_cost(state, c, cur, h)[0]
-            t = rs.terrain[state.gmap.terrain(h)]
-            side = state.gmap.hexside(cur, h)
-            extra = f" across the {rs.hexsides[side].names[0].lower()}" if side else ""
-            r.step(f"{h.label}: {t.names[0].lower()}{extra}, {sc} PM", t.ref)
-            if i < len(path) - 1:
-                for e in opposers(state, c, h):
-                    p = infiltration_test(rs, Infiltrator(c.mounted, c.armour, c.status == "wounded"),
-                                          Opposer(e.mounted, e.polearm, e.status == "wounded"))
-                    odds = ", ".join(f"{k} {float(v):.0%}" for k, v in p.probabilities.items())
-                    r.step(f"crossing {h.label} next to {e.name}: infiltration test ({odds})", "MC §4.3, §4.3.1")
-            cur = h
+        _explain_path(state, c, path, r)
         r.step(f"{c.name} moves {c.hex.label} → {path[-1].label}: {cost} PM of {points_left(state, c)}", "MC §4, §3.1")
         return r
     return Ruling(kind=action.type)
+
+
+def _explain_path(state: GameState, c: Character, path: tuple[Hex, ...], r: Ruling) -> None:
+    """The steps of a move's preview: each hex, its cost, the turns of a rider (§4.4.1), and
+    the infiltration tests it would meet with their odds (§4.3)."""
+    from .movement import position_opposers
+    from . import riding
+    rs = state.rules
+    costs = _step_costs(state, c, path)
+    steps = riding.path_steps(c, path, riding.extra_costs(state)) if c.mounted else [None] * len(path)
+    probe = c if not c.mounted else None
+    cur = c.hex
+    for i, (h, sc, s) in enumerate(zip(path, costs, steps)):
+        t = rs.terrain[state.gmap.terrain(h)]
+        if s is not None and s.kind == riding.VOLTE:
+            r.step(f"{h.label}: half-turn on the spot, {sc} PM", "MC §4.4.1")
+        else:
+            frm = s.crossed_from if s is not None else cur
+            side = state.gmap.hexside(frm, h)
+            extra = f" across the {rs.hexsides[side].names[0].lower()}" if side else ""
+            turn_txt = f" (turning: {s.kind}, +{s.extra})" if s is not None and s.extra else ""
+            r.step(f"{h.label}: {t.names[0].lower()}{extra}, {sc} PM{turn_txt}",
+                   "MC §4.4.1" if turn_txt else t.ref)
+        if i < len(path) - 1:
+            if s is not None:
+                probe = _at(c, s.front, s.facing)
+                foes = position_opposers(state, probe, probe.hexes)
+            else:
+                foes = opposers(state, c, h)
+            for e in foes:
+                p = infiltration_test(rs, Infiltrator(c.mounted, c.armour, c.status == "wounded"),
+                                      Opposer(e.mounted, e.polearm, e.status == "wounded"))
+                odds = ", ".join(f"{k} {float(v):.0%}" for k, v in p.probabilities.items())
+                r.step(f"crossing {h.label} next to {e.name}: infiltration test ({odds})", "MC §4.3, §4.3.1")
+        cur = h
+
+
+def _at(c: Character, front: Hex, facing: int) -> Character:
+    import copy
+    probe = copy.copy(c)
+    probe.hex, probe.facing = front, facing
+    return probe
 
 
 # =============================================================================================
@@ -162,11 +205,29 @@ def _check(state: GameState, a: Action) -> None:
         p = state.pending[0]
         if a not in _pending_options(state, p):
             what = {"retreat": "a retreat of", "casualty": "the choice of the casualty among",
-                    "advance": "an advance after combat (or decline) by"}[p.kind]
+                    "advance": "an advance after combat (or decline) by",
+                    "place": "the hex where the unhorsed rider lands:"}[p.kind]
             raise IllegalAction(f"the game waits for {what} {', '.join(state.characters[c].name for c in p.chars)} "
                                 f"(side {p.side}); {a.type} is not one of the options", p.data.get("ref", ""))
         return
-    if isinstance(a, (Retreat, Advance, Decline, Casualty)):
+    if isinstance(a, (Mount, Dismount)):
+        if state.step != MOVEMENT:
+            raise IllegalAction("mounting and dismounting are movement", "MC §2.1 (2), §4.4.2")
+        c = _char(state, a.char)
+        if c.side != state.active:
+            raise IllegalAction(f"{c.name} belongs to side {c.side}; it is side {state.active}'s phase", "MC §2.1")
+        if not c.active or c.id in state.stopped:
+            raise IllegalAction(f"{c.name} cannot move now", "MC §1.2, §4.3.1")
+        if isinstance(a, Mount):
+            prob = horses.mount_problem(state, c, state.horses.get(a.horse))
+        else:
+            prob = horses.dismount_problem(state, c)
+            if prob is None and a.hex not in [h.label for h in horses.dismount_hexes(state, c)]:
+                prob = (f"{a.hex} is not a free hex next to {c.name}'s horse", "MC §4.4.2")
+        if prob:
+            raise IllegalAction(*prob)
+        return
+    if isinstance(a, (Retreat, Advance, Decline, Casualty, Place)):
         raise IllegalAction(f"there is no pending {a.type} to answer", "")
     if isinstance(a, EndStep):
         return
@@ -226,11 +287,18 @@ def _do(state: GameState, a: Action) -> None:
         _move(state, state.characters[a.char], _labels(a.path))
     elif isinstance(a, Attack):
         _attack(state, [state.characters[x] for x in a.attackers], [state.characters[x] for x in a.defenders])
+    elif isinstance(a, Mount):
+        horses.mount(state, state.characters[a.char], state.horses[a.horse])
+    elif isinstance(a, Dismount):
+        horses.dismount(state, state.characters[a.char], Hex.from_label(a.hex))
 
 
 def _settle(state: GameState) -> None:
     """After an action: resolve forced prompts, check victory, pass empty steps."""
     for _ in range(1000):
+        for c in sorted(state.characters.values(), key=lambda c: c.id):
+            if c.mounted and not c.alive:  # a rider killed in the saddle falls beside his horse
+                horses.unhorse(state, c, False, "MC §6.8")
         _fill_advance_paths(state)
         sudden_death_check(state)
         if state.over:
@@ -239,7 +307,7 @@ def _settle(state: GameState) -> None:
         if state.pending:
             p = state.pending[0]
             opts = _pending_options(state, p)
-            if p.kind in ("retreat", "casualty") and len(opts) == 1:
+            if p.kind in ("retreat", "casualty", "place") and len(opts) == 1:
                 state.pending.pop(0)
                 _answer(state, p, opts[0])
                 continue
@@ -299,6 +367,8 @@ def _fire(state: GameState, shooter: Character, target: Character) -> None:
         emit(state, "status", f"{target.name} is {target.wound()}", char=target.id, ref=res.ref)
     elif res.stun:
         emit(state, "status", f"{target.name} is {target.stun(state.phase_no)}", char=target.id, ref=res.ref)
+    if res.unhorse and target.mounted:
+        horses.unhorse(state, target, res.horse_killed, res.ref)
     if res.retreat and target.alive:
         _order_retreat(state, target, res.retreat, away_from=shooter.hex, combatants=(), ref=res.ref)
     if res.miss:
@@ -322,30 +392,42 @@ def _stray(state: GameState, shooter: Character, target: Character) -> None:
 def _move(state: GameState, c: Character, path: tuple[Hex, ...]) -> None:
     start = c.hex
     spent_before = state.mp_spent.get(c.id, 0)
-    # cumulative cost per step, to re-check the allowance after a wound (§4.3.1 "blessé");
-    # one MoveContext for the whole path (the board does not change before the walk)
-    steps = []
-    cur = start
-    from .movement import MoveContext, allowance
-    ctx = MoveContext(state, c)
-    for h in path:
-        steps.append(step_cost(state, c, cur, h, ctx)[0])
-        cur = h
+    steps = _step_costs(state, c, path)
 
     def may_go_on(ch: Character, i: int) -> bool:
+        from .movement import allowance
         spent = spent_before + sum(steps[: i + 1])
         return spent < allowance(state, ch)
 
-    final, interrupted = walk(state, c, path, why="move", after_wound=may_go_on)
-    idx = path.index(final) if final in path else -1
-    spent = spent_before + (sum(steps[: idx + 1]) if idx >= 0 else 0)
+    final, interrupted, done = walk(state, c, path, why="move", after_wound=may_go_on)
+    spent = spent_before + sum(steps[:done])
     state.mp_spent[c.id] = spent
     if interrupted:
         state.stopped.add(c.id)
-    shown = [h.label for h in path[: idx + 1]] if idx >= 0 else []
+    shown = [h.label for h in path[:done]]
+    facing = f", facing {DIRECTION_NAMES[c.facing]}" if c.mounted and c.alive else ""
     emit(state, "move", f"{c.name} moves {start.label} → {' → '.join(shown) if shown else start.label}"
-         f" ({spent - spent_before} PM){' and is stopped' if interrupted and c.alive else ''}",
+         f" ({spent - spent_before} PM){facing}{' and is stopped' if interrupted and c.alive else ''}",
          char=c.id, path=shown, cost=spent - spent_before, ref="MC §4")
+
+
+def _step_costs(state: GameState, c: Character, path: tuple[Hex, ...]) -> list[int]:
+    """The cost of each step of a checked path (§3.1, §4.4.1), to re-check the allowance after
+    a wound (§4.3.1 "blessé"); one MoveContext for the whole path (the board does not change
+    before the walk)."""
+    from .movement import MoveContext
+    ctx = MoveContext(state, c)
+    out = []
+    if c.mounted:
+        from . import riding
+        for s in riding.path_steps(c, path, riding.extra_costs(state)):
+            out.append(s.extra + (ctx.cost(s.crossed_from, s.entered) if s.entered is not None else 0))
+        return out
+    cur = c.hex
+    for h in path:
+        out.append(step_cost(state, c, cur, h, ctx)[0])
+        cur = h
+    return out
 
 
 # --- melee -------------------------------------------------------------------------------
@@ -366,6 +448,7 @@ def _attack(state: GameState, atts: list[Character], defs: list[Character]) -> N
         "defender_hexes": {d.id: d.hex.label for d in defs},
         "attacker_hexes": {a.id: a.hex.label for a in atts},
         "letter": r.result, "ref": res.ref if res else "MC §6",
+        "unhorse": bool(res and res.unhorse), "horse_killed": bool(res and res.horse_killed),
     }
     if res is None or r.result == "-":
         return
@@ -413,6 +496,8 @@ def _hit(state: GameState, c: Character, ctx: dict) -> None:
         emit(state, "status", f"{c.name} is {c.stun(state.phase_no)}", char=c.id, ref=ctx["ref"])
     else:
         emit(state, "status", f"{c.name} is {c.kill()}", char=c.id, ref=ctx["ref"])
+    if ctx["who"] == "defender" and ctx.get("unhorse") and c.mounted:
+        horses.unhorse(state, c, ctx.get("horse_killed", False), ctx["ref"])
     if ctx["who"] == "defender" and effect in ("stun", "kill", "wound"):
         if effect in ("stun", "kill") or not c.alive:
             ctx = dict(ctx, victor="attackers")
@@ -449,13 +534,16 @@ def _offer_advance(state: GameState, ctx: dict) -> None:
 
 
 def _answer(state: GameState, p: Pending, a: Action) -> None:
+    if p.kind == "place":
+        horses.place(state, state.characters[a.char], Hex.from_label(a.hex))
+        return
     if p.kind == "casualty":
         _hit(state, state.characters[a.char], p.data["ctx"])
     elif p.kind == "retreat":
         c = state.characters[a.char]
         path = _labels(a.path)
         start = c.hex
-        final, interrupted = walk(state, c, path, why="retreat")
+        final, interrupted, _ = walk(state, c, path, why="retreat")
         if not c.alive:
             pass  # killed on the way: the status event says so
         elif interrupted and final != path[-1]:
@@ -475,8 +563,8 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
         start = c.hex
         losers = p.data.get("engaged_losers", [])
         exclude = set(losers) | set(state.engaged)
-        final, interrupted = walk(state, c, path, exclude=exclude, why="advance after combat")
-        emit(state, "advance", f"{c.name} advances {start.label} → {' → '.join(x.label for x in path[: path.index(final) + 1]) if final in path else start.label}",
+        final, interrupted, done = walk(state, c, path, exclude=exclude, why="advance after combat")
+        emit(state, "advance", f"{c.name} advances {start.label} → {' → '.join(x.label for x in path[:done]) if done else start.label}",
              char=c.id, ref="MC §6.6")
 
 

@@ -44,13 +44,12 @@ _lines_between = lru_cache(maxsize=65536)(lines_of_fire)
 
 
 def _one_line(state: GameState, shooter: Character, target: Character, line: tuple[Hex, ...], band: str | None,
-              occ: dict[Hex, list[Character]]) -> LineOfFire:
+              occ: dict[Hex, list[Character]], t_hex: Hex) -> LineOfFire:
     rs = state.rules
     m = state.gmap
     weapon = rs.weapons[shooter.weapon] if shooter.weapon else None
     notes: list[tuple[str, str]] = []
     cover = "none"
-    t_hex = target.hex
     t_terrain = rs.terrain[m.terrain(t_hex)]
 
     terrains, terrain_id, hexside = rs.terrain, m.terrain, m.hexside
@@ -73,6 +72,8 @@ def _one_line(state: GameState, shooter: Character, target: Character, line: tup
                 notes.append((f"the line crosses {t.names[0].lower()} in {h.label}: {t.cover_along_line} cover", t.ref))
             cover = _stronger(cover, t.cover_along_line)
         for o in occ.get(h, ()):
+            if o is target or o is shooter:
+                continue  # a rider's other hex
             if o.status == "stunned":
                 continue  # §5.5.3: stunned characters do not block
             if t.water:
@@ -116,13 +117,15 @@ def _one_line(state: GameState, shooter: Character, target: Character, line: tup
 
 
 def line_of_fire(state: GameState, shooter: Character, target: Character, band: str | None,
-                 occ: dict[Hex, list[Character]] | None = None) -> LineOfFire:
+                 occ: dict[Hex, list[Character]] | None = None, *, target_hex: Hex | None = None) -> LineOfFire:
     """The line between two characters with the cover the target gets; along a hexside the
     better of the two sides for the shooter (docs/decisions.md). ``occ``: the live characters
-    by hex (``state.occupants()``), when the caller already has it."""
+    by hex (``state.occupants()``), when the caller already has it. ``target_hex``: the hex
+    aimed at (either hex of a rider, SEED-NOTES D9); his front hex by default."""
     if occ is None:
         occ = state.occupants()
-    variants = [_one_line(state, shooter, target, ln, band, occ) for ln in _lines_between(shooter.hex, target.hex)]
+    t_hex = target_hex or target.hex
+    variants = [_one_line(state, shooter, target, ln, band, occ, t_hex) for ln in _lines_between(shooter.hex, t_hex)]
     clear = [v for v in variants if v.clear]
     if not clear:
         return variants[0]

@@ -23,11 +23,23 @@ def marks_of(state: GameState, c: Character, other: Character, attacking: bool) 
     """Terrain marks of ``c`` fighting ``other`` (§6.1, §8.5.1; SEED-NOTES D4): the terrain's
     mark, and the hexside between them (a low wall or fence gives its mark to the defender)."""
     rs = state.rules
-    marks = [rs.terrain[state.gmap.terrain(c.hex)].combat]
-    hs = state.gmap.hexside(c.hex, other.hex) if c.hex.distance(other.hex) == 1 else None
-    if hs and not attacking:
-        marks.append(rs.hexsides[hs].combat_defender)
-    return tuple(marks)
+    options = []
+    for h in c.hexes:  # a rider counts the worse of his two hexes (§6.1; SEED-NOTES D3)
+        marks = [rs.terrain[state.gmap.terrain(h)].combat]
+        if not attacking:
+            for oh in other.hexes:
+                hs = state.gmap.hexside(h, oh) if h.distance(oh) == 1 else None
+                if hs:
+                    marks.append(rs.hexsides[hs].combat_defender)
+                    break
+        options.append(tuple(marks))
+    return min(options, key=lambda ms: sum(rs.terrain_marks[x].value for x in ms))
+
+
+def can_strike(state: GameState, a: Character, d: Character) -> bool:
+    """Whether ``a`` could attack ``d`` now: a hex of ``d`` next to ``a`` that ``a`` could
+    enter, no wall between (§6.7); riders strike from and at either hex."""
+    return any(can_attack_hex(state, a, h) for h in d.hexes)
 
 
 def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
@@ -55,22 +67,22 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
     for d in defenders:
         if d.side == attackers[0].side or not d.alive or d.hex is None:
             return Ruling(kind="melee").refuse(f"{d.name} is not a living enemy", "MC §6")
-        if not any(a.hex.distance(d.hex) == 1 for a in attackers):
+        if not any(a.touches(d) for a in attackers):
             return Ruling(kind="melee").refuse(f"{d.name} is not adjacent to an attacker", "MC §6")
     for a in attackers:
-        adj = [d for d in defenders if a.hex.distance(d.hex) == 1]
+        adj = [d for d in defenders if a.touches(d)]
         if not adj:
             return Ruling(kind="melee").refuse(f"{a.name} is not adjacent to a defender", "MC §6")
         for d in adj:
-            if not can_attack_hex(state, a, d.hex):
+            if not can_strike(state, a, d):
                 t = rs.terrain[state.gmap.terrain(d.hex)]
                 return Ruling(kind="melee").refuse(
                     f"{a.name} could not enter {d.hex.label} ({t.names[0]}), so cannot attack {d.name} there", "MC §6.7")
     fa = [Fighter(a.current_attack, mounted=a.mounted, armour=a.armour,
-                  marks=(rs.terrain[state.gmap.terrain(a.hex)].combat,), name=a.name) for a in attackers]
+                  marks=marks_of(state, a, defenders[0], True), name=a.name) for a in attackers]
     fd = []
     for d in defenders:
-        facing = [a for a in attackers if a.hex.distance(d.hex) == 1]
+        facing = [a for a in attackers if a.touches(d)]
         # the defender counts the worse of the marks he has against each attacker facing him
         options = [marks_of(state, d, a, False) for a in facing]
         worst = min(options, key=lambda ms: sum(rs.terrain_marks[x].value for x in ms))
@@ -91,8 +103,7 @@ def _contact_pairs(state: GameState, side: str) -> set[tuple[str, str]]:
     if not able:
         return set()
     enemies = [e for e in state.characters.values() if e.side != side and e.alive and e.hex is not None]
-    return {(a.id, e.id) for a in able for e in enemies
-            if a.hex.distance(e.hex) == 1 and can_attack_hex(state, a, e.hex)}
+    return {(a.id, e.id) for a in able for e in enemies if a.touches(e) and can_strike(state, a, e)}
 
 
 def _group_connected(aset: tuple[str, ...], dset: tuple[str, ...], foes_of: dict[str, set[str]]) -> bool:
@@ -217,7 +228,7 @@ def is_attack_option(state: GameState, side: str, attackers, defenders, ruling_c
     # ids strictly in order (combinations of sorted ids), hence no repeats
     if any(not x < y for x, y in zip(aset, aset[1:])) or any(not x < y for x, y in zip(dset, dset[1:])):
         return False
-    foes_of = {x: {y for y, d in zip(dset, defs) if a.hex.distance(d.hex) == 1 and can_attack_hex(state, a, d.hex)}
+    foes_of = {x: {y for y, d in zip(dset, defs) if a.touches(d) and can_strike(state, a, d)}
                for x, a in zip(aset, atts)}
     if not _group_connected(aset, dset, foes_of):
         return False

@@ -57,7 +57,8 @@ class Occupancy:
             if c.hex is None:
                 continue
             if c.alive:
-                self.live.setdefault(c.hex, []).append(c)
+                for h in c.hexes:
+                    self.live.setdefault(h, []).append(c)
             else:
                 self.dead[c.hex] = self.dead.get(c.hex, 0) + 1
 
@@ -136,16 +137,20 @@ def step_cost(state: GameState, c: Character, frm: Hex, to: Hex, ctx: MoveContex
 def can_attack_hex(state: GameState, enemy: Character, h: Hex) -> bool:
     """Whether ``enemy`` could attack a character in the adjacent hex ``h``: he is active,
     adjacent, could enter it, and no wall stands between (§6.7, §4.3.1.1)."""
-    if not enemy.active or enemy.hex is None or enemy.hex.distance(h) != 1:
+    if not enemy.active or enemy.hex is None:
         return False
     rs = state.rules
+    froms = [x for x in enemy.hexes if x.distance(h) == 1]  # a rider strikes from either hex
+    if not froms:
+        return False
     t = rs.terrain[state.gmap.terrain(h)]
     if t.cost_for(enemy.mounted, enemy.armour) == "impassable":
         return False
-    side = state.gmap.hexside(enemy.hex, h)
-    if side and rs.hexsides[side].no_combat:
-        return False
-    return True
+    for x in froms:
+        side = state.gmap.hexside(x, h)
+        if not (side and rs.hexsides[side].no_combat):
+            return True
+    return False
 
 
 def opposers(state: GameState, c: Character, h: Hex, exclude: Iterable[str] = ()) -> list[Character]:
@@ -155,9 +160,19 @@ def opposers(state: GameState, c: Character, h: Hex, exclude: Iterable[str] = ()
     for e in state.characters.values():
         if e.side == c.side or e.id in ex or e.id in state.opportunity_used:
             continue
-        if e.hex is not None and e.hex.distance(h) == 1 and can_attack_hex(state, e, h):
+        if e.hex is not None and can_attack_hex(state, e, h):
             out.append(e)
     return sorted(out, key=lambda e: e.id)
+
+
+def position_opposers(state: GameState, c: Character, hexes: Iterable[Hex], exclude: Iterable[str] = ()) -> list[Character]:
+    """Enemies who may test ``c`` crossing a position covering ``hexes``: a rider is tested by
+    an enemy next to either of his two hexes (§4.3.1.2), once per enemy."""
+    seen: dict[str, Character] = {}
+    for h in hexes:
+        for e in opposers(state, c, h, exclude):
+            seen.setdefault(e.id, e)
+    return [seen[k] for k in sorted(seen)]
 
 
 def threatened(state: GameState, c: Character, h: Hex) -> bool:
@@ -175,13 +190,14 @@ def threatened_hexes(state: GameState, c: Character) -> set[Hex]:
         table = tables.get(kind)
         if table is None:
             table = tables[kind] = _attack_table(state, *kind)
-        row = table.get(e.hex)
-        if row is not None:
-            out.update(row)
-        else:  # off the map: the long way
-            for n in e.hex.neighbours():
-                if n in state.gmap and can_attack_hex(state, e, n):
-                    out.add(n)
+        for eh in e.hexes:
+            row = table.get(eh)
+            if row is not None:
+                out.update(row)
+            else:  # off the map: the long way
+                for n in eh.neighbours():
+                    if n in state.gmap and can_attack_hex(state, e, n):
+                        out.add(n)
     return out
 
 
@@ -252,11 +268,14 @@ def _obstacles(state: GameState, c: Character, dead_extra: int, dead_block: int)
         if h is None:
             continue
         if o.alive:
-            occupied.add(h)
+            occupied.update(o.hexes)
             if o.side != side and o.active:
-                blocked.add(h)
+                blocked.update(o.hexes)
         else:
             dead[h] = dead.get(h, 0) + 1
+    for horse in state.horses.values():
+        if horse.alive:
+            occupied.update(horse.hexes)  # a riderless horse may be passed, not shared (§4.1)
     heavy: set[Hex] = set()
     for h, men in dead.items():
         if men >= dead_block:
@@ -292,6 +311,12 @@ def reachable(state: GameState, c: Character, budget: int | None = None) -> dict
         budget = points_left(state, c)
     if budget <= 0:
         return {}
+    if c.mounted:
+        from . import riding
+        out: dict[Hex, tuple[int, tuple[Hex, ...]]] = {}
+        for (front, _), v in sorted(riding.reachable(state, c, budget).items(), key=lambda kv: kv[1][0]):
+            out.setdefault(front, v)  # the cheapest facing for each front hex
+        return out
     setup = _search_setup(state, c)
     if setup is None:
         return _reachable_reference(state, c, budget)
@@ -338,6 +363,9 @@ def can_move(state: GameState, c: Character) -> bool:
     budget = points_left(state, c)
     if budget <= 0:
         return False
+    if c.mounted:
+        from . import riding
+        return bool(riding.reachable(state, c, budget))
     setup = _search_setup(state, c)
     if setup is None:
         return bool(_reachable_reference(state, c, budget))
@@ -416,6 +444,9 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
     """Total cost of moving ``c`` along ``path`` or ``(None, reason, ref)``."""
     if not path:
         return None, "an empty move", "MC §4"
+    if c.mounted:
+        from . import riding
+        return riding.check_path(state, c, path)
     total = 0
     cur = c.hex
     ctx = MoveContext(state, c)
@@ -430,4 +461,6 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
         return None, f"the move costs {total} PM and {c.name} has {left} left", "MC §4, §3.1"
     if state.live_at(path[-1]):
         return None, f"a move cannot end in {path[-1].label}: one live character per hex", "MC §4.1"
+    if state.horse_at(path[-1]) is not None:
+        return None, f"a move cannot end in {path[-1].label}: a horse stands there", "MC §4.1"
     return total, "", ""

@@ -10,7 +10,7 @@ from ..hexes import Hex
 from ..resolve.infiltration import Infiltrator, Opposer, infiltration_test
 from .character import Character
 from .events import emit
-from .movement import opposers
+from .movement import opposers, position_opposers
 from .state import GameState
 
 
@@ -29,60 +29,100 @@ def passable_for(state: GameState, c: Character, frm: Hex, to: Hex) -> bool:
 
 
 def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iterable[str] = (),
-         why: str = "move", after_wound: Callable[[Character, int], bool] | None = None) -> tuple[Hex, bool]:
+         why: str = "move", after_wound: Callable[[Character, int], bool] | None = None) -> tuple[Hex, bool, int]:
     """Walk ``c`` along ``path``, rolling an infiltration test (§4.3) for each enemy able to
-    attack a hex crossed (every hex but the last). Returns (final hex, interrupted?).
+    attack a hex crossed (every hex but the last). Returns (final hex, interrupted?, number of
+    steps of ``path`` made).
 
-    A "stop" result ends the walk in the hex crossed; if a friend stands there, ``c`` stops on
-    the last free hex of his path instead (§4.1 one live character per hex — Oriflamme's
-    reading). ``after_wound(c, step_index)`` says whether a wounded mover may go on.
+    A rider's path is a list of front steps (:mod:`oriflamme.engine.riding`): he is tested by
+    enemies next to either of his hexes (§4.3.1.2); a half-turn on the spot (the volte) is
+    tested only by enemies on his two central side hexes, even as the last step (§4.3.2).
+    Forced displacements (retreats, advances) walk on, the rear following.
+
+    A "stop" result ends the walk where the character stands; if a friend stands there, ``c``
+    stops on the last free position of his path instead (§4.1 one live character per hex —
+    Oriflamme's reading). ``after_wound(c, step_index)`` says whether a wounded mover may go on.
     """
-    rs = state.rules
-    start = c.hex
+    from . import riding, turn
+    extras = riding.extra_costs(state) if c.mounted else {}
+    start = (c.hex, c.facing)
     visited = [start]
-    from . import turn
     for i, h in enumerate(path):
-        c.hex = h
-        visited.append(h)
+        kind = None
+        if c.mounted:
+            if why == "move":
+                s = riding.classify(c.hex, c.facing, h, extras)
+                c.hex, c.facing, kind = s.front, s.facing, s.kind
+            elif why == "retreat":
+                c.hex = h  # a rider backs away, keeping his facing (retreat_paths)
+            else:
+                c.hex, c.facing = riding.walk_on(c.hex, h)
+        else:
+            c.hex = h
+        visited.append((c.hex, c.facing))
         if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None:
             turn.DEFENSIVE_FIRE_HOOK(state, c, h)  # §5.3: defensive fire interrupts here
-        if i == len(path) - 1:
-            return h, False
-        for e in opposers(state, c, h, exclude):
-            state.opportunity_used.add(e.id)
-            die = state.dice.roll(10)
-            r = infiltration_test(
-                rs,
-                Infiltrator(mounted=c.mounted, armour=c.armour, wounded=c.status == "wounded"),
-                Opposer(mounted=e.mounted, polearm=e.polearm, wounded=e.status == "wounded"),
-                die,
-            )
-            what = {"none": "no damage", "stop": "movement stopped", "wounded": "wounded", "killed": "killed"}[r.result]
-            emit(state, "infiltration", f"{e.name} tests {c.name}'s infiltration through {h.label} ({why}): {what}",
-                 ruling=r, char=c.id, opposer=e.id, hex=h.label)
-            stop = False
-            if r.result == "stop":
-                stop = True
-            elif r.result == "wounded":
-                emit(state, "status", f"{c.name} is {c.wound()}", char=c.id, ref="MC §4.3.1")
-                stop = not c.alive or (after_wound is not None and not after_wound(c, i))
-            elif r.result == "killed":
-                c.kill()
-                emit(state, "status", f"{c.name} is killed", char=c.id, ref="MC §4.3.1")
-                return h, True
-            if stop:
-                if not c.alive:
-                    return h, True
-                for back in reversed(visited):
-                    if not [o for o in state.live_at(back) if o.id != c.id]:
-                        c.hex = back
-                        if back != h:
-                            emit(state, "move", f"{c.name} cannot stop on a friend in {h.label}: he stops in {back.label}",
-                                 char=c.id, hex=back.label, ref="MC §4.1")
-                        return back, True
-                c.hex = start
-                return start, True
-    return c.hex, False
+        last = i == len(path) - 1
+        if kind == riding.VOLTE:
+            sides = riding.central_sides(c)
+            foes = [e for e in position_opposers(state, c, c.hexes, exclude) if any(x in sides for x in e.hexes)]
+            where, ref = f"{c.name}'s volte in {c.hex.label}", "MC §4.3.2"
+        elif last:
+            return h, False, i + 1
+        else:
+            foes = position_opposers(state, c, c.hexes, exclude) if c.mounted else opposers(state, c, h, exclude)
+            where, ref = f"{c.name}'s infiltration through {h.label}", "MC §4.3"
+        for e in foes:
+            stopped = _opportunity_test(state, c, e, h, where, why, ref, i, after_wound)
+            if stopped:
+                return _stop_back(state, c, h, visited, i)
+        if last:
+            return h, False, i + 1
+    return c.hex, False, len(path)
+
+
+def _opportunity_test(state: GameState, c: Character, e: Character, h: Hex, where: str, why: str, ref: str,
+                      i: int, after_wound) -> bool:
+    """One enemy's infiltration test against ``c`` (§4.3.1): whether it stops him."""
+    rs = state.rules
+    state.opportunity_used.add(e.id)
+    die = state.dice.roll(10)
+    r = infiltration_test(
+        rs,
+        Infiltrator(mounted=c.mounted, armour=c.armour, wounded=c.status == "wounded"),
+        Opposer(mounted=e.mounted, polearm=e.polearm, wounded=e.status == "wounded"),
+        die,
+    )
+    what = {"none": "no damage", "stop": "movement stopped", "wounded": "wounded", "killed": "killed"}[r.result]
+    emit(state, "infiltration", f"{e.name} tests {where} ({why}): {what}",
+         ruling=r, char=c.id, opposer=e.id, hex=h.label, ref=ref)
+    if r.result == "stop":
+        return True
+    if r.result == "wounded":
+        emit(state, "status", f"{c.name} is {c.wound()}", char=c.id, ref="MC §4.3.1")
+        return not c.alive or (after_wound is not None and not after_wound(c, i))
+    if r.result == "killed":
+        c.kill()
+        emit(state, "status", f"{c.name} is killed", char=c.id, ref="MC §4.3.1")
+        return True
+    return False
+
+
+def _stop_back(state: GameState, c: Character, h: Hex, visited: list, i: int) -> tuple[Hex, bool, int]:
+    """``c`` is stopped (or killed) at step ``i``: he stays there, or on the last free
+    position he passed (§4.1)."""
+    if not c.alive:
+        return h, True, i + 1
+    for k in range(len(visited) - 1, -1, -1):
+        front, facing = visited[k]
+        c.hex, c.facing = front, facing
+        if all(not [o for o in state.live_at(x) if o.id != c.id] for x in c.hexes):
+            if k != len(visited) - 1:
+                emit(state, "move", f"{c.name} cannot stop on a friend in {h.label}: he stops in {front.label}",
+                     char=c.id, hex=front.label, ref="MC §4.1")
+            return front, True, k
+    c.hex, c.facing = visited[0]
+    return c.hex, True, 0
 
 
 # --- retreats ----------------------------------------------------------------------------
@@ -95,15 +135,30 @@ def retreat_paths(state: GameState, c: Character, n: int, away_from: Hex | None,
     comb = [state.characters[x] for x in combatants]
     out: list[tuple[Hex, ...]] = []
 
-    def ok_final(h: Hex) -> bool:
-        if [o for o in state.live_at(h) if o.id != c.id]:
+    def ok_hex(h: Hex) -> bool:
+        if [o for o in state.live_at(h) if o.id != c.id] or state.horse_at(h) is not None:
             return False
-        return not any(e.alive and e.side != c.side and e.hex is not None and e.hex.distance(h) == 1 for e in comb)
+        return not any(e.alive and e.side != c.side and e.hex is not None and e.distance_to(h) == 1 for e in comb)
+
+    back = (c.facing + 3) % 6
+
+    def ok_final(path: list[Hex]) -> bool:
+        # a rider backs away, his counter keeping its facing (Oriflamme's reading): his rear
+        # hex is behind the last hex of the path
+        if not ok_hex(path[-1]):
+            return False
+        return not c.mounted or ok_hex(path[-1].neighbour(back))
+
+    def rear_ok(cur: Hex, nb: Hex) -> bool:
+        if not c.mounted:
+            return True
+        r0, r1 = cur.neighbour(back), nb.neighbour(back)
+        return passable_for(state, c, r0, r1) and not any(o.side != c.side for o in state.live_at(r1))
 
     def rec(path: list[Hex]):
         cur = path[-1] if path else start
         if len(path) == n:
-            if cur.distance(start) == n and ok_final(cur):
+            if cur.distance(start) == n and ok_final(path):
                 out.append(tuple(path))
             return
         for nb in cur.neighbours():
@@ -111,7 +166,7 @@ def retreat_paths(state: GameState, c: Character, n: int, away_from: Hex | None,
                 continue
             if not path and away_from is not None and nb.distance(away_from) <= start.distance(away_from):
                 continue
-            if not passable_for(state, c, cur, nb):
+            if not passable_for(state, c, cur, nb) or not rear_ok(cur, nb):
                 continue
             if any(o.side != c.side for o in state.live_at(nb)):
                 continue
@@ -129,10 +184,15 @@ def advance_paths(state: GameState, c: Character, vacated: Iterable[Hex], n: int
     out: list[tuple[Hex, ...]] = []
 
     def free(h: Hex) -> bool:
-        return not [o for o in state.live_at(h) if o.id != c.id]
+        return not [o for o in state.live_at(h) if o.id != c.id] and state.horse_at(h) is None
+
+    def free_end(path: list[Hex]) -> bool:
+        if not free(path[-1]):
+            return False
+        return not c.mounted or free(path[-2] if len(path) > 1 else c.hex)
 
     def rec(path: list[Hex]):
-        if path and free(path[-1]):
+        if path and free_end(path):
             out.append(tuple(path))
         if len(path) == n:
             return

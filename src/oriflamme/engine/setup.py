@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..dice import Dice
-from ..hexes import Hex
+from ..hexes import DIRECTION_NAMES, Hex
 from ..maps import GameMap
 from ..rulesdata import load_ruleset
 from . import turn
@@ -30,6 +30,9 @@ def new_game(scenario: dict, gmap: GameMap, seed: int) -> GameState:
             knight=ct.knight,
             status=spec.get("status", "healthy"),
             hex=Hex.from_label(spec["hex"]),
+            facing=DIRECTION_NAMES.index(spec.get("facing") or "N"),
+            horse_type=ct.id if ct.mounted else None,
+            foot_type=ct.dismounted if ct.mounted else None,
         )
         chars[c.id] = c
     sides = [s["id"] for s in scenario["side"]]

@@ -39,6 +39,29 @@ class Pending:
 
 
 @dataclass
+class Horse:
+    """A horse without a rider (§4.4.4, §6.8): it covers two hexes like a rider and stays put.
+    ``side`` is the side controlling it (None: nobody); ``alive`` False for a dead horse."""
+
+    id: str
+    hex: Hex
+    facing: int
+    side: str | None
+    alive: bool = True
+
+    @property
+    def hexes(self) -> tuple[Hex, Hex]:
+        return (self.hex, self.hex.neighbour(self.facing + 3))
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "hex": self.hex.label, "facing": self.facing, "side": self.side, "alive": self.alive}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Horse":
+        return cls(d["id"], Hex.from_label(d["hex"]), int(d["facing"]), d.get("side"), bool(d.get("alive", True)))
+
+
+@dataclass
 class GameState:
     ruleset_id: str
     scenario: dict                    # the validated scenario (JSON-able), the map spec included
@@ -61,6 +84,7 @@ class GameState:
     engaged: set[str] = field(default_factory=set)
     opportunity_used: set[str] = field(default_factory=set)     # enemies who made their §4.3 test
     pending: list[Pending] = field(default_factory=list)
+    horses: dict[str, Horse] = field(default_factory=dict)
     log: list[dict] = field(default_factory=list)
     winner: str | None = None
     over: bool = False
@@ -85,12 +109,21 @@ class GameState:
     def occupants(self) -> dict[Hex, list[Character]]:
         occ: dict[Hex, list[Character]] = {}
         for c in self.characters.values():
-            if c.hex is not None and c.alive:
-                occ.setdefault(c.hex, []).append(c)
+            if c.alive:
+                for h in c.hexes:
+                    occ.setdefault(h, []).append(c)
         return occ
 
     def live_at(self, h: Hex) -> list[Character]:
-        return [c for c in self.characters.values() if c.alive and c.hex == h]
+        """The live characters covering ``h`` (a rider covers two hexes)."""
+        return [c for c in self.characters.values() if c.alive and (c.hex == h or (c.mounted and c.rear == h))]
+
+    def horse_at(self, h: Hex, alive: bool = True) -> Horse | None:
+        """The riderless horse covering ``h`` (a live one, or a dead one with alive=False)."""
+        for x in self.horses.values():
+            if x.alive == alive and h in x.hexes:
+                return x
+        return None
 
     def dead_at(self, h: Hex) -> int:
         return sum(1 for c in self.characters.values() if not c.alive and c.hex == h)
@@ -120,6 +153,7 @@ class GameState:
             "engaged": sorted(self.engaged),
             "opportunity_used": sorted(self.opportunity_used),
             "pending": [p.to_json() for p in self.pending],
+            "horses": {k: h.to_json() for k, h in sorted(self.horses.items())},
             "log": self.log,
             "winner": self.winner,
             "over": self.over,
@@ -137,6 +171,7 @@ class GameState:
             mp_spent=dict(d["mp_spent"]), stopped=set(d["stopped"]), attacked=set(d["attacked"]),
             engaged=set(d["engaged"]), opportunity_used=set(d["opportunity_used"]),
             pending=[Pending.from_json(p) for p in d["pending"]], log=list(d["log"]),
+            horses={k: Horse.from_json(v) for k, v in d.get("horses", {}).items()},
             winner=d["winner"], over=d["over"], result_text=d.get("result_text", ""),
         )
 
@@ -157,5 +192,6 @@ class GameState:
         other.fire_limit = dict(self.fire_limit)
         other.mp_spent = dict(self.mp_spent)
         other.pending = copy.deepcopy(self.pending)
+        other.horses = {k: copy.copy(h) for k, h in self.horses.items()}
         other.log = list(self.log)
         return other

@@ -1,0 +1,188 @@
+"""Horses (Magna Carta §4.4.2, §4.4.4, §6.8): unhorsing, mounting, dismounting, riderless
+horses.
+
+* **Unhorsed** (§6.8): the fire and melee results that say so (data: ``unhorse``,
+  ``horse_killed``) leave the horse — alive or dead — on the rider's two hexes; the rider, on
+  foot with the values of his type on foot (roster ``dismounted``), is placed by his side on a
+  hex next to the horse. Entirely surrounded by enemies, he is dead. Oriflamme's reading: with
+  no free hex but friends around, he is placed on the hex of the horse behind (the §6.8
+  shifting of a friend to make room is not played — docs/decisions.md).
+* **Dismounting / mounting** (§4.4.2): 2 PM (3 in armour) during the movement step; the points
+  left on horseback are halved (÷4 wounded) on foot, the points left on foot doubled on
+  horseback. A dismounting rider steps onto a free hex next to his horse; a rider on foot
+  mounts a riderless horse next to him that no active enemy stands by (only riders may mount,
+  captured horses included), and takes its two hexes and facing.
+* **Riderless horses** (§4.4.4) stay put; their hexes may be crossed but no move ends there.
+  Not yet: leading by the bridle, change of owner, attacking a lone horse (docs/rules-coverage.md).
+"""
+
+from __future__ import annotations
+
+from ..hexes import Hex
+from .character import Character
+from .events import emit
+from .state import GameState, Horse, Pending
+
+
+def rules(state: GameState) -> dict[str, int]:
+    r = state.rules.movement_rules
+    return {k: r[k].value for k in ("mount_cost", "mount_cost_armoured", "mount_points_factor",
+                                      "dismount_points_divisor", "dismount_points_divisor_wounded")}
+
+
+def _become(state: GameState, c: Character, type_id: str, mounted: bool) -> None:
+    """Take the values of ``type_id`` (the same man on foot or on horseback), keeping status."""
+    ct = state.rules.character_types[type_id]
+    c.type, c.mounted = ct.id, mounted
+    c.attack, c.defence, c.movement = ct.attack, ct.defence, ct.movement
+    c.wounded_attack, c.wounded_defence, c.wounded_movement = ct.wounded_attack, ct.wounded_defence, ct.wounded_movement
+    c.stunned_defence, c.armour = ct.stunned_defence, ct.armour
+    c.weapon = ct.weapon
+
+
+def to_foot(state: GameState, c: Character) -> None:
+    if c.foot_type:
+        _become(state, c, c.foot_type, False)
+    else:
+        c.mounted = False
+
+
+def around(state: GameState, hexes: tuple[Hex, ...]) -> list[Hex]:
+    """Map hexes next to a two-hex counter (not its own)."""
+    out = []
+    for h in hexes:
+        for n in h.neighbours():
+            if n not in hexes and n in state.gmap and n not in out:
+                out.append(n)
+    return sorted(out)
+
+
+def free_for_foot(state: GameState, c: Character, h: Hex) -> bool:
+    rs = state.rules
+    if rs.terrain[state.gmap.terrain(h)].cost_for(False, c.armour) == "impassable":
+        return False
+    if [o for o in state.live_at(h) if o.id != c.id]:
+        return False
+    return state.horse_at(h) is None
+
+
+def _new_horse_id(state: GameState, c: Character) -> str:
+    base = f"{c.id}-horse"
+    k, hid = 1, base
+    while hid in state.horses:
+        k += 1
+        hid = f"{base}{k}"
+    return hid
+
+
+def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> None:
+    """§6.8: the horse stays where it stood (dead or alive), the rider is put beside it."""
+    if not c.mounted or c.hex is None:
+        return
+    horse = Horse(_new_horse_id(state, c), c.hex, c.facing, c.side, alive=not horse_killed)
+    state.horses[horse.id] = horse
+    to_foot(state, c)
+    emit(state, "unhorse", f"{c.name} is unhorsed; his horse {'lies dead' if horse_killed else 'stays'} in "
+         f"{horse.hexes[0].label}-{horse.hexes[1].label}", char=c.id, horse=horse.id, ref=ref)
+    ring = around(state, horse.hexes)
+    free = [h for h in ring if free_for_foot(state, c, h)]
+    if not free:
+        if all(any(o.side != c.side for o in state.live_at(h)) for h in ring):
+            if c.alive:
+                emit(state, "status", f"{c.name}, unhorsed and surrounded by enemies, is {c.kill()}", char=c.id, ref="MC §6.8")
+        c.hex = horse.hexes[1]
+        if c.alive:
+            emit(state, "place", f"{c.name} finds no free hex beside his horse and stays in {c.hex.label}",
+                 char=c.id, ref="docs/decisions.md (unhorsed riders)")
+        return
+    c.hex = free[0]  # provisional: his side chooses (a prompt when there is a choice)
+    if len(free) > 1:
+        state.pending.insert(0, Pending("place", c.side, [c.id], {"hexes": [h.label for h in free], "ref": "MC §6.8"}))
+    else:
+        emit(state, "place", f"{c.name} is placed in {c.hex.label}", char=c.id, ref="MC §6.8")
+
+
+def place(state: GameState, c: Character, h: Hex) -> None:
+    c.hex = h
+    emit(state, "place", f"{c.name} is placed in {h.label}", char=c.id, ref="MC §6.8")
+
+
+# --- mounting and dismounting (§4.4.2) ---------------------------------------------------
+def mount_cost(state: GameState, c: Character) -> int:
+    r = rules(state)
+    return r["mount_cost_armoured"] if c.armour else r["mount_cost"]
+
+
+def dismount_hexes(state: GameState, c: Character) -> list[Hex]:
+    return [h for h in around(state, c.hexes) if free_for_foot(state, c, h)]
+
+
+def dismount_problem(state: GameState, c: Character) -> tuple[str, str] | None:
+    from .movement import points_left
+    if not c.mounted:
+        return (f"{c.name} is not on horseback", "MC §4.4.2")
+    if not c.foot_type:
+        return (f"{c.name}'s type has no counterpart on foot", "MC §4.4.2")
+    if points_left(state, c) < mount_cost(state, c):
+        return (f"dismounting costs {mount_cost(state, c)} PM and {c.name} has {points_left(state, c)} left", "MC §4.4.2")
+    return None
+
+
+def mountable(state: GameState, c: Character) -> list[Horse]:
+    """Riderless live horses next to ``c`` that no active enemy stands by (§4.4.2, §4.4.4)."""
+    out = []
+    for horse in sorted(state.horses.values(), key=lambda x: x.id):
+        if not horse.alive or not any(h.distance(c.hex) == 1 for h in horse.hexes):
+            continue
+        if any(e.side != c.side and e.active and any(h in around(state, horse.hexes) for h in e.hexes)
+               for e in state.characters.values() if e.hex is not None):
+            continue
+        if any(state.live_at(h) for h in horse.hexes):
+            continue
+        out.append(horse)
+    return out
+
+
+def mount_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[str, str] | None:
+    from .movement import points_left
+    if c.mounted:
+        return (f"{c.name} is already on horseback", "MC §4.4.2")
+    if not c.horse_type:
+        return (f"only riders may mount a horse; {c.name} is not one", "MC §4.4.2")
+    if horse is None or horse not in mountable(state, c):
+        return ("the horse must be riderless, alive, next to him and not held by an enemy standing by", "MC §4.4.2, §4.4.4")
+    if points_left(state, c) < mount_cost(state, c):
+        return (f"mounting costs {mount_cost(state, c)} PM and {c.name} has {points_left(state, c)} left", "MC §4.4.2")
+    return None
+
+
+def _set_left(state: GameState, c: Character, left: int) -> None:
+    from .movement import allowance
+    state.mp_spent[c.id] = allowance(state, c) - left
+
+
+def dismount(state: GameState, c: Character, h: Hex) -> None:
+    from .movement import points_left
+    r = rules(state)
+    left = points_left(state, c) - mount_cost(state, c)
+    div = r["dismount_points_divisor_wounded"] if c.status == "wounded" else r["dismount_points_divisor"]
+    horse = Horse(_new_horse_id(state, c), c.hex, c.facing, c.side)
+    state.horses[horse.id] = horse
+    to_foot(state, c)
+    c.hex = h
+    _set_left(state, c, left // div)
+    emit(state, "dismount", f"{c.name} dismounts into {h.label} ({mount_cost(state, c)} PM; {left} PM left on "
+         f"horseback become {left // div} on foot)", char=c.id, horse=horse.id, ref="MC §4.4.2")
+
+
+def mount(state: GameState, c: Character, horse: Horse) -> None:
+    from .movement import points_left
+    r = rules(state)
+    cost = mount_cost(state, c)
+    left = points_left(state, c) - cost
+    del state.horses[horse.id]
+    _become(state, c, c.horse_type, True)
+    c.hex, c.facing = horse.hex, horse.facing
+    _set_left(state, c, left * r["mount_points_factor"])
+    emit(state, "mount", f"{c.name} mounts the horse in {horse.hexes[0].label}-{horse.hexes[1].label} ({cost} PM; "
+         f"{left} PM left on foot become {left * r['mount_points_factor']} on horseback)", char=c.id, ref="MC §4.4.2")

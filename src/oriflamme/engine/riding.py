@@ -1,0 +1,201 @@
+"""Riders on the map (Magna Carta §1.2, §4.4.1, §4.3.1.2, §4.3.2): a mounted character covers
+two hexes, his front hex ``c.hex`` and his rear hex behind it, opposite ``c.facing``.
+
+A rider moves by steps of his front hex. A step is written, in a move's path, as the label of
+the hex the front enters, which says which kind of step it is:
+
+* a hex adjacent to the front: the horse walks on, the rear follows into the old front hex,
+  and the counter now faces the way it stepped. Ahead (the facing or either side of it): the
+  terrain's cost; into a central side hex (adjacent to both hexes of the counter): +1;
+* a hex adjacent to the rear only: the horse swings round on its rear hex (which stays) —
+  a rear side hex +2, the hex straight behind +3;
+* the rear hex itself: a half-turn on the spot (front and rear swap) for 3 PM in all — the
+  volte, during which only enemies on the two central side hexes may test it (§4.3.2).
+
+The extra costs are data (``movement.toml``, ``turn_*``). Oriflamme's reading of §4.4.1's lost
+figure: the 1/2/3 are counted around the whole two-hex counter (docs/decisions.md).
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import NamedTuple
+
+from ..hexes import Hex
+from .character import Character
+from .state import GameState
+
+AHEAD, SIDE, SWING_SIDE, SWING_BEHIND, VOLTE = "ahead", "central side", "rear side", "behind", "volte"
+
+
+class RiderStep(NamedTuple):
+    front: Hex        # the new front hex
+    facing: int       # the new facing
+    kind: str         # AHEAD, SIDE, SWING_SIDE, SWING_BEHIND, VOLTE
+    extra: int        # extra points (§4.4.1); for the volte, its whole cost
+    entered: Hex | None   # the hex newly entered (None for the volte)
+    crossed_from: Hex | None  # the hex the entered hex is entered from (its hexside)
+
+
+def extra_costs(state: GameState) -> dict[str, int]:
+    r = state.rules.movement_rules
+    return {AHEAD: 0, SIDE: r["turn_central_side"].value, SWING_SIDE: r["turn_rear_side"].value,
+            SWING_BEHIND: r["turn_behind"].value, VOLTE: r["half_turn_on_the_spot"].value}
+
+
+def classify(front: Hex, facing: int, h: Hex, extras: dict[str, int]) -> RiderStep | None:
+    """The step that takes the front of a counter at ``front``/``facing`` into ``h``, or None."""
+    d = front.direction_to(h)
+    if d is not None:
+        rel = (d - facing) % 6
+        if rel == 3:  # the rear hex: half-turn on the spot
+            return RiderStep(h, (facing + 3) % 6, VOLTE, extras[VOLTE], None, None)
+        kind = AHEAD if rel in (0, 1, 5) else SIDE
+        return RiderStep(h, d, kind, extras[kind], h, front)
+    rear = front.neighbour(facing + 3)
+    d = rear.direction_to(h)
+    if d is None:
+        return None
+    rel = (d - facing) % 6
+    if rel in (2, 4):
+        return RiderStep(h, d, SWING_SIDE, extras[SWING_SIDE], h, rear)
+    if rel == 3:
+        return RiderStep(h, d, SWING_BEHIND, extras[SWING_BEHIND], h, rear)
+    return None  # rel 1/5 are adjacent to the front too (handled above); rel 0 is the front
+
+
+def walk_on(front: Hex, h: Hex) -> tuple[Hex, int]:
+    """Forced displacements (retreats, advances): every step walks on, the rear following."""
+    d = front.direction_to(h)
+    assert d is not None, (front, h)
+    return h, d
+
+
+def central_sides(c: Character) -> tuple[Hex, Hex]:
+    """The two hexes beside a rider, adjacent to both his hexes (§4.3.2)."""
+    return (c.hex.neighbour(c.facing + 2), c.hex.neighbour(c.facing - 2))
+
+
+def counter_hexes(front: Hex, facing: int) -> tuple[Hex, Hex]:
+    return front, front.neighbour(facing + 3)
+
+
+# --- search ------------------------------------------------------------------------------
+def reachable(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]]:
+    """Every (front hex, facing) a rider can end a move in, with its cost and a path (front
+    steps, the start excluded); the cheapest path, then the one with fewest threatened
+    positions crossed (§4.3.1.2: an enemy next to either hex)."""
+    from .movement import _obstacles, _step_table, threatened_hexes
+    rs = state.rules
+    m = state.gmap
+    steps = _step_table(state, True, bool(c.armour))
+    step_of: dict[Hex, dict[Hex, int]] = {}  # filled lazily below
+    dead_extra = rs.movement_rules["dead_men_extra_cost"].value
+    dead_block = rs.movement_rules["dead_men_impassable"].value
+    blocked, heavy, occupied = _obstacles(state, c, dead_extra, dead_block)
+    occupied = occupied - set(c.hexes)
+    danger = threatened_hexes(state, c)
+    extras = extra_costs(state)
+    from .movement import _SHIFT
+    one = 1 << _SHIFT
+    start = (c.hex, c.facing)
+    best: dict[tuple[Hex, int], int] = {start: 0}
+    prev: dict[tuple[Hex, int], tuple[tuple[Hex, int], Hex]] = {}
+    heap = [(0, start)]
+    limit = (budget + 1) << _SHIFT
+    pop, push = heapq.heappop, heapq.heappush
+
+    def entry_cost(frm: Hex, to: Hex) -> int | None:
+        row = step_of.get(frm)
+        if row is None:
+            row = step_of[frm] = dict(steps.get(frm, ()))
+        sc = row.get(to)
+        if sc is None or to in blocked:
+            return None
+        return sc + one if to in heavy else sc
+
+    while heap:
+        key, st = pop(heap)
+        if best[st] < key:
+            continue
+        front, facing = st
+        if st != start and (front in danger or front.neighbour(facing + 3) in danger):
+            key += 1  # leaving a threatened position crosses it
+        rear = front.neighbour(facing + 3)
+        cands = list(front.neighbours()) + [h for h in rear.neighbours() if h != front and h.distance(front) > 1]
+        for h in cands:
+            s = classify(front, facing, h, extras)
+            if s is None:
+                continue
+            if s.kind == VOLTE:
+                nk = key + (s.extra << _SHIFT)
+            else:
+                sc = entry_cost(s.crossed_from, h)
+                if sc is None:
+                    continue
+                nk = key + sc + (s.extra << _SHIFT)
+            ns = (s.front, s.facing)
+            if s.front.neighbour(s.facing + 3) not in m:
+                continue
+            if nk < limit and nk < best.get(ns, limit):
+                best[ns] = nk
+                prev[ns] = (st, h)
+                push(heap, (nk, ns))
+    out = {}
+    for st, k in best.items():
+        if st == start:
+            continue
+        front, facing = st
+        if front in occupied or front.neighbour(facing + 3) in occupied:
+            continue
+        path = []
+        cur = st
+        while cur != start:
+            cur, h = prev[cur]
+            path.append(h)
+        out[st] = (k >> _SHIFT, tuple(reversed(path)))
+    return out
+
+
+def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[int | None, str, str]:
+    """Total cost of a rider's move along ``path`` (front steps) or ``(None, reason, ref)``."""
+    from .movement import MoveContext, points_left
+    ctx = MoveContext(state, c)
+    extras = extra_costs(state)
+    front, facing = c.hex, c.facing
+    total = 0
+    for h in path:
+        s = classify(front, facing, h, extras)
+        if s is None:
+            return None, (f"{h.label} is not next to {c.name}'s counter "
+                          f"({front.label}, {front.neighbour(facing + 3).label})"), "MC §4.4.1"
+        if s.kind != VOLTE:
+            sc = ctx.cost(s.crossed_from, h)
+            if sc is None:
+                why, ref = ctx.why(s.crossed_from, h)
+                return None, why, ref
+            total += sc
+        total += s.extra
+        if s.front.neighbour(s.facing + 3) not in state.gmap:
+            return None, f"{c.name}'s horse would stand off the map", "MC §4"
+        front, facing = s.front, s.facing
+    left = points_left(state, c)
+    if total > left:
+        return None, f"the move costs {total} PM (turns included) and {c.name} has {left} left", "MC §4, §4.4.1"
+    for h in counter_hexes(front, facing):
+        if [o for o in state.live_at(h) if o.id != c.id]:
+            return None, f"a move cannot end in {h.label}: one live character per hex", "MC §4.1"
+        if state.horse_at(h) is not None:
+            return None, f"a move cannot end in {h.label}: a horse stands there", "MC §4.1"
+    return total, "", ""
+
+
+def path_steps(c: Character, path: tuple[Hex, ...], extras: dict[str, int]) -> list[RiderStep]:
+    """The steps of a (checked) path from the rider's position."""
+    out = []
+    front, facing = c.hex, c.facing
+    for h in path:
+        s = classify(front, facing, h, extras)
+        out.append(s)
+        front, facing = s.front, s.facing
+    return out
