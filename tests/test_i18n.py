@@ -195,6 +195,118 @@ OPEN = [". . . . . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . 
 ALL_SIDES = "N,NE,SE,S,SW,NW"
 
 
+def _riders(c: Corpus) -> None:
+    """Riders (§4.4), the volte (§4.3.2), fire at riders (D9), unhorsing (§6.8), mounting."""
+    from oriflamme.engine.actions import Dismount, Mount, Place
+    from oriflamme.engine.fire import fire_ruling
+    from oriflamme.engine.horses import unhorse
+    w = "riders"
+    big = [" ".join("." * 10)] * 10
+    st = game(big, [("k", "knight", "A", "0505", {"facing": "N"}), ("s", "spearman", "A", "0303"),
+                    ("e", "spearman", "B", "0705"), ("f", "spearman", "B", "0909")],
+              hexsides="0504 N fence\n0505 SE fence", dice=[1] * 40, step=MOVEMENT)
+    k = st.characters["k"]
+    f, r = k.hex, k.rear
+    for path in ((f.neighbour(0).label,), (f.neighbour(2).label,), (r.neighbour(2).label,), (r.neighbour(3).label,),
+                 (r.label,), ("0504", "0503"), ("0909",), (r.label, f.label, r.label, f.label, r.label),
+                 ("0506", "0507", "0508", "0509", "0510"), ("0404", "0403", "0402", "0401", "0400")):
+        c.ruling(explain(st, Move("k", path)), w)
+        s2 = st.clone()
+        try:
+            c.events(apply(s2, Move("k", path)), w)
+        except IllegalAction as exc:
+            c.add(exc.reason, w)
+            c.add(str(exc), w)
+    st.horses["x"] = __import__("oriflamme.engine.state", fromlist=["Horse"]).Horse("x", H("0502"), 0, None)
+    c.ruling(explain(st, Move("k", ("0504", "0503"))), w)
+    del st.horses["x"]
+    for a in (Mount("s", "nohorse"), Mount("k", "nohorse"), Dismount("k", "0909"), Dismount("s", "0404")):
+        c.refusal(st, a, w)
+    s2 = st.clone()
+    s2.mp_spent["k"] = 11
+    c.refusal(s2, Dismount("k", "0404"), w)
+    s2.characters["k"].foot_type = None
+    c.refusal(s2, Dismount("k", "0404"), w)
+    s2 = st.clone()
+    s2.step = MELEE
+    c.refusal(s2, Dismount("k", "0404"), w)
+    s2 = st.clone()
+    s2.stopped.add("k")
+    c.refusal(s2, Dismount("k", "0404"), w)
+    # dismount, then mount again; the knight-on-foot has too few points the second time
+    apply(st, Move("k", ("0506",)))  # a volte beside nobody
+    apply(st, Move("k", ("0505", "0605")))  # stopped by e's test (die 1: nothing) or not
+    s2 = st.clone()
+    acts = [a for a in legal_actions(s2) if isinstance(a, Dismount)]
+    if acts:
+        apply(s2, acts[0])
+        hid = next(iter(s2.horses))
+        c.refusal(s2, Mount("k", hid), w)
+        s2.mp_spent["k"] = -10
+        c.refusal(s2, Mount("k", hid), w)
+        c.refusal(s2, Mount("s", hid), w)
+    c.events(s2.log, w)
+    c.events(st.log, w)
+    # dismount, mount again, then too few points to mount
+    st = game(big, [("k", "knight", "A", "0505", {"facing": "N"}), ("z", "spearman", "B", "0909")], step=MOVEMENT)
+    apply(st, Dismount("k", "0404"))
+    hid = next(iter(st.horses))
+    s2 = st.clone()
+    apply(s2, Mount("k", hid))
+    st.mp_spent["k"] = st.mp_spent["k"] + 3
+    c.refusal(st, Mount("k", hid), w)
+    c.events(s2.log, w)
+    # a rider stopped by an infiltration test (die 8, -2 for a knight in armour: 6, stop)
+    st = game(big, [("k", "knight", "A", "0505", {"facing": "N"}), ("e", "spearman", "B", "0604")],
+              dice=[8], step=MOVEMENT)
+    apply(st, Move("k", ("0504", "0503")))
+    c.events(st.log, w)
+    # the volte between enemies
+    st = game(big, [("k", "knight", "A", "0505", {"facing": "N"}), ("e", "spearman", "B", "0605"),
+                    ("g", "spearman", "B", "0504")], dice=[1, 1], step=MOVEMENT)
+    apply(st, Move("k", ("0506",)))
+    st2 = game(big, [("k", "knight", "A", "0505", {"facing": "N"}), ("e", "spearman", "B", "0605")],
+               dice=[6], step=MOVEMENT)
+    apply(st2, Move("k", ("0404", "0403")))
+    c.events(st.log + st2.log, w)
+    # fire at a rider: every die; the shooter's choice of hex; one hex hidden by a tree
+    for die in range(1, 11):
+        st = game([" ".join("." * 10)] * 3 + [". . . . b . . . . ."] + [". . . . . T . . . ."] + [" ".join("." * 10)] * 5,
+                  [("k", "knight", "B", "0505", {"facing": "S"}), ("x", "crossbowman", "A", "0509"),
+                   ("y", "longbowman", "A", "0705"), ("m", "spearman", "B", "0404"), ("n", "spearman", "B", "0405")],
+                  dice=[die, 1, 1, 1], step=OFFENSIVE_FIRE)
+        for sh in ("x", "y"):
+            c.ruling(fire_ruling(st, st.characters[sh], st.characters["k"]), w)
+        apply(st, Fire("x", "k"))
+        if st.pending and st.pending[0].kind == "place":
+            c.refusal(st, EndStep(), w)
+            apply(st, legal_actions(st)[0])
+        c.events(st.log, w)
+    # only one hex of the rider in sight (§5.4.4, D9): a tree hides the other
+    st = game([" ".join("." * 10)] * 4 + [". . . . . T . . . ."] + [" ".join("." * 10)] * 5,
+              [("k", "knight", "B", "0505", {"facing": "S"}), ("z", "spearman", "A", "0101")], step=OFFENSIVE_FIRE)
+    for h in sorted(H("0505").within(6)):
+        if h in st.gmap and not st.live_at(h) and st.gmap.terrain(h) == "clear":
+            st.characters["z"].hex, st.characters["z"].weapon = h, "longbow"
+            r = fire_ruling(st, st.characters["z"], st.characters["k"])
+            if any("only one hex" in x.text for x in r.steps):
+                c.ruling(r, w)
+                break
+    else:
+        raise AssertionError("no position sees one hex only")
+    # a javelin thrower outside his front arc (§7.5)
+    st = game(big, [("j", "light_cavalry", "A", "0505", {"facing": "N", "weapon": "javelin_mounted"}),
+                    ("t", "spearman", "B", "0509")], step=OFFENSIVE_FIRE)
+    c.ruling(explain(st, Fire("j", "t")), w)
+    # unhorsed and surrounded by enemies; unhorsed with only friends around
+    for side in ("B", "A"):
+        ring = sorted({n for h in (H("0505"), H("0506")) for n in h.neighbours()} - {H("0505"), H("0506")})
+        st = game(big, [("k", "knight", "A", "0505", {"facing": "N"}), ("z", "spearman", "B", "0909"),
+                        *[(f"r{i}", "spearman", side, h.label) for i, h in enumerate(ring)]], step=MELEE)
+        unhorse(st, st.characters["k"], True, "MC §6.8")
+        c.events(st.log, w)
+
+
 def _boards(c: Corpus) -> None:
     """Situations random play seldom reaches; each collects what the engine writes."""
     w = "board"
@@ -383,6 +495,7 @@ def corpus() -> dict[str, str]:
         except SituationError:
             pass
     _boards(c)
+    _riders(c)
     return c.texts
 
 

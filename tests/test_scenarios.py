@@ -191,10 +191,15 @@ def test_unknown_character_type():
 
 
 @pytest.mark.parametrize("mounted", ["knight", "light_cavalry", "horse_archer"])
-def test_mounted_type_not_playable_yet(mounted):
-    msg = rejected(sub(MINI, "man_at_arms", mounted))
-    assert msg.startswith(f"mini.toml: character[0].type: '{mounted}' is mounted")
-    assert "not playable yet" in msg
+def test_mounted_types_take_a_facing(mounted):
+    text = sub(sub(MINI, 'type = "man_at_arms"', f'type = "{mounted}"\nfacing = "S"'), '"0305"', '"0102"')
+    data, _ = parse_scenario(text, "mini.toml")  # 0102 and the hex behind it, 0101, are clear
+    assert data["character"][0]["facing"] == "S"
+
+
+def test_facing_only_for_riders():
+    assert rejected(sub(MINI, 'type = "man_at_arms"', 'type = "man_at_arms"\nfacing = "S"')) == \
+        "mini.toml: character[0].facing: 'man_at_arms' is on foot: only riders have a facing (MC §1.2, §4.4.1)"
 
 
 def test_unknown_side():
@@ -436,7 +441,7 @@ def test_doc_error_examples_match_the_code():
         rejected(sub(MINI, "turns = 3", 'turns = 3\nweathr = "rain"')),
         rejected(sub(MINI, "turns = 3", 'turns = 3\nweather = "blizzard"')),
         rejected(sub(MINI, "man_at_arms", "wizard")),
-        rejected(sub(MINI, "man_at_arms", "knight")),
+        rejected(sub(MINI, 'type = "man_at_arms"', 'type = "man_at_arms"\nfacing = "S"')),
         rejected(sub(MINI, 'side = "A"', 'side = "C"')),
         rejected(sub(MINI, 'id = "a2"', 'id = "a1"')),
         rejected(sub(MINI, '"0306"', '"0305"')),

@@ -179,11 +179,12 @@ def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | No
                 raise _fail(source, f"{f}.facing", f"{c.name}'s horse would straddle the {rs.hexsides[side].names[0]} between {c.hex} and {rear.label}")
             covered.append(rear)
         for x in covered:
+            written = c.hex if x == h else x.label
             t = rs.terrain[gmap.terrain(x)]
             if t.cost_for(ct.mounted, armour) == "impassable":
-                raise _fail(source, f"{f}.hex", f"{x.label} is {t.names[0]}, where {c.name} cannot stand")
+                raise _fail(source, f"{f}.hex", f"{written} is {t.names[0]}, where {c.name} cannot stand")
             if x in seen_hex:
-                raise _fail(source, f"{f}.hex", f"{x.label} already holds {seen_hex[x]} (one live character per hex, MC §4.1)")
+                raise _fail(source, f"{f}.hex", f"{written} already holds {seen_hex[x]} (one live character per hex, MC §4.1)")
             seen_hex[x] = c.id
     for side in side_ids:
         if not any(c.side == side for c in spec.character):

@@ -87,7 +87,6 @@ def reachable(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, in
     positions crossed (§4.3.1.2: an enemy next to either hex)."""
     from .movement import _obstacles, _step_table, threatened_hexes
     rs = state.rules
-    m = state.gmap
     steps = _step_table(state, True, bool(c.armour))
     step_of: dict[Hex, dict[Hex, int]] = {}  # filled lazily below
     dead_extra = rs.movement_rules["dead_men_extra_cost"].value
@@ -135,8 +134,6 @@ def reachable(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, in
                     continue
                 nk = key + sc + (s.extra << _SHIFT)
             ns = (s.front, s.facing)
-            if s.front.neighbour(s.facing + 3) not in m:
-                continue
             if nk < limit and nk < best.get(ns, limit):
                 best[ns] = nk
                 prev[ns] = (st, h)
@@ -176,9 +173,7 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
                 return None, why, ref
             total += sc
         total += s.extra
-        if s.front.neighbour(s.facing + 3) not in state.gmap:
-            return None, f"{c.name}'s horse would stand off the map", "MC §4"
-        front, facing = s.front, s.facing
+        front, facing = s.front, s.facing  # the rear is always a hex the counter covered
     left = points_left(state, c)
     if total > left:
         return None, f"the move costs {total} PM (turns included) and {c.name} has {left} left", "MC §4, §4.4.1"
