@@ -1,7 +1,7 @@
 """Random playouts (the engine's fuzzer) and record replays, as property-based tests.
 
 Invariants after every action of random legal play: at most one live character per hex
-(§4.1); no character has negative movement points or spent more than his allowance; the dead
+(§4.1), a rider covering two (§1.2) and never split from his horse; no character has negative movement points or spent more than his allowance; the dead
 and the stunned are never offered an action as actors; the state survives a JSON round-trip;
 and the whole record replays to the same state.
 """
@@ -25,10 +25,22 @@ SCENARIOS = {sid: load_scenario(sid) for sid in bundled_scenario_ids()}
 
 def check_invariants(state: GameState) -> None:
     seen = {}
+    rs = state.rules
     for c in state.characters.values():
         if c.alive and c.hex is not None:
-            assert c.hex not in seen, f"{c.id} and {seen[c.hex]} both alive in {c.hex.label}"
-            seen[c.hex] = c.id
+            for h in c.hexes:  # a rider covers two hexes (§1.2)
+                assert h not in seen, f"{c.id} and {seen[h]} both alive in {h.label}"
+                seen[h] = c.id
+        if c.mounted and c.hex is not None:
+            # a rider is never split from his horse: both hexes on the map, open to a horse,
+            # no wall between them; and a dead character is never left in the saddle
+            assert c.alive, f"{c.id} is dead in the saddle"
+            front, rear = c.hexes
+            assert front.distance(rear) == 1 and front in state.gmap and rear in state.gmap
+            for h in (front, rear):
+                assert rs.terrain[state.gmap.terrain(h)].cost_for(True, c.armour) != "impassable", (c.id, h.label)
+            side = state.gmap.hexside(front, rear)
+            assert not side or rs.hexsides[side].crossing_for(True) != "impassable"
         assert points_left(state, c) >= 0
         # never more than the healthy allowance (a wound later in the phase may lower it)
         assert state.mp_spent.get(c.id, 0) <= c.movement
@@ -80,3 +92,15 @@ def test_same_seed_same_game():
     a = play("the-hill", 42, check_every=50)
     b = play("the-hill", 42, check_every=50)
     assert a.actions == b.actions and a.state.digest() == b.state.digest()
+
+
+def test_random_play_with_riders():
+    """The bundled rider scenario, several seeds, every action checked (riders, horses, the
+    volte, unhorsing, mounting and dismounting happen in random play)."""
+    kinds = set()
+    for seed in range(3):
+        g = play("the-ford", seed, check_every=1)
+        kinds |= {e["type"] for e in g.state.log}
+        rec = json.loads(json.dumps(g.record()))
+        assert replay(rec, lambda d: validate_scenario(d, "record")).state.digest() == g.state.digest()
+    assert {"move", "infiltration"} <= kinds

@@ -7,7 +7,7 @@ Flat-topped hexes in odd-q layout are drawn on two text lines per map row: the e
 from __future__ import annotations
 
 from ..engine.state import GameState
-from ..hexes import Hex
+from ..hexes import DIRECTION_NAMES, Hex
 from rich.markup import escape
 
 TERRAIN_GLYPH = {
@@ -35,17 +35,29 @@ def tags(state: GameState) -> dict[str, str]:
     return out
 
 
+#: where a rider faces, by direction (0 = N, clockwise)
+ARROWS = ("↑", "↗", "↘", "↓", "↙", "↖")
+
+
 def draw_board(state: GameState, highlight: dict[Hex, str] | None = None) -> str:
     m = state.gmap
     t = tags(state)
     occ = {}
+    rears = {}   # a rider's rear hex shows an arrow pointing where he faces (§4.4.1)
     for c in state.characters.values():
         if c.hex is None:
             continue
         if c.alive:
             occ[c.hex] = c
+            if c.mounted:
+                rears[c.rear] = c
         else:
             occ.setdefault(c.hex, c)
+    horses = {}
+    for x in state.horses.values():
+        for h in x.hexes:
+            if x.alive or h not in horses:
+                horses[h] = x
     hl = highlight or {}
     lines = []
     head = "     " + "".join(f"{c + 1:02d}    " if c % 2 == 0 else "" for c in range(m.width))
@@ -68,8 +80,16 @@ def draw_board(state: GameState, highlight: dict[Hex, str] | None = None) -> str
                     mark = STATUS_MARK[c.status]
                     style = SIDE_STYLE[state.sides.index(c.side)] if c.alive else "grey50"
                     parts.append(f"[{style}]{(t[c.id] + mark):<3}[/]")
+                elif h in rears:
+                    r = rears[h]
+                    style = SIDE_STYLE[state.sides.index(r.side)]
+                    parts.append(f"[{style}] {ARROWS[r.facing]} [/]")
                 elif h in hl:
                     parts.append(f"[bold black on yellow]{hl[h]:>3}[/]")
+                elif h in horses:
+                    x = horses[h]
+                    style = SIDE_STYLE[state.sides.index(x.side)] if x.alive and x.side in state.sides else "grey50"
+                    parts.append(f"[{style}]{'h' if x.alive else 'h†':<3}[/]")
                 else:
                     glyph, style = TERRAIN_GLYPH.get(m.terrain(h), (" ? ", "red"))
                     if m.elevation(h) > 0 and glyph.strip() in (".",):
@@ -81,7 +101,8 @@ def draw_board(state: GameState, highlight: dict[Hex, str] | None = None) -> str
 
 def legend() -> str:
     items = [f"[{s}]{g.strip()}[/] {k}" for k, (g, s) in TERRAIN_GLYPH.items() if k != "tree_top"]
-    return "Terrain: " + ", ".join(items) + ".  Digits: elevation.  ' wounded, * stunned, † dead."
+    return ("Terrain: " + ", ".join(items) + ".  Digits: elevation.  ' wounded, * stunned, † dead.  "
+            "Riders: tag on the front hex, an arrow on the rear hex pointing where they face; h a riderless horse, h† a dead one.")
 
 
 def roster(state: GameState) -> str:
@@ -97,6 +118,8 @@ def roster(state: GameState) -> str:
             w = f", {c.weapon}" if c.weapon else ""
             arm = " (armour)" if c.armour else ""
             where = c.hex.label if c.hex else "-"
+            if c.mounted and c.hex is not None:
+                where = f"{c.hex.label}-{c.rear.label} {DIRECTION_NAMES[c.facing]}"
             lines.append(f"  {t[c.id]:<3} {escape(c.id):<10} {escape(c.name):<18} {where}  A{c.current_attack} D{c.current_defence}"
                          f"{arm} M{c.current_movement}{w} — {c.status}{extra}")
     return "\n".join(lines)

@@ -299,6 +299,7 @@ def _settle(state: GameState) -> None:
         for c in sorted(state.characters.values(), key=lambda c: c.id):
             if c.mounted and not c.alive:  # a rider killed in the saddle falls beside his horse
                 horses.unhorse(state, c, False, "MC §6.8")
+        _fill_retreat_paths(state)
         _fill_advance_paths(state)
         sudden_death_check(state)
         if state.over:
@@ -509,13 +510,31 @@ def _order_retreat(state: GameState, c: Character, n: int, away_from: Hex | None
         c.kill()
         emit(state, "status", f"{c.name}, stunned, is forced to retreat and is killed", char=c.id, ref="MC §5.4.3, §6.5")
         return
-    paths = retreat_paths(state, c, n, away_from, combatants)
-    if not paths:
-        emit(state, "retreat", f"{c.name} cannot retreat {n} hex(es): he stays and is {c.wound()}",
-             char=c.id, ref="MC §5.4.3 (§), §6.5 (§)")
-        return
+    # the paths are computed when the prompt comes up: an earlier retreat of the same combat
+    # may have taken a hex (_fill_retreat_paths)
     state.pending.append(Pending("retreat", c.side, [c.id],
-                                 {"paths": [[h.label for h in p] for p in paths], "n": n, "ref": ref}))
+                                 {"paths": [], "n": n, "ref": ref, "lazy": True, "combatants": list(combatants),
+                                  "away_from": away_from.label if away_from is not None else None}))
+
+
+def _fill_retreat_paths(state: GameState) -> None:
+    """A retreat's options on the board as it is when the prompt comes up; none: the
+    character stays and is wounded (§5.4.3 (§), §6.5 (§))."""
+    while state.pending and state.pending[0].kind == "retreat" and state.pending[0].data.get("lazy"):
+        p = state.pending[0]
+        c = state.characters[p.chars[0]]
+        if not c.alive:
+            state.pending.pop(0)
+            continue
+        away = Hex.from_label(p.data["away_from"]) if p.data.get("away_from") else None
+        paths = retreat_paths(state, c, p.data["n"], away, p.data.get("combatants", ()))
+        p.data["lazy"] = False
+        if paths:
+            p.data["paths"] = [[h.label for h in x] for x in paths]
+            return
+        state.pending.pop(0)
+        emit(state, "retreat", f"{c.name} cannot retreat {p.data['n']} hex(es): he stays and is {c.wound()}",
+             char=c.id, ref="MC §5.4.3 (§), §6.5 (§)")
 
 
 def _offer_advance(state: GameState, ctx: dict) -> None:

@@ -82,6 +82,9 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
     horse = Horse(_new_horse_id(state, c), c.hex, c.facing, c.side, alive=not horse_killed)
     state.horses[horse.id] = horse
     to_foot(state, c)
+    if c.id in state.mp_spent:  # unhorsed in his own phase: no movement left (Oriflamme's reading)
+        from .movement import allowance
+        state.mp_spent[c.id] = allowance(state, c)
     emit(state, "unhorse", f"{c.name} is unhorsed; his horse {'lies dead' if horse_killed else 'stays'} in "
          f"{horse.hexes[0].label}-{horse.hexes[1].label}", char=c.id, horse=horse.id, ref=ref)
     ring = around(state, horse.hexes)

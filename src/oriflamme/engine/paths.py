@@ -111,8 +111,8 @@ def _opportunity_test(state: GameState, c: Character, e: Character, h: Hex, wher
 def _stop_back(state: GameState, c: Character, h: Hex, visited: list, i: int) -> tuple[Hex, bool, int]:
     """``c`` is stopped (or killed) at step ``i``: he stays there, or on the last free
     position he passed (§4.1)."""
-    if not c.alive:
-        return h, True, i + 1
+    if not c.alive and not c.mounted:
+        return h, True, i + 1  # he lies where he fell (a dead rider's horse needs free hexes)
     for k in range(len(visited) - 1, -1, -1):
         front, facing = visited[k]
         c.hex, c.facing = front, facing

@@ -20,6 +20,8 @@ def view(state: GameState, side: str | None) -> dict:
             "attack": c.current_attack, "defence": c.current_defence, "movement": c.current_movement,
             "armour": c.armour, "mounted": c.mounted, "weapon": c.weapon,
         }
+        if c.mounted and c.hex is not None:
+            d["rear"], d["facing"] = c.rear.label, c.facing
         if c.side == state.active and state.step == "movement":
             d["points_left"] = points_left(state, c)
         chars.append(d)
@@ -28,6 +30,8 @@ def view(state: GameState, side: str | None) -> dict:
         "turn": state.turn, "last_turn": state.last_turn, "active": state.active, "step": state.step,
         "weather": state.weather, "to_act": state.to_act(), "over": state.over, "winner": state.winner,
         "result": state.result_text, "characters": chars,
+        "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive}
+                   for h in sorted(state.horses.values(), key=lambda h: h.id)],
         "pending": [p.to_json() for p in state.pending],
         "log": state.log,
     }

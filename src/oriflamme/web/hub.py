@@ -12,7 +12,8 @@ import secrets
 from dataclasses import dataclass, field
 
 from ..engine import IllegalAction, explain, legal_actions, view
-from ..engine.actions import Action, Attack, EndStep, Fire, Move
+from ..engine import riding
+from ..engine.actions import Action, Attack, Dismount, EndStep, Fire, Mount, Move
 from ..engine.errors import OriflammeError
 from ..engine.record import Game
 from ..engine.movement import reachable
@@ -247,8 +248,11 @@ def _frame(g: Game, version: int) -> dict:
         "version": version, "turn": st.turn, "active": st.active, "step": st.step, "log_length": len(st.log),
         "characters": [{"id": c.id, "hex": c.hex.label if c.hex else None, "status": c.status,
                         "attack": c.current_attack, "defence": c.current_defence,
-                        "movement": c.current_movement, "mounted": c.mounted}
+                        "movement": c.current_movement, "mounted": c.mounted,
+                        "rear": c.rear.label if c.mounted and c.hex else None, "facing": c.facing}
                        for c in sorted(st.characters.values(), key=lambda c: c.id)],
+        "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive}
+                   for h in sorted(st.horses.values(), key=lambda h: h.id)],
         "over": st.over, "result": st.result_text,
     }
 
@@ -258,15 +262,27 @@ def options(state) -> dict:
     player sees them before committing (all computed by the engine)."""
     acts = legal_actions(state)
     moves: dict[str, list] = {}
-    fires, attacks, prompts = [], [], []
+    fires, attacks, prompts, horse_acts = [], [], [], []
     end = None
     reach_cache: dict[str, dict] = {}
     for a in acts:
         if isinstance(a, Move):
+            c = state.characters[a.char]
             if a.char not in reach_cache:
-                reach_cache[a.char] = {h.label: cost for h, (cost, _) in reachable(state, state.characters[a.char]).items()}
-            moves.setdefault(a.char, []).append({"to": a.path[-1], "path": list(a.path),
-                                                 "cost": reach_cache[a.char].get(a.path[-1]), "action": a.to_json()})
+                if c.mounted:  # a rider: one move per (front hex, facing), each with its cost
+                    from ..engine.movement import points_left
+                    reach_cache[a.char] = {tuple(x.label for x in path): (cost, facing) for (_, facing), (cost, path)
+                                           in riding.reachable(state, c, points_left(state, c)).items()}
+                else:
+                    reach_cache[a.char] = {h.label: cost for h, (cost, _) in reachable(state, c).items()}
+            entry = {"to": a.path[-1], "path": list(a.path), "action": a.to_json()}
+            if c.mounted:
+                entry["cost"], entry["facing"] = reach_cache[a.char].get(a.path, (None, None))
+            else:
+                entry["cost"] = reach_cache[a.char].get(a.path[-1])
+            moves.setdefault(a.char, []).append(entry)
+        elif isinstance(a, (Mount, Dismount)):
+            horse_acts.append({"action": a.to_json()})
         elif isinstance(a, (Fire, Attack)):
             r = explain(state, a).to_json()
             entry = {"action": a.to_json(), "ruling": r}
@@ -275,4 +291,4 @@ def options(state) -> dict:
             end = a.to_json()
         else:
             prompts.append({"action": a.to_json()})
-    return {"moves": moves, "fires": fires, "attacks": attacks, "prompts": prompts, "end_step": end}
+    return {"moves": moves, "fires": fires, "attacks": attacks, "prompts": prompts, "horse": horse_acts, "end_step": end}

@@ -163,7 +163,7 @@
 
       this.vp = svg("g", { class: "viewport" }, root);
       this.layers = {};
-      for (const name of ["terrain", "symbols", "elevation", "hexsides", "labels", "highlights", "line", "path", "counters", "marks"]) {
+      for (const name of ["terrain", "symbols", "elevation", "hexsides", "labels", "highlights", "line", "path", "horses", "counters", "marks"]) {
         this.layers[name] = svg("g", { class: "layer layer-" + name }, this.vp);
       }
       let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -382,12 +382,43 @@
       const ordered = [...chars].sort((a, b) => (a.status === "dead" ? 0 : 1) - (b.status === "dead" ? 0 : 1));
       for (const c of ordered) {
         if (!c.hex) continue;
+        if (c.rear && c.status !== "dead") this._horseBody(layer, c.hex, c.rear, this.colourOf(c.side), "rider-body", c.id);
         const stackIdx = byHex.get(c.hex) || 0;
         byHex.set(c.hex, stackIdx + 1);
         const ctr = this.centreOf(c.hex);
         if (!ctr) continue;
         const off = stackIdx * 5;
         this._counter(layer, c, ctr.x + off, ctr.y - off, marks);
+      }
+    }
+
+    /* A horse under a rider or alone (§1.2, §4.4): a band from the rear hex to the front hex,
+       with a head pointing where it faces. */
+    _horseBody(layer, front, rear, colour, cls, id) {
+      const a = this.centreOf(rear), b = this.centreOf(front);
+      if (!a || !b) return null;
+      const g = svg("g", { class: cls, "data-testid": cls + "-" + id, "data-front": front, "data-rear": rear }, layer);
+      svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: colour, "stroke-width": S * 0.95, "stroke-linecap": "round", opacity: 0.45 }, g);
+      const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1, ux = dx / len, uy = dy / len;
+      const tipX = b.x + ux * S * 0.95, tipY = b.y + uy * S * 0.95, bx = b.x + ux * S * 0.55, by = b.y + uy * S * 0.55;
+      svg("path", { d: `M${tipX.toFixed(1)},${tipY.toFixed(1)} L${(bx - uy * 9).toFixed(1)},${(by + ux * 9).toFixed(1)} L${(bx + uy * 9).toFixed(1)},${(by - ux * 9).toFixed(1)} Z`,
+                    fill: colour, stroke: "#fff", "stroke-width": 1 }, g);
+      return g;
+    }
+
+    /* horses: [{id, hexes: [front, rear], facing, side, alive}] — riderless horses (§4.4.4) */
+    setHorses(horses) {
+      const layer = this.layers.horses;
+      layer.innerHTML = "";
+      for (const h of horses || []) {
+        const colour = h.alive && h.side ? this.colourOf(h.side) : "#7a7a7a";
+        const g = this._horseBody(layer, h.hexes[0], h.hexes[1], colour, h.alive ? "horse" : "dead-horse", h.id);
+        if (!g) continue;
+        const c = this.centreOf(h.hexes[1]);
+        const t = svg("text", { x: c.x, y: c.y + 6, class: "counter-glyph", "text-anchor": "middle" }, g);
+        t.textContent = h.alive ? "♞" : "✝";
+        const title = svg("title", null, g);
+        title.textContent = h.id;
       }
     }
 

@@ -17,6 +17,7 @@
     selected: null,       // id of the selected character
     preview: null,        // {kind: "fire"|"attack", option}
     groupChoice: null,    // attack groups offered for a clicked defender
+    facingChoice: null,   // a rider's moves ending on the clicked hex, one per facing (§4.4.1)
     why: null,            // {title, ruling, note}
     replay: null,         // {frames, idx}
     fresh: new Set(), open: new Set(), userOpen: new Set(), autoOpen: [],
@@ -212,7 +213,7 @@
     }
     if (!old || old.version !== v.version || old.to_act !== v.to_act || old.step !== v.step) {
       st.preview = null;
-      st.groupChoice = null;
+      st.groupChoice = null; st.facingChoice = null;
       if (old && old.version !== v.version) st.why = null;
     } else if (v.options) {
       // same position (e.g. the language changed): re-attach the open preview to the new options
@@ -224,7 +225,7 @@
       }
       if (st.groupChoice) {
         st.groupChoice = st.groupChoice.map((g) => v.options.attacks.find((x) => same(x.action, g.action))).filter(Boolean);
-        if (!st.groupChoice.length) st.groupChoice = null;
+        if (!st.groupChoice.length) st.groupChoice = null; st.facingChoice = null;
       }
     }
     // keep the selection only while it can still do something now (or is just being looked at)
@@ -250,7 +251,7 @@
     document.body.classList.add("busy");
     try {
       const r = await api("POST", "/actions", { action, version: st.view.version });
-      st.preview = null; st.why = null; st.groupChoice = null;
+      st.preview = null; st.why = null; st.groupChoice = null; st.facingChoice = null;
       st.board.setPath(null, []);
       setView(r.view);
     } catch (e) {
@@ -311,7 +312,7 @@
     }
     if (sel && sel.id === id) { st.selected = null; st.why = null; render(); return; }
     st.selected = id;
-    st.why = null; st.preview = null; st.groupChoice = null;
+    st.why = null; st.preview = null; st.groupChoice = null; st.facingChoice = null;
     render();
   }
 
@@ -334,22 +335,29 @@
     const o = st.view.options;
     if (!o) { st.selected = null; render(); return; }
     if (o.prompts && o.prompts.length) {
-      const p = o.prompts.find((x) => x.action.path && x.action.path[x.action.path.length - 1] === label);
+      const p = o.prompts.find((x) => (x.action.path && x.action.path[x.action.path.length - 1] === label) ||
+                                      (x.action.type === "place" && x.action.hex === label));
       if (p) commit(p.action);
       return;
     }
     const sel = st.selected && charById(st.selected);
     if (!sel) return;
     if (st.view.step === "movement" && sel.side === actingSide()) {
-      const mv = (o.moves[sel.id] || []).find((m) => m.to === label);
-      if (mv) return commit(mv.action);
+      const mvs = (o.moves[sel.id] || []).filter((m) => m.to === label);
+      if (mvs.length === 1) return commit(mvs[0].action);
+      if (mvs.length > 1) {  // a rider: choose the facing he ends with
+        st.facingChoice = mvs.slice().sort((a, b) => (a.cost - b.cost) || (a.facing - b.facing));
+        st.why = null; st.preview = null;
+        render();
+        return;
+      }
       if (label === sel.hex) { st.selected = null; st.why = null; render(); return; }
       const adjacent = st.board.hexDistance(sel.hex, label) === 1;
       const path = adjacent ? [label] : st.board.straightLine(sel.hex, label);
       return whyNot({ type: "move", char: sel.id, path }, `${sel.name} → ${label}`, adjacent ? null : t("why.line_note"));
     }
     // clicking empty ground elsewhere drops the selection
-    st.selected = null; st.why = null; st.preview = null; st.groupChoice = null;
+    st.selected = null; st.why = null; st.preview = null; st.groupChoice = null; st.facingChoice = null;
     render();
   }
 
@@ -387,7 +395,7 @@
   function openPreview(kind, option) {
     st.preview = { kind, option };
     st.why = null;
-    st.groupChoice = null;
+    st.groupChoice = null; st.facingChoice = null;
     renderPanel();
     renderBoardMarks();
     const p = $("preview");
@@ -450,7 +458,7 @@
       if (!f && v.winner) pend.append(" ", el("span", { testid: "winner" }, t("play.winner", { side: sideName(v.winner) })));
     } else if (!f && v.pending && v.pending.length) {
       const p = v.pending[0];
-      const key = ["retreat", "advance", "casualty"].includes(p.kind) ? "pending." + p.kind : "pending.other";
+      const key = ["retreat", "advance", "casualty", "place"].includes(p.kind) ? "pending." + p.kind : "pending.other";
       pend.classList.add("has-pending");
       pend.textContent = t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind });
     } else if (!f) {
@@ -502,7 +510,8 @@
     const base = new Map(chars().map((c) => [c.id, c]));
     return f.characters.map((fc) => {
       const c = base.get(fc.id) || { id: fc.id, name: fc.id, side: "?", attack: "", defence: "", movement: "" };
-      const out = Object.assign({}, c, { hex: fc.hex, status: fc.status, points_left: undefined });
+      const out = Object.assign({}, c, { hex: fc.hex, status: fc.status, points_left: undefined,
+                                         mounted: fc.mounted, rear: fc.rear, facing: fc.facing });
       // frames carry no attack/defence/movement: the current values are shown only while the
       // status is the same as now (they depend on it); otherwise they are left blank
       if (fc.status !== c.status) Object.assign(out, { attack: "–", defence: "–", movement: "–" });
@@ -524,6 +533,7 @@
         prompts.forEach((p, i) => {
           const a = p.action;
           if (a.path && a.path.length) hl.push({ hex: a.path[a.path.length - 1], cls: "hl-prompt", testid: "prompt-dest-" + a.path[a.path.length - 1], text: String(i + 1) });
+          if (a.type === "place") hl.push({ hex: a.hex, cls: "hl-prompt", testid: "prompt-dest-" + a.hex, text: String(i + 1) });
           if (a.char) marks.targets.add(a.char);
         });
       } else {
@@ -532,7 +542,13 @@
         o.attacks.forEach((a) => a.action.attackers.forEach((x) => marks.actors.add(x)));
         const sel = st.selected;
         if (sel && v.step === "movement") {
-          for (const m of o.moves[sel] || []) hl.push({ hex: m.to, cls: "hl-move", text: m.cost === null || m.cost === undefined ? "" : String(m.cost), testid: "reach-" + m.to });
+          const cheapest = new Map();
+          for (const m of o.moves[sel] || []) {
+            const prev = cheapest.get(m.to);
+            if (!prev || (m.cost !== null && m.cost !== undefined && m.cost < prev.cost)) cheapest.set(m.to, m);
+          }
+          for (const m of cheapest.values()) hl.push({ hex: m.to, cls: "hl-move", text: m.cost === null || m.cost === undefined ? "" : String(m.cost), testid: "reach-" + m.to });
+          if (st.facingChoice) st.facingChoice.forEach((m) => hl.push({ hex: m.to, cls: "hl-prompt", testid: "facing-dest" }));
         }
         if (sel && v.step === "offensive_fire") {
           o.fires.filter((f) => f.action.shooter === sel).forEach((f) => { marks.targets.add(f.action.target); });
@@ -563,6 +579,8 @@
     if (selC && selC.hex) hl.push({ hex: selC.hex, cls: "hl-selected" });
     b.setHighlights(hl);
     b.setLine(line);
+    const f = frame();
+    b.setHorses((f ? f.horses : v.horses) || []);
     b.setCharacters(displayedCharacters(), marks);
   }
 
@@ -627,6 +645,7 @@
       if (a.type === "retreat" || a.type === "advance") {
         label = t("prompt." + a.type, { char: charName(a.char), to: a.path[a.path.length - 1] }) + (a.path.length > 1 ? ` (${a.path.join(" → ")})` : "");
       } else if (a.type === "casualty") label = t("prompt.casualty", { char: charName(a.char) });
+      else if (a.type === "place") label = t("prompt.place", { char: charName(a.char), to: a.hex });
       else if (a.type === "decline") label = t("prompt.decline");
       else label = JSON.stringify(a);
       const btn = el("button", { type: "button", class: "btn prompt-btn" + (a.type === "decline" ? "" : " primary"), testid: "prompt-" + i,
@@ -722,6 +741,8 @@
       el("button", { type: "button", class: "btn", testid: "why-close", onclick: () => { st.why = null; renderPanel(); renderBoardMarks(); } }, t("why.close"))));
   }
 
+  const ARROWS = ["↑", "↗", "↘", "↓", "↙", "↖"];
+
   function renderSelection() {
     const box = $("selection");
     box.innerHTML = "";
@@ -747,8 +768,28 @@
     if (c && c.side !== v.to_act) {
       box.appendChild(el("p", { class: "help" }, t("panel.not_yours", { name: c.name, side: sideName(c.side) })));
     } else if (c && v.step === "movement") {
-      const n = (o.moves[c.id] || []).length;
+      const n = new Set((o.moves[c.id] || []).map((m) => m.to)).size;
       box.appendChild(el("p", { class: "help", testid: "selection-help" }, n ? t("panel.moves", { n }) : t("panel.no_moves", { name: c.name })));
+      if (st.facingChoice && st.facingChoice.length) {
+        box.appendChild(el("p", { class: "help" }, t("panel.facing", { hex: st.facingChoice[0].to })));
+        const list = el("div", { class: "group-list", testid: "facing-choice" });
+        st.facingChoice.forEach((m, i) => {
+          list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "facing-" + i,
+                                          onclick: () => commit(m.action) },
+            `${ARROWS[m.facing]} ${t("dir." + m.facing)}`, " ", el("span", { class: "badge" }, `${m.cost} PM`)));
+        });
+        box.appendChild(list);
+      }
+      const hx = (o.horse || []).filter((h) => h.action.char === c.id);
+      if (hx.length) {
+        const list = el("div", { class: "group-list", testid: "horse-actions" });
+        hx.forEach((h, i) => {
+          const a = h.action;
+          list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "horse-" + i, onclick: () => commit(a) },
+            a.type === "dismount" ? t("horse.dismount", { hex: a.hex }) : t("horse.mount", { horse: a.horse })));
+        });
+        box.appendChild(list);
+      }
     } else if (c && v.step === "offensive_fire") {
       const n = o.fires.filter((f) => f.action.shooter === c.id).length;
       box.appendChild(el("p", { class: "help", testid: "selection-help" }, n ? t("panel.fires", { n }) : t("panel.no_fires", { name: c.name })));
@@ -770,7 +811,7 @@
       }
     }
     if (c) box.appendChild(el("div", { class: "actions" },
-      el("button", { type: "button", class: "btn small", testid: "deselect", onclick: () => { st.selected = null; st.groupChoice = null; st.why = null; render(); } }, t("panel.deselect"))));
+      el("button", { type: "button", class: "btn small", testid: "deselect", onclick: () => { st.selected = null; st.groupChoice = null; st.facingChoice = null; st.why = null; render(); } }, t("panel.deselect"))));
   }
 
   /* --- log ------------------------------------------------------------------------------------------ */
@@ -820,7 +861,7 @@
   async function enterReplay() {
     try {
       await loadFrames(false);
-      st.preview = null; st.why = null; st.groupChoice = null;
+      st.preview = null; st.why = null; st.groupChoice = null; st.facingChoice = null;
       render();
     } catch (e) { handleError(e); }
   }
@@ -958,7 +999,7 @@
     document.addEventListener("keydown", (e) => {
       if (e.target && /input|textarea|select/i.test(e.target.tagName)) return;
       if (e.key === "Escape") {
-        if (st.preview || st.why || st.groupChoice) { st.preview = null; st.why = null; st.groupChoice = null; }
+        if (st.preview || st.why || st.groupChoice) { st.preview = null; st.why = null; st.groupChoice = null; st.facingChoice = null; }
         else st.selected = null;
         render();
       } else if (st.replay && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
