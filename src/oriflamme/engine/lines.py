@@ -84,10 +84,6 @@ def _elev(m, h: Hex) -> int:
     return m.elevation(h) if h in m else 0
 
 
-def _flat(m) -> bool:
-    return m.memo("lines.flat", lambda: all(m.elevation(h) == 0 for h in m.hexes))
-
-
 def _water_banks(state: GameState) -> dict[Hex, frozenset[Hex]]:
     """For each water hex, the hexes on the bank of its body of water (connected water hexes)."""
     m, terrains = state.gmap, state.rules.terrain
@@ -114,20 +110,38 @@ def _water_banks(state: GameState) -> dict[Hex, frozenset[Hex]]:
     return m.memo(("lines.banks", id(terrains)), build)
 
 
-def _crossings(state: GameState, line: tuple[Hex, ...]) -> list[tuple[int, Hex, Hex, bool]]:
-    """Where the line crosses the top of a slope (§5.5.2.3): ``(index of the slope hex, slope
-    hex, hex of the higher ground, True if the higher ground lies toward the target)``."""
+def _crests(state: GameState) -> tuple[frozenset[Hex], dict[tuple[Hex, Hex], tuple[Hex, Hex, int]]]:
+    """The map's slope hexes that have a top, and for each ordered pair of hexes across the top
+    of a slope ``(slope hex, higher hex, level of the top)`` (docs/formats.md: a slope hex
+    carries the level of its foot; its top is the side it shares with higher ground)."""
     m, terrains = state.gmap, state.rules.terrain
+
+    def build():
+        pairs: dict[tuple[Hex, Hex], tuple[Hex, Hex, int]] = {}
+        for h in m.hexes:
+            if not terrains[m.terrain(h)].cover_over_crest:
+                continue
+            e = m.elevation(h)
+            for n in h.neighbours():
+                if n in m and m.elevation(n) > e:
+                    pairs[(h, n)] = pairs[(n, h)] = (h, n, m.elevation(n))
+        return frozenset(v[0] for v in pairs.values()), pairs
+    return m.memo(("lines.crests", id(terrains)), build)
+
+
+def _crossings(state: GameState, line: tuple[Hex, ...]) -> list[tuple[int, Hex, Hex, int, bool]]:
+    """Where the line crosses the top of a slope (§5.5.2.3): ``(index of the slope hex, slope
+    hex, hex of the higher ground, level of the top, True if the higher ground lies toward the
+    target)``."""
+    slopes, pairs = _crests(state)
+    if slopes.isdisjoint(line):
+        return []
     out = []
     for i in range(len(line) - 1):
-        a, b = line[i], line[i + 1]
-        if a not in m or b not in m:
-            continue
-        ea, eb = m.elevation(a), m.elevation(b)
-        if eb > ea and terrains[m.terrain(a)].cover_over_crest:
-            out.append((i, a, b, True))
-        elif ea > eb and terrains[m.terrain(b)].cover_over_crest:
-            out.append((i + 1, b, a, False))
+        c = pairs.get((line[i], line[i + 1]))
+        if c is not None:
+            s, u, top = c
+            out.append((i, s, u, top, True) if s == line[i] else (i + 1, s, u, top, False))
     return out
 
 
@@ -140,6 +154,7 @@ class _Shot:
     t_hex: Hex
     band: str | None
     occ: dict
+    front: frozenset[Hex] | None = None  # the formation's front line fired over, once known
 
 
 def _one_line(state: GameState, shot: _Shot, line: tuple[Hex, ...]) -> LineOfFire:
@@ -169,30 +184,30 @@ def _one_line(state: GameState, shot: _Shot, line: tuple[Hex, ...]) -> LineOfFir
     slope_cover = False
     slope_top = None  # the level of the top of the slope the line crosses toward the target
     hidden: set[Hex] = set()  # below a crest, out of the sight of the shooter on the height
-    if not _flat(m):
-        for i, s, u, high_at_target in _crossings(state, line):
-            high_c, high_h, low_c, low_h = ((target, t_hex, shooter, s_hex) if high_at_target
-                                            else (shooter, s_hex, target, t_hex))
-            top = m.elevation(u)
-            if _elev(m, high_h) < top:
+    for i, s, u, top, high_at_target in _crossings(state, line):
+        high_c, high_h, low_c, low_h = ((target, t_hex, shooter, s_hex) if high_at_target
+                                        else (shooter, s_hex, target, t_hex))
+        if _elev(m, high_h) < top:
+            if _elev(m, low_h) < top:
                 return blocked(f"the line crosses the top of the slope {s.label}: the height in {u.label} "
                                f"hides {high_c.name} ({high_h.label}) from {low_c.name}", "MC §5.5.2.3")
-            if _elev(m, low_h) >= top:
-                continue  # both on the heights: the slope between them hides nobody
-            if low_h == s:
-                notes.append((f"{low_c.name} stands on the slope {s.label}, half-way up: "
-                              f"{high_c.name} and {low_c.name} see each other", "MC §5.5.2.3"))
-            elif low_h.distance(s) >= high_h.distance(s):
-                notes.append((f"the line crosses the top of the slope {s.label}: {low_c.name} is at least as far "
-                              f"from it ({low_h.distance(s)}) as {high_c.name} ({high_h.distance(s)})", "MC §5.5.2.3"))
-            else:
-                return blocked(f"{low_c.name} ({low_h.label}) is closer to the slope {s.label} than {high_c.name} "
-                               f"({high_h.label}) above: they cannot see each other", "MC §5.5.2.3")
-            if not high_at_target:
-                slope_cover = True
-                slope_top = top if slope_top is None else max(slope_top, top)
-                d0 = s_hex.distance(s)
-                hidden.update(h for h in line[i + 1:-1] if h != s and h.distance(s) < d0 and _elev(m, h) < top)
+            continue  # the line climbs a height from above it: judged where it comes down
+        if _elev(m, low_h) >= top:
+            continue  # both on the heights: the slope between them hides nobody
+        if low_h == s:
+            notes.append((f"{low_c.name} stands on the slope {s.label}, half-way up: "
+                          f"{high_c.name} and {low_c.name} see each other", "MC §5.5.2.3"))
+        elif low_h.distance(s) >= high_h.distance(s):
+            notes.append((f"the line crosses the top of the slope {s.label}: {low_c.name} is at least as far "
+                          f"from it ({low_h.distance(s)}) as {high_c.name} ({high_h.distance(s)})", "MC §5.5.2.3"))
+        else:
+            return blocked(f"{low_c.name} ({low_h.label}) is closer to the slope {s.label} than {high_c.name} "
+                           f"({high_h.label}) above: they cannot see each other", "MC §5.5.2.3")
+        if not high_at_target:
+            slope_cover = True
+            slope_top = top if slope_top is None else max(slope_top, top)
+            d0 = s_hex.distance(s)
+            hidden.update(h for h in line[i + 1:-1] if h != s and h.distance(s) < d0 and _elev(m, h) < top)
 
     # --- terrain crossed -------------------------------------------------------------------
     other = "none"      # the strongest cover that is not the small-target cover
@@ -308,8 +323,10 @@ def _exempt(state: GameState, shot: _Shot, weapon, blockers, notes) -> list:
             else:
                 keep.append((o, h))
         blockers = keep
-    if blockers and weapon.over_formation and not shooter.mounted:
-        front = _formation_front(state, shot)
+    if blockers and weapon.over_formation and not shooter.mounted and any(h.distance(shot.s_hex) == 1 for _, h in blockers):
+        if shot.front is None:
+            shot.front = _formation_front(state, shot)
+        front = shot.front
         if front:
             keep = []
             for o, h in blockers:
