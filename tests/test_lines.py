@@ -113,7 +113,9 @@ def test_cover_neutralised_from_a_higher_level_at_close_range():
     assert cover(2, "1302")[0] == "none"
 
 
-def test_slope_cover_holds_against_the_top_but_not_from_two_levels_up():
+def test_slope_cover_holds_against_the_top_but_not_from_above_it():
+    """§5.5.6 with §5.5.2.3: a slope target counts at the level of its top; a shooter one level
+    above the top, within half the short range, cancels its medium cover."""
     rows = [". . / . ."] * 3
     st = lgame(rows, [("x", "crossbowman", "A", "0102"), ("t", "spearman", "B", "0302")], elevation=["1 1 . . ."] * 3)
     assert shoot(st, "x", "t").data["cover"] == "medium"

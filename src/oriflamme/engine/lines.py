@@ -76,7 +76,10 @@ _lines_between = lru_cache(maxsize=65536)(lines_of_fire)
 
 
 def _hexes_of(c: Character) -> tuple[Hex, ...]:
-    """The hexes a character occupies. Hook for riders (D9): a rider will add his second hex."""
+    """The hexes a character occupies: a rider's two once ``Character.hexes`` exists (D9)."""
+    hexes = getattr(c, "hexes", None)
+    if hexes is not None:
+        return tuple(hexes)
     return (c.hex,) if c.hex is not None else ()
 
 
@@ -225,6 +228,8 @@ def _one_line(state: GameState, shot: _Shot, line: tuple[Hex, ...]) -> LineOfFir
                           f"for a target in water", t.ref))
             other = _stronger(other, t.water_cover_along_line)
         for o in shot.occ.get(h, ()):
+            if o is target or o is shooter:
+                continue  # a rider's other hex
             if o.status == "stunned":
                 continue  # §5.5.3: stunned characters do not block
             if t.water:
