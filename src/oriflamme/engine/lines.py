@@ -132,11 +132,11 @@ def _crests(state: GameState) -> tuple[frozenset[Hex], dict[tuple[Hex, Hex], tup
     return m.memo(("lines.crests", id(terrains)), build)
 
 
-def _crossings(state: GameState, line: tuple[Hex, ...]) -> list[tuple[int, Hex, Hex, int, bool]]:
+def _crossings(crests, line: tuple[Hex, ...]) -> list[tuple[int, Hex, Hex, int, bool]]:
     """Where the line crosses the top of a slope (§5.5.2.3): ``(index of the slope hex, slope
     hex, hex of the higher ground, level of the top, True if the higher ground lies toward the
-    target)``."""
-    slopes, pairs = _crests(state)
+    target)``. ``crests``: :func:`_crests` of the map."""
+    slopes, pairs = crests
     if slopes.isdisjoint(line):
         return []
     out = []
@@ -157,6 +157,7 @@ class _Shot:
     t_hex: Hex
     band: str | None
     occ: dict
+    crests: tuple = (frozenset(), {})     # _crests(state)
     front: frozenset[Hex] | None = None  # the formation's front line fired over, once known
 
 
@@ -187,7 +188,7 @@ def _one_line(state: GameState, shot: _Shot, line: tuple[Hex, ...]) -> LineOfFir
     slope_cover = False
     slope_top = None  # the level of the top of the slope the line crosses toward the target
     hidden: set[Hex] = set()  # below a crest, out of the sight of the shooter on the height
-    for i, s, u, top, high_at_target in _crossings(state, line):
+    for i, s, u, top, high_at_target in _crossings(shot.crests, line):
         high_c, high_h, low_c, low_h = ((target, t_hex, shooter, s_hex) if high_at_target
                                         else (shooter, s_hex, target, t_hex))
         if _elev(m, high_h) < top:
@@ -404,7 +405,7 @@ def line_of_fire(state: GameState, shooter: Character, target: Character, band: 
         occ = state.occupants()
     s_hex = shooter_hex if shooter_hex is not None else shooter.hex
     t_hex = target_hex if target_hex is not None else target.hex
-    shot = _Shot(shooter, target, s_hex, t_hex, band, occ)
+    shot = _Shot(shooter, target, s_hex, t_hex, band, occ, _crests(state))
     variants = [_one_line(state, shot, ln) for ln in _lines_between(s_hex, t_hex)]
     clear = [v for v in variants if v.clear]
     if not clear:
