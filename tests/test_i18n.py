@@ -436,6 +436,10 @@ def _boards(c: Corpus) -> None:
         st = game([row] * 4, [("z", "longbowman", "A", "0101"), ("f", "spearman", "A", line[3].label),
                               ("t", "spearman", "B", target), *extra], hexsides=fence, step=OFFENSIVE_FIRE)
         c.ruling(explain(st, Fire("z", "t")), w)
+    # lines of fire and cover (§5.5): the situations of tests/test_lines.py
+    from test_lines import corpus_shots
+    for st, act in corpus_shots():
+        c.ruling(explain(st, act), w)
     # a move across a low wall, a move stopped by an infiltration test (§4.3.1)
     st = game(OPEN, [("g", "spearman", "A", "0101"), ("h", "spearman", "A", "0104"), ("e", "spearman", "B", "0305")],
               hexsides="0201 SE low_wall", dice=[6], step=MOVEMENT)

@@ -62,6 +62,11 @@ class Terrain(Row):
     combat: Mark
     blocks_los: bool = False
     water: bool = False
+    neutralised_from_above: bool = False
+    bridge: bool = False
+    water_cover_along_line: CoverName | None = None
+    keeps_water_cover: bool = False
+    no_fire_from: bool = False
 
     def cost_for(self, mounted: bool, armoured: bool) -> Cost:
         if mounted:
@@ -140,6 +145,8 @@ class Weapon(Row):
     choices: list[FireChoice]
     over_characters: bool
     from_tree: bool
+    over_adjacent_friends: bool = False
+    over_formation: bool = False
     mounted: bool = False
     reload_turns: int = 0
     front_arc_only: bool = False  # the target must be in the mounted shooter's front arc (§7.5)
@@ -172,6 +179,18 @@ class FireTable(Row):
 class StrayShot(Row):
     hexes: int
     armour_retreat: int
+
+
+class LinesRules(Row):
+    """Lines of fire and cover (§5.5.3.1, §5.5.5, §5.5.6): terrain.toml ``[lines]``."""
+    small_target_statuses: list[str]
+    small_target_cover: CoverName
+    combine_light_light: CoverName
+    combine_light_stronger: CoverName
+    neutralise_one_level: float = Field(gt=0, le=1)
+    neutralise_full_levels: int = Field(ge=2)
+    formation_line: int = Field(ge=2)
+    formation_min_distance: int = Field(ge=2)
 
 
 class FireResult(Row):
@@ -317,6 +336,7 @@ class Ruleset:
     retreat: Retreat
     sections: dict[str, Section]
     character_types: dict[str, CharacterType]
+    lines: LinesRules
 
     # --- lookups by id or printed name (case and accents optional) -------------------------
     def _find(self, table: dict, what: str, text: str):
@@ -446,4 +466,5 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
         retreat=_one(Retreat, me["retreat"], "melee.toml", "retreat"),
         sections=by_id(_rows(Section, se["section"], "sections.toml", "section")),
         character_types=by_id(_rows(CharacterType, ro["type"], "roster.toml", "type")),
+        lines=_one(LinesRules, t["lines"], "terrain.toml", "lines"),
     )

@@ -46,6 +46,9 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     w = state.rules.weapons[c.weapon]
     if w.mounted != c.mounted:
         return (f"the {w.names[0]} is used {'mounted' if w.mounted else 'on foot'}", w.ref)
+    t = state.rules.terrain[state.gmap.terrain(c.hex)] if c.hex is not None and c.hex in state.gmap else None
+    if t is not None and t.no_fire_from:
+        return (f"{c.name} is in {t.names[0].lower()} and cannot fire", "MC §5.5.2.4")
     e = in_contact(state, c)
     if e is not None:
         return (f"{c.name} is in contact with {e.name} and cannot fire", "MC §5.2")

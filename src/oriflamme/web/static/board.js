@@ -27,6 +27,8 @@
     shallows:      { fill: "#b0d8f0", sym: "wave1" },
     water:         { fill: "#6aa4d6", sym: "waves" },
     building:      { fill: "#b98560", sym: "building" },
+    bridge:        { fill: "#c9a87a" },
+    stone_bridge:  { fill: "#a9a39a" },
   };
   const FEATURE_STYLE = {
     low_wall: { stroke: "#6b6258", width: 5, dash: null },
