@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from ..hexes import Hex
 from ..resolve.ruling import Ruling
-from . import turn
-from .actions import Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move, Retreat
+from . import bodies, turn
+from .actions import (Action, Advance, Attack, Carry, Casualty, ClearBodies, Decline, EndStep, Fire, Move, Retreat,
+                      SetDown)
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
@@ -51,6 +52,7 @@ def legal_actions(state: GameState) -> list[Action]:
         for c in mine:
             for h, (_, path) in sorted(reachable(state, c).items()):
                 out.append(Move(c.id, tuple(x.label for x in path)))
+        out += bodies.carry_options(state) + bodies.clear_options(state)  # §4.2.4, §4.2.3
     elif state.step == MELEE:
         for aset, dset in attack_options(state, side):
             out.append(Attack(aset, dset))
@@ -66,6 +68,8 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
     if p.kind == "advance":
         opts: list[Action] = [Advance(c, tuple(path)) for c, paths in sorted(p.data["paths"].items()) for path in paths]
         return opts + [Decline()]
+    if p.kind == "set_down":
+        return bodies.set_down_options(p)
     raise AssertionError(p.kind)
 
 
@@ -83,6 +87,10 @@ def explain(state: GameState, action: Action) -> Ruling:
             return melee_ruling(state, [ch[a] for a in action.attackers], [ch[d] for d in action.defenders])
         except KeyError as exc:
             return Ruling(kind="melee").refuse(f"unknown character {exc.args[0]}")
+    if isinstance(action, ClearBodies):
+        return bodies.clear_ruling(state, action)
+    if isinstance(action, Carry):
+        return bodies.carry_ruling(state, action)
     if isinstance(action, Move):
         r = Ruling(kind="move")
         c = ch.get(action.char)
@@ -162,11 +170,12 @@ def _check(state: GameState, a: Action) -> None:
         p = state.pending[0]
         if a not in _pending_options(state, p):
             what = {"retreat": "a retreat of", "casualty": "the choice of the casualty among",
-                    "advance": "an advance after combat (or decline) by"}[p.kind]
+                    "advance": "an advance after combat (or decline) by",
+                    "set_down": "the hex where a stunned friend is set down by"}[p.kind]
             raise IllegalAction(f"the game waits for {what} {', '.join(state.characters[c].name for c in p.chars)} "
                                 f"(side {p.side}); {a.type} is not one of the options", p.data.get("ref", ""))
         return
-    if isinstance(a, (Retreat, Advance, Decline, Casualty)):
+    if isinstance(a, (Retreat, Advance, Decline, Casualty, SetDown)):
         raise IllegalAction(f"there is no pending {a.type} to answer", "")
     if isinstance(a, EndStep):
         return
@@ -188,6 +197,8 @@ def _check(state: GameState, a: Action) -> None:
             raise IllegalAction(f"{c.name} is {c.status} and cannot move", "MC §1.2")
         if c.id in state.stopped:
             raise IllegalAction(f"{c.name} was stopped and cannot move again this phase", "MC §4.3.1")
+        if c.id in state.clearing:
+            raise IllegalAction(f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
         cost, why, ref = check_path(state, c, _labels(a.path))
         if cost is None:
             raise IllegalAction(why, ref)
@@ -209,6 +220,16 @@ def _check(state: GameState, a: Action) -> None:
         if not is_attack_option(state, state.active, a.attackers, a.defenders, ruling_checked=True):
             raise IllegalAction("attackers and defenders must form one group in contact (list them in id order)", "MC §6.2")
         return
+    if isinstance(a, ClearBodies):
+        p = bodies.clear_problem(state, a)
+        if p:
+            raise IllegalAction(*p)
+        return
+    if isinstance(a, Carry):
+        r = bodies.carry_ruling(state, a)
+        if not r.legal:
+            raise IllegalAction(r.steps[-1].text, r.steps[-1].ref)
+        return
     raise IllegalAction(f"unsupported action {a.type!r}")
 
 
@@ -226,6 +247,10 @@ def _do(state: GameState, a: Action) -> None:
         _move(state, state.characters[a.char], _labels(a.path))
     elif isinstance(a, Attack):
         _attack(state, [state.characters[x] for x in a.attackers], [state.characters[x] for x in a.defenders])
+    elif isinstance(a, ClearBodies):
+        bodies.do_clear(state, a)
+    elif isinstance(a, Carry):
+        bodies.do_carry(state, a)
 
 
 def _settle(state: GameState) -> None:
@@ -267,7 +292,8 @@ def _step_has_actions(state: GameState) -> bool:
     if state.step == OFFENSIVE_FIRE:
         return any(has_fire_target(state, c) for c in mine)
     if state.step == MOVEMENT:
-        return any(can_move(state, c) for c in mine)
+        return (any(can_move(state, c) for c in mine) or bool(bodies.clear_options(state))
+                or bool(bodies.carry_options(state)))
     return has_attack_option(state, state.active)
 
 
@@ -449,7 +475,9 @@ def _offer_advance(state: GameState, ctx: dict) -> None:
 
 
 def _answer(state: GameState, p: Pending, a: Action) -> None:
-    if p.kind == "casualty":
+    if p.kind == "set_down":
+        bodies.answer_set_down(state, p, a)
+    elif p.kind == "casualty":
         _hit(state, state.characters[a.char], p.data["ctx"])
     elif p.kind == "retreat":
         c = state.characters[a.char]

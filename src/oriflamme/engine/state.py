@@ -60,6 +60,10 @@ class GameState:
     attacked: set[str] = field(default_factory=set)
     engaged: set[str] = field(default_factory=set)
     opportunity_used: set[str] = field(default_factory=set)     # enemies who made their §4.3 test
+    clearing: set[str] = field(default_factory=set)   # characters who cleared a hex this phase (§4.2.3)
+    # bodies on the map that are not characters of the roster (dead horses, §4.2.2):
+    # hex -> {"horse": n, "man": n}; dead characters lie on their own hex (see engine/bodies.py)
+    carcasses: dict[Hex, dict[str, int]] = field(default_factory=dict)
     pending: list[Pending] = field(default_factory=list)
     log: list[dict] = field(default_factory=list)
     winner: str | None = None
@@ -119,6 +123,8 @@ class GameState:
             "attacked": sorted(self.attacked),
             "engaged": sorted(self.engaged),
             "opportunity_used": sorted(self.opportunity_used),
+            "clearing": sorted(self.clearing),
+            "carcasses": {h.label: dict(sorted(k.items())) for h, k in sorted(self.carcasses.items(), key=lambda x: x[0].label)},
             "pending": [p.to_json() for p in self.pending],
             "log": self.log,
             "winner": self.winner,
@@ -136,6 +142,8 @@ class GameState:
             step=d["step"], fired=set(d["fired"]), fire_limit=dict(d["fire_limit"]),
             mp_spent=dict(d["mp_spent"]), stopped=set(d["stopped"]), attacked=set(d["attacked"]),
             engaged=set(d["engaged"]), opportunity_used=set(d["opportunity_used"]),
+            clearing=set(d.get("clearing", ())),
+            carcasses={Hex.from_label(h): {k: int(n) for k, n in kinds.items()} for h, kinds in d.get("carcasses", {}).items()},
             pending=[Pending.from_json(p) for p in d["pending"]], log=list(d["log"]),
             winner=d["winner"], over=d["over"], result_text=d.get("result_text", ""),
         )
@@ -152,10 +160,11 @@ class GameState:
         other.characters = {k: copy.copy(c) for k, c in self.characters.items()}
         other.sides = list(self.sides)
         other.dice = copy.deepcopy(self.dice)  # keeps a test's scripted dice
-        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used"):
+        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "clearing"):
             setattr(other, name, set(getattr(self, name)))
         other.fire_limit = dict(self.fire_limit)
         other.mp_spent = dict(self.mp_spent)
+        other.carcasses = {h: dict(k) for h, k in self.carcasses.items()}
         other.pending = copy.deepcopy(self.pending)
         other.log = list(self.log)
         return other
