@@ -160,7 +160,7 @@ def describe(men: int, horses: int) -> str:
         parts.append(f"{men} dead {'man' if men == 1 else 'men'}")
     if horses:
         parts.append(f"{horses} dead {'horse' if horses == 1 else 'horses'}")
-    return " and ".join(parts) or "no dead"
+    return ", ".join(parts) or "no dead"
 
 
 # =============================================================================================
@@ -235,7 +235,7 @@ def clear_problem(state: GameState, a: ClearBodies) -> tuple[str, str] | None:
             return p, CLEAR_REF
     men, horses = bodies_at(state, h)
     if (men if a.kind == MAN else horses) == 0:
-        return f"there is no dead {a.kind} in {h.label}", CLEAR_REF
+        return (f"there is no dead man in {h.label}" if a.kind == MAN else f"there is no dead horse in {h.label}"), CLEAR_REF
     p = destination_problem(state, h, to, state.active)
     if p:
         return p, CLEAR_REF
@@ -280,7 +280,7 @@ def clear_ruling(state: GameState, a: ClearBodies) -> Ruling:
     h, to = Hex.from_label(a.hex), Hex.from_label(a.to)
     men, horses = bodies_at(state, h)
     n = min(men, _rule(state, "clear_dead_men")) if a.kind == MAN else _rule(state, "clear_dead_horses")
-    names = " and ".join(state.characters[c].name for c in a.chars)
+    names = ", ".join(state.characters[c].name for c in a.chars)
     what = describe(n, 0) if a.kind == MAN else describe(0, n)
     r.step(f"{h.label} holds {describe(men, horses)}", "MC §4.2.2")
     r.step(f"{names} move {what} from {h.label} into {to.label}", CLEAR_REF)
@@ -308,7 +308,7 @@ def do_clear(state: GameState, a: ClearBodies) -> None:
         add_carcass(state, to, a.kind, extra)
     n = moved + extra
     state.clearing.update(a.chars)
-    names = " and ".join(state.characters[c].name for c in a.chars)
+    names = ", ".join(state.characters[c].name for c in a.chars)
     what = describe(n, 0) if a.kind == MAN else describe(0, n)
     tail = f" into the water of {to.label}, where they sink" if sink else f" into {to.label}"
     emit(state, "clear_bodies", f"{names} move {what} out of {h.label}{tail}",
@@ -524,7 +524,7 @@ def do_carry(state: GameState, a: Carry) -> None:
         final, _ = walk(state, c, path[k:], why="move", after_wound=lambda ch, i: False)
         shown = [x.label for x in path[k:]]
         shown = shown[: len(shown) - shown[::-1].index(final.label)] if final.label in shown else [home.label]
-        emit(state, "move", f"{c.name} carries {f.name}: {' → '.join(shown)}", char=c.id, friend=f.id,
+        emit(state, "move", f"{c.name} carries {f.name} along {' → '.join(shown)}", char=c.id, friend=f.id,
              path=shown, ref=CARRY_REF)
     f.hex = c.hex
     if not c.alive:
