@@ -68,6 +68,8 @@ def draw_board(state: GameState, highlight: dict[Hex, str] | None = None) -> str
                     mark = STATUS_MARK[c.status]
                     style = SIDE_STYLE[state.sides.index(c.side)] if c.alive else "grey50"
                     parts.append(f"[{style}]{(t[c.id] + mark):<3}[/]")
+                elif state.carcasses.get(h, {}).get("horse"):  # a dead horse (§4.2.2)
+                    parts.append("[grey50]h† [/]")
                 elif h in hl:
                     parts.append(f"[bold black on yellow]{hl[h]:>3}[/]")
                 else:
@@ -81,7 +83,7 @@ def draw_board(state: GameState, highlight: dict[Hex, str] | None = None) -> str
 
 def legend() -> str:
     items = [f"[{s}]{g.strip()}[/] {k}" for k, (g, s) in TERRAIN_GLYPH.items() if k != "tree_top"]
-    return "Terrain: " + ", ".join(items) + ".  Digits: elevation.  ' wounded, * stunned, † dead."
+    return "Terrain: " + ", ".join(items) + ".  Digits: elevation.  ' wounded, * stunned, † dead, h† dead horse."
 
 
 def roster(state: GameState) -> str:

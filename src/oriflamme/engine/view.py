@@ -29,6 +29,8 @@ def view(state: GameState, side: str | None) -> dict:
         "weather": state.weather, "to_act": state.to_act(), "over": state.over, "winner": state.winner,
         "result": state.result_text, "characters": chars,
         "pending": [p.to_json() for p in state.pending],
+        # bodies that are not characters (dead horses, §4.2.2), hex by hex
+        "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(state.carcasses.items(), key=lambda x: x[0].label)],
         "log": state.log,
     }
     if side is not None and side == state.to_act():

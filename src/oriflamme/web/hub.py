@@ -249,6 +249,7 @@ def _frame(g: Game, version: int) -> dict:
                         "attack": c.current_attack, "defence": c.current_defence,
                         "movement": c.current_movement, "mounted": c.mounted}
                        for c in sorted(st.characters.values(), key=lambda c: c.id)],
+        "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(st.carcasses.items(), key=lambda x: x[0].label)],
         "over": st.over, "result": st.result_text,
     }
 
