@@ -352,3 +352,77 @@ def test_the_map_edge_is_no_enemy():
     st = game(OPEN, [*ring, ("d", "spearman", "B", "0101", {"status": "stunned"}), ("z", "spearman", "A", "0808")],
               step=MELEE)
     assert st.characters["d"].alive
+
+
+# =============================================================================================
+# random play with bodies and stunned friends about
+# =============================================================================================
+def _busy_board(seed: int):
+    rows = [". . . . . . . .", ". . b . . . . .", ". . . . . T . .", ". . . . . . . .", ". . . . . . . ."]
+    chars = [("a1", "spearman", "A", "0101"), ("a2", "spearman", "A", "0202"), ("a3", "man_at_arms", "A", "0303"),
+             ("a4", "spearman", "A", "0104", {"status": "stunned"}), ("a5", "spearman", "A", "0305", {"status": "stunned"}),
+             ("b1", "spearman", "B", "0701"), ("b2", "spearman", "B", "0803"), ("b3", "spearman", "B", "0605"),
+             ("b4", "spearman", "B", "0704", {"status": "stunned"}),
+             *_dead(4, "0302", "B", "m"), *_dead(3, "0403", "A", "n")]
+    st = game(rows, chars, dice=None)
+    add_carcass(st, H("0203"), HORSE)
+    add_carcass(st, H("0502"), HORSE, 2)
+    return st
+
+
+def _live_per_hex_ok(st) -> bool:
+    seen = {}
+    for c in st.characters.values():
+        if c.alive and c.hex is not None:
+            seen[c.hex] = seen.get(c.hex, 0) + 1
+    return all(n == 1 for n in seen.values())
+
+
+@settings(max_examples=25, deadline=None)
+@given(st_.integers(0, 10_000))
+def test_random_play_with_bodies_keeps_the_invariants(seed):
+    """Every legal action applies; bodies are never lost on dry land (no water here); one live
+    character per hex once no set-down is pending (§4.1); the state round-trips through JSON."""
+    import random
+    rng = random.Random(seed)
+    st = _busy_board(seed)
+    total = sum(m + h for m, h in bodies_map(st).values())
+    for _ in range(120):
+        if st.over:
+            break
+        acts = legal_actions(st)
+        rare = [x for x in acts if isinstance(x, (Carry, ClearBodies, SetDown))]
+        a = rng.choice(rare) if rare and rng.random() < 0.6 else rng.choice(acts)
+        apply(st, a)
+        dead_now = sum(1 for c in st.characters.values() if not c.alive)
+        assert sum(m + h for m, h in bodies_map(st).values()) == total + dead_now - 7
+        if not st.pending:
+            assert _live_per_hex_ok(st)
+    back = GameState.from_json(json.loads(json.dumps(st.to_json())), st.gmap)
+    assert back.digest() == st.digest()
+
+
+def test_a_carrier_stopped_before_his_friend_does_not_carry_him():
+    """MC §4.3.1 then §4.2.4: an infiltration test stops the carrier on the way; he has not
+    passed through his friend's hex, so the friend stays where he lies."""
+    from oriflamme.resolve.infiltration import Infiltrator, Opposer, infiltration_test
+    st0 = _carry_game()
+    rs = st0.rules
+    stop_die = next(d for d in range(1, 11) if infiltration_test(rs, Infiltrator(False, False, False),
+                                                                   Opposer(False, False, False), d).result == "stop")
+    st = game(OPEN, [("a", "spearman", "A", "0101"), ("s", "spearman", "A", "0103", {"status": "stunned"}),
+                     ("e", "spearman", "B", "0304"), ("z", "spearman", "A", "0705")], dice=[stop_die])
+    st.characters["s"].stunned_in_phase = st.phase_no
+    apply(st, Carry("a", "s", ("0102", "0202", "0203", "0103", "0104")))
+    assert st.characters["s"].hex == H("0103")
+    assert st.characters["a"].hex != H("0103") and points_left(st, st.characters["a"]) == 0
+    assert any(e["type"] == "carry" and "does not reach" in e["text"] for e in st.log)
+
+
+def test_the_view_shows_the_dead_horses():
+    """The per-side view lists the carcasses (the CLI and the web board draw them)."""
+    from oriflamme.cli.render import draw_board
+    from oriflamme.engine import view
+    st = _with_bodies(0, 2)
+    assert view(st, "A")["carcasses"] == [{"hex": "0302", "horse": 2}]
+    assert "h†" in draw_board(st)
