@@ -33,10 +33,10 @@ Oriflamme's readings (docs/decisions.md, "Bodies on the map"):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import heapq
 
 from ..hexes import Hex
+from ..resolve.movement import Thresholds, thresholds  # noqa: F401  (re-exported)
 from ..resolve.ruling import Ruling
 from .actions import Carry, ClearBodies, SetDown
 from .character import Character
@@ -110,48 +110,6 @@ def _take_carcass(state: GameState, h: Hex, kind: str, n: int) -> int:
         if not kinds:
             del state.carcasses[h]
     return taken
-
-
-@dataclass(frozen=True)
-class Thresholds:
-    """§4.2.2 as data: when the dead in a hex cost +1 and when they make it impassable."""
-
-    men_extra: int
-    men_block: int
-    horses_extra: int
-    horses_block: int
-    mixed_men: int
-    mixed_horses: int
-
-    @classmethod
-    def of(cls, rules) -> "Thresholds":
-        v = {k: r.value for k, r in rules.movement_rules.items()}
-        return cls(v["dead_men_extra_cost"], v["dead_men_impassable"], v["dead_horses_extra_cost"],
-                   v["dead_horses_impassable"], v["dead_mixed_impassable_men"], v["dead_mixed_impassable_horses"])
-
-    @property
-    def empty_counts(self) -> bool:
-        """Whether a hex without bodies would already reach a threshold (odd data)."""
-        return min(self.men_extra, self.men_block, self.horses_extra, self.horses_block) <= 0 or (
-            self.mixed_men <= 0 and self.mixed_horses <= 0)
-
-    def blocked(self, men: int, horses: int) -> bool:
-        return (men >= self.men_block or horses >= self.horses_block
-                or (men >= self.mixed_men and horses >= self.mixed_horses))
-
-    def extra(self, men: int, horses: int) -> int:
-        """+1 when the hex is heavy with dead (once, whatever the mix)."""
-        return 1 if men >= self.men_extra or horses >= self.horses_extra else 0
-
-
-_THRESHOLDS: dict[int, tuple[object, Thresholds]] = {}
-
-
-def thresholds(rules) -> Thresholds:
-    held = _THRESHOLDS.get(id(rules))
-    if held is None or held[0] is not rules:
-        held = _THRESHOLDS[id(rules)] = (rules, Thresholds.of(rules))
-    return held[1]
 
 
 def describe(men: int, horses: int) -> str:
@@ -528,7 +486,9 @@ def do_carry(state: GameState, a: Carry) -> None:
              path=shown, ref=CARRY_REF)
     f.hex = c.hex
     if not c.alive:
-        emit(state, "carry", f"{f.name} falls in {c.hex.label} with his carrier", char=f.id, ref=CARRY_REF)
+        if not _free_for(state, c.hex, f.id):  # killed while crossing a friend's hex (§4.1)
+            f.hex = _nearest_free(state, c.hex, f, c.id) or c.hex
+        emit(state, "carry", f"{f.name} falls in {f.hex.label} with his carrier", char=f.id, ref=CARRY_REF)
         return
     opts = set_down_hexes(state, c.hex, f, c.id)
     if len(opts) == 1:
