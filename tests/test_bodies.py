@@ -429,3 +429,21 @@ def test_the_view_shows_the_dead_horses():
     st = _with_bodies(0, 2)
     assert view(st, "A")["carcasses"] == [{"hex": "0302", "horse": 2}]
     assert "h†" in draw_board(st)
+
+
+def test_a_carrier_killed_on_a_friends_hex_drops_his_burden_beside_it():
+    """MC §4.3.1 killed while carrying (§4.2.4) in a hex a friend holds: the stunned friend
+    falls on the nearest free hex (§4.1 one live character per hex)."""
+    from oriflamme.resolve.infiltration import Infiltrator, Opposer, infiltration_test
+    rs = _carry_game().rules
+    kill = next(d for d in range(1, 11) if infiltration_test(rs, Infiltrator(False, False, False),
+                                                              Opposer(False, False, False), d).result == "killed")
+    st = game(OPEN, [("a", "spearman", "A", "0101"), ("s", "spearman", "A", "0103", {"status": "stunned"}),
+                     ("f", "spearman", "A", "0104"), ("e", "spearman", "B", "0204"), ("z", "spearman", "A", "0705")],
+              dice=[kill])
+    st.characters["s"].stunned_in_phase = st.phase_no
+    apply(st, Carry("a", "s", ("0102", "0103", "0104", "0105")))
+    a, s = st.characters["a"], st.characters["s"]
+    assert not a.alive and a.hex == H("0104")
+    assert s.hex is not None and s.hex != H("0104") and s.hex.distance(H("0104")) == 1
+    assert _live_per_hex_ok(st)
