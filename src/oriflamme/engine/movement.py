@@ -240,14 +240,19 @@ def _obstacles(state: GameState, c: Character, th):
     blocked: set[Hex] = set()
     occupied: set[Hex] = set()
     side = c.side
+    dead_chars = False
     for o in state.characters.values():
         h = o.hex
-        if h is not None and o.alive:
+        if h is None:
+            continue
+        if o.alive:
             occupied.add(h)
             if o.side != side and o.active:
                 blocked.add(h)
+        else:
+            dead_chars = True
     heavy: set[Hex] = set()
-    for h, (n, horses) in bodies_map(state).items():
+    for h, (n, horses) in (bodies_map(state) if dead_chars or state.carcasses else {}).items():
         if th.blocked(n, horses):
             blocked.add(h)
         elif th.extra(n, horses):
