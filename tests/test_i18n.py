@@ -471,6 +471,7 @@ def _boards(c: Corpus) -> None:
               dice=[1], step=MELEE)
     apply(st, Attack(("a",), ("d",)))
     c.events(st.log, w)
+    _bodies_boards(c)
     # malformed actions, undo
     for bad in ([1], {"x": 1}, {"type": 3}, {"type": "dance"}, {"type": "move", "char": "a"},
                 {"type": "move", "char": "a", "path": "0101"}, {"type": "fire", "shooter": 1, "target": "b"},
@@ -485,6 +486,114 @@ def _boards(c: Corpus) -> None:
         g.undo()
     except IllegalAction as exc:
         c.add(exc.reason, w)
+
+
+def _bodies_boards(c: Corpus) -> None:
+    """Bodies on the map (§4.2.2–§4.2.4): clearing a hex, carrying a stunned friend."""
+    from oriflamme.engine.actions import Carry, ClearBodies, SetDown
+    from oriflamme.engine.bodies import HORSE, add_carcass
+    w = "board (bodies)"
+    rows = [". . . . . . . .", ". . . H . . . .", ". . w . . . . .", ". . . . . . . .", ". . . . . . . ."]
+    dead = [(f"m{i}", "peasant", "B", "0302", {"status": "dead"}) for i in range(4)]
+    chars = [("a", "spearman", "A", "0202"), ("c", "spearman", "A", "0301"), ("k", "knight", "A", "0401"),
+             ("g", "spearman", "A", "0105"), ("z", "spearman", "A", "0805"), ("b", "spearman", "B", "0502"), *dead]
+    for case in ("0201", "0303", "0402", "0502", "enemy", "no horse"):
+        for kind in ("man", "horse", "cow"):
+            st = game(rows, chars, step=MOVEMENT)
+            if case != "no horse":
+                add_carcass(st, H("0302"), HORSE)
+            if case == "enemy":
+                st.characters["b"].hex = H("0201")
+            to = "0201" if case in ("enemy", "no horse") else case
+            for a in (ClearBodies(("a", "c"), "0302", to, kind), ClearBodies(("a", "k"), "0302", to, kind),
+                      ClearBodies(("a", "g"), "0302", to, kind), ClearBodies(("c", "a"), "0302", to, kind),
+                      ClearBodies(("a",), "0302", to, kind), ClearBodies(("a", "zz"), "0302", to, kind),
+                      ClearBodies(("a", "c"), "0401", to, kind)):
+                c.ruling(explain(st, a), w)
+                c.refusal(st, a, w)
+            try:
+                apply(st, ClearBodies(("a", "c"), "0302", to, kind))
+            except IllegalAction:
+                continue
+            c.events(st.log, w)
+            for a in (Move("a", ("0102",)), ClearBodies(("a", "c"), "0302", to, kind)):
+                c.refusal(st, a, w)
+    st = game(rows, chars[:6], step=MOVEMENT)
+    add_carcass(st, H("0302"), HORSE)
+    c.refusal(st, ClearBodies(("a", "c"), "0302", "0201", "man"), w)
+    st = game(rows, chars, step=MOVEMENT)
+    st.fired.add("a")
+    c.refusal(st, ClearBodies(("a", "c"), "0302", "0201", "man"), w)
+    st.fired.clear()
+    st.mp_spent["a"] = 1
+    c.refusal(st, ClearBodies(("a", "c"), "0302", "0201", "man"), w)
+    st.characters["c"].status = "stunned"
+    c.refusal(st, ClearBodies(("c", "z"), "0302", "0201", "man"), w)
+    st.step = MELEE
+    c.refusal(st, ClearBodies(("a", "c"), "0302", "0201", "man"), w)
+    # carrying: too far, not through, not a friend, mounted, no room; the set-down prompt
+    st = game(OPEN, [("a", "spearman", "A", "0101"), ("s", "spearman", "A", "0103", {"status": "stunned"}),
+                     ("k", "knight", "A", "0301"), ("b", "spearman", "B", "0805"), ("z", "spearman", "A", "0705")],
+              step=MOVEMENT)
+    st.characters["s"].stunned_in_phase = st.phase_no
+    for a in (Carry("a", "s", ("0102", "0103", "0104")), Carry("a", "s", ("0102", "0103")),
+              Carry("a", "s", ("0102", "0103", "0203", "0303", "0403", "0503")), Carry("a", "s", ("0102",)),
+              Carry("a", "b", ("0102",)), Carry("k", "s", ("0302", "0303")), Carry("a", "zz", ("0102",)),
+              Carry("a", "s", ("0102", "0103", "0203", "0303", "0403", "0503", "0603", "0703", "0803")),
+              Carry("a", "s", ("zz",)), Carry("a", "s", ()),
+              Carry("a", "s", ("0102", "0103", "0102", "0202", "0302", "0402", "0502"))):
+        c.ruling(explain(st, a), w)
+        c.refusal(st, a, w)
+    st.mp_spent["a"] = 7
+    c.refusal(st, Carry("a", "s", ("0102", "0103")), w)
+    st.mp_spent["a"] = 8
+    c.refusal(st, Carry("a", "s", ("0102", "0103")), w)
+    del st.mp_spent["a"]
+    st.characters["s"].status = "healthy"
+    c.refusal(st, Carry("a", "s", ("0102", "0103")), w)
+    st.characters["s"].status = "stunned"
+    st.stopped.add("z")
+    c.refusal(st, Carry("z", "s", ("0704",)), w)
+    st.clearing.add("k")
+    c.refusal(st, Carry("k", "s", ("0302", "0303")), w)
+    c.refusal(st, Move("k", ("0302",)), w)
+    apply(st, Carry("a", "s", ("0102", "0103", "0104")))
+    c.refusal(st, EndStep(), w)
+    apply(st, legal_actions(st)[0])
+    c.refusal(st, SetDown("a", "0102"), w)
+    c.refusal(st, Carry("a", "s", ("0102",)), w)
+    c.events(st.log, w)
+    st = game([". . .", ". . .", ". . ."], [("a", "spearman", "A", "0101"), ("s", "spearman", "A", "0102", {"status": "stunned"}),
+                                             ("f", "spearman", "A", "0201"), ("g", "spearman", "A", "0202"),
+                                             ("b", "spearman", "B", "0303")], step=MOVEMENT)
+    st.characters["s"].stunned_in_phase = st.phase_no
+    apply(st, Carry("a", "s", ("0102", "0101")))
+    c.events(st.log, w)
+    # no free hex around the end of the carry: every neighbour of 0102 holds a friend
+    st = game([". . .", ". . .", ". . .", ". . ."],
+              [("a", "spearman", "A", "0104"), ("s", "spearman", "A", "0102", {"status": "stunned"}),
+               ("f", "spearman", "A", "0201"), ("g", "spearman", "A", "0202"), ("h", "spearman", "A", "0101"),
+               ("i", "spearman", "A", "0103"), ("b", "spearman", "B", "0304")], step=MOVEMENT)
+    st.characters["s"].stunned_in_phase = st.phase_no
+    c.ruling(explain(st, Carry("a", "s", ("0103", "0102"))), w)
+    c.refusal(st, Carry("a", "s", ("0103", "0102")), w)
+    # the carrier stopped (and killed) by an infiltration test on the way
+    for die in range(1, 11):
+        st = game(OPEN, [("a", "spearman", "A", "0101"), ("s", "spearman", "A", "0103", {"status": "stunned"}),
+                         ("e", "spearman", "B", "0304"), ("z", "spearman", "A", "0705")], dice=[die] * 4, step=MOVEMENT)
+        st.characters["s"].stunned_in_phase = st.phase_no
+        for a in (Carry("a", "s", ("0102", "0202", "0203", "0103", "0104", "0105")),
+                  Carry("a", "s", ("0102", "0103", "0203", "0204"))):
+            s2 = GameState.from_json(st.to_json(), st.gmap)
+            s2.dice = type(st.dice)([die] * 4)
+            try:
+                apply(s2, a)
+            except IllegalAction as exc:
+                c.add(exc.reason, w)
+                continue
+            if s2.pending:
+                apply(s2, legal_actions(s2)[0])
+            c.events(s2.log, w)
 
 
 @lru_cache(maxsize=None)

@@ -26,8 +26,10 @@ SCENARIOS = {sid: load_scenario(sid) for sid in bundled_scenario_ids()}
 def check_invariants(state: GameState) -> None:
     seen = {}
     rs = state.rules
+    # a stunned friend on his carrier's back until the set-down prompt is answered (§4.2.4)
+    carried = {p.data["friend"] for p in state.pending if p.kind == "set_down"}
     for c in state.characters.values():
-        if c.alive and c.hex is not None:
+        if c.alive and c.hex is not None and c.id not in carried:
             for h in c.hexes:  # a rider covers two hexes (§1.2)
                 assert h not in seen, f"{c.id} and {seen[h]} both alive in {h.label}"
                 seen[h] = c.id

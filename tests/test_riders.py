@@ -187,7 +187,7 @@ def test_surrounded_unhorsed_rider_is_dead():
     c = st.characters["k"]
     c.stun(st.phase_no)
     unhorse(st, c, True, "MC §6.8")
-    assert c.status == "dead" and not st.horses[next(iter(st.horses))].alive
+    assert c.status == "dead" and not st.horses and st.carcasses[k] == {"horse": 1}
 
 
 # --- §4.4.2: mounting and dismounting ---------------------------------------------------------

@@ -17,7 +17,8 @@ from rich.markup import escape as esc
 
 from ..ai.random_player import RandomPlayer
 from ..engine import IllegalAction, explain, legal_actions
-from ..engine.actions import Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move, Retreat
+from ..engine.actions import (Action, Advance, Attack, Carry, Casualty, ClearBodies, Decline, EndStep, Fire, Move,
+                              Retreat, SetDown)
 from ..engine.errors import RecordError, ScenarioError
 from ..engine.movement import points_left, reachable
 from ..engine.record import Game, replay
@@ -112,6 +113,13 @@ def describe(game: Game, a: Action) -> str:
         return "no advance"
     if isinstance(a, EndStep):
         return f"end the {st.step.replace('_', ' ')} step"
+    if isinstance(a, ClearBodies):
+        what = "three dead men" if a.kind == "man" else "a dead horse"
+        return f"clear: {', '.join(n(x) for x in a.chars)} move {what} out of {a.hex} into {a.to}"
+    if isinstance(a, Carry):
+        return f"carry: {n(a.char)} carries {n(a.friend)} to {a.path[-1]} (via {' '.join(a.path)})"
+    if isinstance(a, SetDown):
+        return f"{n(a.char)} sets his friend down in {a.hex}"
     return a.type
 
 

@@ -85,6 +85,8 @@ def draw_board(state: GameState, highlight: dict[Hex, str] | None = None) -> str
                     r = rears[h]
                     style = SIDE_STYLE[state.sides.index(r.side)]
                     parts.append(f"[{style}] {ARROWS[r.facing]} [/]")
+                elif state.carcasses.get(h, {}).get("horse"):  # a dead horse (§4.2.2)
+                    parts.append("[grey50]h† [/]")
                 elif h in hl:
                     parts.append(f"[bold black on yellow]{hl[h]:>3}[/]")
                 elif h in horses:
@@ -102,8 +104,8 @@ def draw_board(state: GameState, highlight: dict[Hex, str] | None = None) -> str
 
 def legend() -> str:
     items = [f"[{s}]{g.strip()}[/] {k}" for k, (g, s) in TERRAIN_GLYPH.items() if k != "tree_top"]
-    return ("Terrain: " + ", ".join(items) + ".  Digits: elevation.  ' wounded, * stunned, † dead.  "
-            "Riders: tag on the front hex, an arrow on the rear hex pointing where they face; h a riderless horse, h† a dead one.")
+    return ("Terrain: " + ", ".join(items) + ".  Digits: elevation.  ' wounded, * stunned, † dead, h† dead horse.  "
+            "Riders: tag on the front hex, an arrow on the rear hex pointing where they face; h a riderless horse.")
 
 
 def roster(state: GameState) -> str:

@@ -132,6 +132,37 @@ class Place(Action):
     hex: str
 
 
+@dataclass(frozen=True)
+class ClearBodies(Action):
+    """Two characters on foot move dead bodies of ``kind`` (``"man"``: up to three dead men;
+    ``"horse"``: one dead horse) out of ``hex`` into the adjacent ``to``; bodies thrown into
+    water sink. The workers do nothing else in their phase (§4.2.3)."""
+    type: ClassVar[str] = "clear_bodies"
+    chars: tuple[str, ...]
+    hex: str
+    to: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Carry(Action):
+    """A move along ``path`` that passes through the hex of the stunned friend ``friend`` and
+    carries him from there on, at half the points left (§4.2.4)."""
+    type: ClassVar[str] = "carry"
+    char: str
+    friend: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SetDown(Action):
+    """Answer to "where does the carrier set his stunned friend down?" (§4.2.4)."""
+    type: ClassVar[str] = "set_down"
+    char: str
+    hex: str
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
-    c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty, Mount, Dismount, Place)
+    c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty, Mount, Dismount, Place,
+                        ClearBodies, Carry, SetDown)
 }

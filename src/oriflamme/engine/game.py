@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from ..hexes import DIRECTION_NAMES, Hex
 from ..resolve.ruling import Ruling
-from . import turn
-from .actions import Action, Advance, Attack, Casualty, Decline, Dismount, EndStep, Fire, Mount, Move, Place, Retreat
-from . import horses
+from . import bodies, horses, turn
+from .actions import (Action, Advance, Attack, Carry, Casualty, ClearBodies, Decline, Dismount, EndStep, Fire, Mount,
+                      Move, Place, Retreat, SetDown)
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
@@ -64,6 +64,7 @@ def legal_actions(state: GameState) -> list[Action]:
                 continue
             for h, (_, path) in sorted(reachable(state, c).items()):
                 out.append(Move(c.id, tuple(x.label for x in path)))
+        out += bodies.carry_options(state) + bodies.clear_options(state)  # §4.2.4, §4.2.3
     elif state.step == MELEE:
         for aset, dset in attack_options(state, side):
             out.append(Attack(aset, dset))
@@ -81,6 +82,8 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
         return opts + [Decline()]
     if p.kind == "place":
         return [Place(p.chars[0], h) for h in p.data["hexes"]]
+    if p.kind == "set_down":
+        return bodies.set_down_options(p)
     raise AssertionError(p.kind)
 
 
@@ -98,6 +101,10 @@ def explain(state: GameState, action: Action) -> Ruling:
             return melee_ruling(state, [ch[a] for a in action.attackers], [ch[d] for d in action.defenders])
         except KeyError as exc:
             return Ruling(kind="melee").refuse(f"unknown character {exc.args[0]}")
+    if isinstance(action, ClearBodies):
+        return bodies.clear_ruling(state, action)
+    if isinstance(action, Carry):
+        return bodies.carry_ruling(state, action)
     if isinstance(action, Move):
         r = Ruling(kind="move")
         c = ch.get(action.char)
@@ -206,7 +213,8 @@ def _check(state: GameState, a: Action) -> None:
         if a not in _pending_options(state, p):
             what = {"retreat": "a retreat of", "casualty": "the choice of the casualty among",
                     "advance": "an advance after combat (or decline) by",
-                    "place": "the hex where the unhorsed rider lands:"}[p.kind]
+                    "place": "the hex where the unhorsed rider lands:",
+                    "set_down": "the hex where a stunned friend is set down by"}[p.kind]
             raise IllegalAction(f"the game waits for {what} {', '.join(state.characters[c].name for c in p.chars)} "
                                 f"(side {p.side}); {a.type} is not one of the options", p.data.get("ref", ""))
         return
@@ -227,7 +235,7 @@ def _check(state: GameState, a: Action) -> None:
         if prob:
             raise IllegalAction(*prob)
         return
-    if isinstance(a, (Retreat, Advance, Decline, Casualty, Place)):
+    if isinstance(a, (Retreat, Advance, Decline, Casualty, Place, SetDown)):
         raise IllegalAction(f"there is no pending {a.type} to answer", "")
     if isinstance(a, EndStep):
         return
@@ -249,6 +257,8 @@ def _check(state: GameState, a: Action) -> None:
             raise IllegalAction(f"{c.name} is {c.status} and cannot move", "MC §1.2")
         if c.id in state.stopped:
             raise IllegalAction(f"{c.name} was stopped and cannot move again this phase", "MC §4.3.1")
+        if c.id in state.clearing:
+            raise IllegalAction(f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
         cost, why, ref = check_path(state, c, _labels(a.path))
         if cost is None:
             raise IllegalAction(why, ref)
@@ -269,6 +279,16 @@ def _check(state: GameState, a: Action) -> None:
         from .melee import is_attack_option
         if not is_attack_option(state, state.active, a.attackers, a.defenders, ruling_checked=True):
             raise IllegalAction("attackers and defenders must form one group in contact (list them in id order)", "MC §6.2")
+        return
+    if isinstance(a, ClearBodies):
+        p = bodies.clear_problem(state, a)
+        if p:
+            raise IllegalAction(*p)
+        return
+    if isinstance(a, Carry):
+        r = bodies.carry_ruling(state, a)
+        if not r.legal:
+            raise IllegalAction(r.steps[-1].text, r.steps[-1].ref)
         return
     raise IllegalAction(f"unsupported action {a.type!r}")
 
@@ -291,6 +311,10 @@ def _do(state: GameState, a: Action) -> None:
         horses.mount(state, state.characters[a.char], state.horses[a.horse])
     elif isinstance(a, Dismount):
         horses.dismount(state, state.characters[a.char], Hex.from_label(a.hex))
+    elif isinstance(a, ClearBodies):
+        bodies.do_clear(state, a)
+    elif isinstance(a, Carry):
+        bodies.do_carry(state, a)
 
 
 def _settle(state: GameState) -> None:
@@ -336,7 +360,8 @@ def _step_has_actions(state: GameState) -> bool:
     if state.step == OFFENSIVE_FIRE:
         return any(has_fire_target(state, c) for c in mine)
     if state.step == MOVEMENT:
-        return any(can_move(state, c) for c in mine)
+        return (any(can_move(state, c) for c in mine) or bool(bodies.clear_options(state))
+                or bool(bodies.carry_options(state)))
     return has_attack_option(state, state.active)
 
 
@@ -556,7 +581,9 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
     if p.kind == "place":
         horses.place(state, state.characters[a.char], Hex.from_label(a.hex))
         return
-    if p.kind == "casualty":
+    if p.kind == "set_down":
+        bodies.answer_set_down(state, p, a)
+    elif p.kind == "casualty":
         _hit(state, state.characters[a.char], p.data["ctx"])
     elif p.kind == "retreat":
         c = state.characters[a.char]

@@ -12,6 +12,8 @@ horses.
   horseback. A dismounting rider steps onto a free hex next to his horse; a rider on foot
   mounts a riderless horse next to him that no active enemy stands by (only riders may mount,
   captured horses included), and takes its two hexes and facing.
+* **Dead horses** are bodies (:mod:`oriflamme.engine.bodies`, §4.2.2), laid in the hex of the
+  horse's head.
 * **Riderless horses** (§4.4.4) stay put; their hexes may be crossed but no move ends there.
   Not yet: leading by the bridle, change of owner, attacking a lone horse (docs/rules-coverage.md).
 """
@@ -80,7 +82,12 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
     if not c.mounted or c.hex is None:
         return
     horse = Horse(_new_horse_id(state, c), c.hex, c.facing, c.side, alive=not horse_killed)
-    state.horses[horse.id] = horse
+    if horse_killed:
+        # a dead horse is a body (§4.2.2), counted in the hex of its head (Oriflamme's reading)
+        from .bodies import add_carcass
+        add_carcass(state, horse.hex)
+    else:
+        state.horses[horse.id] = horse
     to_foot(state, c)
     if c.id in state.mp_spent:  # unhorsed in his own phase: no movement left (Oriflamme's reading)
         from .movement import allowance

@@ -17,6 +17,7 @@ import heapq
 from typing import Iterable
 
 from ..hexes import Hex
+from .bodies import bodies_map, thresholds
 from .character import Character
 from .state import GameState
 
@@ -39,7 +40,7 @@ def allowance(state: GameState, c: Character) -> int:
 
 
 def points_left(state: GameState, c: Character) -> int:
-    if c.id in state.stopped:
+    if c.id in state.stopped or c.id in state.clearing:  # §4.3.1 stop; §4.2.3 clearing a hex
         return 0
     return max(0, allowance(state, c) - state.mp_spent.get(c.id, 0))
 
@@ -52,22 +53,18 @@ class Occupancy:
 
     def __init__(self, state: GameState):
         self.live: dict[Hex, list[Character]] = {}
-        self.dead: dict[Hex, int] = {}
         for c in state.characters.values():
-            if c.hex is None:
-                continue
-            if c.alive:
+            if c.hex is not None and c.alive:
                 for h in c.hexes:
                     self.live.setdefault(h, []).append(c)
-            else:
-                self.dead[c.hex] = self.dead.get(c.hex, 0) + 1
+        self.dead: dict[Hex, tuple[int, int]] = bodies_map(state)  # (men, horses), §4.2.2
 
 
 class MoveContext:
     """Everything a step cost needs for one mover, looked up once: his cost for each terrain
     and hexside feature, the occupancy, the dead-bodies thresholds (§3.1, §4.2, §8.1)."""
 
-    __slots__ = ("state", "c", "occ", "m", "tcost", "hcost", "dead_extra", "dead_block")
+    __slots__ = ("state", "c", "occ", "m", "tcost", "hcost", "dead")
 
     def __init__(self, state: GameState, c: Character, occ: Occupancy | None = None):
         rs = state.rules
@@ -75,8 +72,7 @@ class MoveContext:
         self.occ = occ or Occupancy(state)
         self.tcost = {tid: t.cost_for(c.mounted, c.armour) for tid, t in rs.terrain.items()}
         self.hcost = {hid: h.crossing_for(c.mounted) for hid, h in rs.hexsides.items()}
-        self.dead_extra = rs.movement_rules["dead_men_extra_cost"].value
-        self.dead_block = rs.movement_rules["dead_men_impassable"].value
+        self.dead = thresholds(rs)
 
     def cost(self, frm: Hex, to: Hex) -> int | None:
         """The cost of the step, or None if it is forbidden (see :meth:`why` for the reason)."""
@@ -95,12 +91,10 @@ class MoveContext:
         for o in self.occ.live.get(to, ()):
             if o.side != self.c.side and o.active:
                 return None
-        men = self.occ.dead.get(to, 0)
-        if men >= self.dead_block:
+        men, horses = self.occ.dead.get(to, (0, 0))
+        if self.dead.blocked(men, horses):
             return None
-        if men >= self.dead_extra:
-            cost += 1
-        return cost
+        return cost + self.dead.extra(men, horses)
 
     def why(self, frm: Hex, to: Hex) -> tuple[str, str]:
         """The rule that forbids a step (call when :meth:`cost` returned None)."""
@@ -255,14 +249,14 @@ def _per_ruleset(m, key: tuple, rs, build):
     return table
 
 
-def _obstacles(state: GameState, c: Character, dead_extra: int, dead_block: int):
+def _obstacles(state: GameState, c: Character, th):
     """``(blocked, heavy, occupied)`` for ``c`` now: hexes he cannot enter (an enemy neither
-    stunned nor dead, §4.2; or choked with dead, §4.2.2), hexes costing +1 for the dead in
-    them, hexes holding a live character (no move ends there, §4.1)."""
+    stunned nor dead, §4.2; or choked with dead men and horses, §4.2.2), hexes costing +1 for
+    the dead in them, hexes holding a live character (no move ends there, §4.1)."""
     blocked: set[Hex] = set()
     occupied: set[Hex] = set()
-    dead: dict[Hex, int] = {}
     side = c.side
+    dead_chars = False
     for o in state.characters.values():
         h = o.hex
         if h is None:
@@ -272,15 +266,15 @@ def _obstacles(state: GameState, c: Character, dead_extra: int, dead_block: int)
             if o.side != side and o.active:
                 blocked.update(o.hexes)
         else:
-            dead[h] = dead.get(h, 0) + 1
+            dead_chars = True
     for horse in state.horses.values():
         if horse.alive:
             occupied.update(horse.hexes)  # a riderless horse may be passed, not shared (§4.1)
     heavy: set[Hex] = set()
-    for h, men in dead.items():
-        if men >= dead_block:
+    for h, (n, horses) in (bodies_map(state) if dead_chars or state.carcasses else {}).items():
+        if th.blocked(n, horses):
             blocked.add(h)
-        elif men >= dead_extra:
+        elif th.extra(n, horses):
             heavy.add(h)
     return blocked, heavy, occupied
 
@@ -290,12 +284,11 @@ def _search_setup(state: GameState, c: Character):
     """What a search for ``c`` needs, or None when the fast tables do not apply (then the
     search steps through :class:`MoveContext`, the reference implementation)."""
     rs = state.rules
-    dead_extra = rs.movement_rules["dead_men_extra_cost"].value
-    dead_block = rs.movement_rules["dead_men_impassable"].value
-    if dead_extra <= 0 or dead_block <= 0 or c.hex not in state.gmap:
-        return None  # an empty hex would count as "dead men", or a start off the map
+    th = thresholds(rs)
+    if th.empty_counts or c.hex not in state.gmap:
+        return None  # an empty hex would count as "dead", or a start off the map
     steps = _step_table(state, bool(c.mounted), bool(c.armour))
-    blocked, heavy, occupied = _obstacles(state, c, dead_extra, dead_block)
+    blocked, heavy, occupied = _obstacles(state, c, th)
     return steps, blocked, heavy, occupied
 
 

@@ -85,13 +85,11 @@ def reachable(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, in
     """Every (front hex, facing) a rider can end a move in, with its cost and a path (front
     steps, the start excluded); the cheapest path, then the one with fewest threatened
     positions crossed (§4.3.1.2: an enemy next to either hex)."""
-    from .movement import _obstacles, _step_table, threatened_hexes
+    from .movement import _obstacles, _step_table, thresholds, threatened_hexes
     rs = state.rules
     steps = _step_table(state, True, bool(c.armour))
     step_of: dict[Hex, dict[Hex, int]] = {}  # filled lazily below
-    dead_extra = rs.movement_rules["dead_men_extra_cost"].value
-    dead_block = rs.movement_rules["dead_men_impassable"].value
-    blocked, heavy, occupied = _obstacles(state, c, dead_extra, dead_block)
+    blocked, heavy, occupied = _obstacles(state, c, thresholds(rs))
     occupied = occupied - set(c.hexes)
     danger = threatened_hexes(state, c)
     extras = extra_costs(state)

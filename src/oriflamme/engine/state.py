@@ -83,6 +83,10 @@ class GameState:
     attacked: set[str] = field(default_factory=set)
     engaged: set[str] = field(default_factory=set)
     opportunity_used: set[str] = field(default_factory=set)     # enemies who made their §4.3 test
+    clearing: set[str] = field(default_factory=set)   # characters who cleared a hex this phase (§4.2.3)
+    # bodies on the map that are not characters of the roster (dead horses, §4.2.2):
+    # hex -> {"horse": n, "man": n}; dead characters lie on their own hex (see engine/bodies.py)
+    carcasses: dict[Hex, dict[str, int]] = field(default_factory=dict)
     pending: list[Pending] = field(default_factory=list)
     horses: dict[str, Horse] = field(default_factory=dict)
     log: list[dict] = field(default_factory=list)
@@ -152,6 +156,8 @@ class GameState:
             "attacked": sorted(self.attacked),
             "engaged": sorted(self.engaged),
             "opportunity_used": sorted(self.opportunity_used),
+            "clearing": sorted(self.clearing),
+            "carcasses": {h.label: dict(sorted(k.items())) for h, k in sorted(self.carcasses.items(), key=lambda x: x[0].label)},
             "pending": [p.to_json() for p in self.pending],
             "horses": {k: h.to_json() for k, h in sorted(self.horses.items())},
             "log": self.log,
@@ -170,6 +176,8 @@ class GameState:
             step=d["step"], fired=set(d["fired"]), fire_limit=dict(d["fire_limit"]),
             mp_spent=dict(d["mp_spent"]), stopped=set(d["stopped"]), attacked=set(d["attacked"]),
             engaged=set(d["engaged"]), opportunity_used=set(d["opportunity_used"]),
+            clearing=set(d.get("clearing", ())),
+            carcasses={Hex.from_label(h): {k: int(n) for k, n in kinds.items()} for h, kinds in d.get("carcasses", {}).items()},
             pending=[Pending.from_json(p) for p in d["pending"]], log=list(d["log"]),
             horses={k: Horse.from_json(v) for k, v in d.get("horses", {}).items()},
             winner=d["winner"], over=d["over"], result_text=d.get("result_text", ""),
@@ -187,10 +195,11 @@ class GameState:
         other.characters = {k: copy.copy(c) for k, c in self.characters.items()}
         other.sides = list(self.sides)
         other.dice = copy.deepcopy(self.dice)  # keeps a test's scripted dice
-        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used"):
+        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "clearing"):
             setattr(other, name, set(getattr(self, name)))
         other.fire_limit = dict(self.fire_limit)
         other.mp_spent = dict(self.mp_spent)
+        other.carcasses = {h: dict(k) for h, k in self.carcasses.items()}
         other.pending = copy.deepcopy(self.pending)
         other.horses = {k: copy.copy(h) for k, h in self.horses.items()}
         other.log = list(self.log)

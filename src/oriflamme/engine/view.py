@@ -33,6 +33,8 @@ def view(state: GameState, side: str | None) -> dict:
         "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive}
                    for h in sorted(state.horses.values(), key=lambda h: h.id)],
         "pending": [p.to_json() for p in state.pending],
+        # bodies that are not characters (dead horses, §4.2.2), hex by hex
+        "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(state.carcasses.items(), key=lambda x: x[0].label)],
         "log": state.log,
     }
     if side is not None and side == state.to_act():

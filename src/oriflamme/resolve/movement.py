@@ -10,8 +10,53 @@ False
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..rulesdata import Ruleset
 from .ruling import Ruling
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """§4.2.2 as data: when the dead in a hex cost +1 and when they make it impassable."""
+
+    men_extra: int
+    men_block: int
+    horses_extra: int
+    horses_block: int
+    mixed_men: int
+    mixed_horses: int
+
+    @classmethod
+    def of(cls, rules) -> "Thresholds":
+        v = {k: r.value for k, r in rules.movement_rules.items()}
+        return cls(v["dead_men_extra_cost"], v["dead_men_impassable"], v["dead_horses_extra_cost"],
+                   v["dead_horses_impassable"], v["dead_mixed_impassable_men"], v["dead_mixed_impassable_horses"])
+
+    @property
+    def empty_counts(self) -> bool:
+        """Whether a hex without bodies would already reach a threshold (odd data)."""
+        return min(self.men_extra, self.men_block, self.horses_extra, self.horses_block) <= 0 or (
+            self.mixed_men <= 0 and self.mixed_horses <= 0)
+
+    def blocked(self, men: int, horses: int) -> bool:
+        return (men >= self.men_block or horses >= self.horses_block
+                or (men >= self.mixed_men and horses >= self.mixed_horses))
+
+    def extra(self, men: int, horses: int) -> int:
+        """+1 when the hex is heavy with dead (once, whatever the mix)."""
+        return 1 if men >= self.men_extra or horses >= self.horses_extra else 0
+
+
+_THRESHOLDS: dict[int, tuple[object, Thresholds]] = {}
+
+
+def thresholds(rules) -> Thresholds:
+    """The §4.2.2 thresholds of ``rules`` (built once per ruleset)."""
+    held = _THRESHOLDS.get(id(rules))
+    if held is None or held[0] is not rules:
+        held = _THRESHOLDS[id(rules)] = (rules, Thresholds.of(rules))
+    return held[1]
 
 
 def move_cost(rs: Ruleset, terrain: str, mounted: bool, armour: bool, hexside: str | None = None,
@@ -41,10 +86,11 @@ def move_cost(rs: Ruleset, terrain: str, mounted: bool, armour: bool, hexside: s
         r.step(f"crossing the {hs.names[0]}: +{extra} PM", hs.ref)
         cost += extra
     # dead bodies (§4.2.2): 3 men or 1 horse +1; 6 men, 2 horses, or 3 men + 1 horse impassable
-    if dead_horses >= 2 or dead_men >= 6 or (dead_men >= 3 and dead_horses >= 1):
+    th = thresholds(rs)
+    if th.blocked(dead_men, dead_horses):
         r.data["cost"] = None
         return r.refuse("the hex is choked with dead (six men, two horses, or three men and a horse)", "MC §4.2.2")
-    if dead_men >= 3 or dead_horses >= 1:
+    if th.extra(dead_men, dead_horses):
         r.step("dead in the hex (three men or a horse): +1 PM", "MC §4.2.2")
         cost += 1
     r.data["cost"] = cost

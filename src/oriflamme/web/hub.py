@@ -253,6 +253,7 @@ def _frame(g: Game, version: int) -> dict:
                        for c in sorted(st.characters.values(), key=lambda c: c.id)],
         "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive}
                    for h in sorted(st.horses.values(), key=lambda h: h.id)],
+        "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(st.carcasses.items(), key=lambda x: x[0].label)],
         "over": st.over, "result": st.result_text,
     }
 

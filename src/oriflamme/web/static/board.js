@@ -376,10 +376,22 @@
     /* --- counters ------------------------------------------------------------------------------ */
     /* chars: [{id, name, side, hex, status, attack, defence, movement, armour, mounted, type, weapon}]
        marks: {selected, actors:Set, targets:Set, groups:Set} */
-    setCharacters(chars, marks) {
+    setCharacters(chars, marks, carcasses) {
       marks = marks || {};
       const layer = this.layers.counters;
       layer.innerHTML = "";
+      // bodies that are not counters of the roster (dead horses, §4.2.2): a small dark badge
+      for (const b of carcasses || []) {
+        const ctr = this.centreOf(b.hex);
+        if (!ctr) continue;
+        const g = svg("g", { class: "carcass", "data-testid": "carcass-" + b.hex,
+                             transform: `translate(${(ctr.x - S * 0.55).toFixed(2)},${(ctr.y + S * 0.45).toFixed(2)})` }, layer);
+        svg("title", null, g).textContent = window.I18N ? I18N.t("body.carcasses", { horse: b.horse || 0, man: b.man || 0 })
+          : `dead horses: ${b.horse || 0}`;
+        svg("circle", { r: 7.5, fill: "#5c3a1a", stroke: "#fff", "stroke-width": 1.2 }, g);
+        const tx = svg("text", { x: 0, y: 3.5, "text-anchor": "middle", "font-size": 9, fill: "#fff" }, g);
+        tx.textContent = "♞" + ((b.horse || 0) > 1 ? b.horse : "");
+      }
       const byHex = new Map();
       const ordered = [...chars].sort((a, b) => (a.status === "dead" ? 0 : 1) - (b.status === "dead" ? 0 : 1));
       for (const c of ordered) {

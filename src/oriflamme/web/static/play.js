@@ -581,7 +581,7 @@
     b.setLine(line);
     const f = frame();
     b.setHorses((f ? f.horses : v.horses) || []);
-    b.setCharacters(displayedCharacters(), marks);
+    b.setCharacters(displayedCharacters(), marks, (f || st.view || {}).carcasses || []);
   }
 
   /* --- side panel ---------------------------------------------------------------------------------- */
@@ -634,7 +634,7 @@
     box.appendChild(el("h2", { class: "card-title" }, t("prompt.title")));
     if (st.view.pending && st.view.pending.length) {
       const p = st.view.pending[0];
-      const key = ["retreat", "advance", "casualty"].includes(p.kind) ? "pending." + p.kind : "pending.other";
+      const key = ["retreat", "advance", "casualty", "set_down"].includes(p.kind) ? "pending." + p.kind : "pending.other";
       box.appendChild(el("p", {}, t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind })));
     }
     if (prompts.some((p) => p.action.path)) box.appendChild(el("p", { class: "help" }, t("prompt.hint")));
@@ -647,6 +647,11 @@
       } else if (a.type === "casualty") label = t("prompt.casualty", { char: charName(a.char) });
       else if (a.type === "place") label = t("prompt.place", { char: charName(a.char), to: a.hex });
       else if (a.type === "decline") label = t("prompt.decline");
+      else if (a.type === "set_down") label = t("prompt.set_down", { char: charName(a.char), to: a.hex });
+      else if (a.type === "carry") label = t("prompt.carry", { char: charName(a.char), friend: charName(a.friend), to: a.path[a.path.length - 1] });
+      else if (a.type === "clear_bodies") {
+        label = t("prompt.clear_bodies", { chars: a.chars.map(charName).join(", "), kind: t("body." + a.kind), from: a.hex, to: a.to });
+      }
       else label = JSON.stringify(a);
       const btn = el("button", { type: "button", class: "btn prompt-btn" + (a.type === "decline" ? "" : " primary"), testid: "prompt-" + i,
                                  dataset: { type: a.type }, onclick: () => commit(a) },
