@@ -283,6 +283,33 @@ class CharacterType(Row):
     knight: bool = False
 
 
+class Surrender(Row):
+    min_odds: int
+    min_attackers: int
+
+
+class RansomCounter(Row):
+    attack: tuple[int, int]
+    defence: tuple[int, int]
+    minimum: int
+
+
+class EscortRule(Row):
+    id: str
+    knight: bool = False
+    types: list[str] = []
+    count: int = Field(ge=1)
+
+
+class Ransom(BaseModel):
+    """§6.9 surrender and ransom: the surrender test, the ransom counter, the escorts."""
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    surrender: Surrender
+    band: list[Band]
+    counter: RansomCounter
+    escort: list[EscortRule]
+
+
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Ruleset:
@@ -315,6 +342,7 @@ class Ruleset:
     retreat: Retreat
     sections: dict[str, Section]
     character_types: dict[str, CharacterType]
+    ransom: Ransom
 
     # --- lookups by id or printed name (case and accents optional) -------------------------
     def _find(self, table: dict, what: str, text: str):
@@ -410,6 +438,7 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
     me = _load_toml(pkg, "melee.toml")
     se = _load_toml(pkg, "sections.toml")
     ro = _load_toml(pkg, "roster.toml")
+    rn = _load_toml(pkg, "ransom.toml")
 
     def by_id(rows):
         return {r.id: r for r in rows}
@@ -444,4 +473,5 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
         retreat=_one(Retreat, me["retreat"], "melee.toml", "retreat"),
         sections=by_id(_rows(Section, se["section"], "sections.toml", "section")),
         character_types=by_id(_rows(CharacterType, ro["type"], "roster.toml", "type")),
+        ransom=_one(Ransom, rn, "ransom.toml", "ransom"),
     )

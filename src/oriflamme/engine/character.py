@@ -16,6 +16,12 @@ from ..hexes import Hex
 HEALTHY, STUNNED, WOUNDED, DEAD = "healthy", "stunned", "wounded", "dead"
 STATUSES = (HEALTHY, STUNNED, WOUNDED, DEAD)
 
+# §6.9 surrender and ransom (engine/ransom.py): ``ransom`` is "" (never surrendered),
+# ``prisoner`` (surrendered, escorted), ``escaped`` (tried to escape or attacked his escort: he
+# keeps the ransom counter's values and has lost the right to surrender) or ``captured`` (led
+# off the map by his escort).
+FREE, PRISONER, ESCAPED, CAPTURED = "", "prisoner", "escaped", "captured"
+
 
 @dataclass
 class Character:
@@ -39,6 +45,8 @@ class Character:
     hex: Hex | None = None
     facing: int = 0
     stunned_in_phase: int = -1   # the phase number in which he was stunned
+    ransom: str = FREE           # §6.9: FREE, PRISONER, ESCAPED or CAPTURED
+    escort: tuple[str, ...] = ()  # §6.9: ids of a prisoner's escort
 
     # --- values by status (§1.2) ----------------------------------------------------------
     @property
@@ -47,8 +55,9 @@ class Character:
 
     @property
     def active(self) -> bool:
-        """Can act (move, fire, attack, oppose an infiltration): alive and not stunned."""
-        return self.status in (HEALTHY, WOUNDED)
+        """Can act (move, fire, attack, oppose an infiltration): alive, not stunned, not a
+        prisoner (a prisoner's escape and joined attack, §6.9, are checked in engine/ransom.py)."""
+        return self.status in (HEALTHY, WOUNDED) and self.ransom != PRISONER
 
     @property
     def current_attack(self) -> int:
@@ -97,10 +106,12 @@ class Character:
     def to_json(self) -> dict:
         d = asdict(self)
         d["hex"] = self.hex.label if self.hex is not None else None
+        d["escort"] = list(self.escort)
         return d
 
     @classmethod
     def from_json(cls, d: dict) -> "Character":
         d = dict(d)
         d["hex"] = Hex.from_label(d["hex"]) if d.get("hex") else None
+        d["escort"] = tuple(d.get("escort", ()))
         return cls(**d)

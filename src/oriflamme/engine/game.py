@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from ..hexes import Hex
 from ..resolve.ruling import Ruling
-from . import turn
-from .actions import Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move, Retreat
+from . import ransom, turn
+from .actions import Action, Advance, AskQuarter, Attack, Casualty, Decline, EndStep, FightOn, Fire, Move, Retreat
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
@@ -66,6 +66,8 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
     if p.kind == "advance":
         opts: list[Action] = [Advance(c, tuple(path)) for c, paths in sorted(p.data["paths"].items()) for path in paths]
         return opts + [Decline()]
+    if p.kind == "quarter":
+        return ransom.pending_options(state, p)
     raise AssertionError(p.kind)
 
 
@@ -80,7 +82,13 @@ def explain(state: GameState, action: Action) -> Ruling:
         return fire_ruling(state, ch[action.shooter], ch[action.target])
     if isinstance(action, Attack):
         try:
-            return melee_ruling(state, [ch[a] for a in action.attackers], [ch[d] for d in action.defenders])
+            atts, defs = [ch[a] for a in action.attackers], [ch[d] for d in action.defenders]
+            r = melee_ruling(state, atts, defs)
+            if r.legal and ransom.enabled(state):
+                q = ransom.quarter_ruling(state, atts, defs)
+                if q.legal:
+                    r.steps.extend(q.steps)
+            return r
         except KeyError as exc:
             return Ruling(kind="melee").refuse(f"unknown character {exc.args[0]}")
     if isinstance(action, Move):
@@ -116,6 +124,9 @@ def explain(state: GameState, action: Action) -> Ruling:
             cur = h
         r.step(f"{c.name} moves {c.hex.label} → {path[-1].label}: {cost} PM of {points_left(state, c)}", "MC §4, §3.1")
         return r
+    if isinstance(action, AskQuarter) and state.pending and state.pending[0].kind == "quarter":
+        p = state.pending[0]
+        return ransom.quarter_ruling(state, [ch[x] for x in p.data["attackers"]], [ch[x] for x in p.data["defenders"]])
     return Ruling(kind=action.type)
 
 
@@ -162,11 +173,12 @@ def _check(state: GameState, a: Action) -> None:
         p = state.pending[0]
         if a not in _pending_options(state, p):
             what = {"retreat": "a retreat of", "casualty": "the choice of the casualty among",
-                    "advance": "an advance after combat (or decline) by"}[p.kind]
+                    "advance": "an advance after combat (or decline) by",
+                    "quarter": "the answer to the offer of quarter (MC §6.9) of"}[p.kind]
             raise IllegalAction(f"the game waits for {what} {', '.join(state.characters[c].name for c in p.chars)} "
                                 f"(side {p.side}); {a.type} is not one of the options", p.data.get("ref", ""))
         return
-    if isinstance(a, (Retreat, Advance, Decline, Casualty)):
+    if isinstance(a, (Retreat, Advance, Decline, Casualty, AskQuarter, FightOn)):
         raise IllegalAction(f"there is no pending {a.type} to answer", "")
     if isinstance(a, EndStep):
         return
@@ -185,7 +197,12 @@ def _check(state: GameState, a: Action) -> None:
         if c.side != state.active:
             raise IllegalAction(f"{c.name} belongs to side {c.side}; it is side {state.active}'s phase", "MC §2.1")
         if not c.active:
-            raise IllegalAction(f"{c.name} is {c.status} and cannot move", "MC §1.2")
+            if c.ransom == "prisoner":
+                why = ransom.escape_problem(state, c)
+                if why:
+                    raise IllegalAction(*why)
+            else:
+                raise IllegalAction(f"{c.name} is {c.status} and cannot move", "MC §1.2")
         if c.id in state.stopped:
             raise IllegalAction(f"{c.name} was stopped and cannot move again this phase", "MC §4.3.1")
         cost, why, ref = check_path(state, c, _labels(a.path))
@@ -225,7 +242,9 @@ def _do(state: GameState, a: Action) -> None:
     elif isinstance(a, Move):
         _move(state, state.characters[a.char], _labels(a.path))
     elif isinstance(a, Attack):
-        _attack(state, [state.characters[x] for x in a.attackers], [state.characters[x] for x in a.defenders])
+        atts, defs = [state.characters[x] for x in a.attackers], [state.characters[x] for x in a.defenders]
+        if not ransom.on_attack(state, atts, defs):  # §6.9: the knight may ask for quarter first
+            _melee_roll(state, atts, defs)
 
 
 def _settle(state: GameState) -> None:
@@ -320,6 +339,7 @@ def _stray(state: GameState, shooter: Character, target: Character) -> None:
 
 # --- movement -----------------------------------------------------------------------------
 def _move(state: GameState, c: Character, path: tuple[Hex, ...]) -> None:
+    ransom.before_move(state, c)  # §6.9: a prisoner who moves tries to escape
     start = c.hex
     spent_before = state.mp_spent.get(c.id, 0)
     # cumulative cost per step, to re-check the allowance after a wound (§4.3.1 "blessé");
@@ -346,10 +366,11 @@ def _move(state: GameState, c: Character, path: tuple[Hex, ...]) -> None:
     emit(state, "move", f"{c.name} moves {start.label} → {' → '.join(shown) if shown else start.label}"
          f" ({spent - spent_before} PM){' and is stopped' if interrupted and c.alive else ''}",
          char=c.id, path=shown, cost=spent - spent_before, ref="MC §4")
+    ransom.after_move(state, c)  # §6.9: his prisoner follows him
 
 
 # --- melee -------------------------------------------------------------------------------
-def _attack(state: GameState, atts: list[Character], defs: list[Character]) -> None:
+def _melee_roll(state: GameState, atts: list[Character], defs: list[Character]) -> None:
     die = state.dice.roll(10)
     r = melee_ruling(state, atts, defs, die)
     for a in atts:
@@ -466,6 +487,8 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
         else:
             emit(state, "retreat", f"{c.name} retreats {start.label} → {' → '.join(x.label for x in path)}",
                  char=c.id, path=list(a.path), ref=p.data.get("ref", ""))
+    elif p.kind == "quarter":
+        ransom.answer(state, p, a)
     elif p.kind == "advance":
         if isinstance(a, Decline):
             emit(state, "advance", "no advance after combat", ref="MC §6.6")

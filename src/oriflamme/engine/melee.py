@@ -13,7 +13,9 @@ from itertools import combinations
 from ..resolve.melee import Fighter, melee as resolve_melee
 from ..resolve.ruling import Ruling, Step
 from .character import Character
-from .movement import can_attack_hex
+from .character import PRISONER
+from .movement import can_attack_hex, could_strike_hex
+from .ransom import group_problem, join_problem
 from .state import MELEE, GameState
 
 MAX_DEFENDERS = 3
@@ -34,7 +36,11 @@ def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if state.step != MELEE or c.side != state.active:
         return ("attacks are made in the combat step of one's own phase", "MC §2.1")
     if not c.active:
-        return (f"{c.name} is {c.status} and cannot attack", "MC §1.2")
+        if c.ransom != PRISONER:
+            return (f"{c.name} is {c.status} and cannot attack", "MC §1.2")
+        p = join_problem(state, c)  # §6.9: a prisoner may join an attack on his escort
+        if p:
+            return p
     if c.id in state.attacked:
         return (f"{c.name} has already attacked this turn", "MC §6")
     if c.id in state.fired:
@@ -55,6 +61,11 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
     for d in defenders:
         if d.side == attackers[0].side or not d.alive or d.hex is None:
             return Ruling(kind="melee").refuse(f"{d.name} is not a living enemy", "MC §6")
+        if d.ransom == PRISONER:
+            return Ruling(kind="melee").refuse(f"{d.name} is a prisoner under escort and is not attacked", "MC §6.9")
+    gp = group_problem(attackers, defenders)
+    if gp:
+        return Ruling(kind="melee").refuse(*gp)
         if not any(a.hex.distance(d.hex) == 1 for a in attackers):
             return Ruling(kind="melee").refuse(f"{d.name} is not adjacent to an attacker", "MC §6")
     for a in attackers:
@@ -62,7 +73,7 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
         if not adj:
             return Ruling(kind="melee").refuse(f"{a.name} is not adjacent to a defender", "MC §6")
         for d in adj:
-            if not can_attack_hex(state, a, d.hex):
+            if not _can_strike(state, a, d.hex):
                 t = rs.terrain[state.gmap.terrain(d.hex)]
                 return Ruling(kind="melee").refuse(
                     f"{a.name} could not enter {d.hex.label} ({t.names[0]}), so cannot attack {d.name} there", "MC §6.7")
@@ -84,15 +95,24 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
     return r
 
 
+def _can_strike(state: GameState, a: Character, h) -> bool:
+    """:func:`can_attack_hex`, a prisoner joining an attack on his escort included (§6.9)."""
+    if a.ransom == PRISONER:
+        return could_strike_hex(state, a, h)
+    return can_attack_hex(state, a, h)
+
+
 def _contact_pairs(state: GameState, side: str) -> set[tuple[str, str]]:
     """``(attacker id, defender id)`` for every able attacker of ``side`` and living enemy he
     could attack now (adjacent, :func:`can_attack_hex`)."""
     able = [c for c in state.characters.values() if c.side == side and c.hex is not None and attacker_problem(state, c) is None]
     if not able:
         return set()
-    enemies = [e for e in state.characters.values() if e.side != side and e.alive and e.hex is not None]
+    enemies = [e for e in state.characters.values()
+               if e.side != side and e.alive and e.hex is not None and e.ransom != PRISONER]
     return {(a.id, e.id) for a in able for e in enemies
-            if a.hex.distance(e.hex) == 1 and can_attack_hex(state, a, e.hex)}
+            if a.hex.distance(e.hex) == 1 and _can_strike(state, a, e.hex)
+            and (a.ransom != PRISONER or e.id in a.escort)}
 
 
 def _group_connected(aset: tuple[str, ...], dset: tuple[str, ...], foes_of: dict[str, set[str]]) -> bool:
@@ -211,13 +231,13 @@ def is_attack_option(state: GameState, side: str, attackers, defenders, ruling_c
         atts.append(c)
     for x in dset:
         e = ch.get(x) if isinstance(x, str) else None
-        if e is None or e.side == side or not e.alive or e.hex is None:
+        if e is None or e.side == side or not e.alive or e.hex is None or e.ransom == PRISONER:
             return False
         defs.append(e)
     # ids strictly in order (combinations of sorted ids), hence no repeats
     if any(not x < y for x, y in zip(aset, aset[1:])) or any(not x < y for x, y in zip(dset, dset[1:])):
         return False
-    foes_of = {x: {y for y, d in zip(dset, defs) if a.hex.distance(d.hex) == 1 and can_attack_hex(state, a, d.hex)}
+    foes_of = {x: {y for y, d in zip(dset, defs) if a.hex.distance(d.hex) == 1 and _can_strike(state, a, d.hex)}
                for x, a in zip(aset, atts)}
     if not _group_connected(aset, dset, foes_of):
         return False
