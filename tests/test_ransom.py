@@ -373,7 +373,59 @@ def test_pending_quarter_round_trip_and_actions_json():
 
 
 def test_refusals_have_french_texts():
-    """Every refusal of §6.9 has a French template (tests/test_i18n.py sees only random play)."""
+    """Every refusal of §6.9 has a French template."""
+    untranslated = [r for r in refusal_texts() if missing(r)]
+    assert not untranslated, untranslated
+
+
+def corpus_texts() -> list[str]:
+    """Every text §6.9 makes the engine write (events, rulings, refusals), for the coverage
+    corpus of tests/test_i18n.py (random play of the bundled scenarios never plays §6.9)."""
+    from oriflamme.engine.ransom import _follow
+    out = list(refusal_texts())
+    for die in (3, 7):
+        st = knights(dice=[die, 1])
+        out += explain(st, ATTACK).explanation
+        apply(st, ATTACK)
+        out += explain(st, AskQuarter("dreux")).explanation
+        apply(st, AskQuarter("dreux"))
+        out += _all_texts(st)
+    st = knights(dice=[2])
+    apply(st, ATTACK)
+    apply(st, FightOn("dreux"))
+    out += _all_texts(st)
+    st = knights(dice=[1])
+    for c in ("dreux", "aimery", "sewal"):
+        st.characters[c].mounted = True
+    apply(st, ATTACK)
+    apply(st, AskQuarter("dreux"))
+    out += _all_texts(st)
+    st = _surrendered()
+    _phase(st, "A", MOVEMENT)
+    apply(st, Move("aimery", ("0203", "0204", "0205")))
+    out += _all_texts(st)
+    st = _surrendered()
+    _phase(st, "B", MOVEMENT)
+    st.characters["aimery"].hex = H("0705")
+    apply(st, Move("dreux", ("0301",)))
+    out += _all_texts(st)
+    st = _surrendered([3, 10])
+    st.characters["far"].hex = H("0102")
+    _phase(st, "B", MELEE)
+    apply(st, Attack(("dreux", "far"), ("aimery",)))
+    out += _all_texts(st)
+    # no free hex beside the escort: the prisoner stays
+    st = _surrendered()
+    st.characters["aimery"].hex = H("0603")
+    for i, h in enumerate(H("0603").neighbours()):
+        st.characters[f"x{i}"] = Character.from_json(dict(st.characters["far"].to_json(), id=f"x{i}", hex=h.label))
+    n = len(st.log)
+    _follow(st, st.characters["dreux"], st.characters["aimery"])
+    out += [e["text"] for e in st.log[n:]]
+    return out
+
+
+def refusal_texts() -> list[str]:
     from oriflamme.engine.fire import _target_ruling, shooter_problem
     from oriflamme.engine.melee import melee_ruling
     from oriflamme.engine.ransom import group_problem, join_problem
@@ -402,6 +454,7 @@ def test_refusals_have_french_texts():
         reasons.append(q.reason)
     st = _surrendered()
     d = st.characters["dreux"]
+    _phase(st, "A", MELEE)
     reasons.append(escape_problem(st, d)[0])
     _phase(st, "B", MOVEMENT)
     reasons.append(escape_problem(st, d)[0])
@@ -422,5 +475,56 @@ def test_refusals_have_french_texts():
     with pytest.raises(IllegalAction) as e:
         apply(st2, Move("far", ("0804",)))
     reasons.append(e.value.reason)
-    untranslated = [r for r in reasons if missing(r)]
+    return reasons
+
+
+def test_corpus_texts_translate():
+    texts = corpus_texts()
+    assert any("stays in" in t for t in texts) and any("captured" in t for t in texts)
+    untranslated = [t for t in texts if missing(t)]
     assert not untranslated, untranslated
+
+
+SEEDS = 12
+
+
+def test_random_playouts_with_ransom_never_crash_and_round_trip():
+    """The fuzzer with §6.9 on: strong knights on both sides, random legal play to the end;
+    every state survives a JSON round trip, prisoners are offered only their §6.9 actions."""
+    from oriflamme.ai.random_player import RandomPlayer
+    seen = {"surrender": 0, "escort": 0, "escape": 0, "captured": 0}
+    for seed in range(SEEDS):
+        chars = []
+        for side, col in (("A", 2), ("B", 7)):
+            for i in range(3):
+                chars.append((f"{side.lower()}k{i}", "knight_on_foot", side, f"0{col}0{i + 1}", {"attack": 60}))
+            chars.append((f"{side.lower()}s", "sergeant", side, f"0{col}05"))
+        st = game(OPEN, chars, turns=8)
+        st.scenario = dict(st.scenario, ransom=True)
+        from oriflamme.dice import Dice
+        st.dice = Dice(seed)
+        bots = {s: RandomPlayer(seed * 7 + i) for i, s in enumerate(st.sides)}
+        n = 0
+        while not st.over:
+            for a in legal_actions(st):
+                if isinstance(a, Move) and not st.characters[a.char].active:
+                    assert escape_problem(st, st.characters[a.char]) is None
+                if isinstance(a, Attack):
+                    assert not any(st.characters[d].ransom == "prisoner" for d in a.defenders)
+            acts = legal_actions(st)
+            attacks = [a for a in acts if isinstance(a, Attack) and len(a.defenders) == 1]
+            if attacks and n % 2 == 0:  # a bias towards the ganging-up §6.9 needs
+                act = max(attacks, key=lambda a: (len(a.attackers), a.attackers, a.defenders))
+            else:
+                act = bots[st.to_act()].choose(st)
+            apply(st, act)
+            back = GameState.from_json(st.to_json(), st.gmap)
+            assert back.digest() == st.digest()
+            n += 1
+            assert n < 3000
+        for e in st.log:
+            if e["type"] in seen:
+                seen[e["type"]] += 1
+        _assert_french(st)
+    assert seen["surrender"] > 0, seen
+    print(seen)

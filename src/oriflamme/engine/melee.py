@@ -63,11 +63,11 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
             return Ruling(kind="melee").refuse(f"{d.name} is not a living enemy", "MC §6")
         if d.ransom == PRISONER:
             return Ruling(kind="melee").refuse(f"{d.name} is a prisoner under escort and is not attacked", "MC §6.9")
-    gp = group_problem(attackers, defenders)
-    if gp:
-        return Ruling(kind="melee").refuse(*gp)
         if not any(a.hex.distance(d.hex) == 1 for a in attackers):
             return Ruling(kind="melee").refuse(f"{d.name} is not adjacent to an attacker", "MC §6")
+    gp = group_problem(attackers, defenders)  # §6.9: a prisoner joining an attack on his escort
+    if gp:
+        return Ruling(kind="melee").refuse(*gp)
     for a in attackers:
         adj = [d for d in defenders if a.hex.distance(d.hex) == 1]
         if not adj:
