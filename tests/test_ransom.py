@@ -358,6 +358,9 @@ def test_prisoner_json_round_trip():
     assert Character.from_json(d.to_json()) == d
     back = GameState.from_json(st.to_json(), st.gmap)
     assert back.digest() == st.digest() and back.characters["dreux"].escort == ("aimery",)
+    from oriflamme.engine.view import view
+    v = {c["id"]: c for c in view(st, "A")["characters"]}
+    assert v["dreux"]["ransom"] == "prisoner" and v["dreux"]["escort"] == ["aimery"] and "ransom" not in v["far"]
     # an older record without the fields still loads
     old = {k: v for k, v in d.to_json().items() if k not in ("ransom", "escort")}
     assert Character.from_json(old).ransom == ""

@@ -20,6 +20,9 @@ def view(state: GameState, side: str | None) -> dict:
             "attack": c.current_attack, "defence": c.current_defence, "movement": c.current_movement,
             "armour": c.armour, "mounted": c.mounted, "weapon": c.weapon,
         }
+        if c.ransom:  # §6.9: prisoner, escaped or captured (engine/ransom.py)
+            d["ransom"] = c.ransom
+            d["escort"] = list(c.escort)
         if c.side == state.active and state.step == "movement":
             d["points_left"] = points_left(state, c)
         chars.append(d)
