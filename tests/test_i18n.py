@@ -609,6 +609,9 @@ def corpus() -> dict[str, str]:
             pass
     _boards(c)
     _riders(c)
+    from test_ransom import corpus_texts as ransom_texts  # §6.9, never met in random play
+    for t in ransom_texts():
+        c.add(t, "ransom board")
     return c.texts
 
 

@@ -304,6 +304,33 @@ class CharacterType(Row):
     dismounted: str | None = None  # riders: the type they become on foot (§4.4.2, §6.8)
 
 
+class Surrender(Row):
+    min_odds: int
+    min_attackers: int
+
+
+class RansomCounter(Row):
+    attack: tuple[int, int]
+    defence: tuple[int, int]
+    minimum: int
+
+
+class EscortRule(Row):
+    id: str
+    knight: bool = False
+    types: list[str] = []
+    count: int = Field(ge=1)
+
+
+class Ransom(BaseModel):
+    """§6.9 surrender and ransom: the surrender test, the ransom counter, the escorts."""
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    surrender: Surrender
+    band: list[Band]
+    counter: RansomCounter
+    escort: list[EscortRule]
+
+
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Ruleset:
@@ -337,6 +364,7 @@ class Ruleset:
     sections: dict[str, Section]
     character_types: dict[str, CharacterType]
     lines: LinesRules
+    ransom: Ransom
 
     # --- lookups by id or printed name (case and accents optional) -------------------------
     def _find(self, table: dict, what: str, text: str):
@@ -432,6 +460,7 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
     me = _load_toml(pkg, "melee.toml")
     se = _load_toml(pkg, "sections.toml")
     ro = _load_toml(pkg, "roster.toml")
+    rn = _load_toml(pkg, "ransom.toml")
 
     def by_id(rows):
         return {r.id: r for r in rows}
@@ -467,4 +496,5 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
         sections=by_id(_rows(Section, se["section"], "sections.toml", "section")),
         character_types=by_id(_rows(CharacterType, ro["type"], "roster.toml", "type")),
         lines=_one(LinesRules, t["lines"], "terrain.toml", "lines"),
+        ransom=_one(Ransom, rn, "ransom.toml", "ransom"),
     )

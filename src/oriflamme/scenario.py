@@ -83,6 +83,9 @@ class ScenarioSpec(_M):
     side: list[SideSpec] = Field(min_length=2, max_length=2)
     character: list[CharacterSpec] = Field(min_length=2)
     victory: VictorySpec = VictorySpec()
+    # §6.9 surrender and ransom: only between western combatants of the XIIth–XIVth centuries
+    # (not between faiths, not in earlier periods) — the scenario says so
+    ransom: bool = False
 
     @field_validator("ruleset")
     @classmethod

@@ -17,8 +17,8 @@ from rich.markup import escape as esc
 
 from ..ai.random_player import RandomPlayer
 from ..engine import IllegalAction, explain, legal_actions
-from ..engine.actions import (Action, Advance, Attack, Carry, Casualty, ClearBodies, Decline, EndStep, Fire, Move,
-                              Retreat, SetDown)
+from ..engine.actions import (Action, Advance, AskQuarter, Attack, Carry, Casualty, ClearBodies, Decline, EndStep,
+                              FightOn, Fire, Move, Retreat, SetDown)
 from ..engine.errors import RecordError, ScenarioError
 from ..engine.movement import points_left, reachable
 from ..engine.record import Game, replay
@@ -111,6 +111,10 @@ def describe(game: Game, a: Action) -> str:
         return f"{n(a.char)} takes the blow"
     if isinstance(a, Decline):
         return "no advance"
+    if isinstance(a, AskQuarter):
+        return f"{n(a.char)} asks for quarter (MC §6.9: die 1-4 he surrenders)"
+    if isinstance(a, FightOn):
+        return f"{n(a.char)} fights on"
     if isinstance(a, EndStep):
         return f"end the {st.step.replace('_', ' ')} step"
     if isinstance(a, ClearBodies):

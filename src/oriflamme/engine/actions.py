@@ -162,7 +162,21 @@ class SetDown(Action):
     hex: str
 
 
+@dataclass(frozen=True)
+class AskQuarter(Action):
+    """Answer to a surrender prompt: the attacked knight asks for quarter (§6.9, a die)."""
+    type: ClassVar[str] = "ask_quarter"
+    char: str
+
+
+@dataclass(frozen=True)
+class FightOn(Action):
+    """Answer to a surrender prompt: the attacked knight fights on (§6.9)."""
+    type: ClassVar[str] = "fight_on"
+    char: str
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty, Mount, Dismount, Place,
-                        ClearBodies, Carry, SetDown)
+                        ClearBodies, Carry, SetDown, AskQuarter, FightOn)
 }

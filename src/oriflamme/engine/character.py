@@ -16,6 +16,12 @@ from ..hexes import Hex
 HEALTHY, STUNNED, WOUNDED, DEAD = "healthy", "stunned", "wounded", "dead"
 STATUSES = (HEALTHY, STUNNED, WOUNDED, DEAD)
 
+# §6.9 surrender and ransom (engine/ransom.py): ``ransom`` is "" (never surrendered),
+# ``prisoner`` (surrendered, escorted), ``escaped`` (tried to escape or attacked his escort: he
+# keeps the ransom counter's values and has lost the right to surrender) or ``captured`` (led
+# off the map by his escort).
+FREE, PRISONER, ESCAPED, CAPTURED = "", "prisoner", "escaped", "captured"
+
 
 @dataclass
 class Character:
@@ -41,6 +47,8 @@ class Character:
     stunned_in_phase: int = -1   # the phase number in which he was stunned
     horse_type: str | None = None  # a rider's mounted character type (kept when he is on foot)
     foot_type: str | None = None   # the character type he becomes on foot (§4.4.2, §6.8)
+    ransom: str = FREE           # §6.9: FREE, PRISONER, ESCAPED or CAPTURED
+    escort: tuple[str, ...] = ()  # §6.9: ids of a prisoner's escort
 
     # --- where he stands (§1.2, §4.4) ----------------------------------------------------
     @property
@@ -75,8 +83,9 @@ class Character:
 
     @property
     def active(self) -> bool:
-        """Can act (move, fire, attack, oppose an infiltration): alive and not stunned."""
-        return self.status in (HEALTHY, WOUNDED)
+        """Can act (move, fire, attack, oppose an infiltration): alive, not stunned, not a
+        prisoner (a prisoner's escape and joined attack, §6.9, are checked in engine/ransom.py)."""
+        return self.status in (HEALTHY, WOUNDED) and self.ransom != PRISONER
 
     @property
     def current_attack(self) -> int:
@@ -125,6 +134,7 @@ class Character:
     def to_json(self) -> dict:
         d = asdict(self)
         d["hex"] = self.hex.label if self.hex is not None else None
+        d["escort"] = list(self.escort)
         return d
 
     @classmethod
@@ -133,4 +143,5 @@ class Character:
         d.setdefault("horse_type", None)
         d.setdefault("foot_type", None)
         d["hex"] = Hex.from_label(d["hex"]) if d.get("hex") else None
+        d["escort"] = tuple(d.get("escort", ()))
         return cls(**d)

@@ -39,6 +39,8 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return ("fire is only possible in the offensive fire step of one's own phase", "MC §2.1")
     if not c.weapon:
         return (f"{c.name} has no missile weapon", "MC §5")
+    if c.ransom == "prisoner":
+        return (f"{c.name} is a prisoner and cannot fire", "MC §6.9")
     if not c.active:
         return (f"{c.name} is {c.status}", "MC §1.2")
     if c.id in state.fired:
@@ -70,6 +72,8 @@ def _target_ruling(state: GameState, shooter: Character, target: Character, die:
     rs = state.rules
     if target.side == shooter.side or not target.alive or target.hex is None:
         return Ruling(kind="fire").refuse(f"{target.name} is not a living enemy on the map", "MC §5")
+    if target.ransom == "prisoner":
+        return Ruling(kind="fire").refuse(f"{target.name} is a prisoner under escort and is not a target", "MC §6.9")
     w = rs.weapons[shooter.weapon]
     if w.front_arc_only and shooter.mounted and not in_front_arc(shooter.hex, shooter.facing, target.hex) \
             and not (target.mounted and in_front_arc(shooter.hex, shooter.facing, target.rear)):

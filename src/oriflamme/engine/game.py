@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from ..hexes import DIRECTION_NAMES, Hex
 from ..resolve.ruling import Ruling
-from . import bodies, horses, turn
-from .actions import (Action, Advance, Attack, Carry, Casualty, ClearBodies, Decline, Dismount, EndStep, Fire, Mount,
-                      Move, Place, Retreat, SetDown)
+from . import bodies, horses, ransom, turn
+from .actions import (Action, Advance, AskQuarter, Attack, Carry, Casualty, ClearBodies, Decline, Dismount, EndStep,
+                      FightOn, Fire, Mount, Move, Place, Retreat, SetDown)
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
@@ -84,6 +84,8 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
         return [Place(p.chars[0], h) for h in p.data["hexes"]]
     if p.kind == "set_down":
         return bodies.set_down_options(p)
+    if p.kind == "quarter":
+        return ransom.pending_options(state, p)
     raise AssertionError(p.kind)
 
 
@@ -98,7 +100,13 @@ def explain(state: GameState, action: Action) -> Ruling:
         return fire_ruling(state, ch[action.shooter], ch[action.target])
     if isinstance(action, Attack):
         try:
-            return melee_ruling(state, [ch[a] for a in action.attackers], [ch[d] for d in action.defenders])
+            atts, defs = [ch[a] for a in action.attackers], [ch[d] for d in action.defenders]
+            r = melee_ruling(state, atts, defs)
+            if r.legal and ransom.enabled(state):
+                q = ransom.quarter_ruling(state, atts, defs)
+                if q.legal:
+                    r.steps.extend(q.steps)
+            return r
         except KeyError as exc:
             return Ruling(kind="melee").refuse(f"unknown character {exc.args[0]}")
     if isinstance(action, ClearBodies):
@@ -124,6 +132,9 @@ def explain(state: GameState, action: Action) -> Ruling:
         _explain_path(state, c, path, r)
         r.step(f"{c.name} moves {c.hex.label} → {path[-1].label}: {cost} PM of {points_left(state, c)}", "MC §4, §3.1")
         return r
+    if isinstance(action, AskQuarter) and state.pending and state.pending[0].kind == "quarter":
+        p = state.pending[0]
+        return ransom.quarter_ruling(state, [ch[x] for x in p.data["attackers"]], [ch[x] for x in p.data["defenders"]])
     return Ruling(kind=action.type)
 
 
@@ -214,7 +225,8 @@ def _check(state: GameState, a: Action) -> None:
             what = {"retreat": "a retreat of", "casualty": "the choice of the casualty among",
                     "advance": "an advance after combat (or decline) by",
                     "place": "the hex where the unhorsed rider lands:",
-                    "set_down": "the hex where a stunned friend is set down by"}[p.kind]
+                    "set_down": "the hex where a stunned friend is set down by",
+                    "quarter": "the answer to the offer of quarter (MC §6.9) of"}[p.kind]
             raise IllegalAction(f"the game waits for {what} {', '.join(state.characters[c].name for c in p.chars)} "
                                 f"(side {p.side}); {a.type} is not one of the options", p.data.get("ref", ""))
         return
@@ -235,7 +247,7 @@ def _check(state: GameState, a: Action) -> None:
         if prob:
             raise IllegalAction(*prob)
         return
-    if isinstance(a, (Retreat, Advance, Decline, Casualty, Place, SetDown)):
+    if isinstance(a, (Retreat, Advance, Decline, Casualty, Place, SetDown, AskQuarter, FightOn)):
         raise IllegalAction(f"there is no pending {a.type} to answer", "")
     if isinstance(a, EndStep):
         return
@@ -254,7 +266,12 @@ def _check(state: GameState, a: Action) -> None:
         if c.side != state.active:
             raise IllegalAction(f"{c.name} belongs to side {c.side}; it is side {state.active}'s phase", "MC §2.1")
         if not c.active:
-            raise IllegalAction(f"{c.name} is {c.status} and cannot move", "MC §1.2")
+            if c.ransom == "prisoner":
+                why = ransom.escape_problem(state, c)
+                if why:
+                    raise IllegalAction(*why)
+            else:
+                raise IllegalAction(f"{c.name} is {c.status} and cannot move", "MC §1.2")
         if c.id in state.stopped:
             raise IllegalAction(f"{c.name} was stopped and cannot move again this phase", "MC §4.3.1")
         if c.id in state.clearing:
@@ -306,7 +323,9 @@ def _do(state: GameState, a: Action) -> None:
     elif isinstance(a, Move):
         _move(state, state.characters[a.char], _labels(a.path))
     elif isinstance(a, Attack):
-        _attack(state, [state.characters[x] for x in a.attackers], [state.characters[x] for x in a.defenders])
+        atts, defs = [state.characters[x] for x in a.attackers], [state.characters[x] for x in a.defenders]
+        if not ransom.on_attack(state, atts, defs):  # §6.9: the knight may ask for quarter first
+            _melee_roll(state, atts, defs)
     elif isinstance(a, Mount):
         horses.mount(state, state.characters[a.char], state.horses[a.horse])
     elif isinstance(a, Dismount):
@@ -416,6 +435,7 @@ def _stray(state: GameState, shooter: Character, target: Character) -> None:
 
 # --- movement -----------------------------------------------------------------------------
 def _move(state: GameState, c: Character, path: tuple[Hex, ...]) -> None:
+    ransom.before_move(state, c)  # §6.9: a prisoner who moves tries to escape
     start = c.hex
     spent_before = state.mp_spent.get(c.id, 0)
     steps = _step_costs(state, c, path)
@@ -435,6 +455,7 @@ def _move(state: GameState, c: Character, path: tuple[Hex, ...]) -> None:
     emit(state, "move", f"{c.name} moves {start.label} → {' → '.join(shown) if shown else start.label}"
          f" ({spent - spent_before} PM){facing}{' and is stopped' if interrupted and c.alive else ''}",
          char=c.id, path=shown, cost=spent - spent_before, ref="MC §4")
+    ransom.after_move(state, c)  # §6.9: his prisoner follows him
 
 
 def _step_costs(state: GameState, c: Character, path: tuple[Hex, ...]) -> list[int]:
@@ -457,7 +478,7 @@ def _step_costs(state: GameState, c: Character, path: tuple[Hex, ...]) -> list[i
 
 
 # --- melee -------------------------------------------------------------------------------
-def _attack(state: GameState, atts: list[Character], defs: list[Character]) -> None:
+def _melee_roll(state: GameState, atts: list[Character], defs: list[Character]) -> None:
     die = state.dice.roll(10)
     r = melee_ruling(state, atts, defs, die)
     for a in atts:
@@ -600,6 +621,8 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
         else:
             emit(state, "retreat", f"{c.name} retreats {start.label} → {' → '.join(x.label for x in path)}",
                  char=c.id, path=list(a.path), ref=p.data.get("ref", ""))
+    elif p.kind == "quarter":
+        ransom.answer(state, p, a)
     elif p.kind == "advance":
         if isinstance(a, Decline):
             emit(state, "advance", "no advance after combat", ref="MC §6.6")

@@ -13,7 +13,9 @@ from itertools import combinations
 from ..resolve.melee import Fighter, melee as resolve_melee
 from ..resolve.ruling import Ruling, Step
 from .character import Character
-from .movement import can_attack_hex
+from .character import PRISONER
+from .movement import can_attack_hex, could_strike_hex
+from .ransom import group_problem, join_problem
 from .state import MELEE, GameState
 
 MAX_DEFENDERS = 3
@@ -39,14 +41,18 @@ def marks_of(state: GameState, c: Character, other: Character, attacking: bool) 
 def can_strike(state: GameState, a: Character, d: Character) -> bool:
     """Whether ``a`` could attack ``d`` now: a hex of ``d`` next to ``a`` that ``a`` could
     enter, no wall between (§6.7); riders strike from and at either hex."""
-    return any(can_attack_hex(state, a, h) for h in d.hexes)
+    return any(_can_strike(state, a, h) for h in d.hexes)
 
 
 def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if state.step != MELEE or c.side != state.active:
         return ("attacks are made in the combat step of one's own phase", "MC §2.1")
     if not c.active:
-        return (f"{c.name} is {c.status} and cannot attack", "MC §1.2")
+        if c.ransom != PRISONER:
+            return (f"{c.name} is {c.status} and cannot attack", "MC §1.2")
+        p = join_problem(state, c)  # §6.9: a prisoner may join an attack on his escort
+        if p:
+            return p
     if c.id in state.attacked:
         return (f"{c.name} has already attacked this turn", "MC §6")
     if c.id in state.fired:
@@ -69,8 +75,13 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
     for d in defenders:
         if d.side == attackers[0].side or not d.alive or d.hex is None:
             return Ruling(kind="melee").refuse(f"{d.name} is not a living enemy", "MC §6")
+        if d.ransom == PRISONER:
+            return Ruling(kind="melee").refuse(f"{d.name} is a prisoner under escort and is not attacked", "MC §6.9")
         if not any(a.touches(d) for a in attackers):
             return Ruling(kind="melee").refuse(f"{d.name} is not adjacent to an attacker", "MC §6")
+    gp = group_problem(attackers, defenders)  # §6.9: a prisoner joining an attack on his escort
+    if gp:
+        return Ruling(kind="melee").refuse(*gp)
     for a in attackers:
         adj = [d for d in defenders if a.touches(d)]
         if not adj:
@@ -98,14 +109,23 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
     return r
 
 
+def _can_strike(state: GameState, a: Character, h) -> bool:
+    """:func:`can_attack_hex`, a prisoner joining an attack on his escort included (§6.9)."""
+    if a.ransom == PRISONER:
+        return could_strike_hex(state, a, h)
+    return can_attack_hex(state, a, h)
+
+
 def _contact_pairs(state: GameState, side: str) -> set[tuple[str, str]]:
     """``(attacker id, defender id)`` for every able attacker of ``side`` and living enemy he
     could attack now (adjacent, :func:`can_attack_hex`)."""
     able = [c for c in state.characters.values() if c.side == side and c.hex is not None and attacker_problem(state, c) is None]
     if not able:
         return set()
-    enemies = [e for e in state.characters.values() if e.side != side and e.alive and e.hex is not None]
-    return {(a.id, e.id) for a in able for e in enemies if a.touches(e) and can_strike(state, a, e)}
+    enemies = [e for e in state.characters.values()
+               if e.side != side and e.alive and e.hex is not None and e.ransom != PRISONER]
+    return {(a.id, e.id) for a in able for e in enemies
+            if a.touches(e) and can_strike(state, a, e) and (a.ransom != PRISONER or e.id in a.escort)}
 
 
 def _group_connected(aset: tuple[str, ...], dset: tuple[str, ...], foes_of: dict[str, set[str]]) -> bool:
@@ -224,7 +244,7 @@ def is_attack_option(state: GameState, side: str, attackers, defenders, ruling_c
         atts.append(c)
     for x in dset:
         e = ch.get(x) if isinstance(x, str) else None
-        if e is None or e.side == side or not e.alive or e.hex is None:
+        if e is None or e.side == side or not e.alive or e.hex is None or e.ransom == PRISONER:
             return False
         defs.append(e)
     # ids strictly in order (combinations of sorted ids), hence no repeats

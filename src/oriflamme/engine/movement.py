@@ -27,7 +27,9 @@ def allowance(state: GameState, c: Character) -> int:
     """Movement points of ``c`` this phase: his allowance by status (§4), weather (§3.2,
     rounded down), and the limit of the fire he made this phase (§5.1)."""
     if not c.active:
-        return 0
+        from .ransom import escape_problem
+        if c.ransom != "prisoner" or escape_problem(state, c) is not None:
+            return 0
     base = c.current_movement
     num, den = state.rules.weather[state.weather].movement
     pts = base * num // den
@@ -131,7 +133,15 @@ def step_cost(state: GameState, c: Character, frm: Hex, to: Hex, ctx: MoveContex
 def can_attack_hex(state: GameState, enemy: Character, h: Hex) -> bool:
     """Whether ``enemy`` could attack a character in the adjacent hex ``h``: he is active,
     adjacent, could enter it, and no wall stands between (§6.7, §4.3.1.1)."""
-    if not enemy.active or enemy.hex is None:
+    if not enemy.active:
+        return False
+    return could_strike_hex(state, enemy, h)
+
+
+def could_strike_hex(state: GameState, enemy: Character, h: Hex) -> bool:
+    """:func:`can_attack_hex` without the condition that ``enemy`` be able to act (a prisoner
+    joining an attack on his escort, §6.9, is checked in engine/ransom.py)."""
+    if enemy.hex is None:
         return False
     rs = state.rules
     froms = [x for x in enemy.hexes if x.distance(h) == 1]  # a rider strikes from either hex

@@ -1,7 +1,8 @@
 """Victory conditions of a scenario (the scenario's ``[victory]`` table, docs/formats.md).
 
 * Rout: a side wins at once when the enemy has lost (dead) at least ``rout_fraction`` of its
-  characters, or has no character left able to act.
+  characters (a knight captured and led off the map, §6.9, counts as lost), or has no
+  character left able to act (a prisoner is not).
 * Objectives: at the end of the last turn, ``objective_side`` wins if it holds at least
   ``objective_count`` of the ``objectives`` hexes (a live, non-stunned character of its own
   on the hex); otherwise ``otherwise`` wins (a side id, or ``draw``).
@@ -31,8 +32,10 @@ def sudden_death_check(state: GameState) -> None:
         chars = [c for c in state.characters.values() if c.side == enemy]
         if not chars:
             continue
-        dead = sum(1 for c in chars if not c.alive)
-        able = [c for c in chars if c.alive]
+        # §6.9: a knight led off the map by his escort counts as lost, like the dead; a
+        # prisoner still on the map is not able to act
+        dead = sum(1 for c in chars if not c.alive or c.ransom == "captured")
+        able = [c for c in chars if c.alive and c.ransom not in ("prisoner", "captured")]
         if not able:
             _finish(state, side, f"Side {side} wins: side {enemy} has no one left standing")
             return

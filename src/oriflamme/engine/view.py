@@ -22,6 +22,9 @@ def view(state: GameState, side: str | None) -> dict:
         }
         if c.mounted and c.hex is not None:
             d["rear"], d["facing"] = c.rear.label, c.facing
+        if c.ransom:  # §6.9: prisoner, escaped or captured (engine/ransom.py)
+            d["ransom"] = c.ransom
+            d["escort"] = list(c.escort)
         if c.side == state.active and state.step == "movement":
             d["points_left"] = points_left(state, c)
         chars.append(d)
