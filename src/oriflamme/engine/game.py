@@ -15,11 +15,13 @@ from __future__ import annotations
 from ..hexes import Hex
 from ..resolve.ruling import Ruling
 from . import turn
-from .actions import Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move, Retreat
+from . import defensive_fire
+from .actions import (Action, Advance, Attack, Casualty, Decline, Declare, Designate, EndStep, Fire, Move, Retreat,
+                      Volley)
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
-from .fire import fire_ruling, fire_targets, offensive_movement_limit
+from .fire import fire_ruling, fire_targets
 from .melee import attack_options, melee_ruling
 from ..resolve.infiltration import Infiltrator, Opposer, infiltration_test
 from .movement import check_path, opposers, points_left, reachable, step_cost
@@ -51,6 +53,9 @@ def legal_actions(state: GameState) -> list[Action]:
         for c in mine:
             for h, (_, path) in sorted(reachable(state, c).items()):
                 out.append(Move(c.id, tuple(x.label for x in path)))
+    if state.step in (OFFENSIVE_FIRE, MOVEMENT):  # fire frequency declarations (§5.1)
+        for c in mine:
+            out.extend(Declare(c.id, f) for f in defensive_fire.declare_choices(state, c))
     elif state.step == MELEE:
         for aset, dset in attack_options(state, side):
             out.append(Attack(aset, dset))
@@ -66,6 +71,8 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
     if p.kind == "advance":
         opts: list[Action] = [Advance(c, tuple(path)) for c, paths in sorted(p.data["paths"].items()) for path in paths]
         return opts + [Decline()]
+    if p.kind == "defensive_fire":
+        return defensive_fire.options(state, p)
     raise AssertionError(p.kind)
 
 
@@ -74,6 +81,17 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
 # =============================================================================================
 def explain(state: GameState, action: Action) -> Ruling:
     ch = state.characters
+    r = defensive_fire.explain(state, action)
+    if r is not None:
+        return r
+    if isinstance(action, Declare):
+        r = Ruling(kind="declare")
+        if action.char not in ch:
+            return r.refuse(f"unknown character {action.char!r}")
+        prob = defensive_fire.declare_problem(state, ch[action.char], action.fire)
+        if prob:
+            return r.refuse(*prob)
+        return r.step(f"{ch[action.char].name} declares {action.fire.replace('_', ' ')} fire", "MC §5.1, §5.2, §5.3")
     if isinstance(action, Fire):
         if action.shooter not in ch or action.target not in ch:
             return Ruling(kind="fire").refuse("unknown character")
@@ -162,13 +180,19 @@ def _check(state: GameState, a: Action) -> None:
         p = state.pending[0]
         if a not in _pending_options(state, p):
             what = {"retreat": "a retreat of", "casualty": "the choice of the casualty among",
-                    "advance": "an advance after combat (or decline) by"}[p.kind]
+                    "advance": "an advance after combat (or decline) by",
+                    "defensive_fire": "defensive fire (designate, volley or decline) at"}[p.kind]
             raise IllegalAction(f"the game waits for {what} {', '.join(state.characters[c].name for c in p.chars)} "
                                 f"(side {p.side}); {a.type} is not one of the options", p.data.get("ref", ""))
         return
-    if isinstance(a, (Retreat, Advance, Decline, Casualty)):
+    if isinstance(a, (Retreat, Advance, Decline, Casualty, Designate, Volley)):
         raise IllegalAction(f"there is no pending {a.type} to answer", "")
     if isinstance(a, EndStep):
+        return
+    if isinstance(a, Declare):
+        prob = defensive_fire.declare_problem(state, _char(state, a.char), a.fire)
+        if prob:
+            raise IllegalAction(*prob)
         return
     if isinstance(a, Fire):
         shooter, target = _char(state, a.shooter), _char(state, a.target)
@@ -220,6 +244,8 @@ def _do(state: GameState, a: Action) -> None:
     if isinstance(a, EndStep):
         emit(state, "end_step", f"Side {state.active} ends the {state.step.replace('_', ' ')} step")
         turn.next_step(state)
+    elif isinstance(a, Declare):
+        defensive_fire.declare(state, state.characters[a.char], a.fire)
     elif isinstance(a, Fire):
         _fire(state, state.characters[a.shooter], state.characters[a.target])
     elif isinstance(a, Move):
@@ -267,7 +293,7 @@ def _step_has_actions(state: GameState) -> bool:
     if state.step == OFFENSIVE_FIRE:
         return any(has_fire_target(state, c) for c in mine)
     if state.step == MOVEMENT:
-        return any(can_move(state, c) for c in mine)
+        return any(can_move(state, c) for c in mine) or any(defensive_fire.declare_choices(state, c) for c in mine)
     return has_attack_option(state, state.active)
 
 
@@ -287,9 +313,7 @@ def _fire(state: GameState, shooter: Character, target: Character) -> None:
     die = state.dice.roll(10)
     r = fire_ruling(state, shooter, target, die)
     state.fired.add(shooter.id)
-    limit = offensive_movement_limit(state, shooter)
-    if limit != "full":
-        state.fire_limit[shooter.id] = limit
+    defensive_fire.record_offensive(state, shooter)  # fire frequency and movement limit (§5.1)
     emit(state, "fire", f"{shooter.name} fires at {target.name}: {r.result}", ruling=r,
          shooter=shooter.id, target=target.id, result=r.result)
     res = state.rules.fire_results[(r.data["table"], r.result)]
@@ -320,32 +344,47 @@ def _stray(state: GameState, shooter: Character, target: Character) -> None:
 
 # --- movement -----------------------------------------------------------------------------
 def _move(state: GameState, c: Character, path: tuple[Hex, ...]) -> None:
-    start = c.hex
-    spent_before = state.mp_spent.get(c.id, 0)
     # cumulative cost per step, to re-check the allowance after a wound (§4.3.1 "blessé");
     # one MoveContext for the whole path (the board does not change before the walk)
     steps = []
-    cur = start
-    from .movement import MoveContext, allowance
+    cur = c.hex
+    from .movement import MoveContext
     ctx = MoveContext(state, c)
     for h in path:
         steps.append(step_cost(state, c, cur, h, ctx)[0])
         cur = h
+    # the move in progress, JSON-able: defensive fire (§5.3) may pause it in a prompt
+    _walk_move(state, c, {"char": c.id, "origin": c.hex.label, "path": [h.label for h in path], "steps": steps,
+                          "spent_before": state.mp_spent.get(c.id, 0), "at": None})
+
+
+def _walk_move(state: GameState, c: Character, mv: dict) -> None:
+    """Walk (or resume, ``mv["at"]`` set) the move ``mv``; see :func:`_move`."""
+    from .movement import allowance
+    from .paths import PAUSED
+    path, steps, spent_before = _labels(mv["path"]), mv["steps"], mv["spent_before"]
 
     def may_go_on(ch: Character, i: int) -> bool:
         spent = spent_before + sum(steps[: i + 1])
+        if mv.get("at") is not None:  # after defensive fire: the next step must be affordable (§5.3)
+            spent += steps[i + 1] if i + 1 < len(steps) else 0
+            return spent <= allowance(state, ch)
         return spent < allowance(state, ch)
 
-    final, interrupted = walk(state, c, path, why="move", after_wound=may_go_on)
+    final, interrupted = walk(state, c, path, why="move", after_wound=may_go_on, move=mv)
+    if interrupted == PAUSED:
+        return  # the defensive fire prompt (engine/defensive_fire.py) holds ``mv``
+    start = Hex.from_label(mv["origin"])
     idx = path.index(final) if final in path else -1
     spent = spent_before + (sum(steps[: idx + 1]) if idx >= 0 else 0)
     state.mp_spent[c.id] = spent
     if interrupted:
         state.stopped.add(c.id)
     shown = [h.label for h in path[: idx + 1]] if idx >= 0 else []
+    cost = sum(steps[: idx + 1]) if idx >= 0 else 0
     emit(state, "move", f"{c.name} moves {start.label} → {' → '.join(shown) if shown else start.label}"
-         f" ({spent - spent_before} PM){' and is stopped' if interrupted and c.alive else ''}",
-         char=c.id, path=shown, cost=spent - spent_before, ref="MC §4")
+         f" ({cost} PM){' and is stopped' if interrupted and c.alive else ''}",
+         char=c.id, path=shown, cost=cost, ref="MC §4")
 
 
 # --- melee -------------------------------------------------------------------------------
@@ -449,7 +488,9 @@ def _offer_advance(state: GameState, ctx: dict) -> None:
 
 
 def _answer(state: GameState, p: Pending, a: Action) -> None:
-    if p.kind == "casualty":
+    if p.kind == "defensive_fire":
+        defensive_fire.answer(state, p, a)
+    elif p.kind == "casualty":
         _hit(state, state.characters[a.char], p.data["ctx"])
     elif p.kind == "retreat":
         c = state.characters[a.char]

@@ -39,6 +39,8 @@ def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} has already attacked this turn", "MC §6")
     if c.id in state.fired:
         return (f"{c.name} fired this phase and cannot attack", "MC §5.2, §2.1")
+    if c.id in state.declared:
+        return (f"{c.name} declared his fire this phase and cannot attack", "MC §5.2")
     return None
 
 

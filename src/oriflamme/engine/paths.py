@@ -28,24 +28,48 @@ def passable_for(state: GameState, c: Character, frm: Hex, to: Hex) -> bool:
     return True
 
 
+#: Second value :func:`walk` returns when defensive fire (§5.3) paused the move.
+PAUSED = "paused"
+
+
 def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iterable[str] = (),
-         why: str = "move", after_wound: Callable[[Character, int], bool] | None = None) -> tuple[Hex, bool]:
+         why: str = "move", after_wound: Callable[[Character, int], bool] | None = None,
+         move: dict | None = None) -> tuple[Hex, bool | str]:
     """Walk ``c`` along ``path``, rolling an infiltration test (§4.3) for each enemy able to
     attack a hex crossed (every hex but the last). Returns (final hex, interrupted?).
 
     A "stop" result ends the walk in the hex crossed; if a friend stands there, ``c`` stops on
     the last free hex of his path instead (§4.1 one live character per hex — Oriflamme's
     reading). ``after_wound(c, step_index)`` says whether a wounded mover may go on.
+
+    Moves (``why == "move"``) call :data:`turn.DEFENSIVE_FIRE_HOOK` on every hex entered; when it
+    pauses the move (§5.3) the walk returns ``(hex, PAUSED)``. ``move`` describes the move in
+    progress (JSON-able, see :mod:`engine.defensive_fire`); ``move["at"]`` set means resume: ``c``
+    stands on ``path[at]`` (from ``move["origin"]``), whose hook has been answered.
     """
     rs = state.rules
-    start = c.hex
+    at = move.get("at") if move else None
+    start = Hex.from_label(move["origin"]) if at is not None else c.hex
     visited = [start]
     from . import turn
     for i, h in enumerate(path):
-        c.hex = h
-        visited.append(h)
-        if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None:
-            turn.DEFENSIVE_FIRE_HOOK(state, c, h)  # §5.3: defensive fire interrupts here
+        if at is not None and i < at:
+            visited.append(h)
+            continue
+        if at is not None and i == at:
+            visited.append(h)
+            # after the defensive fire: dead, stunned, or out of points for the next step (§5.3)
+            if not c.alive:
+                return h, True
+            if move.get("halt") or not c.active or (
+                    i < len(path) - 1 and after_wound is not None and not after_wound(c, i)):
+                return _halt(state, c, h, visited, start)
+        else:
+            c.hex = h
+            visited.append(h)
+            if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None and move is not None:
+                if turn.DEFENSIVE_FIRE_HOOK(state, c, h, i, move):  # §5.3: defensive fire interrupts here
+                    return h, PAUSED
         if i == len(path) - 1:
             return h, False
         for e in opposers(state, c, h, exclude):
@@ -73,16 +97,22 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
             if stop:
                 if not c.alive:
                     return h, True
-                for back in reversed(visited):
-                    if not [o for o in state.live_at(back) if o.id != c.id]:
-                        c.hex = back
-                        if back != h:
-                            emit(state, "move", f"{c.name} cannot stop on a friend in {h.label}: he stops in {back.label}",
-                                 char=c.id, hex=back.label, ref="MC §4.1")
-                        return back, True
-                c.hex = start
-                return start, True
+                return _halt(state, c, h, visited, start)
     return c.hex, False
+
+
+def _halt(state: GameState, c: Character, h: Hex, visited: list[Hex], start: Hex) -> tuple[Hex, bool]:
+    """Stop ``c`` in ``h``, or on the last free hex he walked through if a friend stands in
+    ``h`` (§4.1)."""
+    for back in reversed(visited):
+        if not [o for o in state.live_at(back) if o.id != c.id]:
+            c.hex = back
+            if back != h:
+                emit(state, "move", f"{c.name} cannot stop on a friend in {h.label}: he stops in {back.label}",
+                     char=c.id, hex=back.label, ref="MC §4.1")
+            return back, True
+    c.hex = start
+    return start, True
 
 
 # --- retreats ----------------------------------------------------------------------------

@@ -23,7 +23,8 @@ OFFENSIVE_FIRE, MOVEMENT, MELEE = "offensive_fire", "movement", "melee"
 @dataclass
 class Pending:
     """A decision the rules hand to a player in the middle of a step (Rally-the-Troops style
-    prompt): ``kind`` is ``retreat``, ``advance`` or ``casualty``; ``side`` decides."""
+    prompt): ``kind`` is ``retreat``, ``advance``, ``casualty`` or ``defensive_fire`` (§5.3, a
+    move paused for the other side's defensive fire); ``side`` decides."""
 
     kind: str
     side: str
@@ -60,6 +61,13 @@ class GameState:
     attacked: set[str] = field(default_factory=set)
     engaged: set[str] = field(default_factory=set)
     opportunity_used: set[str] = field(default_factory=set)     # enemies who made their §4.3 test
+    # fire frequency (§5.1, §5.2) and defensive fire (§5.3), see engine/defensive_fire.py
+    declared: dict[str, str] = field(default_factory=dict)      # char -> fire choice, this phase
+    defensive_ready: set[str] = field(default_factory=set)      # non-active chars who may fire defensively
+    df_fired: set[str] = field(default_factory=set)             # who fired defensively this phase
+    df_targets: list[str] = field(default_factory=list)         # movers shot at, in order
+    df_walked: dict[str, int] = field(default_factory=dict)     # mover -> hexes entered this phase
+    df_last: dict[str, int] = field(default_factory=dict)       # mover -> df_walked at the last shot
     pending: list[Pending] = field(default_factory=list)
     log: list[dict] = field(default_factory=list)
     winner: str | None = None
@@ -119,6 +127,12 @@ class GameState:
             "attacked": sorted(self.attacked),
             "engaged": sorted(self.engaged),
             "opportunity_used": sorted(self.opportunity_used),
+            "declared": dict(sorted(self.declared.items())),
+            "defensive_ready": sorted(self.defensive_ready),
+            "df_fired": sorted(self.df_fired),
+            "df_targets": list(self.df_targets),
+            "df_walked": dict(sorted(self.df_walked.items())),
+            "df_last": dict(sorted(self.df_last.items())),
             "pending": [p.to_json() for p in self.pending],
             "log": self.log,
             "winner": self.winner,
@@ -136,6 +150,9 @@ class GameState:
             step=d["step"], fired=set(d["fired"]), fire_limit=dict(d["fire_limit"]),
             mp_spent=dict(d["mp_spent"]), stopped=set(d["stopped"]), attacked=set(d["attacked"]),
             engaged=set(d["engaged"]), opportunity_used=set(d["opportunity_used"]),
+            declared=dict(d.get("declared", {})), defensive_ready=set(d.get("defensive_ready", [])),
+            df_fired=set(d.get("df_fired", [])), df_targets=list(d.get("df_targets", [])),
+            df_walked=dict(d.get("df_walked", {})), df_last=dict(d.get("df_last", {})),
             pending=[Pending.from_json(p) for p in d["pending"]], log=list(d["log"]),
             winner=d["winner"], over=d["over"], result_text=d.get("result_text", ""),
         )
@@ -152,9 +169,13 @@ class GameState:
         other.characters = {k: copy.copy(c) for k, c in self.characters.items()}
         other.sides = list(self.sides)
         other.dice = copy.deepcopy(self.dice)  # keeps a test's scripted dice
-        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used"):
+        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "defensive_ready", "df_fired"):
             setattr(other, name, set(getattr(self, name)))
         other.fire_limit = dict(self.fire_limit)
+        other.declared = dict(self.declared)
+        other.df_targets = list(self.df_targets)
+        other.df_walked = dict(self.df_walked)
+        other.df_last = dict(self.df_last)
         other.mp_spent = dict(self.mp_spent)
         other.pending = copy.deepcopy(self.pending)
         other.log = list(self.log)
