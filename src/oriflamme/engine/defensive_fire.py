@@ -256,7 +256,7 @@ def explain(state: GameState, a: Action) -> Ruling | None:
     for sid in p.data["designated"]:
         one = defensive_ruling(state, state.characters[sid], mover)
         odds = ", ".join(f"{k} {float(v):.0%}" for k, v in one.probabilities.items())
-        r.step(f"{state.characters[sid].name} at {mover.name}: {odds}", REF)
+        r.step(f"{state.characters[sid].name} firing defensively at {mover.name}: {odds}", REF)
     return r
 
 
@@ -305,16 +305,24 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
         elif res.stun:
             emit(state, "status", f"{mover.name} is {mover.stun(state.phase_no)}", char=mover.id, ref=res.ref)
         if mover.alive and res.defensive_movement_loss:
-            mv["spent_before"] += res.defensive_movement_loss
+            _lose(state, mover, mv, res.defensive_movement_loss)
             emit(state, "defensive_fire", f"{mover.name} loses {res.defensive_movement_loss} PM this turn",
                  char=mover.id, ref=res.ref)
         if mover.alive and res.defensive_halve_remaining:
             spent = mv["spent_before"] + sum(mv["steps"][: mv["at"] + 1])
             left = max(0, allowance(state, mover) - spent)
-            mv["spent_before"] += left - left // 2
+            _lose(state, mover, mv, left - left // 2)
             emit(state, "defensive_fire", f"{mover.name} may go on with only {left // 2} PM", char=mover.id, ref=res.ref)
         if res.miss:
             _stray(state, s, mover)
+
+
+def _lose(state: GameState, mover: Character, mv: dict, n: int) -> None:
+    """The mover loses ``n`` movement points this phase (counted as spent, never beyond his
+    allowance)."""
+    from .movement import allowance
+    cap = max(mv["spent_before"], allowance(state, mover) - sum(mv["steps"][: mv["at"] + 1]))
+    mv["spent_before"] = min(mv["spent_before"] + n, cap)
 
 
 def _resume(state: GameState, mover: Character, mv: dict) -> None:
