@@ -109,7 +109,15 @@ def describe(game: Game, a: Action) -> str:
     if isinstance(a, Casualty):
         return f"{n(a.char)} takes the blow"
     if isinstance(a, Decline):
+        if st.pending and st.pending[0].kind == "defensive_fire":
+            return f"let {n(st.pending[0].chars[0])} pass (no defensive fire here)"
         return "no advance"
+    if a.type == "declare":
+        return f"declare {n(a.char)}: {a.fire.replace('_', ' ')} fire"
+    if a.type == "designate":
+        return f"designate {n(a.shooter)} to fire defensively"
+    if a.type == "volley":
+        return "fire now with the designated shooters"
     if isinstance(a, EndStep):
         return f"end the {st.step.replace('_', ' ')} step"
     return a.type

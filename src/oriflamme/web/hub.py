@@ -258,7 +258,7 @@ def options(state) -> dict:
     player sees them before committing (all computed by the engine)."""
     acts = legal_actions(state)
     moves: dict[str, list] = {}
-    fires, attacks, prompts = [], [], []
+    fires, attacks, prompts, declarations = [], [], [], []
     end = None
     reach_cache: dict[str, dict] = {}
     for a in acts:
@@ -273,6 +273,9 @@ def options(state) -> dict:
             (fires if isinstance(a, Fire) else attacks).append(entry)
         elif isinstance(a, EndStep):
             end = a.to_json()
+        elif a.type == "declare":  # fire frequency declarations (§5.1), beside the step's actions
+            declarations.append({"action": a.to_json()})
         else:
             prompts.append({"action": a.to_json()})
-    return {"moves": moves, "fires": fires, "attacks": attacks, "prompts": prompts, "end_step": end}
+    return {"moves": moves, "fires": fires, "attacks": attacks, "prompts": prompts, "declarations": declarations,
+            "end_step": end}

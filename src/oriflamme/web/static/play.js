@@ -450,7 +450,7 @@
       if (!f && v.winner) pend.append(" ", el("span", { testid: "winner" }, t("play.winner", { side: sideName(v.winner) })));
     } else if (!f && v.pending && v.pending.length) {
       const p = v.pending[0];
-      const key = ["retreat", "advance", "casualty"].includes(p.kind) ? "pending." + p.kind : "pending.other";
+      const key = ["retreat", "advance", "casualty", "defensive_fire"].includes(p.kind) ? "pending." + p.kind : "pending.other";
       pend.classList.add("has-pending");
       pend.textContent = t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind });
     } else if (!f) {
@@ -570,6 +570,7 @@
   function renderPanel() {
     renderBanner();
     renderPrompts();
+    renderDeclarations();
     renderPreview();
     renderWhy();
     renderSelection();
@@ -606,6 +607,26 @@
     box.appendChild(el("p", { class: "help" }, t(key)));
   }
 
+  function renderDeclarations() {
+    // fire frequency declarations (§5.1): optional, beside the step's actions
+    const box = $("declarations");
+    if (!box) return;
+    const o = st.view.options;
+    const decl = (!st.replay && o && !(o.prompts && o.prompts.length) && o.declarations) || [];
+    box.hidden = !decl.length;
+    box.innerHTML = "";
+    if (!decl.length) return;
+    box.appendChild(el("h2", { class: "card-title" }, t("declare.title")));
+    box.appendChild(el("p", { class: "help" }, t("declare.help")));
+    const list = el("div", { class: "prompt-list" });
+    decl.forEach((p, i) => {
+      const a = p.action;
+      list.appendChild(el("button", { type: "button", class: "btn prompt-btn", testid: "declare-" + i, onclick: () => commit(a) },
+        t("prompt.declare", { char: charName(a.char), fire: t("fire." + a.fire) })));
+    });
+    box.appendChild(list);
+  }
+
   function renderPrompts() {
     const box = $("prompts");
     const o = st.view.options;
@@ -616,7 +637,7 @@
     box.appendChild(el("h2", { class: "card-title" }, t("prompt.title")));
     if (st.view.pending && st.view.pending.length) {
       const p = st.view.pending[0];
-      const key = ["retreat", "advance", "casualty"].includes(p.kind) ? "pending." + p.kind : "pending.other";
+      const key = ["retreat", "advance", "casualty", "defensive_fire"].includes(p.kind) ? "pending." + p.kind : "pending.other";
       box.appendChild(el("p", {}, t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind })));
     }
     if (prompts.some((p) => p.action.path)) box.appendChild(el("p", { class: "help" }, t("prompt.hint")));
@@ -627,7 +648,10 @@
       if (a.type === "retreat" || a.type === "advance") {
         label = t("prompt." + a.type, { char: charName(a.char), to: a.path[a.path.length - 1] }) + (a.path.length > 1 ? ` (${a.path.join(" → ")})` : "");
       } else if (a.type === "casualty") label = t("prompt.casualty", { char: charName(a.char) });
-      else if (a.type === "decline") label = t("prompt.decline");
+      else if (a.type === "decline") label = t(st.view.pending && st.view.pending.length && st.view.pending[0].kind === "defensive_fire" ? "prompt.pass" : "prompt.decline");
+      else if (a.type === "designate") label = t("prompt.designate", { char: charName(a.shooter) });
+      else if (a.type === "volley") label = t("prompt.volley");
+      else if (a.type === "declare") label = t("prompt.declare", { char: charName(a.char), fire: t("fire." + a.fire) });
       else label = JSON.stringify(a);
       const btn = el("button", { type: "button", class: "btn prompt-btn" + (a.type === "decline" ? "" : " primary"), testid: "prompt-" + i,
                                  dataset: { type: a.type }, onclick: () => commit(a) },
