@@ -41,7 +41,8 @@ def test_declaration_limits_movement_and_forbids_attack():
     character who declares his fire may not attack."""
     st = game(OPEN, [("a", "archer", "A", "0101"), ("b", "spearman", "B", "0102")], step=MOVEMENT)
     assert Declare("a", "offensive_and_defensive") in legal_actions(st)
-    assert explain(st, Declare("a", "offensive_and_defensive")).legal
+    r = explain(st, Declare("a", "offensive_and_defensive"))
+    assert r.legal and "half movement this phase, and no attack" in r.explanation[-1]
     apply(st, Declare("a", "offensive_and_defensive"))
     assert st.declared == {"a": "offensive_and_defensive"} and st.fire_limit == {"a": "half"}
     assert allowance(st, st.characters["a"]) == 4
@@ -259,9 +260,9 @@ def test_replay_of_a_record_with_declarations_and_defensive_fire():
         g.apply(EndStep())
     assert g.state.defensive_ready == {"x", "y"} and g.state.step == MOVEMENT
     g.apply(Move("a", PATH))
-    while g.state.pending:
+    while g.state.pending:  # designate every eligible shooter, then fire
         opts = legal_actions(g.state)
-        g.apply(opts[0] if isinstance(opts[0], Designate) and len(opts) == 2 else opts[-2] if Volley() in opts else opts[0])
+        g.apply(opts[0] if isinstance(opts[0], Designate) else Volley() if Volley() in opts else Decline())
     assert any(e["type"] == "defensive_volley" for e in g.state.log)
     rec = json.loads(json.dumps(g.record()))
     again = replay(rec, lambda d: (st.scenario, st.gmap))

@@ -91,7 +91,10 @@ def explain(state: GameState, action: Action) -> Ruling:
         prob = defensive_fire.declare_problem(state, ch[action.char], action.fire)
         if prob:
             return r.refuse(*prob)
-        return r.step(f"{ch[action.char].name} declares {action.fire.replace('_', ' ')} fire", "MC §5.1, §5.2, §5.3")
+        c = ch[action.char]
+        move = next(x.movement for x in state.rules.weapons[c.weapon].choices if x.fire == action.fire)
+        r.step(f"{c.name} declares {action.fire.replace('_', ' ')} fire", "MC §5.1, §5.3")
+        return r.step(f"{move} movement this phase, and no attack", "MC §5.1, §5.2")
     if isinstance(action, Fire):
         if action.shooter not in ch or action.target not in ch:
             return Ruling(kind="fire").refuse("unknown character")
