@@ -294,3 +294,18 @@ def test_offensive_fire_still_keeps_the_most_permissive_movement():
     apply(st, Fire("y", "b"))
     apply(st, Fire("s", "b"))
     assert st.declared == {"y": "offensive", "s": "offensive"} and st.fire_limit == {"s": "half"}
+
+
+def test_web_options_list_the_prompt_with_odds_and_the_declarations_apart():
+    """The web hub shows the defensive fire prompt (each shooter with his odds) and keeps the
+    optional declarations out of the prompts (they do not block the step)."""
+    from oriflamme.web.hub import options
+    st = _board(ready=("x",))
+    apply(st, Move("a", PATH))
+    o = json.loads(json.dumps(options(st)))
+    assert [p["action"]["type"] for p in o["prompts"]] == ["designate", "decline"]
+    assert abs(sum(o["prompts"][0]["ruling"]["probabilities"].values()) - 1) < 1e-9
+    st = game(OPEN, [("a", "archer", "A", "0101"), ("b", "spearman", "B", "1010")], step=MOVEMENT)
+    o = options(st)
+    assert not o["prompts"] and [d["action"] for d in o["declarations"]] == [
+        {"type": "declare", "char": "a", "fire": "offensive_and_defensive"}]

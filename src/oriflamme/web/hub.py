@@ -274,7 +274,9 @@ def options(state) -> dict:
         elif isinstance(a, EndStep):
             end = a.to_json()
         elif a.type == "declare":  # fire frequency declarations (§5.1), beside the step's actions
-            declarations.append({"action": a.to_json()})
+            declarations.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
+        elif a.type in ("designate", "volley"):  # defensive fire (§5.3): the odds of each shooter
+            prompts.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
         else:
             prompts.append({"action": a.to_json()})
     return {"moves": moves, "fires": fires, "attacks": attacks, "prompts": prompts, "declarations": declarations,

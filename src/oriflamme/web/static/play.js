@@ -649,7 +649,11 @@
         label = t("prompt." + a.type, { char: charName(a.char), to: a.path[a.path.length - 1] }) + (a.path.length > 1 ? ` (${a.path.join(" → ")})` : "");
       } else if (a.type === "casualty") label = t("prompt.casualty", { char: charName(a.char) });
       else if (a.type === "decline") label = t(st.view.pending && st.view.pending.length && st.view.pending[0].kind === "defensive_fire" ? "prompt.pass" : "prompt.decline");
-      else if (a.type === "designate") label = t("prompt.designate", { char: charName(a.shooter) });
+      else if (a.type === "designate") {
+        const pr = (p.ruling && p.ruling.probabilities) || {};
+        const odds = Object.keys(pr).map((k) => `${k} ${Math.round(100 * Number(pr[k]))}%`).join(", ");
+        label = t("prompt.designate", { char: charName(a.shooter) }) + (odds ? ` (${odds})` : "");
+      }
       else if (a.type === "volley") label = t("prompt.volley");
       else if (a.type === "declare") label = t("prompt.declare", { char: charName(a.char), fire: t("fire." + a.fire) });
       else label = JSON.stringify(a);
