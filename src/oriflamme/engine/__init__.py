@@ -5,7 +5,8 @@ Public API::
     from oriflamme.engine import new_game, legal_actions, apply, explain, view, to_act
 """
 
-from .actions import Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move, Retreat
+from .actions import (Action, Advance, Attack, Casualty, Decline, Declare, Designate, EndStep, Fire, Move, Retreat,
+                      Volley)
 from .errors import IllegalAction, OriflammeError, RecordError, ScenarioError
 from .game import apply, apply_unchecked, explain, legal_actions, to_act
 from .setup import new_game
@@ -13,7 +14,8 @@ from .state import GameState
 from .view import view
 
 __all__ = [
-    "Action", "Advance", "Attack", "Casualty", "Decline", "EndStep", "Fire", "Move", "Retreat",
+    "Action", "Advance", "Attack", "Casualty", "Decline", "Declare", "Designate", "EndStep", "Fire", "Move",
+    "Retreat", "Volley",
     "IllegalAction", "OriflammeError", "RecordError", "ScenarioError",
     "apply", "apply_unchecked", "explain", "legal_actions", "to_act", "new_game", "GameState", "view",
 ]
