@@ -486,6 +486,55 @@ def _boards(c: Corpus) -> None:
         g.undo()
     except IllegalAction as exc:
         c.add(exc.reason, w)
+    _boards_defensive_fire(c)
+
+
+def _boards_defensive_fire(c: Corpus) -> None:
+    """Fire frequency declarations and defensive fire (§5.1–§5.3)."""
+    from oriflamme.engine.actions import Declare, Designate, Volley
+    from oriflamme.engine.defensive_fire import defensive_ruling
+    w = "board (defensive fire)"
+    big = [". . . . . . . . . ."] * 10
+    st = game(OPEN, [("a", "archer", "A", "0101"), ("j", "javelinman", "A", "0103"), ("b", "spearman", "B", "0102")],
+              step=MOVEMENT)
+    for a in (Declare("a", "offensive_and_defensive"), Declare("a", "offensive_or_defensive"),
+              Declare("j", "offensive_and_defensive"), Designate("a"), Volley()):
+        c.ruling(explain(st, a), w)
+        c.refusal(st, a, w)
+    apply(st, Move("a", ("0201", "0301", "0401", "0501", "0601")))
+    c.refusal(st, Declare("a", "offensive_and_defensive"), w)
+    st = game(OPEN, [("a", "archer", "A", "0101"), ("b", "spearman", "B", "0102")], step=MOVEMENT)
+    apply(st, Declare("a", "offensive_and_defensive"))
+    c.events(st.log, w)
+    c.refusal(st, Declare("a", "offensive_and_defensive"), w)
+    st.step = MELEE
+    c.ruling(explain(st, Attack(("a",), ("b",))), w)
+    c.refusal(st, Declare("a", "offensive_and_defensive"), w)
+    st.step, st.declared = OFFENSIVE_FIRE, {"a": "defensive"}
+    c.ruling(explain(st, Fire("a", "b")), w)
+    st.declared, st.step, st.attacked = {}, MOVEMENT, {"a"}
+    c.refusal(st, Declare("a", "offensive_and_defensive"), w)
+    # the prompt, its answers and results: miss, B (half the points left), A (−2 PM), a kill
+    for dice, answers in (([10, 10], "xv"), ([4], "xv"), ([6], "xv"), ([1], "xyv"), ([], "d")):
+        st = game(big, [("m", "spearman", "A", "0101"), ("f", "spearman", "A", "1001"),
+                         ("x", "crossbowman", "B", "0610"), ("y", "crossbowman", "B", "0810"),
+                         ("z", "crossbowman", "B", "1010")], step=MOVEMENT, dice=dice)
+        st.defensive_ready = {"x", "y"}
+        apply(st, Move("m", ("0102", "0103", "0104", "0105", "0106")))
+        c.refusal(st, EndStep(), w)
+        for k in answers:
+            a = {"x": Designate("x"), "y": Designate("y"), "v": Volley(), "d": Decline()}[k]
+            c.ruling(explain(st, a), w)
+            apply(st, a)
+        c.events(st.log, w)
+        for s in ("x", "y", "z", "f"):
+            c.ruling(defensive_ruling(st, st.characters[s], st.characters["m"]), w)
+    st.df_targets = ["m", "f"]
+    c.ruling(defensive_ruling(st, st.characters["y"], st.characters["m"]), w)
+    st.df_targets, st.df_last, st.df_walked = ["m"], {"m": 1}, {"m": 1}
+    c.ruling(defensive_ruling(st, st.characters["y"], st.characters["m"]), w)
+    st.df_fired = {"y"}
+    c.ruling(defensive_ruling(st, st.characters["y"], st.characters["m"]), w)
 
 
 def _bodies_boards(c: Corpus) -> None:

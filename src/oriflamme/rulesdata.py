@@ -193,6 +193,14 @@ class LinesRules(Row):
     formation_min_distance: int = Field(ge=2)
 
 
+class DefensiveSpacing(Row):
+    """§5.3: hexes a mover must cover before he can be shot at defensively again."""
+    foot_wounded: int = Field(ge=1)
+    foot: int = Field(ge=1)
+    mounted: int = Field(ge=1)
+    mounted_charging: int = Field(ge=1)
+
+
 class FireResult(Row):
     table: Literal["vs_foot", "vs_mounted"]
     letter: str
@@ -350,6 +358,7 @@ class Ruleset:
     fire_tables: dict[str, FireTable]
     fire_results: dict[tuple[str, str], FireResult]
     stray_shot: StrayShot
+    defensive_spacing: DefensiveSpacing
     fire_modifiers: dict[str, FireModifier]
     melee_tables: dict[str, MeleeTable]
     melee_results: dict[tuple[str, str], MeleeResult]
@@ -482,6 +491,7 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
         fire_tables={k: _one(FireTable, ft[k], "fire_tables.toml", k) for k in ("vs_foot", "vs_mounted")},
         fire_results={(r.table, r.letter): r for r in _rows(FireResult, ft["result"], "fire_tables.toml", "result")},
         stray_shot=_one(StrayShot, ft["stray"], "fire_tables.toml", "stray"),
+        defensive_spacing=_one(DefensiveSpacing, ft["defensive_spacing"], "fire_tables.toml", "defensive_spacing"),
         fire_modifiers=by_id(_rows(FireModifier, fm["modifier"], "fire_modifiers.toml", "modifier")),
         melee_tables={k: _one(MeleeTable, me[k], "melee.toml", k) for k in ("vs_foot", "vs_mounted")},
         melee_results={(r.table, r.letter): r for r in _rows(MeleeResult, me["result"], "melee.toml", "result")},

@@ -110,11 +110,19 @@ def describe(game: Game, a: Action) -> str:
     if isinstance(a, Casualty):
         return f"{n(a.char)} takes the blow"
     if isinstance(a, Decline):
+        if st.pending and st.pending[0].kind == "defensive_fire":
+            return f"let {n(st.pending[0].chars[0])} pass (no defensive fire here)"
         return "no advance"
     if isinstance(a, AskQuarter):
         return f"{n(a.char)} asks for quarter (MC §6.9: die 1-4 he surrenders)"
     if isinstance(a, FightOn):
         return f"{n(a.char)} fights on"
+    if a.type == "declare":
+        return f"declare {n(a.char)}: {a.fire.replace('_', ' ')} fire"
+    if a.type == "designate":
+        return f"designate {n(a.shooter)} to fire defensively"
+    if a.type == "volley":
+        return "fire now with the designated shooters"
     if isinstance(a, EndStep):
         return f"end the {st.step.replace('_', ' ')} step"
     if isinstance(a, ClearBodies):

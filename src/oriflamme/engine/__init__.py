@@ -5,8 +5,8 @@ Public API::
     from oriflamme.engine import new_game, legal_actions, apply, explain, view, to_act
 """
 
-from .actions import (Action, Advance, Attack, Carry, Casualty, ClearBodies, Decline, EndStep, Fire, Move, Retreat,
-                      SetDown)
+from .actions import (Action, Advance, AskQuarter, Attack, Carry, Casualty, ClearBodies, Declare, Decline, Designate,
+                      Dismount, EndStep, FightOn, Fire, Mount, Move, Place, Retreat, SetDown, Volley)
 from .errors import IllegalAction, OriflammeError, RecordError, ScenarioError
 from .game import apply, apply_unchecked, explain, legal_actions, to_act
 from .setup import new_game
@@ -14,8 +14,8 @@ from .state import GameState
 from .view import view
 
 __all__ = [
-    "Action", "Advance", "Attack", "Carry", "Casualty", "ClearBodies", "Decline", "EndStep", "Fire", "Move",
-    "Retreat", "SetDown",
+    "Action", "Advance", "AskQuarter", "Attack", "Carry", "Casualty", "ClearBodies", "Declare", "Decline",
+    "Designate", "Dismount", "EndStep", "FightOn", "Fire", "Mount", "Move", "Place", "Retreat", "SetDown", "Volley",
     "IllegalAction", "OriflammeError", "RecordError", "ScenarioError",
     "apply", "apply_unchecked", "explain", "legal_actions", "to_act", "new_game", "GameState", "view",
 ]

@@ -176,7 +176,32 @@ class FightOn(Action):
     char: str
 
 
+@dataclass(frozen=True)
+class Declare(Action):
+    """Declare ``char``'s fire frequency for this phase and the enemy's next (§5.1, §5.2): one
+    of his weapon's ``choices`` that allows defensive fire (``offensive_or_defensive``,
+    ``offensive_and_defensive`` or ``defensive``); its movement limit applies at once and he
+    may not attack this phase."""
+    type: ClassVar[str] = "declare"
+    char: str
+    fire: str
+
+
+@dataclass(frozen=True)
+class Designate(Action):
+    """Answer to a defensive fire prompt (§5.3): add ``shooter`` to the shooters designated to
+    fire at the paused mover (all are designated before any die is rolled)."""
+    type: ClassVar[str] = "designate"
+    shooter: str
+
+
+@dataclass(frozen=True)
+class Volley(Action):
+    """Answer to a defensive fire prompt (§5.3): the designated shooters fire, one die each."""
+    type: ClassVar[str] = "volley"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty, Mount, Dismount, Place,
-                        ClearBodies, Carry, SetDown, AskQuarter, FightOn)
+                        ClearBodies, Carry, SetDown, AskQuarter, FightOn, Declare, Designate, Volley)
 }

@@ -1,9 +1,9 @@
 """Offensive fire on the map (Magna Carta §5): who may shoot whom, and the ruling.
 
-Fire frequency (§5.1): in this release only offensive fire is played; a character who fires
-keeps the movement his weapon allows with offensive fire alone (the most permissive of its
-choices that includes offensive fire, SEED-NOTES §1) and may not attack this phase (§5.2).
-Defensive fire arrives with the next rules issue.
+Fire frequency (§5.1): a character who fires without having declared a frequency keeps the
+movement his weapon allows with offensive fire (the most permissive of its choices that includes
+offensive fire, SEED-NOTES §1) and may not attack this phase (§5.2). Declarations and defensive
+fire (§5.3): :mod:`oriflamme.engine.defensive_fire`.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} is {c.status}", "MC §1.2")
     if c.id in state.fired:
         return (f"{c.name} has already fired this phase", "MC §5")
+    if state.declared.get(c.id, "offensive") not in ("offensive", "offensive_or_defensive", "offensive_and_defensive"):
+        return (f"{c.name} declared defensive fire only", "MC §5.1")
     w = state.rules.weapons[c.weapon]
     if w.mounted != c.mounted:
         return (f"the {w.names[0]} is used {'mounted' if w.mounted else 'on foot'}", w.ref)

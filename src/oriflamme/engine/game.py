@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from ..hexes import DIRECTION_NAMES, Hex
 from ..resolve.ruling import Ruling
-from . import bodies, horses, ransom, turn
-from .actions import (Action, Advance, AskQuarter, Attack, Carry, Casualty, ClearBodies, Decline, Dismount, EndStep,
-                      FightOn, Fire, Mount, Move, Place, Retreat, SetDown)
+from . import bodies, defensive_fire, horses, ransom, turn
+from .actions import (Action, Advance, AskQuarter, Attack, Carry, Casualty, ClearBodies, Declare, Decline, Designate,
+                      Dismount, EndStep, FightOn, Fire, Mount, Move, Place, Retreat, SetDown, Volley)
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
-from .fire import fire_ruling, fire_targets, offensive_movement_limit
+from .fire import fire_ruling, fire_targets
 from .melee import attack_options, melee_ruling
 from ..resolve.infiltration import Infiltrator, Opposer, infiltration_test
 from .movement import check_path, opposers, points_left, reachable, step_cost
@@ -65,6 +65,9 @@ def legal_actions(state: GameState) -> list[Action]:
             for h, (_, path) in sorted(reachable(state, c).items()):
                 out.append(Move(c.id, tuple(x.label for x in path)))
         out += bodies.carry_options(state) + bodies.clear_options(state)  # §4.2.4, §4.2.3
+    if state.step in (OFFENSIVE_FIRE, MOVEMENT):  # fire frequency declarations (§5.1)
+        for c in mine:
+            out.extend(Declare(c.id, f) for f in defensive_fire.declare_choices(state, c))
     elif state.step == MELEE:
         for aset, dset in attack_options(state, side):
             out.append(Attack(aset, dset))
@@ -86,6 +89,8 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
         return bodies.set_down_options(p)
     if p.kind == "quarter":
         return ransom.pending_options(state, p)
+    if p.kind == "defensive_fire":
+        return defensive_fire.options(state, p)
     raise AssertionError(p.kind)
 
 
@@ -94,6 +99,20 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
 # =============================================================================================
 def explain(state: GameState, action: Action) -> Ruling:
     ch = state.characters
+    r = defensive_fire.explain(state, action)
+    if r is not None:
+        return r
+    if isinstance(action, Declare):
+        r = Ruling(kind="declare")
+        if action.char not in ch:
+            return r.refuse(f"unknown character {action.char!r}")
+        prob = defensive_fire.declare_problem(state, ch[action.char], action.fire)
+        if prob:
+            return r.refuse(*prob)
+        c = ch[action.char]
+        move = next(x.movement for x in state.rules.weapons[c.weapon].choices if x.fire == action.fire)
+        r.step(f"{c.name} declares {action.fire.replace('_', ' ')} fire", "MC §5.1, §5.3")
+        return r.step(f"{move} movement this phase, and no attack", "MC §5.1, §5.2")
     if isinstance(action, Fire):
         if action.shooter not in ch or action.target not in ch:
             return Ruling(kind="fire").refuse("unknown character")
@@ -226,7 +245,8 @@ def _check(state: GameState, a: Action) -> None:
                     "advance": "an advance after combat (or decline) by",
                     "place": "the hex where the unhorsed rider lands:",
                     "set_down": "the hex where a stunned friend is set down by",
-                    "quarter": "the answer to the offer of quarter (MC §6.9) of"}[p.kind]
+                    "quarter": "the answer to the offer of quarter (MC §6.9) of",
+                    "defensive_fire": "defensive fire (designate, volley or decline) at"}[p.kind]
             raise IllegalAction(f"the game waits for {what} {', '.join(state.characters[c].name for c in p.chars)} "
                                 f"(side {p.side}); {a.type} is not one of the options", p.data.get("ref", ""))
         return
@@ -247,9 +267,14 @@ def _check(state: GameState, a: Action) -> None:
         if prob:
             raise IllegalAction(*prob)
         return
-    if isinstance(a, (Retreat, Advance, Decline, Casualty, Place, SetDown, AskQuarter, FightOn)):
+    if isinstance(a, (Retreat, Advance, Decline, Casualty, Place, SetDown, AskQuarter, FightOn, Designate, Volley)):
         raise IllegalAction(f"there is no pending {a.type} to answer", "")
     if isinstance(a, EndStep):
+        return
+    if isinstance(a, Declare):
+        prob = defensive_fire.declare_problem(state, _char(state, a.char), a.fire)
+        if prob:
+            raise IllegalAction(*prob)
         return
     if isinstance(a, Fire):
         shooter, target = _char(state, a.shooter), _char(state, a.target)
@@ -318,6 +343,8 @@ def _do(state: GameState, a: Action) -> None:
     if isinstance(a, EndStep):
         emit(state, "end_step", f"Side {state.active} ends the {state.step.replace('_', ' ')} step")
         turn.next_step(state)
+    elif isinstance(a, Declare):
+        defensive_fire.declare(state, state.characters[a.char], a.fire)
     elif isinstance(a, Fire):
         _fire(state, state.characters[a.shooter], state.characters[a.target])
     elif isinstance(a, Move):
@@ -380,7 +407,7 @@ def _step_has_actions(state: GameState) -> bool:
         return any(has_fire_target(state, c) for c in mine)
     if state.step == MOVEMENT:
         return (any(can_move(state, c) for c in mine) or bool(bodies.clear_options(state))
-                or bool(bodies.carry_options(state)))
+                or bool(bodies.carry_options(state)) or any(defensive_fire.declare_choices(state, c) for c in mine))
     return has_attack_option(state, state.active)
 
 
@@ -400,9 +427,7 @@ def _fire(state: GameState, shooter: Character, target: Character) -> None:
     die = state.dice.roll(10)
     r = fire_ruling(state, shooter, target, die)
     state.fired.add(shooter.id)
-    limit = offensive_movement_limit(state, shooter)
-    if limit != "full":
-        state.fire_limit[shooter.id] = limit
+    defensive_fire.record_offensive(state, shooter)  # fire frequency and movement limit (§5.1)
     emit(state, "fire", f"{shooter.name} fires at {target.name}: {r.result}", ruling=r,
          shooter=shooter.id, target=target.id, result=r.result)
     res = state.rules.fire_results[(r.data["table"], r.result)]
@@ -436,27 +461,41 @@ def _stray(state: GameState, shooter: Character, target: Character) -> None:
 # --- movement -----------------------------------------------------------------------------
 def _move(state: GameState, c: Character, path: tuple[Hex, ...]) -> None:
     ransom.before_move(state, c)  # §6.9: a prisoner who moves tries to escape
-    start = c.hex
-    spent_before = state.mp_spent.get(c.id, 0)
     steps = _step_costs(state, c, path)
+    # the move in progress, JSON-able: defensive fire (§5.3) may pause it in a prompt
+    _walk_move(state, c, {"char": c.id, "origin": c.hex.label, "facing": c.facing, "mounted": c.mounted,
+                          "path": [h.label for h in path], "steps": steps,
+                          "spent_before": state.mp_spent.get(c.id, 0), "at": None})
+
+
+def _walk_move(state: GameState, c: Character, mv: dict) -> None:
+    """Walk (or resume, ``mv["at"]`` set) the move ``mv``; see :func:`_move`."""
+    from .paths import PAUSED
+    path, steps, spent_before = _labels(mv["path"]), mv["steps"], mv["spent_before"]
 
     def may_go_on(ch: Character, i: int) -> bool:
         from .movement import allowance
         spent = spent_before + sum(steps[: i + 1])
+        if mv.get("at") is not None:  # after defensive fire: the next step must be affordable (§5.3)
+            spent += steps[i + 1] if i + 1 < len(steps) else 0
+            return spent <= allowance(state, ch)
         return spent < allowance(state, ch)
 
-    final, interrupted, done = walk(state, c, path, why="move", after_wound=may_go_on)
-    spent = spent_before + sum(steps[:done])
-    state.mp_spent[c.id] = spent
+    final, interrupted, done = walk(state, c, path, why="move", after_wound=may_go_on, move=mv)
+    if interrupted == PAUSED:
+        return  # the defensive fire prompt (engine/defensive_fire.py) holds ``mv``
+    start = Hex.from_label(mv["origin"])
+    cost = sum(steps[:done])
+    if not mv.get("unhorsed"):
+        state.mp_spent[c.id] = spent_before + cost
     if interrupted:
         state.stopped.add(c.id)
     shown = [h.label for h in path[:done]]
     facing = f", facing {DIRECTION_NAMES[c.facing]}" if c.mounted and c.alive else ""
     emit(state, "move", f"{c.name} moves {start.label} → {' → '.join(shown) if shown else start.label}"
-         f" ({spent - spent_before} PM){facing}{' and is stopped' if interrupted and c.alive else ''}",
-         char=c.id, path=shown, cost=spent - spent_before, ref="MC §4")
+         f" ({cost} PM){facing}{' and is stopped' if interrupted and c.alive else ''}",
+         char=c.id, path=shown, cost=cost, ref="MC §4")
     ransom.after_move(state, c)  # §6.9: his prisoner follows him
-
 
 def _step_costs(state: GameState, c: Character, path: tuple[Hex, ...]) -> list[int]:
     """The cost of each step of a checked path (§3.1, §4.4.1), to re-check the allowance after
@@ -602,7 +641,9 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
     if p.kind == "place":
         horses.place(state, state.characters[a.char], Hex.from_label(a.hex))
         return
-    if p.kind == "set_down":
+    if p.kind == "defensive_fire":
+        defensive_fire.answer(state, p, a)
+    elif p.kind == "set_down":
         bodies.answer_set_down(state, p, a)
     elif p.kind == "casualty":
         _hit(state, state.characters[a.char], p.data["ctx"])

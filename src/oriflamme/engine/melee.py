@@ -59,6 +59,8 @@ def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} fired this phase and cannot attack", "MC §5.2, §2.1")
     if c.id in state.clearing:
         return (f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
+    if c.id in state.declared:
+        return (f"{c.name} declared his fire this phase and cannot attack", "MC §5.2")
     return None
 
 

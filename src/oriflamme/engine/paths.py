@@ -28,8 +28,13 @@ def passable_for(state: GameState, c: Character, frm: Hex, to: Hex) -> bool:
     return True
 
 
+#: Second value :func:`walk` returns when defensive fire (§5.3) paused the move.
+PAUSED = "paused"
+
+
 def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iterable[str] = (),
-         why: str = "move", after_wound: Callable[[Character, int], bool] | None = None) -> tuple[Hex, bool, int]:
+         why: str = "move", after_wound: Callable[[Character, int], bool] | None = None,
+         move: dict | None = None) -> tuple[Hex, bool | str, int]:
     """Walk ``c`` along ``path``, rolling an infiltration test (§4.3) for each enemy able to
     attack a hex crossed (every hex but the last). Returns (final hex, interrupted?, number of
     steps of ``path`` made).
@@ -37,31 +42,61 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
     A rider's path is a list of front steps (:mod:`oriflamme.engine.riding`): he is tested by
     enemies next to either of his hexes (§4.3.1.2); a half-turn on the spot (the volte) is
     tested only by enemies on his two central side hexes, even as the last step (§4.3.2).
-    Forced displacements (retreats, advances) walk on, the rear following.
+    Forced displacements: a rider backs away in a retreat, keeping his facing, and walks on in
+    an advance, the rear following.
 
     A "stop" result ends the walk where the character stands; if a friend stands there, ``c``
     stops on the last free position of his path instead (§4.1 one live character per hex —
     Oriflamme's reading). ``after_wound(c, step_index)`` says whether a wounded mover may go on.
+
+    Moves (``why == "move"``) call :data:`turn.DEFENSIVE_FIRE_HOOK` on every hex entered; when it
+    pauses the move (§5.3) the walk returns ``(hex, PAUSED, steps)``. ``move`` describes the move
+    in progress (JSON-able, see :mod:`engine.defensive_fire`); ``move["at"]`` set means resume:
+    ``c`` stands where step ``at`` took him (from ``move["origin"]``, facing
+    ``move["facing"]``), and that hex's hook has been answered.
     """
     from . import riding, turn
     extras = riding.extra_costs(state) if c.mounted else {}
-    start = (c.hex, c.facing)
-    visited = [start]
+    at = move.get("at") if move else None
+    if at is not None:
+        pos = (Hex.from_label(move["origin"]), move.get("facing", c.facing))
+    else:
+        pos = (c.hex, c.facing)
+    visited = [pos]
     for i, h in enumerate(path):
         kind = None
-        if c.mounted:
-            if why == "move":
-                s = riding.classify(c.hex, c.facing, h, extras)
-                c.hex, c.facing, kind = s.front, s.facing, s.kind
-            elif why == "retreat":
-                c.hex = h  # a rider backs away, keeping his facing (retreat_paths)
+        if at is not None and i <= at:
+            # replaying the steps already made (pure geometry; ``c`` already stands at step at)
+            front, facing = pos
+            if c.mounted or move.get("mounted"):
+                st = riding.classify(front, facing, h, extras or riding.extra_costs(state))
+                pos, kind = (st.front, st.facing), st.kind
             else:
-                c.hex, c.facing = riding.walk_on(c.hex, h)
+                pos = (h, facing)
+            visited.append(pos)
+            if i < at:
+                continue
+            # after the defensive fire: dead, unhorsed, stunned, or out of points (§5.3)
+            if not c.alive or move.get("unhorsed"):
+                return c.hex, True, i + 1
+            if move.get("halt") or not c.active or (
+                    i < len(path) - 1 and after_wound is not None and not after_wound(c, i)):
+                return _stop_back(state, c, h, visited, i)
         else:
-            c.hex = h
-        visited.append((c.hex, c.facing))
-        if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None:
-            turn.DEFENSIVE_FIRE_HOOK(state, c, h)  # §5.3: defensive fire interrupts here
+            if c.mounted:
+                if why == "move":
+                    st = riding.classify(c.hex, c.facing, h, extras)
+                    c.hex, c.facing, kind = st.front, st.facing, st.kind
+                elif why == "retreat":
+                    c.hex = h  # a rider backs away, keeping his facing (retreat_paths)
+                else:
+                    c.hex, c.facing = riding.walk_on(c.hex, h)
+            else:
+                c.hex = h
+            visited.append((c.hex, c.facing))
+            if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None and move is not None:
+                if turn.DEFENSIVE_FIRE_HOOK(state, c, h, i, move):  # §5.3: defensive fire interrupts here
+                    return h, PAUSED, i + 1
         last = i == len(path) - 1
         if kind == riding.VOLTE:
             sides = riding.central_sides(c)

@@ -23,7 +23,8 @@ OFFENSIVE_FIRE, MOVEMENT, MELEE = "offensive_fire", "movement", "melee"
 @dataclass
 class Pending:
     """A decision the rules hand to a player in the middle of a step (Rally-the-Troops style
-    prompt): ``kind`` is ``retreat``, ``advance`` or ``casualty``; ``side`` decides."""
+    prompt): ``kind`` is ``retreat``, ``advance``, ``casualty`` or ``defensive_fire`` (§5.3, a
+    move paused for the other side's defensive fire); ``side`` decides."""
 
     kind: str
     side: str
@@ -87,6 +88,13 @@ class GameState:
     # bodies on the map that are not characters of the roster (dead horses, §4.2.2):
     # hex -> {"horse": n, "man": n}; dead characters lie on their own hex (see engine/bodies.py)
     carcasses: dict[Hex, dict[str, int]] = field(default_factory=dict)
+    # fire frequency (§5.1, §5.2) and defensive fire (§5.3), see engine/defensive_fire.py
+    declared: dict[str, str] = field(default_factory=dict)      # char -> fire choice, this phase
+    defensive_ready: set[str] = field(default_factory=set)      # non-active chars who may fire defensively
+    df_fired: set[str] = field(default_factory=set)             # who fired defensively this phase
+    df_targets: list[str] = field(default_factory=list)         # movers shot at, in order
+    df_walked: dict[str, int] = field(default_factory=dict)     # mover -> hexes entered this phase
+    df_last: dict[str, int] = field(default_factory=dict)       # mover -> df_walked at the last shot
     pending: list[Pending] = field(default_factory=list)
     horses: dict[str, Horse] = field(default_factory=dict)
     log: list[dict] = field(default_factory=list)
@@ -158,6 +166,12 @@ class GameState:
             "opportunity_used": sorted(self.opportunity_used),
             "clearing": sorted(self.clearing),
             "carcasses": {h.label: dict(sorted(k.items())) for h, k in sorted(self.carcasses.items(), key=lambda x: x[0].label)},
+            "declared": dict(sorted(self.declared.items())),
+            "defensive_ready": sorted(self.defensive_ready),
+            "df_fired": sorted(self.df_fired),
+            "df_targets": list(self.df_targets),
+            "df_walked": dict(sorted(self.df_walked.items())),
+            "df_last": dict(sorted(self.df_last.items())),
             "pending": [p.to_json() for p in self.pending],
             "horses": {k: h.to_json() for k, h in sorted(self.horses.items())},
             "log": self.log,
@@ -178,6 +192,9 @@ class GameState:
             engaged=set(d["engaged"]), opportunity_used=set(d["opportunity_used"]),
             clearing=set(d.get("clearing", ())),
             carcasses={Hex.from_label(h): {k: int(n) for k, n in kinds.items()} for h, kinds in d.get("carcasses", {}).items()},
+            declared=dict(d.get("declared", {})), defensive_ready=set(d.get("defensive_ready", [])),
+            df_fired=set(d.get("df_fired", [])), df_targets=list(d.get("df_targets", [])),
+            df_walked=dict(d.get("df_walked", {})), df_last=dict(d.get("df_last", {})),
             pending=[Pending.from_json(p) for p in d["pending"]], log=list(d["log"]),
             horses={k: Horse.from_json(v) for k, v in d.get("horses", {}).items()},
             winner=d["winner"], over=d["over"], result_text=d.get("result_text", ""),
@@ -195,9 +212,13 @@ class GameState:
         other.characters = {k: copy.copy(c) for k, c in self.characters.items()}
         other.sides = list(self.sides)
         other.dice = copy.deepcopy(self.dice)  # keeps a test's scripted dice
-        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "clearing"):
+        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "clearing", "defensive_ready", "df_fired"):
             setattr(other, name, set(getattr(self, name)))
         other.fire_limit = dict(self.fire_limit)
+        other.declared = dict(self.declared)
+        other.df_targets = list(self.df_targets)
+        other.df_walked = dict(self.df_walked)
+        other.df_last = dict(self.df_last)
         other.mp_spent = dict(self.mp_spent)
         other.carcasses = {h: dict(k) for h, k in self.carcasses.items()}
         other.pending = copy.deepcopy(self.pending)

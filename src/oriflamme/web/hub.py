@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..engine import IllegalAction, explain, legal_actions, view
 from ..engine import riding
-from ..engine.actions import Action, Attack, Dismount, EndStep, Fire, Mount, Move
+from ..engine.actions import Action, Attack, Carry, ClearBodies, Dismount, EndStep, Fire, Mount, Move
 from ..engine.errors import OriflammeError
 from ..engine.record import Game
 from ..engine.movement import reachable
@@ -263,7 +263,7 @@ def options(state) -> dict:
     player sees them before committing (all computed by the engine)."""
     acts = legal_actions(state)
     moves: dict[str, list] = {}
-    fires, attacks, prompts, horse_acts = [], [], [], []
+    fires, attacks, prompts, extras, declarations = [], [], [], [], []
     end = None
     reach_cache: dict[str, dict] = {}
     for a in acts:
@@ -282,14 +282,20 @@ def options(state) -> dict:
             else:
                 entry["cost"] = reach_cache[a.char].get(a.path[-1])
             moves.setdefault(a.char, []).append(entry)
-        elif isinstance(a, (Mount, Dismount)):
-            horse_acts.append({"action": a.to_json()})
+        elif isinstance(a, (Mount, Dismount, Carry, ClearBodies)):
+            # movement-step actions beside the moves (§4.4.2, §4.2.3, §4.2.4): not prompts
+            extras.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
         elif isinstance(a, (Fire, Attack)):
             r = explain(state, a).to_json()
             entry = {"action": a.to_json(), "ruling": r}
             (fires if isinstance(a, Fire) else attacks).append(entry)
         elif isinstance(a, EndStep):
             end = a.to_json()
+        elif a.type == "declare":  # fire frequency declarations (§5.1), beside the step's actions
+            declarations.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
+        elif a.type in ("designate", "volley"):  # defensive fire (§5.3): the odds of each shooter
+            prompts.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
         else:
             prompts.append({"action": a.to_json()})
-    return {"moves": moves, "fires": fires, "attacks": attacks, "prompts": prompts, "horse": horse_acts, "end_step": end}
+    return {"moves": moves, "fires": fires, "attacks": attacks, "prompts": prompts, "extras": extras,
+            "declarations": declarations, "end_step": end}

@@ -458,7 +458,7 @@
       if (!f && v.winner) pend.append(" ", el("span", { testid: "winner" }, t("play.winner", { side: sideName(v.winner) })));
     } else if (!f && v.pending && v.pending.length) {
       const p = v.pending[0];
-      const key = ["retreat", "advance", "casualty", "place"].includes(p.kind) ? "pending." + p.kind : "pending.other";
+      const key = ["retreat", "advance", "casualty", "place", "set_down", "defensive_fire"].includes(p.kind) ? "pending." + p.kind : "pending.other";
       pend.classList.add("has-pending");
       pend.textContent = t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind });
     } else if (!f) {
@@ -588,6 +588,7 @@
   function renderPanel() {
     renderBanner();
     renderPrompts();
+    renderDeclarations();
     renderPreview();
     renderWhy();
     renderSelection();
@@ -624,6 +625,26 @@
     box.appendChild(el("p", { class: "help" }, t(key)));
   }
 
+  function renderDeclarations() {
+    // fire frequency declarations (§5.1): optional, beside the step's actions
+    const box = $("declarations");
+    if (!box) return;
+    const o = st.view.options;
+    const decl = (!st.replay && o && !(o.prompts && o.prompts.length) && o.declarations) || [];
+    box.hidden = !decl.length;
+    box.innerHTML = "";
+    if (!decl.length) return;
+    box.appendChild(el("h2", { class: "card-title" }, t("declare.title")));
+    box.appendChild(el("p", { class: "help" }, t("declare.help")));
+    const list = el("div", { class: "prompt-list" });
+    decl.forEach((p, i) => {
+      const a = p.action;
+      list.appendChild(el("button", { type: "button", class: "btn prompt-btn", testid: "declare-" + i, onclick: () => commit(a) },
+        t("prompt.declare", { char: charName(a.char), fire: t("fire." + a.fire) })));
+    });
+    box.appendChild(list);
+  }
+
   function renderPrompts() {
     const box = $("prompts");
     const o = st.view.options;
@@ -634,7 +655,7 @@
     box.appendChild(el("h2", { class: "card-title" }, t("prompt.title")));
     if (st.view.pending && st.view.pending.length) {
       const p = st.view.pending[0];
-      const key = ["retreat", "advance", "casualty", "set_down"].includes(p.kind) ? "pending." + p.kind : "pending.other";
+      const key = ["retreat", "advance", "casualty", "place", "set_down", "defensive_fire"].includes(p.kind) ? "pending." + p.kind : "pending.other";
       box.appendChild(el("p", {}, t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind })));
     }
     if (prompts.some((p) => p.action.path)) box.appendChild(el("p", { class: "help" }, t("prompt.hint")));
@@ -646,12 +667,19 @@
         label = t("prompt." + a.type, { char: charName(a.char), to: a.path[a.path.length - 1] }) + (a.path.length > 1 ? ` (${a.path.join(" → ")})` : "");
       } else if (a.type === "casualty") label = t("prompt.casualty", { char: charName(a.char) });
       else if (a.type === "place") label = t("prompt.place", { char: charName(a.char), to: a.hex });
-      else if (a.type === "decline") label = t("prompt.decline");
+      else if (a.type === "decline") label = t(st.view.pending && st.view.pending.length && st.view.pending[0].kind === "defensive_fire" ? "prompt.pass" : "prompt.decline");
       else if (a.type === "set_down") label = t("prompt.set_down", { char: charName(a.char), to: a.hex });
       else if (a.type === "carry") label = t("prompt.carry", { char: charName(a.char), friend: charName(a.friend), to: a.path[a.path.length - 1] });
       else if (a.type === "clear_bodies") {
         label = t("prompt.clear_bodies", { chars: a.chars.map(charName).join(", "), kind: t("body." + a.kind), from: a.hex, to: a.to });
       }
+      else if (a.type === "designate") {
+        const pr = (p.ruling && p.ruling.probabilities) || {};
+        const odds = Object.keys(pr).map((k) => `${k} ${Math.round(100 * Number(pr[k]))}%`).join(", ");
+        label = t("prompt.designate", { char: charName(a.shooter) }) + (odds ? ` (${odds})` : "");
+      }
+      else if (a.type === "volley") label = t("prompt.volley");
+      else if (a.type === "declare") label = t("prompt.declare", { char: charName(a.char), fire: t("fire." + a.fire) });
       else label = JSON.stringify(a);
       const btn = el("button", { type: "button", class: "btn prompt-btn" + (a.type === "decline" ? "" : " primary"), testid: "prompt-" + i,
                                  dataset: { type: a.type }, onclick: () => commit(a) },
@@ -785,13 +813,18 @@
         });
         box.appendChild(list);
       }
-      const hx = (o.horse || []).filter((h) => h.action.char === c.id);
+      // dismount, mount (§4.4.2), carry a stunned friend (§4.2.4), clear the dead (§4.2.3)
+      const hx = (o.extras || []).filter((h) => h.action.char === c.id || (h.action.chars && h.action.chars.includes(c.id)));
       if (hx.length) {
-        const list = el("div", { class: "group-list", testid: "horse-actions" });
+        const list = el("div", { class: "group-list", testid: "extra-actions" });
         hx.forEach((h, i) => {
           const a = h.action;
-          list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "horse-" + i, onclick: () => commit(a) },
-            a.type === "dismount" ? t("horse.dismount", { hex: a.hex }) : t("horse.mount", { horse: a.horse })));
+          let label;
+          if (a.type === "dismount") label = t("horse.dismount", { hex: a.hex });
+          else if (a.type === "mount") label = t("horse.mount", { horse: a.horse });
+          else if (a.type === "carry") label = t("prompt.carry", { char: charName(a.char), friend: charName(a.friend), to: a.path[a.path.length - 1] });
+          else label = t("prompt.clear_bodies", { chars: a.chars.map(charName).join(", "), kind: t("body." + a.kind), from: a.hex, to: a.to });
+          list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "extra-" + i, onclick: () => commit(a) }, label));
         });
         box.appendChild(list);
       }
