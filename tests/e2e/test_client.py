@@ -490,3 +490,54 @@ def test_zoom_and_pan(page: Page, server):
     page.get_by_test_id("legend").locator("summary").click()
     for tid in ("building", "garden", "vines", "low_wall", "fence"):
         expect(page.get_by_test_id(f"legend-{tid}")).to_be_visible()
+
+
+# --- riders: two hexes, a facing, the choice of facing, dismounting (§1.2, §4.4) -----------------------
+def test_rider_moves_with_a_chosen_facing_and_dismounts(page: Page, server, artifacts):
+    _, g = server.call("POST", "/api/games", {"scenario": "the-ford", "mode": "hotseat", "seed": 3}, expect=201)
+    gid, token = g["id"], g["seats"]["hotseat"]
+    v = view(server, gid, token)
+    if v["step"] == "offensive_fire":  # to the movement step, through the API
+        server.call("POST", f"/api/games/{gid}/actions", {"action": v["options"]["end_step"], "version": v["version"]},
+                    token=token, expect=200)
+        v = view(server, gid, token)
+    assert v["step"] == "movement"
+    page.goto(server.url + g["links"]["hotseat"])
+    robert = next(c for c in v["characters"] if c["id"] == "robert")
+    body = page.get_by_test_id("rider-body-robert")
+    expect(body).to_have_attribute("data-front", robert["hex"])
+    expect(body).to_have_attribute("data-rear", robert["rear"])
+
+    # a hex the server reaches with several facings: the page asks which one
+    moves = v["options"]["moves"]["robert"]
+    by_hex: dict[str, list] = {}
+    for m in moves:
+        by_hex.setdefault(m["to"], []).append(m)
+    dest, options = next((h, ms) for h, ms in sorted(by_hex.items()) if len(ms) > 1)
+    page.get_by_test_id("counter-robert").click()
+    expect(page.get_by_test_id("reach-" + dest)).to_have_text(str(min(m["cost"] for m in options)))
+    page.get_by_test_id("hex-" + dest).click()
+    choice = page.get_by_test_id("facing-choice")
+    expect(choice).to_be_visible()
+    expect(choice.locator("button")).to_have_count(len(options))
+    page.screenshot(path=str(artifacts / "rider-facing-choice.png"))
+    chosen = sorted(options, key=lambda m: (m["cost"], m["facing"]))[-1]
+    page.get_by_test_id(f"facing-{len(options) - 1}").click()
+    wait_version(page, v["version"] + 1)
+    after = view(server, gid, token)
+    r2 = next(c for c in after["characters"] if c["id"] == "robert")
+    assert (r2["hex"], r2["facing"]) == (dest, chosen["facing"])
+    expect(page.get_by_test_id("rider-body-robert")).to_have_attribute("data-rear", r2["rear"])
+
+    # dismount from the selection card when the server offers it; the horse stays on the board
+    extras = [x for x in after["options"].get("extras", []) if x["action"]["type"] == "dismount"
+              and x["action"]["char"] == "robert"]
+    if extras:
+        page.get_by_test_id("counter-robert").click()
+        expect(page.get_by_test_id("extra-actions")).to_be_visible()
+        page.get_by_test_id("extra-0").click()
+        wait_version(page, after["version"] + 1)
+        last = view(server, gid, token)
+        horse = next(h for h in last["horses"] if h["id"].startswith("robert"))
+        expect(page.get_by_test_id("horse-" + horse["id"])).to_be_visible()
+        page.screenshot(path=str(artifacts / "rider-dismounted.png"))
