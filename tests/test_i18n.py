@@ -294,6 +294,21 @@ def _riders(c: Corpus) -> None:
                 break
     else:
         raise AssertionError("no position sees one hex only")
+    # jumps (§4.4.3): over water, over a low wall; every result; astride the obstacle
+    water = [" ".join("." * 10)] * 5 + [". . . . . w . . . . ."[:19]] + [" ".join("." * 10)] * 4
+    for die in (1, 9, 10):
+        st = game(water, [("k", "knight", "A", "0607", {"facing": "N"}), ("z", "spearman", "B", "0909")],
+                  dice=[die], step=MOVEMENT)
+        for path in (("0605",), ("0605", "0604")):
+            c.ruling(explain(st, Move("k", path)), w)
+        apply(st, Move("k", ("0605", "0604")))
+        c.events(st.log, w)
+    st = game(big, [("k", "light_cavalry", "A", "0606", {"facing": "N"}), ("z", "spearman", "B", "0909")],
+              hexsides="0606 N low_wall", dice=[1], step=MOVEMENT)
+    for path in (("0605",), ("0605", "0604")):
+        c.ruling(explain(st, Move("k", path)), w)
+    apply(st, Move("k", ("0605", "0604")))
+    c.events(st.log, w)
     # a javelin thrower outside his front arc (§7.5)
     st = game(big, [("j", "light_cavalry", "A", "0505", {"facing": "N", "weapon": "javelin_mounted"}),
                     ("t", "spearman", "B", "0509")], step=OFFENSIVE_FIRE)

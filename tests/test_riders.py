@@ -261,3 +261,60 @@ def test_scenario_rider_needs_room_for_his_horse():
     with pytest.raises(ScenarioError) as e:
         validate_scenario(_scenario(foot))
     assert "only riders have a facing" in str(e.value)
+
+
+# --- §4.4.3: jumps ------------------------------------------------------------------------------
+WATER_ROW = [" ".join("." * 12)] * 5 + [". . . . . w . . . . . ."] + [" ".join("." * 12)] * 6  # 0606 is water
+
+
+def test_jump_over_water_needs_a_die_and_cannot_stop_astride():
+    st = game(WATER_ROW, [("k", "knight", "A", "0608", {"facing": "N"}), ("z", "spearman", "B", "1212")],
+              step="movement", dice=[1])
+    # 0607 → over 0606 → 0605: the front lands in 0605, the rear in the water: he must ride on
+    apply(st, Move("k", ("0607",)))
+    with pytest.raises(IllegalAction) as e:
+        apply(st, Move("k", ("0605",)))
+    assert "hindquarters in 0606" in e.value.reason and "§4.4.3" in e.value.ref
+    r = explain(st, Move("k", ("0605", "0604")))
+    assert r.legal and any("jump over 0606" in s.text for s in r.steps)
+    assert r.data["cost"] == 1 + 1 + 1  # landing 1 + one hex jumped over 1 (interpretation) + 0604
+    apply(st, Move("k", ("0605", "0604")))
+    k = st.characters["k"]
+    assert k.mounted and [h.label for h in k.hexes] == ["0604", "0605"]
+    jump = [e for e in st.log if e["type"] == "jump"]
+    assert jump and jump[-1]["ruling"]["result"] == "success"  # die 1 + 1 (armour)
+
+
+def test_jump_refusal_and_bad_landing():
+    # armour +1: die 9 → 10, refusal: stunned and unhorsed in front of the obstacle
+    st = game(WATER_ROW, [("k", "knight", "A", "0607", {"facing": "N"}), ("z", "spearman", "B", "1212")],
+              step="movement", dice=[9])
+    apply(st, Move("k", ("0605", "0604")))
+    k = st.characters["k"]
+    assert not k.mounted and k.status == "stunned"
+    horse = next(iter(st.horses.values()))
+    assert [h.label for h in horse.hexes] == ["0607", "0608"]  # where he stood before the jump
+    assert points_left(st, k) == 0
+    # die 10 + 1 = 11: bad landing, the horse dies beyond the obstacle, the rider is wounded
+    st = game(WATER_ROW, [("k", "knight", "A", "0607", {"facing": "N"}), ("z", "spearman", "B", "1212")],
+              step="movement", dice=[10])
+    apply(st, Move("k", ("0605", "0604")))
+    k = st.characters["k"]
+    assert not k.mounted and k.status == "wounded" and not st.horses
+    assert st.carcasses[H("0605")] == {"horse": 1}
+
+
+def test_jump_over_a_low_wall():
+    st = game(OPEN, [("k", "light_cavalry", "A", "0606", {"facing": "N"}), ("z", "spearman", "B", "1212")],
+              hexsides="0606 N low_wall", step="movement", dice=[1])
+    r = explain(st, Move("k", ("0605",)))
+    assert not r.legal  # astride the wall: he must ride on
+    r = explain(st, Move("k", ("0605", "0604")))
+    assert r.legal and any("jump over the low wall" in s.text for s in r.steps)
+    apply(st, Move("k", ("0605", "0604")))
+    assert [h.label for h in st.characters["k"].hexes] == ["0604", "0605"]
+    # the rider's search offers it too
+    st = game(OPEN, [("k", "light_cavalry", "A", "0606", {"facing": "N"}), ("z", "spearman", "B", "1212")],
+              hexsides="0606 N low_wall", step="movement")
+    ends = {m.path[-1] for m in legal_actions(st) if isinstance(m, Move) and m.char == "k"}
+    assert "0604" in ends

@@ -62,6 +62,7 @@ class Terrain(Row):
     combat: Mark
     blocks_los: bool = False
     water: bool = False
+    jumpable: bool = False  # a rider may jump over such a hex (§4.4.3)
     neutralised_from_above: bool = False
     bridge: bool = False
     water_cover_along_line: CoverName | None = None
@@ -86,6 +87,7 @@ class Hexside(Row):
     combat_defender: Mark
     blocks_los: bool = False
     no_combat: bool = False
+    jumpable: bool = False  # a rider may jump over such a hexside (§4.4.3)
 
     def crossing_for(self, mounted: bool) -> Cost:
         if mounted and self.crossing_mounted is not None:

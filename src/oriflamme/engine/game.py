@@ -164,13 +164,19 @@ def _explain_path(state: GameState, c: Character, path: tuple[Hex, ...], r: Ruli
     from . import riding
     rs = state.rules
     costs = _step_costs(state, c, path)
-    steps = riding.path_steps(c, path, riding.extra_costs(state)) if c.mounted else [None] * len(path)
+    steps = riding.path_steps(state, c, path, riding.extra_costs(state)) if c.mounted else [None] * len(path)
     probe = c if not c.mounted else None
     cur = c.hex
     for i, (h, sc, s) in enumerate(zip(path, costs, steps)):
         t = rs.terrain[state.gmap.terrain(h)]
         if s is not None and s.kind == riding.VOLTE:
             r.step(f"{h.label}: half-turn on the spot, {sc} PM", "MC §4.4.1")
+        elif s is not None and s.kind == riding.JUMP:
+            from ..resolve.jump import jump_test
+            p = jump_test(rs, c.armour, c.status == "wounded", len(s.over) == 2)
+            odds = ", ".join(f"{k} {float(v):.0%}" for k, v in p.probabilities.items())
+            what = f"over {', '.join(x.label for x in s.over)}" if s.over else "over the low wall"
+            r.step(f"{h.label}: jump {what}, {sc} PM; jump test ({odds})", "MC §4.4.3")
         else:
             frm = s.crossed_from if s is not None else cur
             side = state.gmap.hexside(frm, h)
@@ -506,8 +512,9 @@ def _step_costs(state: GameState, c: Character, path: tuple[Hex, ...]) -> list[i
     out = []
     if c.mounted:
         from . import riding
-        for s in riding.path_steps(c, path, riding.extra_costs(state)):
-            out.append(s.extra + (ctx.cost(s.crossed_from, s.entered) if s.entered is not None else 0))
+        for s in riding.path_steps(state, c, path, riding.extra_costs(state), ctx):
+            entered = ctx.cost(s.crossed_from, s.entered, jump=s.kind == riding.JUMP) if s.entered is not None else 0
+            out.append(s.extra + entered)
         return out
     cur = c.hex
     for h in path:

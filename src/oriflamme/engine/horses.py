@@ -89,7 +89,7 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
     else:
         state.horses[horse.id] = horse
     to_foot(state, c)
-    if c.id in state.mp_spent:  # unhorsed in his own phase: no movement left (Oriflamme's reading)
+    if c.side == state.active:  # unhorsed in his own phase: no movement left (Oriflamme's reading)
         from .movement import allowance
         state.mp_spent[c.id] = allowance(state, c)
     emit(state, "unhorse", f"{c.name} is unhorsed; his horse {'lies dead' if horse_killed else 'stays'} in "

@@ -76,8 +76,9 @@ class MoveContext:
         self.hcost = {hid: h.crossing_for(c.mounted) for hid, h in rs.hexsides.items()}
         self.dead = thresholds(rs)
 
-    def cost(self, frm: Hex, to: Hex) -> int | None:
-        """The cost of the step, or None if it is forbidden (see :meth:`why` for the reason)."""
+    def cost(self, frm: Hex, to: Hex, jump: bool = False) -> int | None:
+        """The cost of the step, or None if it is forbidden (see :meth:`why` for the reason).
+        ``jump``: a rider jumps the hexside between (§4.4.3) if it is jumpable."""
         m = self.m
         if to not in m:
             return None
@@ -85,7 +86,7 @@ class MoveContext:
         if cost == "impassable":
             return None
         side = m.hexside(frm, to)
-        if side:
+        if side and not (jump and self.state.rules.hexsides[side].jumpable):
             extra = self.hcost[side]
             if extra == "impassable":
                 return None

@@ -57,6 +57,10 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
     """
     from . import riding, turn
     extras = riding.extra_costs(state) if c.mounted else {}
+    ctx = None
+    if c.mounted and why == "move":
+        from .movement import MoveContext
+        ctx = MoveContext(state, c)
     at = move.get("at") if move else None
     if at is not None:
         pos = (Hex.from_label(move["origin"]), move.get("facing", c.facing))
@@ -69,7 +73,10 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
             # replaying the steps already made (pure geometry; ``c`` already stands at step at)
             front, facing = pos
             if c.mounted or move.get("mounted"):
-                st = riding.classify(front, facing, h, extras or riding.extra_costs(state))
+                if ctx is None:
+                    from .movement import MoveContext
+                    ctx = MoveContext(state, c)
+                st = riding.step_of(state, ctx, front, facing, h, extras or riding.extra_costs(state))
                 pos, kind = (st.front, st.facing), st.kind
             else:
                 pos = (h, facing)
@@ -85,7 +92,11 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
         else:
             if c.mounted:
                 if why == "move":
-                    st = riding.classify(c.hex, c.facing, h, extras)
+                    st = riding.step_of(state, ctx, c.hex, c.facing, h, extras)
+                    if st.kind == riding.JUMP:
+                        landed = _jump(state, c, st, i, move)
+                        if landed is not None:
+                            return landed
                     c.hex, c.facing, kind = st.front, st.facing, st.kind
                 elif why == "retreat":
                     c.hex = h  # a rider backs away, keeping his facing (retreat_paths)
@@ -114,6 +125,30 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
         if last:
             return h, False, i + 1
     return c.hex, False, len(path)
+
+
+def _jump(state: GameState, c: Character, st, i: int, move: dict | None):
+    """The jump test when a rider jumps (§4.4.3): None if he lands and rides on, otherwise the
+    walk's result (the horse refused, or fell on landing)."""
+    from ..resolve.jump import jump_test
+    from .horses import unhorse
+    rs = state.rules
+    r = jump_test(rs, c.armour, c.status == "wounded", len(st.over) == 2, state.dice.roll(10))
+    what = f"over {', '.join(x.label for x in st.over)}" if st.over else f"over the low wall into {st.front.label}"
+    text = {"success": "clears it", "refusal": "the horse refuses", "bad_landing": "bad landing"}[r.result]
+    emit(state, "jump", f"{c.name} jumps {what}: {text}", ruling=r, char=c.id, hex=st.front.label, ref="MC §4.4.3")
+    if r.result == "success":
+        return None
+    if move is not None:
+        move["unhorsed"] = True
+    if r.result == "refusal":  # stunned and unhorsed in front of the obstacle
+        emit(state, "status", f"{c.name} is {c.stun(state.phase_no)}", char=c.id, ref="MC §4.4.3")
+        unhorse(state, c, False, "MC §4.4.3")
+        return c.hex, True, i
+    c.hex, c.facing = st.front, st.facing  # the horse is killed beyond the obstacle, the rider wounded
+    emit(state, "status", f"{c.name} is {c.wound()}", char=c.id, ref="MC §4.4.3")
+    unhorse(state, c, True, "MC §4.4.3")
+    return st.front, True, i + 1
 
 
 def _opportunity_test(state: GameState, c: Character, e: Character, h: Hex, where: str, why: str, ref: str,

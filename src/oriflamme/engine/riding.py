@@ -10,7 +10,9 @@ the hex the front enters, which says which kind of step it is:
 * a hex adjacent to the rear only: the horse swings round on its rear hex (which stays) —
   a rear side hex +2, the hex straight behind +3;
 * the rear hex itself: a half-turn on the spot (front and rear swap) for 3 PM in all — the
-  volte, during which only enemies on the two central side hexes may test it (§4.3.2).
+  volte, during which only enemies on the two central side hexes may test it (§4.3.2);
+* straight ahead across a low wall, or two or three hexes ahead over water: a jump
+  (§4.4.3), with its die roll when it is made (:func:`jump_step`).
 
 The extra costs are data (``movement.toml``, ``turn_*``). Oriflamme's reading of §4.4.1's lost
 figure: the 1/2/3 are counted around the whole two-hex counter (docs/decisions.md).
@@ -26,15 +28,54 @@ from .character import Character
 from .state import GameState
 
 AHEAD, SIDE, SWING_SIDE, SWING_BEHIND, VOLTE = "ahead", "central side", "rear side", "behind", "volte"
+JUMP = "jump"
 
 
 class RiderStep(NamedTuple):
     front: Hex        # the new front hex
     facing: int       # the new facing
-    kind: str         # AHEAD, SIDE, SWING_SIDE, SWING_BEHIND, VOLTE
+    kind: str         # AHEAD, SIDE, SWING_SIDE, SWING_BEHIND, VOLTE, JUMP
     extra: int        # extra points (§4.4.1); for the volte, its whole cost
     entered: Hex | None   # the hex newly entered (None for the volte)
     crossed_from: Hex | None  # the hex the entered hex is entered from (its hexside)
+    over: tuple[Hex, ...] = ()  # a jump: the hexes jumped over (none for a low wall)
+
+
+def jump_step(state: GameState, front: Hex, facing: int, h: Hex) -> RiderStep | None:
+    """A jump straight ahead (§4.4.3) that lands the front in ``h``: across a jumpable hexside
+    (a low wall) into the next hex, or over one or two jumpable hexes (water). The rear
+    follows into the hex behind the landing: a move cannot end with the horse astride the
+    obstacle (see :func:`counter_problem`)."""
+    rs, m = state.rules, state.gmap
+    n1 = front.neighbour(facing)
+    if h == n1:
+        side = m.hexside(front, n1)
+        if side and rs.hexsides[side].jumpable:
+            return RiderStep(h, facing, JUMP, 0, h, front, ())
+        return None
+    over: list[Hex] = []
+    cur = front
+    per_hex = rs.movement_rules["jump_hex_cost"].value
+    for _ in range(2):
+        cur = cur.neighbour(facing)
+        if cur not in m or not rs.terrain[m.terrain(cur)].jumpable:
+            return None
+        over.append(cur)
+        if cur.neighbour(facing) == h:
+            return RiderStep(h, facing, JUMP, per_hex * len(over), h, cur, tuple(over))
+    return None
+
+
+def counter_problem(state: GameState, c: Character, front: Hex, facing: int) -> str | None:
+    """Why a rider cannot end a move in this position (his horse astride an obstacle), or None."""
+    rs, m = state.rules, state.gmap
+    rear = front.neighbour(facing + 3)
+    if rear not in m or rs.terrain[m.terrain(rear)].cost_for(True, c.armour) == "impassable":
+        return f"{c.name}'s horse cannot stop with its hindquarters in {rear.label}"
+    side = m.hexside(front, rear)
+    if side and rs.hexsides[side].crossing_for(True) == "impassable":
+        return f"{c.name}'s horse cannot stop astride the {rs.hexsides[side].names[0].lower()}"
+    return None
 
 
 def extra_costs(state: GameState) -> dict[str, int]:
@@ -93,6 +134,8 @@ def reachable(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, in
     occupied = occupied - set(c.hexes)
     danger = threatened_hexes(state, c)
     extras = extra_costs(state)
+    from .movement import MoveContext
+    ctx = MoveContext(state, c)  # jumps (§4.4.3): the hexside of a low wall is jumped
     from .movement import _SHIFT
     one = 1 << _SHIFT
     start = (c.hex, c.facing)
@@ -120,12 +163,22 @@ def reachable(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, in
             key += 1  # leaving a threatened position crosses it
         rear = front.neighbour(facing + 3)
         cands = list(front.neighbours()) + [h for h in rear.neighbours() if h != front and h.distance(front) > 1]
-        for h in cands:
-            s = classify(front, facing, h, extras)
+        ahead = front.neighbour(facing)
+        jumps = [j for j in (jump_step(state, front, facing, x) for x in (ahead, ahead.neighbour(facing),
+                                                                          ahead.neighbour(facing).neighbour(facing)))
+                 if j is not None]
+        for h in cands + jumps:
+            s = h if isinstance(h, RiderStep) else classify(front, facing, h, extras)
             if s is None:
                 continue
+            h = s.front
             if s.kind == VOLTE:
                 nk = key + (s.extra << _SHIFT)
+            elif s.kind == JUMP:
+                sc = ctx.cost(s.crossed_from, h, jump=True)
+                if sc is None:
+                    continue
+                nk = key + ((sc + s.extra) << _SHIFT)
             else:
                 sc = entry_cost(s.crossed_from, h)
                 if sc is None:
@@ -143,6 +196,8 @@ def reachable(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, in
         front, facing = st
         if front in occupied or front.neighbour(facing + 3) in occupied:
             continue
+        if counter_problem(state, c, front, facing):
+            continue  # astride an obstacle after a jump: he must ride on
         path = []
         cur = st
         while cur != start:
@@ -160,12 +215,12 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
     front, facing = c.hex, c.facing
     total = 0
     for h in path:
-        s = classify(front, facing, h, extras)
+        s = step_of(state, ctx, front, facing, h, extras)
         if s is None:
             return None, (f"{h.label} is not next to {c.name}'s counter "
                           f"({front.label}, {front.neighbour(facing + 3).label})"), "MC §4.4.1"
         if s.kind != VOLTE:
-            sc = ctx.cost(s.crossed_from, h)
+            sc = ctx.cost(s.crossed_from, h, jump=s.kind == JUMP)
             if sc is None:
                 why, ref = ctx.why(s.crossed_from, h)
                 return None, why, ref
@@ -175,6 +230,9 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
     left = points_left(state, c)
     if total > left:
         return None, f"the move costs {total} PM (turns included) and {c.name} has {left} left", "MC §4, §4.4.1"
+    astride = counter_problem(state, c, front, facing)
+    if astride:
+        return None, astride, "MC §4.4.3"
     for h in counter_hexes(front, facing):
         if [o for o in state.live_at(h) if o.id != c.id]:
             return None, f"a move cannot end in {h.label}: one live character per hex", "MC §4.1"
@@ -183,12 +241,25 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
     return total, "", ""
 
 
-def path_steps(c: Character, path: tuple[Hex, ...], extras: dict[str, int]) -> list[RiderStep]:
+def step_of(state: GameState, ctx, front: Hex, facing: int, h: Hex, extras: dict[str, int]) -> RiderStep | None:
+    """The step a path's label ``h`` stands for: a turn or a walk (:func:`classify`), or a jump
+    (:func:`jump_step`) — straight ahead across a jumpable hexside the step is a jump."""
+    s = classify(front, facing, h, extras)
+    if s is not None and s.kind == AHEAD and s.facing == facing and ctx.cost(front, h) is None:
+        j = jump_step(state, front, facing, h)
+        if j is not None and ctx.cost(front, h, jump=True) is not None:
+            return j
+    return s if s is not None else jump_step(state, front, facing, h)
+
+
+def path_steps(state: GameState, c: Character, path: tuple[Hex, ...], extras: dict[str, int], ctx=None) -> list[RiderStep]:
     """The steps of a (checked) path from the rider's position."""
+    from .movement import MoveContext
+    ctx = ctx or MoveContext(state, c)
     out = []
     front, facing = c.hex, c.facing
     for h in path:
-        s = classify(front, facing, h, extras)
+        s = step_of(state, ctx, front, facing, h, extras)
         out.append(s)
         front, facing = s.front, s.facing
     return out
