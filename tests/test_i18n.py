@@ -309,6 +309,12 @@ def _riders(c: Corpus) -> None:
         c.ruling(explain(st, Move("k", path)), w)
     apply(st, Move("k", ("0605", "0604")))
     c.events(st.log, w)
+    # a javelin thrower over an adjacent friend on foot (§7.5), and out of javelins
+    st = game(big, [("j", "light_cavalry", "A", "0505", {"facing": "N", "weapon": "javelin_mounted"}),
+                    ("f", "spearman", "A", "0504"), ("t", "spearman", "B", "0502")], step=OFFENSIVE_FIRE)
+    c.ruling(explain(st, Fire("j", "t")), w)
+    st.characters["j"].shots = 3
+    c.ruling(explain(st, Fire("j", "t")), w)
     # a javelin thrower outside his front arc (§7.5)
     st = game(big, [("j", "light_cavalry", "A", "0505", {"facing": "N", "weapon": "javelin_mounted"}),
                     ("t", "spearman", "B", "0509")], step=OFFENSIVE_FIRE)

@@ -6,7 +6,7 @@ its example true, and its docstring says how the geometry was read. Positions ar
 map labels (``CCRR``) and, where it helps, as directions from a hex (N, NE, SE, S, SW, NW;
 flat-topped hexes, see ``oriflamme.hexes``). Each docstring quotes the sentence it checks.
 
-Where the engine disagrees with the seed the test is ``xfail(strict=True)`` with the reason.
+Where the engine disagreed with the seed (§7.5 example 2, the three javelins) the engine was fixed.
 """
 
 from __future__ import annotations
@@ -374,11 +374,6 @@ def test_s7_5_example2_not_over_a_friend_at_two_hexes():
     assert not r.legal
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "MC §7.5's exception is missing: engine/lines.py `_one_line` applies §5.5.3 to a mounted "
-    "javelin thrown over an adjacent friend on foot (weapons.toml `javelin_mounted` has no "
-    "exemption) and refuses targets at short range (1-4 hexes for the mounted javelin, §7.5.1): "
-    "'firing over ... needs a target at medium or long range'; the seed allows it from 3 hexes"))
 def test_s7_5_example2_over_an_adjacent_friend_on_foot_from_three_hexes():
     """MC §7.5: « Un lanceur de javelot peut tirer par dessus un personnage ami à pied, qui lui est
     adjacent. Cela n'est possible que si la cible se trouve au moins à 3 cases de distance du
@@ -441,10 +436,6 @@ def test_s5_5_3_1_formation_not_within_three_hexes_of_the_front_line():
     assert not [a for a in legal_actions(st) if isinstance(a, Fire)]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "MC §7.5's ammunition is missing: no javelin count is kept (nothing in weapons.toml or the "
-    "engine state), so engine/fire.py `shooter_problem` lets a mounted javelin thrower fire in "
-    "every offensive fire step; the seed gives him 3 javelins"))
 def test_s7_5_three_javelins_only():
     """MC §7.5: « Les lanceurs de javelots montés sont obligatoirement des cavaliers légers et ils
     ne portent que 3 javelots. » The turcopole throws at a Syrian 12 hexes ahead (long range) in
@@ -453,9 +444,13 @@ def test_s7_5_three_javelins_only():
     turcopole = ("turcopole", "light_cavalry", "A", "0415", {"facing": "N", "weapon": "javelin_mounted"})
     st = game([" ".join("." * 10)] * 16, [turcopole, ("syrian", "spearman", "B", "0403")],
               step=OFFENSIVE_FIRE, turns=10, dice=[10, 10] * 3)
-    for _ in range(3):
-        assert st.active == "A" and st.step == OFFENSIVE_FIRE
+    for turn in (1, 2, 3):
+        assert st.active == "A" and st.step == OFFENSIVE_FIRE and st.turn == turn
         apply(st, Fire("turcopole", "syrian"))
-        while not (st.active == "A" and st.step == OFFENSIVE_FIRE):
+        while not (st.active == "A" and st.turn == turn + 1):
             apply(st, EndStep())
-    assert not explain(st, Fire("turcopole", "syrian")).legal
+    # turn 4: nothing left to throw (the empty fire step passes by itself)
+    assert st.characters["turcopole"].shots == 3 and st.step != OFFENSIVE_FIRE
+    st.step = OFFENSIVE_FIRE
+    r = explain(st, Fire("turcopole", "syrian"))
+    assert not r.legal and "used his 3 missiles" in r.reason

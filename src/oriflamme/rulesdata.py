@@ -149,6 +149,9 @@ class Weapon(Row):
     from_tree: bool
     over_adjacent_friends: bool = False
     over_formation: bool = False
+    # a mounted thrower fires over an adjacent friend on foot at a target this far at least (§7.5)
+    over_adjacent_foot_friend_from: int | None = None
+    ammunition: int | None = None  # missiles carried (§7.5: three javelins); None: no count
     mounted: bool = False
     reload_turns: int = 0
     front_arc_only: bool = False  # the target must be in the mounted shooter's front arc (§7.5)

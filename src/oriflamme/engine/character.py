@@ -45,6 +45,7 @@ class Character:
     hex: Hex | None = None
     facing: int = 0              # riders: direction of the counter's arrow (§4.4.1), 0 = N
     stunned_in_phase: int = -1   # the phase number in which he was stunned
+    shots: int = 0               # missiles thrown or shot (weapons with ammunition, §7.5)
     horse_type: str | None = None  # a rider's mounted character type (kept when he is on foot)
     foot_type: str | None = None   # the character type he becomes on foot (§4.4.2, §6.8)
     ransom: str = FREE           # §6.9: FREE, PRISONER, ESCAPED or CAPTURED
@@ -141,6 +142,7 @@ class Character:
     def from_json(cls, d: dict) -> "Character":
         d = dict(d)
         d.setdefault("horse_type", None)
+        d.setdefault("shots", 0)
         d.setdefault("foot_type", None)
         d["hex"] = Hex.from_label(d["hex"]) if d.get("hex") else None
         d["escort"] = tuple(d.get("escort", ()))

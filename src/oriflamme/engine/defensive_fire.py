@@ -184,6 +184,8 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     w = state.rules.weapons[c.weapon]
     if w.mounted != c.mounted:
         return (f"the {w.names[0]} is used {'mounted' if w.mounted else 'on foot'}", w.ref)
+    if w.ammunition is not None and c.shots >= w.ammunition:
+        return (f"{c.name} has used his {w.ammunition} missiles ({w.names[0].lower()})", w.ref)
     e = in_contact(state, c)
     if e is not None:
         return (f"{c.name} is in contact with {e.name} and cannot fire", "MC §5.2")
@@ -293,6 +295,7 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
                  shooter=s.id, char=mover.id, ref=REF)
             continue
         die = state.dice.roll(10)
+        s.shots += 1
         r = _target_ruling(state, s, mover, die, None)
         r.step(f"defensive fire at {mover.name} while he moves: the defensive reading of the result applies", REF)
         emit(state, "fire", f"{s.name} fires at {mover.name}: {r.result}", ruling=r,

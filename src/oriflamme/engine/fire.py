@@ -53,6 +53,8 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     t = state.rules.terrain[state.gmap.terrain(c.hex)] if c.hex is not None and c.hex in state.gmap else None
     if t is not None and t.no_fire_from:
         return (f"{c.name} is in {t.names[0].lower()} and cannot fire", "MC §5.5.2.4")
+    if w.ammunition is not None and c.shots >= w.ammunition:
+        return (f"{c.name} has used his {w.ammunition} missiles ({w.names[0].lower()})", w.ref)
     e = in_contact(state, c)
     if e is not None:
         return (f"{c.name} is in contact with {e.name} and cannot fire", "MC §5.2")

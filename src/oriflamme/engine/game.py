@@ -433,6 +433,7 @@ def _fire(state: GameState, shooter: Character, target: Character) -> None:
     die = state.dice.roll(10)
     r = fire_ruling(state, shooter, target, die)
     state.fired.add(shooter.id)
+    shooter.shots += 1
     defensive_fire.record_offensive(state, shooter)  # fire frequency and movement limit (§5.1)
     emit(state, "fire", f"{shooter.name} fires at {target.name}: {r.result}", ruling=r,
          shooter=shooter.id, target=target.id, result=r.result)

@@ -329,6 +329,17 @@ def _exempt(state: GameState, shot: _Shot, weapon, blockers, notes) -> list:
             else:
                 keep.append((o, h))
         blockers = keep
+    reach = weapon.over_adjacent_foot_friend_from
+    if blockers and reach and shooter.mounted and shot.s_hex.distance(shot.t_hex) >= reach:
+        mine = _hexes_of(shooter)
+        keep = []
+        for o, h in blockers:
+            if o.side == shooter.side and not o.mounted and any(h.distance(x) == 1 for x in mine):
+                notes.append((f"{o.name} ({h.label}), a friend on foot next to the javelin thrower, is fired over "
+                              f"(target at {reach} hexes or more)", "MC §7.5"))
+            else:
+                keep.append((o, h))
+        blockers = keep
     if blockers and weapon.over_formation and not shooter.mounted and any(h.distance(shot.s_hex) == 1 for _, h in blockers):
         if shot.front is None:
             shot.front = _formation_front(state, shot)
