@@ -372,10 +372,10 @@ def _do(state: GameState, a: Action) -> None:
 def _settle(state: GameState) -> None:
     """After an action: resolve forced prompts, check victory, pass empty steps."""
     for _ in range(1000):
+        _fill_retreat_paths(state)  # may wound (and kill) a character who cannot retreat
         for c in sorted(state.characters.values(), key=lambda c: c.id):
             if c.mounted and not c.alive:  # a rider killed in the saddle falls beside his horse
                 horses.unhorse(state, c, False, "MC §6.8")
-        _fill_retreat_paths(state)
         _fill_advance_paths(state)
         sudden_death_check(state)
         if state.over:
