@@ -28,7 +28,7 @@ from ..resolve.ruling import Ruling
 from .actions import Action, Decline, Declare, Designate, Volley
 from .character import Character
 from .events import emit
-from .fire import _target_ruling, in_contact
+from .fire import _target_ruling, apply_status, weapon_problem
 from .state import MOVEMENT, OFFENSIVE_FIRE, GameState, Pending
 
 OFFENSIVE = ("offensive", "offensive_or_defensive", "offensive_and_defensive")
@@ -181,15 +181,7 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} is {c.status}", "MC §1.2")
     if c.id in state.df_fired:
         return (f"{c.name} has already fired defensively this phase", REF)
-    w = state.rules.weapons[c.weapon]
-    if w.mounted != c.mounted:
-        return (f"the {w.names[0]} is used {'mounted' if w.mounted else 'on foot'}", w.ref)
-    if w.ammunition is not None and c.shots >= w.ammunition:
-        return (f"{c.name} has used his {w.ammunition} missiles ({w.names[0].lower()})", w.ref)
-    e = in_contact(state, c)
-    if e is not None:
-        return (f"{c.name} is in contact with {e.name} and cannot fire", "MC §5.2")
-    return None
+    return weapon_problem(state, c)
 
 
 def defensive_ruling(state: GameState, shooter: Character, mover: Character, die: int | None = None) -> Ruling:
@@ -301,12 +293,7 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
         emit(state, "fire", f"{s.name} fires at {mover.name}: {r.result}", ruling=r,
              shooter=s.id, target=mover.id, result=r.result, defensive=True)
         res = rs.fire_results[(r.data["table"], r.result)]
-        if res.kill:
-            emit(state, "status", f"{mover.name} is {mover.kill()}", char=mover.id, ref=res.ref)
-        elif res.wound:
-            emit(state, "status", f"{mover.name} is {mover.wound()}", char=mover.id, ref=res.ref)
-        elif res.stun:
-            emit(state, "status", f"{mover.name} is {mover.stun(state.phase_no)}", char=mover.id, ref=res.ref)
+        apply_status(state, mover, res)
         if mover.alive and mover.mounted and res.unhorse:
             # unhorsed in the middle of his move (§5.4.2, §6.8): the horse stays (or lies dead)
             # where the shot caught him, he is put beside it and moves no further this phase

@@ -47,6 +47,13 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} has already fired this phase", "MC §5")
     if state.declared.get(c.id, "offensive") not in ("offensive", "offensive_or_defensive", "offensive_and_defensive"):
         return (f"{c.name} declared defensive fire only", "MC §5.1")
+    return weapon_problem(state, c)
+
+
+def weapon_problem(state: GameState, c: Character) -> tuple[str, str] | None:
+    """What stops ``c`` from using his missile weapon where he stands, offensive or defensive
+    fire alike: the weapon used mounted or on foot, firing from water (§5.5.2.4), missiles
+    spent (§7.5), contact with an enemy (§5.2)."""
     w = state.rules.weapons[c.weapon]
     if w.mounted != c.mounted:
         return (f"the {w.names[0]} is used {'mounted' if w.mounted else 'on foot'}", w.ref)
@@ -59,6 +66,17 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if e is not None:
         return (f"{c.name} is in contact with {e.name} and cannot fire", "MC §5.2")
     return None
+
+
+def apply_status(state: GameState, target: Character, res) -> None:
+    """The status a fire result gives its target (killed, wounded or stunned), logged."""
+    from .events import emit
+    if res.kill:
+        emit(state, "status", f"{target.name} is {target.kill()}", char=target.id, ref=res.ref)
+    elif res.wound:
+        emit(state, "status", f"{target.name} is {target.wound()}", char=target.id, ref=res.ref)
+    elif res.stun:
+        emit(state, "status", f"{target.name} is {target.stun(state.phase_no)}", char=target.id, ref=res.ref)
 
 
 def fire_ruling(state: GameState, shooter: Character, target: Character, die: int | None = None) -> Ruling:

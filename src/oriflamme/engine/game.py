@@ -438,12 +438,8 @@ def _fire(state: GameState, shooter: Character, target: Character) -> None:
     emit(state, "fire", f"{shooter.name} fires at {target.name}: {r.result}", ruling=r,
          shooter=shooter.id, target=target.id, result=r.result)
     res = state.rules.fire_results[(r.data["table"], r.result)]
-    if res.kill:
-        emit(state, "status", f"{target.name} is {target.kill()}", char=target.id, ref=res.ref)
-    elif res.wound:
-        emit(state, "status", f"{target.name} is {target.wound()}", char=target.id, ref=res.ref)
-    elif res.stun:
-        emit(state, "status", f"{target.name} is {target.stun(state.phase_no)}", char=target.id, ref=res.ref)
+    from .fire import apply_status
+    apply_status(state, target, res)
     if res.unhorse and target.mounted:
         horses.unhorse(state, target, res.horse_killed, res.ref)
     if res.retreat and target.alive:
