@@ -572,3 +572,12 @@ def test_record_of_a_custom_board_replays_from_another_directory(tmp_path):
     assert p.returncode == 0, p.stderr
     v = run("replay", "r.json", "--verify", cwd=tmp_path)
     assert v.returncode == 0, v.stderr
+
+
+def test_hot_seat_rider_moves_with_a_facing(tmp_path):
+    """A rider's move may name the facing he ends with (§4.4.1); without one, the cheapest."""
+    p = run("play", "the-ford", cwd=tmp_path, input="end\nmove robert 0706 S\nmove hugh 0508 XX\nroster\nquit\n")
+    assert p.returncode == 0, p.stderr
+    assert re.search(r"Sir Robert moves 0506 → .*0706 \(\d+ PM\), facing S", p.stdout)
+    assert "'XX' is not a facing (N, NE, SE, S, SW, NW)" in p.stdout
+    assert re.search(r"robert\s+Sir Robert\s+0706-0705 S ", p.stdout)  # front and rear hexes, facing

@@ -30,7 +30,8 @@ from .render import draw_board, legend, roster, tags
 HELP = """Commands (the numbers refer to the list printed by 'list'):
   list | ?                 the legal actions now, numbered
   N                        take action number N (attacks and fire show their odds first)
-  move ID HEX              move a character to a hex (e.g. move guy 0507)
+  move ID HEX [FACING]     move a character to a hex (e.g. move guy 0507); a rider may
+                           name the facing he ends with (N, NE, SE, S, SW, NW), else the cheapest
   reach ID                 the hexes ID can reach, with their cost
   fire ID TARGET           fire (odds shown, then confirm)
   attack ID[,ID] TARGET[,TARGET]   melee (odds shown, then confirm)
@@ -98,6 +99,12 @@ def describe(game: Game, a: Action) -> str:
         return f"{ch[cid].name} [{t[cid]}]"
 
     if isinstance(a, Move):
+        c = ch[a.char]
+        if c.mounted:  # where the rider ends up facing (§4.4.1)
+            from ..engine import riding
+            from ..hexes import DIRECTION_NAMES, Hex
+            steps = riding.path_steps(st, c, tuple(Hex.from_label(x) for x in a.path), riding.extra_costs(st))
+            return f"move {n(a.char)} → {a.path[-1]} facing {DIRECTION_NAMES[steps[-1].facing]} (via {' '.join(a.path)})"
         return f"move {n(a.char)} → {a.path[-1]} (via {' '.join(a.path)})"
     if isinstance(a, Fire):
         return f"fire: {n(a.shooter)} at {n(a.target)}"
@@ -132,7 +139,34 @@ def describe(game: Game, a: Action) -> str:
         return f"carry: {n(a.char)} carries {n(a.friend)} to {a.path[-1]} (via {' '.join(a.path)})"
     if isinstance(a, SetDown):
         return f"{n(a.char)} sets his friend down in {a.hex}"
+    if a.type == "mount":
+        return f"{n(a.char)} mounts the horse {a.horse} (MC §4.4.2)"
+    if a.type == "dismount":
+        return f"{n(a.char)} dismounts into {a.hex} (MC §4.4.2)"
+    if a.type == "place":
+        return f"{n(a.char)}, unhorsed, lands in {a.hex} (MC §6.8)"
     return a.type
+
+
+def _rider_choice(st, c, cands: list, facing: str | None):
+    """A rider's moves to one hex, one per facing (§4.4.1): the one facing ``facing`` (N, NE, SE,
+    S, SW, NW), or the cheapest; a message when that facing cannot be reached."""
+    from ..engine import riding
+    from ..engine.movement import points_left
+    from ..hexes import DIRECTION_NAMES
+    costs = {tuple(x.label for x in path): (cost, f) for (_, f), (cost, path)
+             in riding.reachable(st, c, points_left(st, c)).items()}
+    options = sorted(((costs[a.path][0], costs[a.path][1], a) for a in cands if a.path in costs), key=lambda x: x[:2])
+    if facing is None:
+        return [options[0][2]] if options else cands
+    want = facing.upper()
+    if want not in DIRECTION_NAMES:
+        return f"{facing!r} is not a facing (N, NE, SE, S, SW, NW)"
+    hit = [a for _, f, a in options if DIRECTION_NAMES[f] == want]
+    if not hit:
+        can = ", ".join(f"{DIRECTION_NAMES[f]} ({cost} PM)" for cost, f, _ in options)
+        return f"{c.name} cannot end in {cands[0].path[-1]} facing {want} this phase (he can face: {can}; MC §4.4.1)"
+    return hit
 
 
 def _print_events(con: Console, events: list[dict], verbose: bool = True) -> None:
@@ -229,13 +263,19 @@ def _human_turn(con: Console, game: Game, inp) -> bool:
         chosen = acts[k - 1]
     elif cmd == "end":
         chosen = EndStep()
-    elif cmd == "move" and len(words) == 3:
+    elif cmd == "move" and len(words) in (3, 4):
         try:
             dest = Hex.from_label(words[2]).label
         except ValueError as exc:
             con.print(f"[red]{exc}[/]")
             return True
         cands = [a for a in acts if isinstance(a, (Move, Retreat, Advance)) and a.char == cid(words[1]) and a.path[-1] == dest]
+        rider = st.characters.get(cid(words[1]))
+        if cands and rider is not None and rider.mounted and isinstance(cands[0], Move):
+            cands = _rider_choice(st, rider, cands, words[3] if len(words) == 4 else None)
+            if isinstance(cands, str):
+                con.print(f"[red]Not allowed:[/] {esc(cands)}")
+                return True
         if not cands:
             c = st.characters.get(cid(words[1]))
             if c is None:
