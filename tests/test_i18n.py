@@ -299,7 +299,7 @@ def _riders(c: Corpus) -> None:
     for die in (1, 9, 10):
         st = game(water, [("k", "knight", "A", "0607", {"facing": "N"}), ("z", "spearman", "B", "0909")],
                   dice=[die], step=MOVEMENT)
-        for path in (("0605",), ("0605", "0604")):
+        for path in (("0605",), ("0605", "0604"), ("0605", "0606")):
             c.ruling(explain(st, Move("k", path)), w)
         apply(st, Move("k", ("0605", "0604")))
         c.events(st.log, w)

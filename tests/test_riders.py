@@ -318,3 +318,11 @@ def test_jump_over_a_low_wall():
               hexsides="0606 N low_wall", step="movement")
     ends = {m.path[-1] for m in legal_actions(st) if isinstance(m, Move) and m.char == "k"}
     assert "0604" in ends
+
+
+def test_no_half_turn_into_the_water_just_jumped():
+    st = game(WATER_ROW, [("k", "knight", "A", "0608", {"facing": "N"}), ("z", "spearman", "B", "1212")],
+              step="movement", dice=[1])
+    with pytest.raises(IllegalAction) as e:
+        apply(st, Move("k", ("0607", "0605", "0606")))  # jump, then a volte back over the water
+    assert "cannot turn round into 0606" in e.value.reason

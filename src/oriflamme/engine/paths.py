@@ -183,9 +183,12 @@ def _stop_back(state: GameState, c: Character, h: Hex, visited: list, i: int) ->
     position he passed (§4.1)."""
     if not c.alive and not c.mounted:
         return h, True, i + 1  # he lies where he fell (a dead rider's horse needs free hexes)
+    from .riding import counter_problem
     for k in range(len(visited) - 1, -1, -1):
         front, facing = visited[k]
         c.hex, c.facing = front, facing
+        if c.mounted and k and counter_problem(state, c, front, facing):
+            continue  # not astride the obstacle he just jumped: back before the jump
         if all(not [o for o in state.live_at(x) if o.id != c.id] for x in c.hexes):
             if k != len(visited) - 1:
                 emit(state, "move", f"{c.name} cannot stop on a friend in {h.label}: he stops in {front.label}",

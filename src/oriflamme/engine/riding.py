@@ -70,8 +70,9 @@ def counter_problem(state: GameState, c: Character, front: Hex, facing: int) -> 
     """Why a rider cannot end a move in this position (his horse astride an obstacle), or None."""
     rs, m = state.rules, state.gmap
     rear = front.neighbour(facing + 3)
-    if rear not in m or rs.terrain[m.terrain(rear)].cost_for(True, c.armour) == "impassable":
-        return f"{c.name}'s horse cannot stop with its hindquarters in {rear.label}"
+    for h in (rear, front):
+        if h not in m or rs.terrain[m.terrain(h)].cost_for(True, c.armour) == "impassable":
+            return f"{c.name}'s horse cannot stop with its hindquarters in {h.label}"
     side = m.hexside(front, rear)
     if side and rs.hexsides[side].crossing_for(True) == "impassable":
         return f"{c.name}'s horse cannot stop astride the {rs.hexsides[side].names[0].lower()}"
@@ -136,6 +137,7 @@ def reachable(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, in
     extras = extra_costs(state)
     from .movement import MoveContext
     ctx = MoveContext(state, c)  # jumps (§4.4.3): the hexside of a low wall is jumped
+    m_terrain = state.gmap.terrain
     from .movement import _SHIFT
     one = 1 << _SHIFT
     start = (c.hex, c.facing)
@@ -173,6 +175,8 @@ def reachable(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, in
                 continue
             h = s.front
             if s.kind == VOLTE:
+                if ctx.tcost[m_terrain(h)] == "impassable":
+                    continue  # no half-turn with the hindquarters over the water just jumped
                 nk = key + (s.extra << _SHIFT)
             elif s.kind == JUMP:
                 sc = ctx.cost(s.crossed_from, h, jump=True)
@@ -219,6 +223,8 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
         if s is None:
             return None, (f"{h.label} is not next to {c.name}'s counter "
                           f"({front.label}, {front.neighbour(facing + 3).label})"), "MC §4.4.1"
+        if s.kind == VOLTE and ctx.tcost[state.gmap.terrain(h)] == "impassable":
+            return None, f"{c.name}'s horse cannot turn round into {h.label}", "MC §4.2.1, §4.4.1"
         if s.kind != VOLTE:
             sc = ctx.cost(s.crossed_from, h, jump=s.kind == JUMP)
             if sc is None:
