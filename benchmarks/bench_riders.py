@@ -148,9 +148,10 @@ def longest_move(st, c) -> Move:
 # --- main --------------------------------------------------------------------------------------
 def main() -> None:
     args = parse_args(__doc__.splitlines()[0])
-    n = 15 if args.quick else 120
-    cap = 1.5 if args.quick else 6.0
-    n_games = 3 if args.quick else 20
+    n = 5 if args.quick else 100
+    cap = 0.5 if args.quick else 4.0  # seconds per row at most (once 5 runs are in)
+    warm = 1 if args.quick else 3
+    n_games = 2 if args.quick else 10
     banner("riders: riding.reachable, legal_actions (movement), explain(Move), the-ford playouts")
 
     # 1. riding.reachable
@@ -169,7 +170,7 @@ def main() -> None:
     for name, st, c, budget in cases:
         res = riding.reachable(st, c, budget)
         fronts = len({f for f, _ in res})
-        s = summary(measure(lambda: riding.reachable(st, c, budget), n, warmup=3, max_seconds=cap))
+        s = summary(measure(lambda: riding.reachable(st, c, budget), n, warmup=warm, max_seconds=cap))
         rows.append([name, budget, len(res), fronts, s["n"], ms(s["p50"]), ms(s["p95"]), ms(s["max"]),
                      f"{s['p50'] / max(1, len(res)) * 1e6:.1f}"])
     print(table(["case", "PM", "states", "fronts", "runs", "p50 ms", "p95 ms", "max ms", "us/state"], rows))
@@ -183,7 +184,7 @@ def main() -> None:
         st.step, st.active = MOVEMENT, side
         acts = legal_actions(st)
         kinds = Counter(a.type for a in acts)
-        s = summary(measure(lambda: legal_actions(st), max(5, n // 4), warmup=1, max_seconds=cap * 2))
+        s = summary(measure(lambda: legal_actions(st), 3 if args.quick else 25, warmup=0, max_seconds=cap))
         rows.append(["6 riders + 10 foot", side, len(acts), " ".join(f"{k}:{v}" for k, v in sorted(kinds.items())),
                      s["n"], ms(s["p50"]), ms(s["p95"]), ms(s["max"])])
     print("2. legal_actions in the movement step, 4-board map, 6 riders + 10 foot a side")
@@ -200,7 +201,7 @@ def main() -> None:
         r = explain(st, mv)
         assert r.legal, r
         tests = sum(1 for x in r.steps if "infiltration test" in x.text)
-        s = summary(measure(lambda: explain(st, mv), n * 2, warmup=3, max_seconds=cap))
+        s = summary(measure(lambda: explain(st, mv), n * 2, warmup=warm, max_seconds=cap))
         rows.append([name, len(mv.path), r.data["cost"], len(r.steps), tests, s["n"], ms(s["p50"]), ms(s["p95"]),
                      ms(s["max"])])
     print("3. explain(Move) for the rider's longest legal move (most steps)")
@@ -213,7 +214,8 @@ def main() -> None:
     rp.legal_actions = timed
     try:
         scenario, gmap = load_scenario("the-ford")
-        play(scenario, gmap, 10_000, timed)  # warm-up
+        if not args.quick:
+            play(scenario, gmap, 10_000, timed)  # warm-up
         games = [play(scenario, gmap, seed, timed) for seed in range(1, n_games + 1)]
     finally:
         rp.legal_actions = legal_actions
