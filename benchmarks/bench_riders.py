@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from _common import Hex, Placer, banner, build_state, four_board_map, measure, ms, parse_args, scenario_dict, summary, table
+from _common import (Hex, Placer, banner, build_state, four_board_map, measure, ms, parse_args, scenario_dict, summary,
+                     table)
 from bench_playouts import LIMIT, Timed, play
 
 import oriflamme.ai.random_player as rp

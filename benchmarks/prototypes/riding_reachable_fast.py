@@ -23,7 +23,8 @@ _UNIT = {k: i for i, k in enumerate(_KINDS)}
 _GEOM: dict = {}
 
 def _geom(front, facing):
-    """(entered h, new state, kind index, crossed_from, rear-of-state) for the 9 candidates, same order as riding.reachable."""
+    """``(rear, ((entered, next state, kind index, crossed from), ...))`` for the candidate steps of a
+    (front, facing) state, in ``riding.reachable``'s order."""
     key = (front, facing)
     g = _GEOM.get(key)
     if g is None:
