@@ -1,6 +1,6 @@
-"""Run the three benchmarks one after the other with ``--quick`` (a smoke run: about 20 s).
+"""Run the four benchmarks one after the other with ``--quick`` (a smoke run: about 30 s).
 
-Run: ``.venv/bin/python benchmarks/run_all.py`` (add ``--full`` for the full runs, ~2 min).
+Run: ``.venv/bin/python benchmarks/run_all.py`` (add ``--full`` for the full runs, ~3 min).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ("bench_reachable.py", "bench_legal_actions.py", "bench_playouts.py")
+SCRIPTS = ("bench_reachable.py", "bench_legal_actions.py", "bench_playouts.py", "bench_riders.py")
 
 
 def main() -> int:
