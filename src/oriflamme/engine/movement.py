@@ -369,7 +369,7 @@ def can_move(state: GameState, c: Character) -> bool:
         return False
     if c.mounted:
         from . import riding
-        return bool(riding.reachable(state, c, budget))
+        return bool(riding.reachable(state, c, budget, first_only=True))
     setup = _search_setup(state, c)
     if setup is None:
         return bool(_reachable_reference(state, c, budget))

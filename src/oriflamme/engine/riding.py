@@ -21,6 +21,7 @@ figure: the 1/2/3 are counted around the whole two-hex counter (docs/decisions.m
 from __future__ import annotations
 
 import heapq
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..hexes import Hex
@@ -123,22 +124,64 @@ def counter_hexes(front: Hex, facing: int) -> tuple[Hex, Hex]:
 
 
 # --- search ------------------------------------------------------------------------------
-def reachable(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]]:
+_KINDS = (AHEAD, SIDE, SWING_SIDE, SWING_BEHIND, VOLTE)
+_NO_EXTRA = {k: 0 for k in _KINDS}
+
+
+@lru_cache(maxsize=1 << 16)
+def _geometry(front: Hex, facing: int) -> tuple[Hex, tuple[tuple[Hex, tuple[Hex, int], str, Hex | None], ...], Hex]:
+    """``(rear, steps, the hex ahead)`` of a counter at ``front``/``facing``: for each of the nine hexes its
+    front may step into, ``(hex, next (front, facing), kind, entered from)`` — pure geometry,
+    the same on every map (the search's hot loop reads it instead of classifying each step)."""
+    rear = front.neighbour(facing + 3)
+    cands = list(front.neighbours()) + [h for h in rear.neighbours() if h != front and h.distance(front) > 1]
+    out = []
+    for h in cands:
+        st = classify(front, facing, h, _NO_EXTRA)
+        if st is not None:
+            out.append((h, (st.front, st.facing), st.kind, st.crossed_from))
+    return rear, tuple(out), front.neighbour(facing)
+
+
+def _jumpable(state: GameState) -> tuple[frozenset, bool]:
+    """The map's jumpable hexes and whether it has a jumpable hexside (memoised on the map)."""
+    rs, m = state.rules, state.gmap
+
+    def build():
+        hexes = frozenset(h for h in m.adjacency() if rs.terrain[m.terrain(h)].jumpable)
+        sides = any(rs.hexsides[f].jumpable for _, _, f in _hexsides_of(m))
+        return (rs, (hexes, sides))
+
+    held, value = m.memo(("jumpable", id(rs)), build)
+    assert held is rs
+    return value
+
+
+def _hexsides_of(m):
+    for h, row in m.adjacency().items():
+        for n, _, side in row:
+            if side:
+                yield h, n, side
+
+
+def reachable(state: GameState, c: Character, budget: int, first_only: bool = False) -> dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]]:
     """Every (front hex, facing) a rider can end a move in, with its cost and a path (front
     steps, the start excluded); the cheapest path, then the one with fewest threatened
-    positions crossed (§4.3.1.2: an enemy next to either hex)."""
-    from .movement import _obstacles, _step_table, thresholds, threatened_hexes
+    positions crossed (§4.3.1.2: an enemy next to either hex). ``first_only``: stop at the
+    first such position found (``can_move``)."""
+    from .movement import _SHIFT, MoveContext, _obstacles, _step_table, thresholds, threatened_hexes
     rs = state.rules
     steps = _step_table(state, True, bool(c.armour))
-    step_of: dict[Hex, dict[Hex, int]] = {}  # filled lazily below
+    cost_of: dict[Hex, dict[Hex, int]] = {}  # filled lazily below
     blocked, heavy, occupied = _obstacles(state, c, thresholds(rs))
     occupied = occupied - set(c.hexes)
     danger = threatened_hexes(state, c)
-    extras = extra_costs(state)
-    from .movement import MoveContext
-    ctx = MoveContext(state, c)  # jumps (§4.4.3): the hexside of a low wall is jumped
-    m_terrain = state.gmap.terrain
-    from .movement import _SHIFT
+    ex = extra_costs(state)
+    extra = {k: ex[k] << _SHIFT for k in _KINDS}
+    jump_hexes, jump_sides = _jumpable(state)
+    ctx = None  # a MoveContext, for jumps only (§4.4.3): built on the first one
+    m_terrain, hexside = state.gmap.terrain, state.gmap.hexside
+    horse_cannot = {tid for tid, t in rs.terrain.items() if t.cost_for(True, c.armour) == "impassable"}
     one = 1 << _SHIFT
     start = (c.hex, c.facing)
     best: dict[tuple[Hex, int], int] = {start: 0}
@@ -147,68 +190,80 @@ def reachable(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, in
     limit = (budget + 1) << _SHIFT
     pop, push = heapq.heappop, heapq.heappush
 
-    def entry_cost(frm: Hex, to: Hex) -> int | None:
-        row = step_of.get(frm)
-        if row is None:
-            row = step_of[frm] = dict(steps.get(frm, ()))
-        sc = row.get(to)
-        if sc is None or to in blocked:
-            return None
-        return sc + one if to in heavy else sc
+    astride_possible = bool(jump_hexes) or jump_sides  # only a jump leaves a horse astride
+    no_cross = {f for f, hs in rs.hexsides.items() if hs.crossing_for(True) == "impassable"}
+
+    def can_end(st) -> bool:
+        front, facing = st
+        rear = _geometry(front, facing)[0]
+        if front in occupied or rear in occupied:
+            return False
+        if astride_possible:  # counter_problem, inlined for speed
+            if m_terrain(front) in horse_cannot or m_terrain(rear) in horse_cannot or hexside(front, rear) in no_cross:
+                return False
+        return True
 
     while heap:
         key, st = pop(heap)
         if best[st] < key:
             continue
+        if first_only and st != start and can_end(st):
+            return {st: (key >> _SHIFT, ())}
         front, facing = st
-        if st != start and (front in danger or front.neighbour(facing + 3) in danger):
+        rear, moves, ahead = _geometry(front, facing)
+        if st != start and (front in danger or rear in danger):
             key += 1  # leaving a threatened position crosses it
-        rear = front.neighbour(facing + 3)
-        cands = list(front.neighbours()) + [h for h in rear.neighbours() if h != front and h.distance(front) > 1]
-        ahead = front.neighbour(facing)
-        jumps = [j for j in (jump_step(state, front, facing, x) for x in (ahead, ahead.neighbour(facing),
-                                                                          ahead.neighbour(facing).neighbour(facing)))
-                 if j is not None]
-        for h in cands + jumps:
-            s = h if isinstance(h, RiderStep) else classify(front, facing, h, extras)
-            if s is None:
-                continue
-            h = s.front
-            if s.kind == VOLTE:
-                if ctx.tcost[m_terrain(h)] == "impassable":
+        for h, ns, kind, frm in moves:
+            if kind == VOLTE:
+                if m_terrain(h) in horse_cannot:
                     continue  # no half-turn with the hindquarters over the water just jumped
-                nk = key + (s.extra << _SHIFT)
-            elif s.kind == JUMP:
-                sc = ctx.cost(s.crossed_from, h, jump=True)
-                if sc is None:
-                    continue
-                nk = key + ((sc + s.extra) << _SHIFT)
+                nk = key + extra[VOLTE]
             else:
-                sc = entry_cost(s.crossed_from, h)
-                if sc is None:
+                row = cost_of.get(frm)
+                if row is None:
+                    row = cost_of[frm] = dict(steps.get(frm, ()))
+                sc = row.get(h)
+                if sc is None or h in blocked:
                     continue
-                nk = key + sc + (s.extra << _SHIFT)
-            ns = (s.front, s.facing)
+                nk = key + sc + extra[kind] + (one if h in heavy else 0)
             if nk < limit and nk < best.get(ns, limit):
                 best[ns] = nk
                 prev[ns] = (st, h)
                 push(heap, (nk, ns))
-    out = {}
-    for st, k in best.items():
-        if st == start:
-            continue
-        front, facing = st
-        if front in occupied or front.neighbour(facing + 3) in occupied:
-            continue
-        if counter_problem(state, c, front, facing):
-            continue  # astride an obstacle after a jump: he must ride on
-        path = []
-        cur = st
-        while cur != start:
-            cur, h = prev[cur]
-            path.append(h)
-        out[st] = (k >> _SHIFT, tuple(reversed(path)))
-    return out
+        if ahead in jump_hexes or (jump_sides and hexside(front, ahead)):
+            for x in (ahead, ahead.neighbour(facing), ahead.neighbour(facing).neighbour(facing)):
+                j = jump_step(state, front, facing, x)
+                if j is None:
+                    continue
+                if ctx is None:
+                    ctx = MoveContext(state, c)
+                sc = ctx.cost(j.crossed_from, x, jump=True)
+                if sc is None:
+                    continue
+                nk = key + ((sc + j.extra) << _SHIFT)
+                ns = (j.front, j.facing)
+                if nk < limit and nk < best.get(ns, limit):
+                    best[ns] = nk
+                    prev[ns] = (st, x)
+                    push(heap, (nk, ns))
+    if first_only:
+        return {}
+    paths: dict[tuple[Hex, int], tuple[Hex, ...]] = {start: ()}
+
+    def path_of(st):
+        p = paths.get(st)
+        if p is None:
+            chain = []
+            cur = st
+            while cur not in paths:
+                chain.append(cur)
+                cur = prev[cur][0]
+            p = paths[cur]
+            for x in reversed(chain):
+                p = paths[x] = p + (prev[x][1],)
+        return p
+
+    return {st: (k >> _SHIFT, path_of(st)) for st, k in best.items() if st != start and can_end(st)}
 
 
 def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[int | None, str, str]:
