@@ -685,7 +685,7 @@ def compose(placements: Iterable[Placement | tuple], *, map_id: str | None = Non
     )
 
 
-_SPEC_KEYS = {"boards", "id", "name", "name_fr"}
+_SPEC_KEYS = {"boards", "id", "name", "name_fr", "carts"}
 _PLACEMENT_KEYS = {"board", "path", "col", "row", "rotation"}
 
 
@@ -735,6 +735,45 @@ def build_map(spec: Mapping, *, ruleset: Ruleset | str | None = None,
             board = load_board(path, str(path), rules)
         places.append(Placement(board, entry.get("col", 0), entry.get("row", 0), entry.get("rotation", 0)))
     try:
-        return compose(places, map_id=spec.get("id"), name=spec.get("name"), name_fr=spec.get("name_fr"))
+        gmap = compose(places, map_id=spec.get("id"), name=spec.get("name"), name_fr=spec.get("name_fr"))
     except MapError as exc:
         raise MapError(f"{source}: {exc}") from None
+    carts = spec.get("carts") or []
+    return with_carts(gmap, carts, rules, source) if carts else gmap
+
+
+def with_carts(gmap: "GameMap", carts, rules: Ruleset, source: str = "map") -> "GameMap":
+    """The map with stationary carts (Magna Carta §4.5.2–§4.5.3) drawn over its terrain: each
+    ``{"front": "0405", "rear": "0406"}`` turns both hexes into ``cart`` terrain and gives the
+    front hex's outer sides the ``cart_front`` feature (no boarding by the front hex)."""
+    if "cart" not in rules.terrain or "cart_front" not in rules.hexsides:
+        raise MapError(f"{source}: carts: the ruleset {rules.id!r} has no carts")
+    terrain = dict(gmap._terrain)
+    hexsides = dict(gmap._hexsides)
+    taken: dict[Hex, int] = {}
+    for i, cart in enumerate(carts, start=1):
+        where = f"{source}: carts[{i - 1}]"
+        if not isinstance(cart, Mapping) or set(cart) != {"front", "rear"}:
+            raise MapError(f"{where}: a cart is a table {{front = \"CCRR\", rear = \"CCRR\"}}")
+        try:
+            front, rear = Hex.from_label(str(cart["front"])), Hex.from_label(str(cart["rear"]))
+        except ValueError as exc:
+            raise MapError(f"{where}: {exc}") from None
+        for h in (front, rear):
+            if h not in gmap:
+                raise MapError(f"{where}: {h.label} is off the map")
+            t = rules.terrain[gmap.terrain(h)]
+            if t.water or t.blocks_los or t.cost_for(False, False) == "impassable":
+                raise MapError(f"{where}: a cart cannot stand in {h.label} ({t.names[0]})")
+            if h in taken:
+                raise MapError(f"{where}: {h.label} already holds cart {taken[h]}")
+            taken[h] = i
+        if front.distance(rear) != 1:
+            raise MapError(f"{where}: front {front.label} and rear {rear.label} must be adjacent")
+        terrain[front] = terrain[rear] = "cart"
+        for n in front.neighbours():
+            if n != rear:
+                hexsides[frozenset((front, n))] = "cart_front"
+    return GameMap(id=gmap.id, name=gmap.name, name_fr=gmap.name_fr, width=gmap.width, height=gmap.height,
+                   terrain=terrain, elevation=dict(gmap._elevation), hexsides=hexsides,
+                   placements=gmap.placements, origin=dict(gmap._origin))

@@ -52,8 +52,14 @@ class BoardPlacement(_M):
     rotation: int = 0
 
 
+class CartSpec(_M):
+    front: str
+    rear: str
+
+
 class MapSpec(_M):
     boards: list[BoardPlacement | str] = Field(min_length=1)
+    carts: list[CartSpec] = []  # stationary carts (MC §4.5.2–§4.5.3)
     id: str | None = None
     name: str | None = None
     name_fr: str | None = None

@@ -16,7 +16,7 @@ TERRAIN_GLYPH = {
     "rock": (" ▲ ", "white"), "garden": (" : ", "green"), "vines": (" ¥ ", "magenta"),
     "beach": (" _ ", "yellow"), "deep_shallows": (" ≋ ", "blue"), "shallows": (" ~ ", "cyan"),
     "water": (" ≈≈", "bold blue"), "building": ("███", "red"),
-    "bridge": (" = ", "yellow"), "stone_bridge": (" # ", "white"),
+    "bridge": (" = ", "yellow"), "stone_bridge": (" # ", "white"), "cart": (" ▭ ", "yellow"),
 }
 SIDE_STYLE = ("bold white on red", "bold white on blue")
 STATUS_MARK = {"healthy": "", "wounded": "'", "stunned": "*", "dead": "†"}

@@ -29,11 +29,13 @@
     building:      { fill: "#b98560", sym: "building" },
     bridge:        { fill: "#c9a87a" },
     stone_bridge:  { fill: "#a9a39a" },
+    cart:          { fill: "#a0703c" },
   };
   const FEATURE_STYLE = {
     low_wall: { stroke: "#6b6258", width: 5, dash: null },
     fence:    { stroke: "#8b5a2b", width: 4, dash: "6 3" },
     wall:     { stroke: "#2f2b27", width: 7, dash: null },
+    cart_front: { stroke: "#5a3a1a", width: 4, dash: null },
   };
   const SIDE_COLOURS = ["#a3242b", "#1f4f99", "#2e7d32", "#6a3d9a", "#b8620c"];
 
