@@ -272,7 +272,7 @@ def test_lead_refused_outside_the_movement_step_and_when_not_next_to_it():
     st = horse_game([("a", "spearman", "A", "0603"), ("z", "spearman", "B", "1212")])
     with pytest.raises(IllegalAction) as e:
         apply(st, Lead("a", "h"))
-    assert "not next to" in e.value.reason and e.value.ref == "MC §4.4.4"
+    assert "not stand next to" in e.value.reason and e.value.ref == "MC §4.4.4"
     apply(st, EndStep())
     with pytest.raises(IllegalAction) as e:
         apply(st, Lead("a", "h"))

@@ -81,7 +81,7 @@ def lead_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[s
     if horse.side is not None and horse.side != c.side:
         return (f"{horse_name(horse)} is held by side {horse.side}, who has a character next to it", REF)
     if not touches(c, horse):
-        return (f"{horse_name(horse)} is not next to {c.name}", REF)
+        return (f"{horse_name(horse)} does not stand next to {c.name}", REF)
     if any(h in horse.hexes for h in c.hexes):
         return (f"{c.name} stands on {horse_name(horse)}", REF)
     n = max_led(state, c)
@@ -179,7 +179,7 @@ def settle(state: GameState) -> None:
         if horse.led_by is not None:
             c = state.characters.get(horse.led_by)
             if c is None or c.hex is None or not c.alive:
-                _let_go(state, horse, "he is dead" if c is not None else "no leader", REF)
+                _let_go(state, horse, "he is dead", REF)
             elif not c.active:
                 _let_go(state, horse, f"he is {c.status if c.ransom != 'prisoner' else 'a prisoner'}", REF)
             elif c.id in state.engaged:
