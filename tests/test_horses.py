@@ -277,3 +277,28 @@ def test_lead_refused_outside_the_movement_step_and_when_not_next_to_it():
     with pytest.raises(IllegalAction) as e:
         apply(st, Lead("a", "h"))
     assert "movement step" in e.value.reason
+
+
+def test_random_play_with_horses_keeps_them_apart_and_by_their_leaders():
+    """Random legal actions on a board with riders, men on foot and loose horses: no horse ever
+    overlaps a live character or another horse, and a led horse always touches its leader."""
+    import random
+    for seed in range(6):
+        rng = random.Random(seed)
+        st = horse_game([("k", "knight", "A", "0606", {"facing": "N"}), ("a", "spearman", "A", "0404"),
+                         ("b", "spearman", "A", "0808"), ("x", "crossbowman", "B", "0611"),
+                         ("e", "spearman", "B", "0303"), ("l", "light_cavalry", "B", "0909", {"facing": "S"})],
+                        step="offensive_fire",
+                        horses=[("h1", "0505", 0, None), ("h2", "0403", 1, None), ("h3", "0704", 0, "B"),
+                                ("h4", "0209", 2, None)])
+        for _ in range(150):
+            if st.over:
+                break
+            acts = legal_actions(st)
+            horsey = [a for a in acts if a.type in ("lead", "fire_at_horse", "attack_horse")]
+            a = rng.choice(horsey) if horsey and rng.random() < 0.5 else rng.choice(acts)
+            apply(st, a)
+            no_overlap(st)
+            for x in st.horses.values():
+                if x.led_by is not None:
+                    assert led.touches(st.characters[x.led_by], x)

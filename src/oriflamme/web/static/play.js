@@ -241,7 +241,9 @@
     const o = st.view.options;
     if (!o) return false;
     return (o.moves[id] && o.moves[id].length > 0) || o.fires.some((f) => f.action.shooter === id) ||
-      o.attacks.some((a) => a.action.attackers.includes(id));
+      o.attacks.some((a) => a.action.attackers.includes(id)) ||
+      (o.horse_targets || []).some((h) => h.action.shooter === id || (h.action.attackers || []).includes(id)) ||
+      (o.extras || []).some((h) => h.action.char === id);
   }
 
   /* --- actions -------------------------------------------------------------------------------- */
@@ -540,6 +542,7 @@
         for (const [id, list] of Object.entries(o.moves)) if (list.length) marks.actors.add(id);
         o.fires.forEach((f) => marks.actors.add(f.action.shooter));
         o.attacks.forEach((a) => a.action.attackers.forEach((x) => marks.actors.add(x)));
+        (o.horse_targets || []).forEach((h) => (h.action.attackers || [h.action.shooter]).forEach((x) => marks.actors.add(x)));
         const sel = st.selected;
         if (sel && v.step === "movement") {
           const cheapest = new Map();
