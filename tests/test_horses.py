@@ -114,23 +114,19 @@ def test_a_man_on_foot_leads_up_to_three_horses_that_never_overlap():
 
 def test_a_rider_leads_one_horse_at_rest_and_it_goes_beside_him():
     k = H("0606")
-    side = k.neighbour(2)  # beside both his hexes (facing N)
     st = horse_game([("k", "knight", "A", "0606", {"facing": "N"}), ("z", "spearman", "B", "1212")],
-                    horses=[("h", side.label, 0, None), ("g", "0303", 0, None)])
+                    horses=[("h", k.neighbour(2).label, 0, None), ("g", k.neighbour(4).label, 0, None)])
+    assert {Lead("k", "h"), Lead("k", "g")} <= set(legal_actions(st))
     apply(st, Lead("k", "h"))  # before he moves: automatic
     assert points_left(st, st.characters["k"]) == 12
+    with pytest.raises(IllegalAction) as e:  # one horse only on horseback
+        apply(st, Lead("k", "g"))
+    assert "1 horse(s)" in e.value.reason and e.value.ref == "MC §4.4.4"
     apply(st, Move("k", ("0605", "0604")))
     kk, x = st.characters["k"], st.horses["h"]
     assert x.facing == kk.facing == 0 and x.hex in (kk.hex.neighbour(2), kk.hex.neighbour(-2))
+    assert st.horses["g"].hexes[0] == k.neighbour(4)  # the other stays
     no_overlap(st)
-    # one horse only on horseback
-    apply(st, Move("k", ("0504", "0404")))
-    st.horses["g"].hex = st.characters["k"].hex.neighbour(5).neighbour(5)
-    st.horses["g"].facing = 0
-    if led.touches(st.characters["k"], st.horses["g"]):
-        with pytest.raises(IllegalAction) as e:
-            apply(st, Lead("k", "g"))
-        assert "1 horse(s)" in e.value.reason
 
 
 def test_a_rider_who_takes_a_horse_after_moving_moves_no_further():
