@@ -666,6 +666,121 @@ def _bodies_boards(c: Corpus) -> None:
             c.events(s2.log, w)
 
 
+def _horses(c: Corpus) -> None:
+    """Riderless horses: control (§4.4.4), leading by the bridle, fire and melee at a lone horse
+    (§6.8) — every text of engine/led.py and engine/lone_horse.py."""
+    from oriflamme.engine import led
+    from oriflamme.engine.actions import AttackHorse, FireAtHorse, Lead
+    from oriflamme.engine.state import Horse
+    w = "horses"
+    big = [" ".join("." * 12)] * 12
+
+    def mk(chars, horses, step=MOVEMENT, active="A", dice=None, rows=big):
+        st = game(rows, chars, step=step, dice=dice)
+        for h in horses:
+            st.horses[h.id] = h
+        st.active = active
+        return st
+
+    # control lost; leading on foot, following, three horses at most, refusals
+    st = mk([("a", "spearman", "A", "0606"), ("b", "spearman", "A", "0909"), ("e", "spearman", "B", "0303"),
+             ("z", "spearman", "B", "1212")],
+            [Horse(f"h{d}", H("0606").neighbour(d), (d + 3) % 6, None) for d in (0, 2, 4, 1)]
+            + [Horse("x", H("0302"), 0, "B"), Horse("y", H("0911"), 0, "A")])
+    for a in (Lead("b", "h1"), Lead("a", "h0"), Lead("a", "h2"), Lead("a", "h4"), Lead("a", "h1"), Lead("a", "x"), Lead("b", "h0"),
+              Lead("b", "nohorse"), Lead("z", "h0"), Lead("nobody", "h0")):
+        c.ruling(explain(st, a), w)
+        c.refusal(st, a, w)
+        if a in legal_actions(st):
+            apply(st, a)
+    c.refusal(st, Lead("a", "h0"), w)
+    apply(st, Move("b", ("0910",)))
+    apply(st, Move("a", ("0605", "0604", "0603")))
+    s2 = st.clone()
+    s2.characters["a"].stun(s2.phase_no)
+    led.settle(s2)
+    c.events(s2.log, w)
+    s2 = st.clone()
+    s2.characters["a"].kill()
+    led.settle(s2)
+    c.events(s2.log, w)
+    s2 = st.clone()
+    s2.characters["a"].ransom = "prisoner"
+    led.settle(s2)
+    c.events(s2.log, w)
+    s2 = st.clone()
+    s2.characters["a"].stun(s2.phase_no)
+    c.refusal(s2, Lead("a", "h1"), w)
+    s2 = st.clone()
+    s2.clearing.add("a")
+    c.refusal(s2, Lead("a", "h1"), w)
+    s2 = st.clone()
+    s2.horses["h1"].hex = s2.characters["a"].hex
+    c.refusal(s2, Lead("a", "h1"), w)
+    c.events(st.log, w)
+    # a rider: at rest, one horse only, after moving; a foot leader who mounts keeps one
+    k = H("0606")
+    st = mk([("k", "knight", "A", "0606", {"facing": "N"}), ("f", "spearman", "A", "0101"),
+             ("z", "spearman", "B", "1212")], [Horse("h", k.neighbour(2), 0, None), Horse("g", k.neighbour(4), 0, None)])
+    c.ruling(explain(st, Lead("k", "h")), w)
+    apply(st, Lead("k", "h"))
+    c.refusal(st, Lead("k", "g"), w)
+    apply(st, Move("k", ("0605", "0604")))
+    c.events(st.log, w)
+    st = mk([("k", "knight", "A", "0608", {"facing": "N"}), ("f", "spearman", "A", "0101"),
+             ("z", "spearman", "B", "1212")], [Horse("h", H("0605").neighbour(1), 0, None)])
+    apply(st, Move("k", ("0607", "0606", "0605")))
+    c.ruling(explain(st, Lead("k", "h")), w)
+    apply(st, Lead("k", "h"))
+    c.events(st.log, w)
+    st = mk([("k", "knight", "A", "0606", {"facing": "N"}), ("z", "spearman", "B", "1212")],
+            [Horse("h", k.neighbour(2), 0, "A", led_by="k"), Horse("g", k.neighbour(4), 0, "A", led_by="k")])
+    led.settle(st)  # a rider leads one horse only
+    c.events(st.log, w)
+    rows = list(big)
+    rows[0] = rows[1] = " ".join(["T"] * 12)
+    st = mk([("a", "spearman", "A", "0603"), ("z", "spearman", "B", "1212")], [Horse("h", H("0604"), 0, "A", led_by="a")],
+            rows=rows)
+    apply(st, Move("a", ("0602", "0601")))
+    c.events(st.log, w)
+    st = mk([("a", "spearman", "A", "0605"), ("e", "spearman", "B", "0604")], [Horse("h", H("0606"), 0, "A", led_by="a")],
+            step=MELEE, active="B", dice=[5])
+    apply(st, Attack(("e",), ("a",)))
+    c.events(st.log, w)
+    # fire and melee at a lone horse, every die
+    for die in range(1, 11):
+        for stray in (1, 10):
+            st = mk([("x", "crossbowman", "B", "0611"), ("a", "spearman", "A", "0101"), ("f", "spearman", "A", "0505")],
+                    [Horse("h", H("0606"), 0, None)], step=OFFENSIVE_FIRE, active="B", dice=[die, stray])
+            c.ruling(explain(st, FireAtHorse("x", "h")), w)
+            apply(st, FireAtHorse("x", "h"))
+            c.events(st.log, w)
+        st = mk([("a", "spearman", "A", "0605"), ("b", "spearman", "A", H("0606").neighbour(1).label),
+                 ("z", "spearman", "B", "1212")],
+                [Horse("h", H("0606"), 0, "B")], step=MELEE, dice=[die] * 3)
+        for a in (AttackHorse(("a",), "h"), AttackHorse(("a", "b"), "h")):
+            c.ruling(explain(st, a), w)
+            s2 = st.clone()
+            apply(s2, a)
+            while s2.pending:
+                apply(s2, legal_actions(s2)[0])
+            c.events(s2.log, w)
+    st = mk([("x", "crossbowman", "B", "0611"), ("a", "spearman", "A", "0605"), ("z", "spearman", "A", "1212")],
+            [Horse("h", H("0606"), 0, "B")], step=OFFENSIVE_FIRE, active="B")
+    for a in (FireAtHorse("x", "h"), FireAtHorse("x", "nohorse"), FireAtHorse("a", "h"), FireAtHorse("nobody", "h")):
+        c.ruling(explain(st, a), w)
+        c.refusal(st, a, w)
+    st.step, st.active = MELEE, "A"
+    for a in (AttackHorse(("a",), "h"), AttackHorse(("z",), "h"), AttackHorse(("a", "a"), "h"), AttackHorse((), "h"),
+              AttackHorse(("x",), "h"), AttackHorse(("a",), "nohorse"), AttackHorse(("nobody",), "h")):
+        c.ruling(explain(st, a), w)
+        c.refusal(st, a, w)
+    st.horses["h"].side = "A"
+    c.refusal(st, AttackHorse(("a",), "h"), w)
+    from oriflamme.engine.lone_horse import attack_ruling
+    c.ruling(attack_ruling(st, [], st.horses["h"]), w)
+
+
 @lru_cache(maxsize=None)
 def corpus() -> dict[str, str]:
     c = Corpus()
@@ -679,6 +794,7 @@ def corpus() -> dict[str, str]:
             pass
     _boards(c)
     _riders(c)
+    _horses(c)
     from test_ransom import corpus_texts as ransom_texts  # §6.9, never met in random play
     for t in ransom_texts():
         c.add(t, "ransom board")

@@ -292,6 +292,11 @@ class Retreat(Row):
     hexes: int
 
 
+class LoneHorse(Row):
+    """A riderless horse attacked (§6.8): its defence."""
+    defence: int = Field(ge=1)
+
+
 class Section(Row):
     id: str
     title: str
@@ -375,6 +380,7 @@ class Ruleset:
     charge: Charge
     advance: Advance
     retreat: Retreat
+    lone_horse: LoneHorse
     sections: dict[str, Section]
     character_types: dict[str, CharacterType]
     lines: LinesRules
@@ -508,6 +514,7 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
         charge=_one(Charge, me["charge"], "melee.toml", "charge"),
         advance=_one(Advance, me["advance"], "melee.toml", "advance"),
         retreat=_one(Retreat, me["retreat"], "melee.toml", "retreat"),
+        lone_horse=_one(LoneHorse, me["lone_horse"], "melee.toml", "lone_horse"),
         sections=by_id(_rows(Section, se["section"], "sections.toml", "section")),
         character_types=by_id(_rows(CharacterType, ro["type"], "roster.toml", "type")),
         lines=_one(LinesRules, t["lines"], "terrain.toml", "lines"),

@@ -139,10 +139,18 @@ def describe(game: Game, a: Action) -> str:
         return f"carry: {n(a.char)} carries {n(a.friend)} to {a.path[-1]} (via {' '.join(a.path)})"
     if isinstance(a, SetDown):
         return f"{n(a.char)} sets his friend down in {a.hex}"
-    if a.type == "mount":
-        return f"{n(a.char)} mounts the horse {a.horse} (MC §4.4.2)"
+    if a.type in ("mount", "lead", "fire_at_horse", "attack_horse"):  # riderless horses (§4.4.2, §4.4.4, §6.8)
+        x = st.horses.get(a.horse)
+        where = f"the horse in {x.hexes[0].label}-{x.hexes[1].label}" if x is not None else f"the horse {a.horse}"
+        if a.type == "mount":
+            return f"{n(a.char)} mounts {where}"
+        if a.type == "lead":
+            return f"{n(a.char)} leads {where} by the bridle"
+        if a.type == "fire_at_horse":
+            return f"fire: {n(a.shooter)} at {where} (riderless)"
+        return f"attack: {', '.join(n(x) for x in a.attackers)} → {where} (riderless)"
     if a.type == "dismount":
-        return f"{n(a.char)} dismounts into {a.hex} (MC §4.4.2)"
+        return f"{n(a.char)} dismounts into {a.hex}"
     if a.type == "place":
         return f"{n(a.char)}, unhorsed, lands in {a.hex} (MC §6.8)"
     return a.type

@@ -201,7 +201,34 @@ class Volley(Action):
     type: ClassVar[str] = "volley"
 
 
+@dataclass(frozen=True)
+class Lead(Action):
+    """``char`` takes the riderless horse ``horse`` next to him by the bridle (§4.4.4): it
+    follows him from then on (engine/led.py). On foot: at any time of his movement; a rider:
+    before he moves, or it ends his movement."""
+    type: ClassVar[str] = "lead"
+    char: str
+    horse: str
+
+
+@dataclass(frozen=True)
+class FireAtHorse(Action):
+    """Offensive fire at a riderless horse (§6.8): as at a rider without armour."""
+    type: ClassVar[str] = "fire_at_horse"
+    shooter: str
+    horse: str
+
+
+@dataclass(frozen=True)
+class AttackHorse(Action):
+    """An attack on a riderless horse (§6.8): as on a rider without armour, defence 1."""
+    type: ClassVar[str] = "attack_horse"
+    attackers: tuple[str, ...]
+    horse: str
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty, Mount, Dismount, Place,
-                        ClearBodies, Carry, SetDown, AskQuarter, FightOn, Declare, Designate, Volley)
+                        ClearBodies, Carry, SetDown, AskQuarter, FightOn, Declare, Designate, Volley, Lead,
+                        FireAtHorse, AttackHorse)
 }

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from ..hexes import DIRECTION_NAMES, Hex
 from ..resolve.ruling import Ruling
-from . import bodies, defensive_fire, horses, ransom, turn
-from .actions import (Action, Advance, AskQuarter, Attack, Carry, Casualty, ClearBodies, Declare, Decline, Designate,
-                      Dismount, EndStep, FightOn, Fire, Mount, Move, Place, Retreat, SetDown, Volley)
+from . import bodies, defensive_fire, horses, led, lone_horse, ransom, turn
+from .actions import (Action, Advance, AskQuarter, Attack, AttackHorse, Carry, Casualty, ClearBodies, Declare, Decline,
+                      Designate, Dismount, EndStep, FightOn, Fire, FireAtHorse, Lead, Mount, Move, Place, Retreat,
+                      SetDown, Volley)
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
@@ -48,6 +49,7 @@ def legal_actions(state: GameState) -> list[Action]:
         for c in mine:
             for t, _ in fire_targets(state, c):
                 out.append(Fire(c.id, t.id))
+            out.extend(FireAtHorse(c.id, x.id) for x in lone_horse.fire_targets(state, c))  # §6.8
     elif state.step == MOVEMENT:
         for c in mine:
             if c.active and c.id not in state.stopped:
@@ -56,6 +58,7 @@ def legal_actions(state: GameState) -> list[Action]:
                 elif not c.mounted and c.horse_type:
                     out.extend(Mount(c.id, x.id) for x in horses.mountable(state, c)
                                if horses.mount_problem(state, c, x) is None)
+            out.extend(Lead(c.id, x.id) for x in led.lead_options(state, c))  # §4.4.4
             if c.mounted:  # one move per (front hex, facing) reached (§4.4.1)
                 from .movement import points_left as _left
                 from . import riding
@@ -71,6 +74,7 @@ def legal_actions(state: GameState) -> list[Action]:
     elif state.step == MELEE:
         for aset, dset in attack_options(state, side):
             out.append(Attack(aset, dset))
+        out.extend(AttackHorse(aset, hid) for aset, hid in lone_horse.attack_options(state, side))  # §6.8
     out.append(EndStep())
     return out
 
@@ -130,6 +134,8 @@ def explain(state: GameState, action: Action) -> Ruling:
             return Ruling(kind="melee").refuse(f"unknown character {exc.args[0]}")
     if isinstance(action, ClearBodies):
         return bodies.clear_ruling(state, action)
+    if isinstance(action, (Lead, FireAtHorse, AttackHorse)):
+        return _horse_ruling(state, action)
     if isinstance(action, Carry):
         return bodies.carry_ruling(state, action)
     if isinstance(action, Move):
@@ -155,6 +161,23 @@ def explain(state: GameState, action: Action) -> Ruling:
         p = state.pending[0]
         return ransom.quarter_ruling(state, [ch[x] for x in p.data["attackers"]], [ch[x] for x in p.data["defenders"]])
     return Ruling(kind=action.type)
+
+
+def _horse_ruling(state: GameState, a: Action) -> Ruling:
+    """Previews of leading a horse (§4.4.4) and of fire and attacks at a lone horse (§6.8)."""
+    ch = state.characters
+    ids = (a.attackers if isinstance(a, AttackHorse) else (a.shooter if isinstance(a, FireAtHorse) else a.char,))
+    kind = {"lead": "lead", "fire_at_horse": "fire", "attack_horse": "melee"}[a.type]
+    unknown = [x for x in ids if x not in ch]
+    if unknown:
+        return Ruling(kind=kind).refuse(f"unknown character {unknown[0]!r}")
+    horse = state.horses.get(a.horse)
+    if isinstance(a, Lead):
+        return led.lead_ruling(state, ch[a.char], horse)
+    if isinstance(a, FireAtHorse):
+        return lone_horse.fire_ruling_at(state, ch[a.shooter], horse)
+    prob = lone_horse.attack_problem(state, a.attackers, horse)
+    return Ruling(kind=kind).refuse(*prob) if prob else lone_horse.attack_ruling(state, [ch[x] for x in ids], horse)
 
 
 def _explain_path(state: GameState, c: Character, path: tuple[Hex, ...], r: Ruling) -> None:
@@ -275,6 +298,11 @@ def _check(state: GameState, a: Action) -> None:
         return
     if isinstance(a, (Retreat, Advance, Decline, Casualty, Place, SetDown, AskQuarter, FightOn, Designate, Volley)):
         raise IllegalAction(f"there is no pending {a.type} to answer", "")
+    if isinstance(a, (Lead, FireAtHorse, AttackHorse)):  # §4.4.4, §6.8
+        r = _horse_ruling(state, a)
+        if not r.legal:
+            raise IllegalAction(r.steps[-1].text, r.steps[-1].ref)
+        return
     if isinstance(a, EndStep):
         return
     if isinstance(a, Declare):
@@ -365,6 +393,12 @@ def _do(state: GameState, a: Action) -> None:
         horses.dismount(state, state.characters[a.char], Hex.from_label(a.hex))
     elif isinstance(a, ClearBodies):
         bodies.do_clear(state, a)
+    elif isinstance(a, Lead):
+        led.lead(state, state.characters[a.char], state.horses[a.horse])
+    elif isinstance(a, FireAtHorse):
+        lone_horse.fire_at(state, state.characters[a.shooter], state.horses[a.horse])
+    elif isinstance(a, AttackHorse):
+        lone_horse.attack(state, [state.characters[x] for x in a.attackers], state.horses[a.horse])
     elif isinstance(a, Carry):
         bodies.do_carry(state, a)
 
@@ -376,6 +410,7 @@ def _settle(state: GameState) -> None:
         for c in sorted(state.characters.values(), key=lambda c: c.id):
             if c.mounted and not c.alive:  # a rider killed in the saddle falls beside his horse
                 horses.unhorse(state, c, False, "MC §6.8")
+        led.settle(state)  # §4.4.4: led horses follow, bridles let go, control lost
         _fill_advance_paths(state)
         sudden_death_check(state)
         if state.over:
@@ -410,11 +445,12 @@ def _step_has_actions(state: GameState) -> bool:
     # each test is the truth value of fire_targets / points_left > 0 and reachable /
     # attack_options, stopping at the first action found
     if state.step == OFFENSIVE_FIRE:
-        return any(has_fire_target(state, c) for c in mine)
+        return any(has_fire_target(state, c) or (state.horses and lone_horse.fire_targets(state, c)) for c in mine)
     if state.step == MOVEMENT:
         return (any(can_move(state, c) for c in mine) or bool(bodies.clear_options(state))
-                or bool(bodies.carry_options(state)) or any(defensive_fire.declare_choices(state, c) for c in mine))
-    return has_attack_option(state, state.active)
+                or bool(bodies.carry_options(state)) or any(defensive_fire.declare_choices(state, c) for c in mine)
+                or any(state.horses and led.lead_options(state, c) for c in mine))
+    return has_attack_option(state, state.active) or bool(state.horses and lone_horse.attack_options(state, state.active))
 
 
 def _kill_surrounded_stunned(state: GameState) -> None:

@@ -14,8 +14,9 @@ horses.
   captured horses included), and takes its two hexes and facing.
 * **Dead horses** are bodies (:mod:`oriflamme.engine.bodies`, §4.2.2), laid in the hex of the
   horse's head.
-* **Riderless horses** (§4.4.4) stay put; their hexes may be crossed but no move ends there.
-  Not yet: leading by the bridle, change of owner, attacking a lone horse (docs/rules-coverage.md).
+* **Riderless horses** (§4.4.4) stay put unless led; their hexes may be crossed but no move ends
+  there. Control and leading by the bridle: :mod:`oriflamme.engine.led`; fire and melee at a
+  lone horse (§6.8): :mod:`oriflamme.engine.lone_horse`.
 """
 
 from __future__ import annotations

@@ -42,24 +42,30 @@ class Pending:
 @dataclass
 class Horse:
     """A horse without a rider (§4.4.4, §6.8): it covers two hexes like a rider and stays put.
-    ``side`` is the side controlling it (None: nobody); ``alive`` False for a dead horse."""
+    ``side`` is the side controlling it (None: nobody); ``alive`` False for a dead horse;
+    ``led_by`` the character leading it by the bridle (engine/led.py), if any."""
 
     id: str
     hex: Hex
     facing: int
     side: str | None
     alive: bool = True
+    led_by: str | None = None
 
     @property
     def hexes(self) -> tuple[Hex, Hex]:
         return (self.hex, self.hex.neighbour(self.facing + 3))
 
     def to_json(self) -> dict:
-        return {"id": self.id, "hex": self.hex.label, "facing": self.facing, "side": self.side, "alive": self.alive}
+        out = {"id": self.id, "hex": self.hex.label, "facing": self.facing, "side": self.side, "alive": self.alive}
+        if self.led_by is not None:
+            out["led_by"] = self.led_by
+        return out
 
     @classmethod
     def from_json(cls, d: dict) -> "Horse":
-        return cls(d["id"], Hex.from_label(d["hex"]), int(d["facing"]), d.get("side"), bool(d.get("alive", True)))
+        return cls(d["id"], Hex.from_label(d["hex"]), int(d["facing"]), d.get("side"), bool(d.get("alive", True)),
+                   d.get("led_by"))
 
 
 @dataclass

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from ..engine import IllegalAction, explain, legal_actions, view
 from ..engine import riding
-from ..engine.actions import Action, Attack, Carry, ClearBodies, Dismount, EndStep, Fire, Mount, Move
+from ..engine.actions import (Action, Attack, AttackHorse, Carry, ClearBodies, Dismount, EndStep, Fire, FireAtHorse, Lead,
+                              Mount, Move)
 from ..engine.errors import OriflammeError
 from ..engine.record import Game
 from ..engine.movement import reachable
@@ -251,7 +252,8 @@ def _frame(g: Game, version: int) -> dict:
                         "movement": c.current_movement, "mounted": c.mounted,
                         "rear": c.rear.label if c.mounted and c.hex else None, "facing": c.facing}
                        for c in sorted(st.characters.values(), key=lambda c: c.id)],
-        "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive}
+        "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive,
+                    "led_by": h.led_by}
                    for h in sorted(st.horses.values(), key=lambda h: h.id)],
         "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(st.carcasses.items(), key=lambda x: x[0].label)],
         "over": st.over, "result": st.result_text,
@@ -263,7 +265,7 @@ def options(state) -> dict:
     player sees them before committing (all computed by the engine)."""
     acts = legal_actions(state)
     moves: dict[str, list] = {}
-    fires, attacks, prompts, extras, declarations = [], [], [], [], []
+    fires, attacks, prompts, extras, declarations, horse_targets = [], [], [], [], [], []
     end = None
     reach_cache: dict[str, dict] = {}
     for a in acts:
@@ -282,8 +284,10 @@ def options(state) -> dict:
             else:
                 entry["cost"] = reach_cache[a.char].get(a.path[-1])
             moves.setdefault(a.char, []).append(entry)
-        elif isinstance(a, (Mount, Dismount, Carry, ClearBodies)):
-            # movement-step actions beside the moves (§4.4.2, §4.2.3, §4.2.4): not prompts
+        elif isinstance(a, (FireAtHorse, AttackHorse)):  # fire and attacks at a riderless horse (§6.8)
+            horse_targets.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
+        elif isinstance(a, (Mount, Dismount, Carry, ClearBodies, Lead)):
+            # movement-step actions beside the moves (§4.4.2, §4.4.4, §4.2.3, §4.2.4): not prompts
             extras.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
         elif isinstance(a, (Fire, Attack)):
             r = explain(state, a).to_json()
@@ -298,4 +302,4 @@ def options(state) -> dict:
         else:
             prompts.append({"action": a.to_json()})
     return {"moves": moves, "fires": fires, "attacks": attacks, "prompts": prompts, "extras": extras,
-            "declarations": declarations, "end_step": end}
+            "declarations": declarations, "horse_targets": horse_targets, "end_step": end}

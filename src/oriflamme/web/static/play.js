@@ -218,7 +218,7 @@
     } else if (v.options) {
       // same position (e.g. the language changed): re-attach the open preview to the new options
       const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-      const pool = (kind) => (kind === "fire" ? v.options.fires : v.options.attacks);
+      const pool = (kind) => (kind === "fire" ? v.options.fires : v.options.attacks).concat(v.options.horse_targets || []);
       if (st.preview) {
         const o = pool(st.preview.kind).find((x) => same(x.action, st.preview.option.action));
         st.preview = o ? { kind: st.preview.kind, option: o } : null;
@@ -241,7 +241,9 @@
     const o = st.view.options;
     if (!o) return false;
     return (o.moves[id] && o.moves[id].length > 0) || o.fires.some((f) => f.action.shooter === id) ||
-      o.attacks.some((a) => a.action.attackers.includes(id));
+      o.attacks.some((a) => a.action.attackers.includes(id)) ||
+      (o.horse_targets || []).some((h) => h.action.shooter === id || (h.action.attackers || []).includes(id)) ||
+      (o.extras || []).some((h) => h.action.char === id);
   }
 
   /* --- actions -------------------------------------------------------------------------------- */
@@ -540,6 +542,7 @@
         for (const [id, list] of Object.entries(o.moves)) if (list.length) marks.actors.add(id);
         o.fires.forEach((f) => marks.actors.add(f.action.shooter));
         o.attacks.forEach((a) => a.action.attackers.forEach((x) => marks.actors.add(x)));
+        (o.horse_targets || []).forEach((h) => (h.action.attackers || [h.action.shooter]).forEach((x) => marks.actors.add(x)));
         const sel = st.selected;
         if (sel && v.step === "movement") {
           const cheapest = new Map();
@@ -723,7 +726,9 @@
     if (!st.preview) return;
     const { kind, option } = st.preview;
     const r = option.ruling, a = option.action;
-    const title = kind === "fire"
+    const title = a.type === "fire_at_horse" ? t("preview.fire_horse", { shooter: charName(a.shooter), horse: a.horse })
+      : a.type === "attack_horse" ? t("preview.attack_horse", { attackers: names(a.attackers), horse: a.horse })
+      : kind === "fire"
       ? t("preview.fire", { shooter: charName(a.shooter), target: charName(a.target) })
       : t("preview.attack", { attackers: names(a.attackers), defenders: names(a.defenders) });
     box.appendChild(el("h2", { class: "card-title", testid: "preview-title" }, title));
@@ -822,6 +827,7 @@
           let label;
           if (a.type === "dismount") label = t("horse.dismount", { hex: a.hex });
           else if (a.type === "mount") label = t("horse.mount", { horse: a.horse });
+          else if (a.type === "lead") label = t("horse.lead", { horse: a.horse });
           else if (a.type === "carry") label = t("prompt.carry", { char: charName(a.char), friend: charName(a.friend), to: a.path[a.path.length - 1] });
           else label = t("prompt.clear_bodies", { chars: a.chars.map(charName).join(", "), kind: t("body." + a.kind), from: a.hex, to: a.to });
           list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "extra-" + i, onclick: () => commit(a) }, label));
@@ -831,6 +837,21 @@
     } else if (c && v.step === "offensive_fire") {
       const n = o.fires.filter((f) => f.action.shooter === c.id).length;
       box.appendChild(el("p", { class: "help", testid: "selection-help" }, n ? t("panel.fires", { n }) : t("panel.no_fires", { name: c.name })));
+    }
+    // fire and attacks at riderless horses (§6.8): a button each, previewed with the odds
+    const ht = c && c.side === v.to_act ? (o.horse_targets || []).filter((h) => h.action.shooter === c.id ||
+      (h.action.attackers && h.action.attackers.includes(c.id))) : [];
+    if (ht.length) {
+      const list = el("div", { class: "group-list", testid: "horse-targets" });
+      ht.forEach((h, i) => {
+        const a = h.action;
+        const fire = a.type === "fire_at_horse";
+        const label = fire ? t("horse.fire", { horse: a.horse }) : t("horse.attack", { attackers: names(a.attackers), horse: a.horse });
+        list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "horse-target-" + i,
+                                        onclick: () => openPreview(fire ? "fire" : "attack", h) },
+          label, " ", el("span", { class: "badge" }, fire ? (h.ruling.band ? t("band." + h.ruling.band) : "") : (h.ruling.odds || ""))));
+      });
+      box.appendChild(list);
     }
     if (v.step === "melee") {
       const groups = st.groupChoice || (c ? o.attacks.filter((a) => a.action.attackers.includes(c.id)) : []);
