@@ -97,6 +97,7 @@ class GameState:
     df_last: dict[str, int] = field(default_factory=dict)       # mover -> df_walked at the last shot
     pending: list[Pending] = field(default_factory=list)
     horses: dict[str, Horse] = field(default_factory=dict)
+    frightened: dict[str, int] = field(default_factory=dict)   # §4.6.5: horse rider -> turn of his fear
     log: list[dict] = field(default_factory=list)
     winner: str | None = None
     over: bool = False
@@ -174,6 +175,7 @@ class GameState:
             "df_last": dict(sorted(self.df_last.items())),
             "pending": [p.to_json() for p in self.pending],
             "horses": {k: h.to_json() for k, h in sorted(self.horses.items())},
+            "frightened": dict(sorted(self.frightened.items())),
             "log": self.log,
             "winner": self.winner,
             "over": self.over,
@@ -197,6 +199,7 @@ class GameState:
             df_walked=dict(d.get("df_walked", {})), df_last=dict(d.get("df_last", {})),
             pending=[Pending.from_json(p) for p in d["pending"]], log=list(d["log"]),
             horses={k: Horse.from_json(v) for k, v in d.get("horses", {}).items()},
+            frightened={k: int(v) for k, v in d.get("frightened", {}).items()},
             winner=d["winner"], over=d["over"], result_text=d.get("result_text", ""),
         )
 
@@ -223,5 +226,6 @@ class GameState:
         other.carcasses = {h: dict(k) for h, k in self.carcasses.items()}
         other.pending = copy.deepcopy(self.pending)
         other.horses = {k: copy.copy(h) for k, h in self.horses.items()}
+        other.frightened = dict(self.frightened)
         other.log = list(self.log)
         return other
