@@ -666,6 +666,21 @@ def _bodies_boards(c: Corpus) -> None:
             c.events(s2.log, w)
 
 
+def _camels(c: Corpus) -> None:
+    """Camels (§4.6): the horses' fear test, each result (§4.6.5), the column shifts (§4.6.8)."""
+    w = "camels"
+    big = [" ".join("." * 10)] * 10
+    for die, rider in ((3, "knight"), (6, "knight"), (9, "knight"), (3, "turcopole")):
+        st = game(big, [("k", rider, "A", "0506", {"facing": "N"}), ("c", "camel_rider", "B", "0602", {"facing": "N"}),
+                        ("h", "spearman", "B", "0404")], dice=[1, die], step=MOVEMENT)
+        c.events(apply(st, Move("k", ("0505", "0504"))), w)
+        st.step = MELEE
+        c.ruling(explain(st, Attack(("k",), ("h",))), w)
+        s2 = st.clone()
+        s2.active = "B"
+        c.ruling(explain(s2, Attack(("c", "h"), ("k",))), w)
+
+
 @lru_cache(maxsize=None)
 def corpus() -> dict[str, str]:
     c = Corpus()
@@ -679,6 +694,7 @@ def corpus() -> dict[str, str]:
             pass
     _boards(c)
     _riders(c)
+    _camels(c)
     from test_ransom import corpus_texts as ransom_texts  # §6.9, never met in random play
     for t in ransom_texts():
         c.add(t, "ransom board")
