@@ -184,3 +184,27 @@ def test_frightened_and_used_to_camels_survive_json_and_clone():
         ch.pop("used_to_camels")
     st3 = GameState.from_json(old, st.gmap)
     assert st3.frightened == {} and not st3.characters["k"].used_to_camels
+
+
+def test_camel_rider_declares_both_fires_and_keeps_his_full_movement():
+    from oriflamme.engine.actions import Declare, Fire
+    from oriflamme.engine.defensive_fire import declare_choices
+    from oriflamme.engine.movement import allowance
+    st = game(OPEN, [("c", "camel_rider", "A", "0606", {"facing": "N"}), ("s", "spearman", "B", "0601")],
+              step="offensive_fire")
+    c = st.characters["c"]
+    assert declare_choices(st, c) == ["offensive_and_defensive"]
+    apply(st, Declare("c", "offensive_and_defensive"))
+    assert allowance(st, c) == 12  # no movement limit (§4.6.7)
+    r = explain(st, Fire("c", "s"))
+    assert r.legal, r.reason
+
+
+def test_fire_at_a_camel_rider_reads_the_mounted_table():
+    """§4.6.6: the standard cover of riders applies to camels (the mounted table, D9)."""
+    from oriflamme.engine.actions import Fire
+    st = game(OPEN, [("c", "camel_rider", "A", "0606", {"facing": "N"}), ("x", "crossbowman", "B", "0610")],
+              step="offensive_fire")
+    st.active = "B"
+    r = explain(st, Fire("x", "c"))
+    assert r.legal and r.data["table"] == "vs_mounted"
