@@ -781,6 +781,30 @@ def _horses(c: Corpus) -> None:
     c.ruling(attack_ruling(st, [], st.horses["h"]), w)
 
 
+def _camels(c: Corpus) -> None:
+    """Camels (§4.6): the horses' fear test, each result (§4.6.5), the column shifts (§4.6.8)."""
+    from oriflamme.engine.actions import Dismount, Mount
+    from oriflamme.engine.state import Horse
+    w = "camels"
+    big = [" ".join("." * 10)] * 10
+    # a camel rider on foot cannot mount a horse, nor a knight a camel (§4.6.4)
+    for rider, kind in (("camel_rider", "horse"), ("knight", "camel")):
+        st = game(big, [("r", rider, "A", "0505", {"facing": "N"}), ("z", "spearman", "B", "0909")], step=MOVEMENT)
+        apply(st, Dismount("r", "0404"))
+        st.horses.clear()
+        st.horses["hx"] = Horse("hx", H("0304"), 0, None, kind=kind)
+        c.refusal(st, Mount("r", "hx"), w)
+    for die, rider in ((3, "knight"), (6, "knight"), (9, "knight"), (3, "turcopole")):
+        st = game(big, [("k", rider, "A", "0506", {"facing": "N"}), ("c", "camel_rider", "B", "0602", {"facing": "N"}),
+                        ("h", "spearman", "B", "0404")], dice=[1, die], step=MOVEMENT)
+        c.events(apply(st, Move("k", ("0505", "0504"))), w)
+        st.step = MELEE
+        c.ruling(explain(st, Attack(("k",), ("h",))), w)
+        s2 = st.clone()
+        s2.active = "B"
+        c.ruling(explain(s2, Attack(("c", "h"), ("k",))), w)
+
+
 @lru_cache(maxsize=None)
 def corpus() -> dict[str, str]:
     c = Corpus()
@@ -795,6 +819,7 @@ def corpus() -> dict[str, str]:
     _boards(c)
     _riders(c)
     _horses(c)
+    _camels(c)
     from test_ransom import corpus_texts as ransom_texts  # §6.9, never met in random play
     for t in ransom_texts():
         c.add(t, "ransom board")

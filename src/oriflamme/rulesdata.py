@@ -320,6 +320,8 @@ class CharacterType(Row):
     polearm: bool = False
     knight: bool = False
     dismounted: str | None = None  # riders: the type they become on foot (§4.4.2, §6.8)
+    mount: Literal["horse", "camel"] = "horse"  # what a rider rides (§4.6: camels)
+    used_to_camels: bool = False  # Saracens, Bedouins, Turcopoles: +2 to the fear test (§4.6.5)
 
 
 class Surrender(Row):
@@ -347,6 +349,24 @@ class Ransom(BaseModel):
     band: list[Band]
     counter: RansomCounter
     escort: list[EscortRule]
+
+
+class CamelShift(Row):
+    value: int
+
+
+class CamelJavelins(Row):
+    optional_limit: int = Field(ge=1)
+
+
+class Camels(BaseModel):
+    """§4.6 camels: the horses' fear test (§4.6.5), the column shift of a horse rider next to a
+    camel (§4.6.5, §4.6.8), the optional javelin limit (§4.6.7)."""
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    fear_band: list[Band]
+    fear_modifier: list[Modifier]
+    shift: CamelShift
+    javelins: CamelJavelins
 
 
 # ---------------------------------------------------------------------------------------------
@@ -385,6 +405,7 @@ class Ruleset:
     character_types: dict[str, CharacterType]
     lines: LinesRules
     ransom: Ransom
+    camels: Camels | None = None
 
     # --- lookups by id or printed name (case and accents optional) -------------------------
     def _find(self, table: dict, what: str, text: str):
@@ -481,6 +502,7 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
     se = _load_toml(pkg, "sections.toml")
     ro = _load_toml(pkg, "roster.toml")
     rn = _load_toml(pkg, "ransom.toml")
+    cm = _load_toml(pkg, "camels.toml")
 
     def by_id(rows):
         return {r.id: r for r in rows}
@@ -519,4 +541,5 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
         character_types=by_id(_rows(CharacterType, ro["type"], "roster.toml", "type")),
         lines=_one(LinesRules, t["lines"], "terrain.toml", "lines"),
         ransom=_one(Ransom, rn, "ransom.toml", "ransom"),
+        camels=_one(Camels, cm, "camels.toml", "camels"),
     )

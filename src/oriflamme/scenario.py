@@ -42,6 +42,7 @@ class CharacterSpec(_M):
     weapon: str | None = None
     polearm: bool | None = None
     facing: Literal["N", "NE", "SE", "S", "SW", "NW"] | None = None  # riders: where the arrow points
+    used_to_camels: bool | None = None  # §4.6.5: Saracens, Bedouins, Turcopoles (default: the type's)
 
 
 class BoardPlacement(_M):

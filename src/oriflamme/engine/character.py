@@ -50,6 +50,7 @@ class Character:
     foot_type: str | None = None   # the character type he becomes on foot (§4.4.2, §6.8)
     ransom: str = FREE           # §6.9: FREE, PRISONER, ESCAPED or CAPTURED
     escort: tuple[str, ...] = ()  # §6.9: ids of a prisoner's escort
+    used_to_camels: bool = False  # §4.6.5: his horse is used to camels (+2 to the fear test)
 
     # --- where he stands (§1.2, §4.4) ----------------------------------------------------
     @property

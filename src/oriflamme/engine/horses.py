@@ -82,7 +82,7 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
     """§6.8: the horse stays where it stood (dead or alive), the rider is put beside it."""
     if not c.mounted or c.hex is None:
         return
-    horse = Horse(_new_horse_id(state, c), c.hex, c.facing, c.side, alive=not horse_killed)
+    horse = Horse(_new_horse_id(state, c), c.hex, c.facing, c.side, alive=not horse_killed, kind=_mount(state, c))
     if horse_killed:
         # a dead horse is a body (§4.2.2), counted in the hex of its head (Oriflamme's reading)
         from .bodies import add_carcass
@@ -154,12 +154,20 @@ def mountable(state: GameState, c: Character) -> list[Horse]:
     return out
 
 
+def _mount(state: GameState, c: Character) -> str:
+    """What ``c`` rides or rode: "horse" or "camel" (his mounted type's ``mount``, §4.6)."""
+    ct = state.rules.character_types.get(c.horse_type or c.type)
+    return getattr(ct, "mount", "horse") if ct is not None else "horse"
+
+
 def mount_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[str, str] | None:
     from .movement import points_left
     if c.mounted:
         return (f"{c.name} is already on horseback", "MC §4.4.2")
     if not c.horse_type:
         return (f"only riders may mount a horse; {c.name} is not one", "MC §4.4.2")
+    if horse is not None and horse.kind != _mount(state, c):
+        return (f"{c.name} rides a {_mount(state, c)}, not a {horse.kind}", "MC §4.4.2, §4.6.4")
     if horse is None or horse not in mountable(state, c):
         return ("the horse must be riderless, alive, next to him and not held by an enemy standing by", "MC §4.4.2, §4.4.4")
     if points_left(state, c) < mount_cost(state, c):
@@ -177,7 +185,7 @@ def dismount(state: GameState, c: Character, h: Hex) -> None:
     r = rules(state)
     left = points_left(state, c) - mount_cost(state, c)
     div = r["dismount_points_divisor_wounded"] if c.status == "wounded" else r["dismount_points_divisor"]
-    horse = Horse(_new_horse_id(state, c), c.hex, c.facing, c.side)
+    horse = Horse(_new_horse_id(state, c), c.hex, c.facing, c.side, kind=_mount(state, c))
     state.horses[horse.id] = horse
     to_foot(state, c)
     c.hex = h

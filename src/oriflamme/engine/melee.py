@@ -102,7 +102,9 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
         options = [marks_of(state, d, a, False) for a in facing]
         worst = min(options, key=lambda ms: sum(rs.terrain_marks[x].value for x in ms))
         fd.append(Fighter(d.current_defence, mounted=d.mounted, armour=d.armour, marks=worst, name=d.name))
-    r = resolve_melee(rs, fa, fd, weather=state.weather if state.weather != "clear" else None, die=die)
+    from .camels import melee_shifts  # §4.6.5, §4.6.8
+    r = resolve_melee(rs, fa, fd, weather=state.weather if state.weather != "clear" else None, die=die,
+                      cited_shifts=melee_shifts(state, attackers, defenders))
     names_a = ", ".join(f"{a.name} ({a.current_attack})" for a in attackers)
     names_d = ", ".join(f"{d.name} ({d.current_defence}{', stunned' if d.status == 'stunned' else ''})" for d in defenders)
     r.steps.insert(0, Step(f"{names_a} attack {names_d}", "MC §6"))

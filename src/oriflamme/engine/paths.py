@@ -105,6 +105,10 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
             else:
                 c.hex = h
             visited.append((c.hex, c.facing))
+            if why == "move" and c.mounted:  # §4.6.5: the horses' fear of camels
+                from .camels import fear_on_entering
+                if fear_on_entering(state, c, visited[-2], h):
+                    return _stop_back(state, c, h, visited[:-1], i - 1)
             if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None and move is not None:
                 if turn.DEFENSIVE_FIRE_HOOK(state, c, h, i, move):  # §5.3: defensive fire interrupts here
                     return h, PAUSED, i + 1

@@ -33,6 +33,7 @@ def new_game(scenario: dict, gmap: GameMap, seed: int) -> GameState:
             facing=DIRECTION_NAMES.index(spec.get("facing") or "N"),
             horse_type=ct.id if ct.mounted else None,
             foot_type=ct.dismounted if ct.mounted else None,
+            used_to_camels=ct.used_to_camels if spec.get("used_to_camels") is None else spec["used_to_camels"],
         )
         chars[c.id] = c
     sides = [s["id"] for s in scenario["side"]]

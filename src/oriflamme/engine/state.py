@@ -51,6 +51,7 @@ class Horse:
     side: str | None
     alive: bool = True
     led_by: str | None = None
+    kind: str = "horse"  # the mount: "horse" or "camel" (§4.6; only camel riders mount a camel)
 
     @property
     def hexes(self) -> tuple[Hex, Hex]:
@@ -60,12 +61,14 @@ class Horse:
         out = {"id": self.id, "hex": self.hex.label, "facing": self.facing, "side": self.side, "alive": self.alive}
         if self.led_by is not None:
             out["led_by"] = self.led_by
+        if self.kind != "horse":
+            out["kind"] = self.kind
         return out
 
     @classmethod
     def from_json(cls, d: dict) -> "Horse":
         return cls(d["id"], Hex.from_label(d["hex"]), int(d["facing"]), d.get("side"), bool(d.get("alive", True)),
-                   d.get("led_by"))
+                   d.get("led_by"), d.get("kind", "horse"))
 
 
 @dataclass
@@ -103,6 +106,7 @@ class GameState:
     df_last: dict[str, int] = field(default_factory=dict)       # mover -> df_walked at the last shot
     pending: list[Pending] = field(default_factory=list)
     horses: dict[str, Horse] = field(default_factory=dict)
+    frightened: dict[str, int] = field(default_factory=dict)   # §4.6.5: horse rider -> turn of his fear
     log: list[dict] = field(default_factory=list)
     winner: str | None = None
     over: bool = False
@@ -180,6 +184,7 @@ class GameState:
             "df_last": dict(sorted(self.df_last.items())),
             "pending": [p.to_json() for p in self.pending],
             "horses": {k: h.to_json() for k, h in sorted(self.horses.items())},
+            "frightened": dict(sorted(self.frightened.items())),
             "log": self.log,
             "winner": self.winner,
             "over": self.over,
@@ -203,6 +208,7 @@ class GameState:
             df_walked=dict(d.get("df_walked", {})), df_last=dict(d.get("df_last", {})),
             pending=[Pending.from_json(p) for p in d["pending"]], log=list(d["log"]),
             horses={k: Horse.from_json(v) for k, v in d.get("horses", {}).items()},
+            frightened={k: int(v) for k, v in d.get("frightened", {}).items()},
             winner=d["winner"], over=d["over"], result_text=d.get("result_text", ""),
         )
 
@@ -229,5 +235,6 @@ class GameState:
         other.carcasses = {h: dict(k) for h, k in self.carcasses.items()}
         other.pending = copy.deepcopy(self.pending)
         other.horses = {k: copy.copy(h) for k, h in self.horses.items()}
+        other.frightened = dict(self.frightened)
         other.log = list(self.log)
         return other

@@ -60,8 +60,10 @@ def melee(
     extra_shifts: Sequence[int] = (),
     weather: str | None = None,
     die: int | None = None,
+    cited_shifts: Sequence[tuple[int, str, str]] = (),
 ) -> Ruling:
-    """Adjudicate one attack. Without ``die``: legality, odds and probabilities only."""
+    """Adjudicate one attack. Without ``die``: legality, odds and probabilities only.
+    ``cited_shifts``: (shift, explanation, ref) of rules the engine found (e.g. camels, §4.6.8)."""
     r = Ruling(kind="melee")
     if not attackers or not defenders:
         return r.refuse("an attack needs at least one attacker and one defender", "MC §6")
@@ -148,6 +150,9 @@ def melee(
         if w.combat == "-":
             r.step(f"weather {w.names[0]}: -1 column", "MC §3.2; SEED-NOTES D5")
             shift -= 1
+    for s, text, ref in cited_shifts:
+        r.step(text, ref)
+        shift += s
     for s in extra_shifts:
         r.step(f"other shift {s:+d} column(s)", "")
         shift += s

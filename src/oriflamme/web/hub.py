@@ -252,7 +252,7 @@ def _frame(g: Game, version: int) -> dict:
                         "movement": c.current_movement, "mounted": c.mounted,
                         "rear": c.rear.label if c.mounted and c.hex else None, "facing": c.facing}
                        for c in sorted(st.characters.values(), key=lambda c: c.id)],
-        "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive,
+        "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive, "kind": h.kind,
                     "led_by": h.led_by}
                    for h in sorted(st.horses.values(), key=lambda h: h.id)],
         "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(st.carcasses.items(), key=lambda x: x[0].label)],

@@ -432,7 +432,7 @@
         if (!g) continue;
         const c = this.centreOf(h.hexes[1]);
         const t = svg("text", { x: c.x, y: c.y + 6, class: "counter-glyph", "text-anchor": "middle" }, g);
-        t.textContent = h.alive ? "♞" : "✝";
+        t.textContent = !h.alive ? "✝" : (h.kind === "camel" ? "🐪" : "♞");
         const title = svg("title", null, g);
         title.textContent = h.id;
       }
