@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamekit import H, game
+from gamekit import H, ScriptedDice, game
 from oriflamme.engine import Attack, EndStep, Fire, IllegalAction, Move, apply, explain, legal_actions
 from oriflamme.engine.actions import Advance, Casualty, Decline, Retreat
 from oriflamme.engine.movement import allowance, points_left, reachable
@@ -344,3 +344,26 @@ def test_stray_shot_stopped_by_an_obstacle():
     apply(st, Fire("s", "t"))
     assert st.characters["v"].status == "healthy"
     assert "obstacle shields V" in [e for e in st.log if e["type"] == "stray_shot"][-1]["text"]
+
+
+def test_a_friend_steps_aside_to_make_room_for_a_retreat():
+    """§6.5 (§): "Il peut également déplacer des personnages amis pour se retrouver à la distance
+    requise de son point de départ" — offered when no retreat without it exists."""
+    from oriflamme.engine.paths import retreat_paths
+    # the defender in 0303 must retreat 1 away from the attacker in 0302; every hex one step away
+    # and not next to the attacker holds a friend
+    st = game(OPEN, [("a", "knight_on_foot", "A", "0302"), ("d", "spearman", "B", "0303"),
+                     ("f1", "spearman", "B", "0304"), ("f2", "spearman", "B", "0203"), ("f3", "spearman", "B", "0403")],
+              step="melee")
+    d = st.characters["d"]
+    assert retreat_paths(st, d, 1, None, ["a"]) == []
+    roomy = retreat_paths(st, d, 1, None, ["a"], displace=True)
+    assert roomy
+    st.dice = ScriptedDice([5])  # 20:6 → 3-1, die 5: C (defender retreats 1)
+    apply(st, Attack(("a",), ("d",)))
+    while st.pending and st.pending[0].kind == "retreat":
+        apply(st, legal_actions(st)[0])
+    moved = [e for e in st.log if "steps aside" in e["text"]]
+    assert moved and d.hex in [h for h in roomy[0]] and d.status == "healthy"
+    live = [c.hex for c in st.characters.values() if c.alive]
+    assert len(live) == len(set(live))  # one live character per hex (§4.1)

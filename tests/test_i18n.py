@@ -20,7 +20,7 @@ from importlib import resources
 
 import pytest
 
-from gamekit import H, game
+from gamekit import H, board, game
 from oriflamme.ai.random_player import RandomPlayer
 from oriflamme.engine import apply, explain, legal_actions, new_game
 from oriflamme.engine.actions import (Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move,
@@ -193,6 +193,23 @@ def _referee_situations():
 # --- hand-made boards ------------------------------------------------------------------------
 OPEN = [". . . . . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . ."]
 ALL_SIDES = "N,NE,SE,S,SW,NW"
+
+
+def _make_room(c: Corpus) -> None:
+    """A friend steps aside to make room for a retreat (§6.5 (§)), next to an enemy: tested."""
+    # second case: every hex F2 (0203) could step into but one is held by side A, and that one
+    # is next to them — he is tested there
+    free = [n for n in H("0203").neighbours() if n.label not in ("0302", "0303", "0304", "0403") and n in board(OPEN)]
+    keep = next(n for n in free if any(n.distance(o) == 1 for o in free if o != n))
+    blockers = tuple((f"e{i}", "spearman", "A", n.label) for i, n in enumerate(x for x in free if x != keep))
+    for extra in ((), blockers):
+        st = game(OPEN, [("a", "knight_on_foot", "A", "0302"), ("d", "spearman", "B", "0303"),
+                         ("f1", "spearman", "B", "0304"), ("f2", "spearman", "B", "0203"),
+                         ("f3", "spearman", "B", "0403"), *extra], dice=[5, 1, 1], step=MELEE)
+        apply(st, Attack(("a",), ("d",)))
+        while st.pending and st.pending[0].kind == "retreat":
+            apply(st, legal_actions(st)[0])
+        c.events(st.log, "make room")
 
 
 def _riders(c: Corpus) -> None:
@@ -818,6 +835,7 @@ def corpus() -> dict[str, str]:
             pass
     _boards(c)
     _riders(c)
+    _make_room(c)
     _horses(c)
     _camels(c)
     from test_ransom import corpus_texts as ransom_texts  # §6.9, never met in random play

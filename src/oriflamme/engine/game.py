@@ -653,6 +653,8 @@ def _fill_retreat_paths(state: GameState) -> None:
             continue
         away = Hex.from_label(p.data["away_from"]) if p.data.get("away_from") else None
         paths = retreat_paths(state, c, p.data["n"], away, p.data.get("combatants", ()))
+        if not paths:  # a friend may step aside to make room (§5.4.3 (§), §6.5 (§))
+            paths = retreat_paths(state, c, p.data["n"], away, p.data.get("combatants", ()), displace=True)
         p.data["lazy"] = False
         if paths:
             p.data["paths"] = [[h.label for h in x] for x in paths]
@@ -691,6 +693,11 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
         c = state.characters[a.char]
         path = _labels(a.path)
         start = c.hex
+        from .paths import make_room, step_aside
+        for f in [o for o in state.live_at(path[-1]) if o.id != c.id]:  # a friend makes room (§6.5 (§))
+            to = make_room(state, f, path[-1], c)
+            if to is not None:
+                step_aside(state, f, to, c)
         final, interrupted, _ = walk(state, c, path, why="retreat")
         if not c.alive:
             pass  # killed on the way: the status event says so

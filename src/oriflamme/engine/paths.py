@@ -204,16 +204,24 @@ def _stop_back(state: GameState, c: Character, h: Hex, visited: list, i: int) ->
 
 # --- retreats ----------------------------------------------------------------------------
 def retreat_paths(state: GameState, c: Character, n: int, away_from: Hex | None,
-                  combatants: Iterable[str] = ()) -> list[tuple[Hex, ...]]:
+                  combatants: Iterable[str] = (), displace: bool = False) -> list[tuple[Hex, ...]]:
     """Every path of a retreat of ``n`` hexes: ending ``n`` hexes from the start, through no
     enemy, into a hex without a live character; the first step away from the fire
-    (Example 4, §4.3); never ending next to an enemy who took part in the combat (§4.3)."""
+    (Example 4, §4.3); never ending next to an enemy who took part in the combat (§4.3).
+
+    ``displace``: a character on foot may also end on a friend on foot who steps aside to make
+    room (§5.4.3 (§), §6.5 (§) "Il peut également déplacer des personnages amis"; see
+    :func:`make_room`). Oriflamme offers it when no retreat without it exists."""
     start = c.hex
     comb = [state.characters[x] for x in combatants]
     out: list[tuple[Hex, ...]] = []
 
     def ok_hex(h: Hex) -> bool:
-        if [o for o in state.live_at(h) if o.id != c.id] or state.horse_at(h) is not None:
+        others = [o for o in state.live_at(h) if o.id != c.id]
+        if others:
+            if not (displace and not c.mounted and len(others) == 1 and make_room(state, others[0], h, c) is not None):
+                return False
+        if state.horse_at(h) is not None:
             return False
         return not any(e.alive and e.side != c.side and e.hex is not None and e.distance_to(h) == 1 for e in comb)
 
@@ -251,6 +259,39 @@ def retreat_paths(state: GameState, c: Character, n: int, away_from: Hex | None,
 
     rec([])
     return sorted(out)
+
+
+def make_room(state: GameState, f: Character, h: Hex, mover: Character) -> Hex | None:
+    """Where the friend ``f`` standing in ``h`` steps aside so that ``mover`` may end his retreat
+    there (§5.4.3 (§), §6.5 (§)): ``f`` active, on foot and of ``mover``'s side, into a free hex
+    next to ``h`` open to him (not ``mover``'s own hex). Oriflamme chooses for him: a hex next to
+    no active enemy if there is one, then by label (docs/decisions.md)."""
+    if f.side != mover.side or not f.active or f.mounted:
+        return None
+    cands = []
+    for n in h.neighbours():
+        if n == mover.hex or not passable_for(state, f, h, n):
+            continue
+        if state.live_at(n) or state.horse_at(n) is not None:
+            continue
+        near_enemy = any(e.active and e.side != f.side and e.hex is not None and e.distance_to(n) == 1
+                         for e in state.characters.values())
+        cands.append((near_enemy, n.label, n))
+    return min(cands)[2] if cands else None
+
+
+def step_aside(state: GameState, f: Character, to: Hex, mover: Character) -> None:
+    """``f`` makes room for ``mover``'s retreat (§6.5 (§)); stopping next to an enemy, he takes
+    the infiltration tests (§6.5 (§): "il doit subir les conséquences ... de la table
+    d'infiltration")."""
+    frm = f.hex
+    f.hex = to
+    emit(state, "retreat", f"{f.name} steps aside from {frm.label} to {to.label} to make room for {mover.name}",
+         char=f.id, ref="MC §5.4.3 (§), §6.5 (§)")
+    for e in opposers(state, f, to):
+        if _opportunity_test(state, f, e, to, f"{f.name}'s step aside into {to.label}", "retreat", "MC §6.5 (§), §4.3",
+                             0, None):
+            break
 
 
 # --- advance after combat ----------------------------------------------------------------
