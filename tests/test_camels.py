@@ -208,3 +208,16 @@ def test_fire_at_a_camel_rider_reads_the_mounted_table():
     st.active = "B"
     r = explain(st, Fire("x", "c"))
     assert r.legal and r.data["table"] == "vs_mounted"
+
+
+def test_a_riderless_camel_frightens_horses_too():
+    """§4.6.5 « tout cheval entrant dans une case adjacente à un dromadaire »: ridden or not."""
+    from oriflamme.engine.camels import camels_next_to
+    from oriflamme.engine.state import Horse
+    st = game([" ".join("." * 10)] * 10, [("k", "knight", "A", "0506", {"facing": "N"}),
+                                         ("z", "spearman", "B", "0909")], step="movement")
+    st.horses["cam"] = Horse("cam", H("0503"), 0, None, kind="camel")
+    near = camels_next_to(st, (H("0504"),))
+    assert [x.id for x in near] == ["cam"]
+    st.horses["cam"].kind = "horse"
+    assert camels_next_to(st, (H("0504"),)) == []

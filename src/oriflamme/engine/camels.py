@@ -10,8 +10,9 @@ camel (``mount = "camel"`` on their roster type); horses fear them.
   favour; the §4.6.5 penalty is the same loss of control and is not counted twice
   (:func:`melee_shifts`).
 
-Not modelled yet: riderless camels (pack camels, litters, §4.6.3), kneeling and mounting a
-camel (§4.6.4), a camel's cover for those behind it (§4.6.6), charges (§4.6.8).
+Riderless camels (left by unhorsed or dismounted camel riders) frighten horses too. Not
+modelled yet: pack camels and litters (§4.6.3), kneeling (§4.6.4), a camel's cover for those
+behind it (§4.6.6), charges (§4.6.8).
 """
 
 from __future__ import annotations
@@ -38,10 +39,24 @@ def is_horse(state: GameState, c: Character) -> bool:
     return c.mounted and c.hex is not None and mount_of(state, c) == "horse"
 
 
-def camels_next_to(state: GameState, hexes: tuple[Hex, ...], but: str = "") -> list[Character]:
-    """The camels with a hex adjacent to one of ``hexes``."""
-    return [x for x in state.characters.values()
-            if x.id != but and is_camel(state, x) and any(a.distance(b) == 1 for a in x.hexes for b in hexes)]
+class _RiderlessCamel:
+    """A riderless live camel (a horse counter of kind camel, engine/horses.py) as the fear
+    test sees it: horses fear the animal, ridden or not (§4.6.5)."""
+
+    __slots__ = ("id", "name", "hexes")
+
+    def __init__(self, horse):
+        self.id, self.name, self.hexes = horse.id, horse.id, horse.hexes
+
+
+def camels_next_to(state: GameState, hexes: tuple[Hex, ...], but: str = "") -> list:
+    """The camels — camel riders and riderless camels — with a hex adjacent to one of ``hexes``."""
+    out = [x for x in state.characters.values()
+           if x.id != but and is_camel(state, x) and any(a.distance(b) == 1 for a in x.hexes for b in hexes)]
+    for h in state.horses.values():
+        if h.alive and h.kind == "camel" and any(a.distance(b) == 1 for a in h.hexes for b in hexes):
+            out.append(_RiderlessCamel(h))
+    return out
 
 
 def _counter(front: Hex, facing: int, mounted: bool) -> tuple[Hex, ...]:
