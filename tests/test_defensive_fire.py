@@ -309,3 +309,39 @@ def test_web_options_list_the_prompt_with_odds_and_the_declarations_apart():
     o = options(st)
     assert not o["prompts"] and [d["action"] for d in o["declarations"]] == [
         {"type": "declare", "char": "a", "fire": "offensive_and_defensive"}]
+
+
+def test_a_character_declared_not_moving_may_be_shot_at_once():
+    """§5.3 N.B.: « Il n'est pas possible d'effectuer un tir défensif contre un personnage qui
+    n'a pas encore commencé à bouger, sauf si le joueur adverse déclare qu'il ne compte pas le
+    déplacer ce tour-ci. »"""
+    from oriflamme.engine.actions import Stand
+    st = _board(dice=[1], ready=("x",))
+    st.characters["a"].hex = H("0105")
+    assert Stand("a") in legal_actions(st)
+    apply(st, Stand("a"))
+    assert st.to_act() == "B" and st.pending[0].kind == "defensive_fire"
+    assert legal_actions(st) == [Designate("x"), Decline()]
+    apply(st, Designate("x"))
+    apply(st, Volley())
+    a = st.characters["a"]
+    assert a.hex == H("0105") and a.status == "dead"  # the crossbow's 1 kills (§5.4.3)
+    assert "a" in st.stopped and "x" in st.df_fired
+    # he cannot move afterwards, nor be declared twice; nobody ready: no such option
+    st2 = _board(ready=())
+    assert Stand("a") not in legal_actions(st2)
+    with pytest.raises(IllegalAction) as e:
+        apply(st2, Stand("a"))
+    assert "no enemy shooter is ready" in e.value.reason
+
+
+def test_declared_not_moving_and_let_be():
+    from oriflamme.engine.actions import Stand
+    st = _board(ready=("x",))
+    st.characters["a"].hex = H("0105")
+    apply(st, Stand("a"))
+    apply(st, Decline())
+    assert not st.pending and st.characters["a"].hex == H("0105") and "a" in st.stopped
+    assert any("does not fire at" in e["text"] for e in st.log)
+    with pytest.raises(IllegalAction):
+        apply(st, Move("a", ("0106",)))

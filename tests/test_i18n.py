@@ -212,6 +212,30 @@ def _make_room(c: Corpus) -> None:
         c.events(st.log, "make room")
 
 
+def _stand(c: Corpus) -> None:
+    """§5.3 N.B.: a character declared not moving, shot at or let be; the refusals."""
+    from oriflamme.engine.actions import Decline, Designate, Stand, Volley
+    w = "stand"
+    for answer in ("fire", "decline"):
+        st = game(OPEN, [("a", "spearman", "A", "0105"), ("b", "spearman", "A", "0101"),
+                         ("x", "crossbowman", "B", "0605")], dice=[1, 10, 10], step=MOVEMENT)
+        st.defensive_ready = {"x"}
+        c.refusal(st, Stand("x"), w)
+        st.mp_spent["b"] = 1  # b has moved already
+        c.refusal(st, Stand("b"), w)
+        apply(st, Stand("a"))
+        if answer == "fire":
+            apply(st, Designate("x"))
+            apply(st, Volley())
+        else:
+            apply(st, Decline())
+        c.events(st.log, w)
+        st.defensive_ready = set()
+        c.refusal(st, Stand("b"), w)
+    st = game(OPEN, [("a", "spearman", "A", "0105"), ("x", "crossbowman", "B", "0605")], step=MOVEMENT)
+    c.refusal(st, Stand("a"), w)
+
+
 def _riders(c: Corpus) -> None:
     """Riders (§4.4), the volte (§4.3.2), fire at riders (D9), unhorsing (§6.8), mounting."""
     from oriflamme.engine.actions import Dismount, Mount, Place
@@ -835,6 +859,7 @@ def corpus() -> dict[str, str]:
             pass
     _boards(c)
     _riders(c)
+    _stand(c)
     _make_room(c)
     _horses(c)
     _camels(c)

@@ -153,6 +153,8 @@ def describe(game: Game, a: Action) -> str:
         return f"{n(a.char)} dismounts into {a.hex}"
     if a.type == "place":
         return f"{n(a.char)}, unhorsed, lands in {a.hex} (MC §6.8)"
+    if a.type == "stand":
+        return f"{n(a.char)} will not move this turn: the enemy may fire at him now (MC §5.3)"
     return a.type
 
 

@@ -227,8 +227,16 @@ class AttackHorse(Action):
     horse: str
 
 
+@dataclass(frozen=True)
+class Stand(Action):
+    """The moving side declares that ``char`` will not move this turn: the enemy may then fire
+    at him defensively at once (§5.3 N.B.)."""
+    type: ClassVar[str] = "stand"
+    char: str
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty, Mount, Dismount, Place,
-                        ClearBodies, Carry, SetDown, AskQuarter, FightOn, Declare, Designate, Volley, Lead,
+                        ClearBodies, Carry, SetDown, AskQuarter, FightOn, Declare, Designate, Volley, Stand, Lead,
                         FireAtHorse, AttackHorse)
 }

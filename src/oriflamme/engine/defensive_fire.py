@@ -25,7 +25,7 @@ resumes along the rest of its path (``game._walk_move``).
 from __future__ import annotations
 
 from ..resolve.ruling import Ruling
-from .actions import Action, Decline, Declare, Designate, Volley
+from .actions import Action, Decline, Declare, Designate, Stand, Volley
 from .character import Character
 from .events import emit
 from .fire import _target_ruling, apply_status, weapon_problem
@@ -261,7 +261,9 @@ def answer(state: GameState, p: Pending, a: Action) -> None:
         p.data["designated"].append(a.shooter)
         state.pending.insert(0, p)  # still waiting for more shooters, the volley or "let pass"
         return
-    if isinstance(a, Decline):
+    if isinstance(a, Decline) and mv.get("stand"):
+        emit(state, "defensive_fire", f"side {p.side} does not fire at {mover.name}", char=mover.id, ref=REF)
+    elif isinstance(a, Decline):
         emit(state, "defensive_fire", f"side {p.side} lets {mover.name} pass {p.data['hex']}",
              char=mover.id, hex=p.data["hex"], ref=REF)
     else:
@@ -343,3 +345,31 @@ def _resume(state: GameState, mover: Character, mv: dict) -> None:
             else:
                 mv["path"], mv["steps"], mv["halt"] = mv["path"][: at + 1], steps[: at + 1], True
     _walk_move(state, mover, mv)
+
+
+# --- §5.3 N.B.: "sauf si le joueur adverse déclare qu'il ne compte pas le déplacer ce tour-ci" --
+def stand_problem(state: GameState, c: Character) -> tuple[str, str] | None:
+    """Why ``c``'s side cannot declare that he will not move (and offer him to defensive fire)."""
+    if state.step != MOVEMENT or c.side != state.active:
+        return (f"{c.name} can be declared standing only in the movement step of side {c.side}", "MC §2.1 (2), §5.3")
+    if not c.active or c.hex is None:
+        return (f"{c.name} is {c.status}", "MC §1.2")
+    if c.id in state.stopped or state.mp_spent.get(c.id, 0):
+        return (f"{c.name} has already moved or stopped this phase", "MC §5.3")
+    if not eligible(state, c):
+        return (f"no enemy shooter is ready to fire at {c.name} defensively", "MC §5.3")
+    return None
+
+
+def stand(state: GameState, c: Character) -> None:
+    """``c`` will not move this phase; the enemy may fire at him defensively now (§5.3 N.B.)."""
+    state.stopped.add(c.id)
+    emit(state, "defensive_fire", f"{c.name} will not move this turn: the enemy may fire at him now",
+         char=c.id, ref="MC §5.3")
+    shooters = eligible(state, c)
+    if shooters:
+        mv = {"char": c.id, "origin": c.hex.label, "facing": c.facing, "mounted": c.mounted,
+              "path": [c.hex.label], "steps": [0], "spent_before": 0, "at": 0, "stand": True}
+        state.pending.append(Pending("defensive_fire", state.enemy_of(c.side), [c.id],
+                                     {"mover": c.id, "hex": c.hex.label, "move": mv,
+                                      "eligible": shooters, "designated": [], "ref": REF}))

@@ -17,7 +17,7 @@ from ..resolve.ruling import Ruling
 from . import bodies, defensive_fire, horses, led, lone_horse, ransom, turn
 from .actions import (Action, Advance, AskQuarter, Attack, AttackHorse, Carry, Casualty, ClearBodies, Declare, Decline,
                       Designate, Dismount, EndStep, FightOn, Fire, FireAtHorse, Lead, Mount, Move, Place, Retreat,
-                      SetDown, Volley)
+                      SetDown, Stand, Volley)
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
@@ -71,6 +71,8 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.step in (OFFENSIVE_FIRE, MOVEMENT):  # fire frequency declarations (§5.1)
         for c in mine:
             out.extend(Declare(c.id, f) for f in defensive_fire.declare_choices(state, c))
+    if state.step == MOVEMENT and state.defensive_ready:  # §5.3 N.B.: declared not moving
+        out.extend(Stand(c.id) for c in mine if defensive_fire.stand_problem(state, c) is None)
     elif state.step == MELEE:
         for aset, dset in attack_options(state, side):
             out.append(Attack(aset, dset))
@@ -310,6 +312,11 @@ def _check(state: GameState, a: Action) -> None:
         if prob:
             raise IllegalAction(*prob)
         return
+    if isinstance(a, Stand):
+        prob = defensive_fire.stand_problem(state, _char(state, a.char))
+        if prob:
+            raise IllegalAction(*prob)
+        return
     if isinstance(a, Fire):
         shooter, target = _char(state, a.shooter), _char(state, a.target)
         if shooter.side != state.active:
@@ -379,6 +386,8 @@ def _do(state: GameState, a: Action) -> None:
         turn.next_step(state)
     elif isinstance(a, Declare):
         defensive_fire.declare(state, state.characters[a.char], a.fire)
+    elif isinstance(a, Stand):
+        defensive_fire.stand(state, state.characters[a.char])
     elif isinstance(a, Fire):
         _fire(state, state.characters[a.shooter], state.characters[a.target])
     elif isinstance(a, Move):
@@ -510,6 +519,8 @@ def _move(state: GameState, c: Character, path: tuple[Hex, ...]) -> None:
 def _walk_move(state: GameState, c: Character, mv: dict) -> None:
     """Walk (or resume, ``mv["at"]`` set) the move ``mv``; see :func:`_move`."""
     from .paths import PAUSED
+    if mv.get("stand"):  # declared not moving, shot at where he stands (§5.3 N.B.): no walk
+        return
     path, steps, spent_before = _labels(mv["path"]), mv["steps"], mv["spent_before"]
 
     def may_go_on(ch: Character, i: int) -> bool:

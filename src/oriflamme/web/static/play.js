@@ -829,6 +829,7 @@
           else if (a.type === "mount") label = t("horse.mount", { horse: a.horse });
           else if (a.type === "lead") label = t("horse.lead", { horse: a.horse });
           else if (a.type === "carry") label = t("prompt.carry", { char: charName(a.char), friend: charName(a.friend), to: a.path[a.path.length - 1] });
+          else if (a.type === "stand") label = t("prompt.stand", { char: charName(a.char) });
           else label = t("prompt.clear_bodies", { chars: a.chars.map(charName).join(", "), kind: t("body." + a.kind), from: a.hex, to: a.to });
           list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "extra-" + i, onclick: () => commit(a) }, label));
         });
