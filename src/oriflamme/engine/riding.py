@@ -164,11 +164,149 @@ def _hexsides_of(m):
                 yield h, n, side
 
 
+def _rider_table(state: GameState, armour: bool):
+    """Per map, ruleset and armour (kept in ``GameMap.memo``): the search's states as ints,
+    ``hex index * 6 + facing`` (the hexes sorted, so the ints sort like ``(Hex, facing)`` and
+    the heap breaks ties as before), and a list, filled the first time a state is expanded, of
+    ``(front, rear, moves, jumps, may_end)``: ``moves`` the steps terrain and hexsides allow,
+    ``(next state, cost << _SHIFT with the turn's extra, entered hex or None for the volte)``
+    in :func:`_geometry`'s order (a volte whose new front the horse cannot enter dropped);
+    ``jumps`` the jumps straight ahead (:func:`jump_step`) as ``(next state, landing hex,
+    crossed from, extra << _SHIFT)``, their cost asked per search (it depends on who stands
+    there); ``may_end`` False when the horse would stand astride an obstacle
+    (:func:`counter_problem`)."""
+    from .movement import _SHIFT, _per_ruleset, _step_table
+    rs, m = state.rules, state.gmap
+
+    def build():
+        steps = _step_table(state, True, armour)
+        hexes = sorted(m.adjacency())
+        idx = {h: i for i, h in enumerate(hexes)}
+        return (rs, (hexes, idx, [None] * (6 * len(hexes)), steps))
+
+    hexes, idx, rows, steps = _per_ruleset(m, ("rider-states", armour), rs, build)
+    jump_hexes, jump_sides = _jumpable(state)
+    astride_possible = bool(jump_hexes) or jump_sides  # only a jump leaves a horse astride
+    ex = extra_costs(state)
+    extra = {k: ex[k] << _SHIFT for k in _KINDS}
+    horse_cannot = {tid for tid, t in rs.terrain.items() if t.cost_for(True, armour) == "impassable"}
+    no_cross = {f for f, hs in rs.hexsides.items() if hs.crossing_for(True) == "impassable"}
+    m_terrain, hexside = m.terrain, m.hexside
+
+    def row(s: int):
+        front, facing = hexes[s // 6], s % 6
+        rear, geo, ahead = _geometry(front, facing)
+        moves = []
+        for h, (nf, nfa), kind, frm in geo:
+            if kind == VOLTE:
+                if m_terrain(h) in horse_cannot:
+                    continue  # no half-turn with the hindquarters over the water just jumped
+                moves.append((idx[nf] * 6 + nfa, extra[VOLTE], None))
+            else:
+                sc = dict(steps.get(frm, ())).get(h)
+                if sc is None:
+                    continue
+                moves.append((idx[nf] * 6 + nfa, sc + extra[kind], h))
+        jumps = []
+        if ahead in jump_hexes or (jump_sides and hexside(front, ahead)):
+            for x in (ahead, ahead.neighbour(facing), ahead.neighbour(facing).neighbour(facing)):
+                j = jump_step(state, front, facing, x)
+                if j is None or j.front not in idx:
+                    continue  # off the map: MoveContext.cost would refuse it
+                jumps.append((idx[j.front] * 6 + j.facing, x, j.crossed_from, j.extra << _SHIFT))
+        may_end = not (astride_possible and (m_terrain(front) in horse_cannot or m_terrain(rear) in horse_cannot
+                                             or hexside(front, rear) in no_cross))
+        r = rows[s] = (front, rear, tuple(moves), tuple(jumps), may_end)
+        return r
+
+    return idx, rows, row
+
+
 def reachable(state: GameState, c: Character, budget: int, first_only: bool = False) -> dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]]:
     """Every (front hex, facing) a rider can end a move in, with its cost and a path (front
     steps, the start excluded); the cheapest path, then the one with fewest threatened
     positions crossed (§4.3.1.2: an enemy next to either hex). ``first_only``: stop at the
     first such position found (``can_move``)."""
+    from .movement import _SHIFT, MoveContext, _obstacles, thresholds, threatened_hexes
+    idx, rows, row = _rider_table(state, bool(c.armour))
+    rear0 = c.hex.neighbour(c.facing + 3)
+    if c.hex not in idx or rear0 not in idx:
+        return _reachable_off_map(state, c, budget, first_only)
+    blocked, heavy, occupied = _obstacles(state, c, thresholds(state.rules))
+    occupied = occupied - set(c.hexes)
+    danger = threatened_hexes(state, c)
+    ctx = None  # a MoveContext, for jumps only (§4.4.3): built on the first one
+    one = 1 << _SHIFT
+    start = idx[c.hex] * 6 + c.facing
+    best: dict[int, int] = {start: 0}
+    prev: dict[int, int] = {}
+    heap = [(0, start)]
+    limit = (budget + 1) << _SHIFT
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        key, s = pop(heap)
+        if best[s] < key:
+            continue
+        r = rows[s] or row(s)
+        front, rear, moves, jumps, may_end = r
+        if s != start:
+            if first_only and may_end and front not in occupied and rear not in occupied:
+                return {(front, s % 6): (key >> _SHIFT, ())}
+            if front in danger or rear in danger:
+                key += 1  # leaving a threatened position crosses it
+        for ns, cost, h in moves:
+            if h is not None:
+                if h in blocked:
+                    continue
+                if h in heavy:
+                    cost += one
+            nk = key + cost
+            if nk < limit and nk < best.get(ns, limit):
+                best[ns] = nk
+                prev[ns] = s
+                push(heap, (nk, ns))
+        for ns, x, frm, jx in jumps:
+            if ctx is None:
+                ctx = MoveContext(state, c)
+            sc = ctx.cost(frm, x, jump=True)
+            if sc is None:
+                continue
+            nk = key + (sc << _SHIFT) + jx
+            if nk < limit and nk < best.get(ns, limit):
+                best[ns] = nk
+                prev[ns] = s
+                push(heap, (nk, ns))
+    if first_only:
+        return {}
+    # every step's label is the hex its new front stands in (walk, turn, volte and jump alike)
+    paths: dict[int, tuple[Hex, ...]] = {start: ()}
+
+    def path_of(s):
+        p = paths.get(s)
+        if p is None:
+            chain = []
+            cur = s
+            while cur not in paths:
+                chain.append(cur)
+                cur = prev[cur]
+            p = paths[cur]
+            for x in reversed(chain):
+                p = paths[x] = p + (rows[x][0],)
+        return p
+
+    out = {}
+    for s, k in best.items():
+        if s == start:
+            continue
+        front, rear, _, _, may_end = rows[s] or row(s)
+        if may_end and front not in occupied and rear not in occupied:
+            out[(front, s % 6)] = (k >> _SHIFT, path_of(s))
+    return out
+
+
+def _reachable_off_map(state: GameState, c: Character, budget: int, first_only: bool = False) -> dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]]:
+    """:func:`reachable` for a rider whose counter is not wholly on the map (the int states
+    of :func:`_rider_table` cover map hexes only): the same search over ``(Hex, facing)``."""
     from .movement import _SHIFT, MoveContext, _obstacles, _step_table, thresholds, threatened_hexes
     rs = state.rules
     steps = _step_table(state, True, bool(c.armour))
