@@ -57,7 +57,7 @@ def jump_step(state: GameState, front: Hex, facing: int, h: Hex) -> RiderStep | 
     over: list[Hex] = []
     cur = front
     per_hex = rs.movement_rules["jump_hex_cost"].value
-    for _ in range(2):
+    for _ in range(2):  # one hex, or two at once (§4.4.3 "sauter 2 cases à la fois", +4)
         cur = cur.neighbour(facing)
         if cur not in m or not rs.terrain[m.terrain(cur)].jumpable:
             return None
@@ -231,7 +231,9 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
     idx, rows, row = _rider_table(state, bool(c.armour))
     rear0 = c.hex.neighbour(c.facing + 3)
     if c.hex not in idx or rear0 not in idx:
-        return _reachable_off_map(state, c, budget, first_only)
+        # a counter not wholly on the map: scenarios refuse one and no step makes one
+        # (every step keeps both hexes on the map), so it has nowhere to go
+        return {}
     blocked, heavy, occupied = _obstacles(state, c, thresholds(state.rules))
     occupied = occupied - set(c.hexes)
     danger = threatened_hexes(state, c)
@@ -302,106 +304,6 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
         if may_end and front not in occupied and rear not in occupied:
             out[(front, s % 6)] = (k >> _SHIFT, path_of(s))
     return out
-
-
-def _reachable_off_map(state: GameState, c: Character, budget: int, first_only: bool = False) -> dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]]:
-    """:func:`reachable` for a rider whose counter is not wholly on the map (the int states
-    of :func:`_rider_table` cover map hexes only): the same search over ``(Hex, facing)``."""
-    from .movement import _SHIFT, MoveContext, _obstacles, _step_table, thresholds, threatened_hexes
-    rs = state.rules
-    steps = _step_table(state, True, bool(c.armour))
-    cost_of: dict[Hex, dict[Hex, int]] = {}  # filled lazily below
-    blocked, heavy, occupied = _obstacles(state, c, thresholds(rs))
-    occupied = occupied - set(c.hexes)
-    danger = threatened_hexes(state, c)
-    ex = extra_costs(state)
-    extra = {k: ex[k] << _SHIFT for k in _KINDS}
-    jump_hexes, jump_sides = _jumpable(state)
-    ctx = None  # a MoveContext, for jumps only (§4.4.3): built on the first one
-    m_terrain, hexside = state.gmap.terrain, state.gmap.hexside
-    horse_cannot = {tid for tid, t in rs.terrain.items() if t.cost_for(True, c.armour) == "impassable"}
-    one = 1 << _SHIFT
-    start = (c.hex, c.facing)
-    best: dict[tuple[Hex, int], int] = {start: 0}
-    prev: dict[tuple[Hex, int], tuple[tuple[Hex, int], Hex]] = {}
-    heap = [(0, start)]
-    limit = (budget + 1) << _SHIFT
-    pop, push = heapq.heappop, heapq.heappush
-
-    astride_possible = bool(jump_hexes) or jump_sides  # only a jump leaves a horse astride
-    no_cross = {f for f, hs in rs.hexsides.items() if hs.crossing_for(True) == "impassable"}
-
-    def can_end(st) -> bool:
-        front, facing = st
-        rear = _geometry(front, facing)[0]
-        if front in occupied or rear in occupied:
-            return False
-        if astride_possible:  # counter_problem, inlined for speed
-            if m_terrain(front) in horse_cannot or m_terrain(rear) in horse_cannot or hexside(front, rear) in no_cross:
-                return False
-        return True
-
-    while heap:
-        key, st = pop(heap)
-        if best[st] < key:
-            continue
-        if first_only and st != start and can_end(st):
-            return {st: (key >> _SHIFT, ())}
-        front, facing = st
-        rear, moves, ahead = _geometry(front, facing)
-        if st != start and (front in danger or rear in danger):
-            key += 1  # leaving a threatened position crosses it
-        for h, ns, kind, frm in moves:
-            if kind == VOLTE:
-                if m_terrain(h) in horse_cannot:
-                    continue  # no half-turn with the hindquarters over the water just jumped
-                nk = key + extra[VOLTE]
-            else:
-                row = cost_of.get(frm)
-                if row is None:
-                    row = cost_of[frm] = dict(steps.get(frm, ()))
-                sc = row.get(h)
-                if sc is None or h in blocked:
-                    continue
-                nk = key + sc + extra[kind] + (one if h in heavy else 0)
-            if nk < limit and nk < best.get(ns, limit):
-                best[ns] = nk
-                prev[ns] = (st, h)
-                push(heap, (nk, ns))
-        if ahead in jump_hexes or (jump_sides and hexside(front, ahead)):
-            for x in (ahead, ahead.neighbour(facing), ahead.neighbour(facing).neighbour(facing)):
-                j = jump_step(state, front, facing, x)
-                if j is None:
-                    continue
-                if ctx is None:
-                    ctx = MoveContext(state, c)
-                sc = ctx.cost(j.crossed_from, x, jump=True)
-                if sc is None:
-                    continue
-                nk = key + ((sc + j.extra) << _SHIFT)
-                ns = (j.front, j.facing)
-                if nk < limit and nk < best.get(ns, limit):
-                    best[ns] = nk
-                    prev[ns] = (st, x)
-                    push(heap, (nk, ns))
-    if first_only:
-        return {}
-    paths: dict[tuple[Hex, int], tuple[Hex, ...]] = {start: ()}
-
-    def path_of(st):
-        p = paths.get(st)
-        if p is None:
-            chain = []
-            cur = st
-            while cur not in paths:
-                chain.append(cur)
-                cur = prev[cur][0]
-            p = paths[cur]
-            for x in reversed(chain):
-                p = paths[x] = p + (prev[x][1],)
-        return p
-
-    return {st: (k >> _SHIFT, path_of(st)) for st, k in best.items() if st != start and can_end(st)}
 
 
 def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[int | None, str, str]:
