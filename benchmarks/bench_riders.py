@@ -25,6 +25,7 @@ from collections import Counter
 from _common import (Hex, Placer, banner, build_state, four_board_map, measure, ms, parse_args, scenario_dict, summary,
                      table)
 from bench_playouts import LIMIT, Timed, play
+from bench_reachable import emptied
 
 import oriflamme.ai.random_player as rp
 from oriflamme.engine import explain, legal_actions
@@ -110,14 +111,6 @@ def lone_rider(ctype: str, seed: int = 7):
     st = build_state(scenario_dict(chars))
     st.step, st.active = MOVEMENT, "A"
     return st, st.characters["mover"]
-
-
-def emptied(st):
-    other = st.clone()
-    for c in other.characters.values():
-        if c.id != "mover":
-            c.hex = None
-    return other, other.characters["mover"]
 
 
 def armies(seed: int = 5):
