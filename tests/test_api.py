@@ -255,3 +255,53 @@ def test_migrations_are_versioned(db):
     assert versions == [v for v, _ in MIGRATIONS]
     create_app(db)  # idempotent
     assert len(list(sqlite3.connect(db).execute("SELECT version FROM schema_migrations"))) == len(MIGRATIONS)
+
+
+# --- a rider's moves are fetched on demand (the view would carry ~600 per rider) ------------------
+def test_rider_moves_are_fetched_on_demand_and_match_the_engine(client):
+    from oriflamme.engine import legal_actions
+    g = new_game(client, scenario="the-ford", seed=5)
+    gid, tok = g["id"], g["seats"]["hotseat"]
+    v = to_movement(client, gid, tok)
+    o = v["options"]
+    riders = [c["id"] for c in v["characters"] if c["mounted"] and c["side"] == v["to_act"] and c["id"] in o["reach"]]
+    assert riders, "the-ford's first movement step has riders able to move"
+    assert not set(riders) & set(o["moves"]), "riders' lists are not inline"
+    assert len(json.dumps(o)) < 100_000  # was 537 KB with every rider move inline
+    live = client.app.state.hub.get(gid)
+    engine_moves = {}
+    for a in legal_actions(live.game.state):
+        if a.type == "move":
+            engine_moves.setdefault(a.char, set()).add(a.path)
+    for rid in riders:
+        r = client.get(f"/api/games/{gid}/moves/{rid}", headers=H(tok))
+        assert r.status_code == 200, r.text
+        got = r.json()
+        assert got["version"] == v["version"] and got["char"] == rid
+        assert {tuple(m["path"]) for m in got["moves"]} == engine_moves[rid]
+        # the view's reach is the cheapest cost of each hex of that list
+        cheapest = {}
+        for m in got["moves"]:
+            cheapest[m["to"]] = min(m["cost"], cheapest.get(m["to"], m["cost"]))
+            assert m["facing"] in range(6)
+        assert cheapest == o["reach"][rid]
+    # a foot character's list stays inline, and its reach agrees with it
+    for cid, lst in o["moves"].items():
+        assert {m["to"] for m in lst} == set(o["reach"][cid])
+    # one of the fetched moves is accepted as is
+    mv = client.get(f"/api/games/{gid}/moves/{riders[0]}", headers=H(tok)).json()["moves"][-1]
+    r = act(client, gid, tok, mv["action"], v["version"])
+    assert r.status_code == 200, r.text
+
+
+def test_moves_endpoint_refuses_wrong_seats_and_unknown_characters(client):
+    g = new_game(client, mode="online", scenario="the-ford", seed=5)
+    gid = g["id"]
+    v = view(client, gid, g["seats"]["A"])
+    waiting = "B" if v["to_act"] == "A" else "A"
+    assert client.get(f"/api/games/{gid}/moves/robert", headers=H(g["seats"][waiting])).status_code == 403
+    assert client.get(f"/api/games/{gid}/moves/robert", headers=H("nope")).status_code in (403, 404)
+    assert client.get(f"/api/games/{gid}/moves/nobody", headers=H(g["seats"][v["to_act"]])).status_code == 404
+    # outside the movement step, or for a character who cannot move, the list is empty
+    r = client.get(f"/api/games/{gid}/moves/robert", headers=H(g["seats"][v["to_act"]]))
+    assert r.status_code == 200 and (v["step"] == "movement" or r.json()["moves"] == [])

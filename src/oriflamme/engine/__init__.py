@@ -2,13 +2,13 @@
 
 Public API::
 
-    from oriflamme.engine import new_game, legal_actions, apply, explain, view, to_act
+    from oriflamme.engine import new_game, legal_actions, moves_of, apply, explain, view, to_act
 """
 
 from .actions import (Action, Advance, AskQuarter, Attack, Carry, Casualty, ClearBodies, Declare, Decline, Designate,
                       Dismount, EndStep, FightOn, Fire, Mount, Move, Place, Retreat, SetDown, Volley)
 from .errors import IllegalAction, OriflammeError, RecordError, ScenarioError
-from .game import apply, apply_unchecked, explain, legal_actions, to_act
+from .game import apply, apply_unchecked, explain, legal_actions, moves_of, to_act
 from .setup import new_game
 from .state import GameState
 from .view import view
@@ -17,5 +17,5 @@ __all__ = [
     "Action", "Advance", "AskQuarter", "Attack", "Carry", "Casualty", "ClearBodies", "Declare", "Decline",
     "Designate", "Dismount", "EndStep", "FightOn", "Fire", "Mount", "Move", "Place", "Retreat", "SetDown", "Volley",
     "IllegalAction", "OriflammeError", "RecordError", "ScenarioError",
-    "apply", "apply_unchecked", "explain", "legal_actions", "to_act", "new_game", "GameState", "view",
+    "apply", "apply_unchecked", "explain", "legal_actions", "moves_of", "to_act", "new_game", "GameState", "view",
 ]

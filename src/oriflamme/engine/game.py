@@ -59,14 +59,7 @@ def legal_actions(state: GameState) -> list[Action]:
                     out.extend(Mount(c.id, x.id) for x in horses.mountable(state, c)
                                if horses.mount_problem(state, c, x) is None)
             out.extend(Lead(c.id, x.id) for x in led.lead_options(state, c))  # §4.4.4
-            if c.mounted:  # one move per (front hex, facing) reached (§4.4.1)
-                from .movement import points_left as _left
-                from . import riding
-                for _, (_, path) in sorted(riding.reachable(state, c, _left(state, c)).items()):
-                    out.append(Move(c.id, tuple(x.label for x in path)))
-                continue
-            for h, (_, path) in sorted(reachable(state, c).items()):
-                out.append(Move(c.id, tuple(x.label for x in path)))
+            out.extend(_moves(state, c))
         out += bodies.carry_options(state) + bodies.clear_options(state)  # §4.2.4, §4.2.3
     if state.step in (OFFENSIVE_FIRE, MOVEMENT):  # fire frequency declarations (§5.1)
         for c in mine:
@@ -79,6 +72,26 @@ def legal_actions(state: GameState) -> list[Action]:
         out.extend(AttackHorse(aset, hid) for aset, hid in lone_horse.attack_options(state, side))  # §6.8
     out.append(EndStep())
     return out
+
+
+def moves_of(state: GameState, char_id: str) -> list[Move]:
+    """The legal moves of one character now: exactly the ``Move`` actions of
+    :func:`legal_actions` whose ``char`` is ``char_id`` (empty outside his side's movement step,
+    while a prompt waits, or when he may not move)."""
+    c = state.characters.get(char_id)
+    if (state.over or state.pending or state.step != MOVEMENT or c is None or c.side != state.active
+            or c.hex is None):
+        return []
+    return _moves(state, c)
+
+
+def _moves(state: GameState, c: Character) -> list[Move]:
+    if c.mounted:  # one move per (front hex, facing) reached (§4.4.1)
+        from .movement import points_left as _left
+        from . import riding
+        return [Move(c.id, tuple(x.label for x in path))
+                for _, (_, path) in sorted(riding.reachable(state, c, _left(state, c)).items())]
+    return [Move(c.id, tuple(x.label for x in path)) for h, (_, path) in sorted(reachable(state, c).items())]
 
 
 def _pending_options(state: GameState, p: Pending) -> list[Action]:

@@ -211,6 +211,12 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
         hub.seat(live, _token(request))
         return _map_json(live.game.gmap)
 
+    @app.get("/api/games/{game_id}/moves/{char_id}")
+    async def game_moves(game_id: str, char_id: str, request: Request):
+        live = hub.get(game_id)
+        seat = hub.seat(live, _token(request))
+        return hub.moves(live, seat, char_id)
+
     @app.post("/api/games/{game_id}/actions")
     async def post_action(game_id: str, request: Request):
         live = hub.get(game_id)

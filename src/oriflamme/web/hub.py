@@ -11,7 +11,7 @@ import asyncio
 import secrets
 from dataclasses import dataclass, field
 
-from ..engine import IllegalAction, explain, legal_actions, view
+from ..engine import IllegalAction, explain, legal_actions, moves_of, view
 from ..engine import riding
 from ..engine.actions import (Action, Attack, AttackHorse, Carry, ClearBodies, Dismount, EndStep, Fire, FireAtHorse, Lead,
                               Mount, Move)
@@ -133,6 +133,18 @@ class Hub:
         if to_act_ok:
             out["options"] = options(st)
         return out
+
+    def moves(self, live: LiveGame, seat: str, char_id: str) -> dict:
+        """One character's moves (the list a view leaves out for riders), for the seat to act."""
+        st = live.game.state
+        to_act = st.to_act()
+        if to_act is None:
+            raise HubError(409, "over", "the game is over")
+        if seat != HOTSEAT and seat != to_act:
+            raise HubError(403, "not_your_turn", f"side {to_act} is to act; this seat plays side {seat}")
+        if char_id not in st.characters:
+            raise HubError(404, "not_found", f"no character {char_id!r} in this game")
+        return {"version": live.version, "char": char_id, "moves": moves(st, char_id)}
 
     def _undo_info(self, live: LiveGame, seat: str) -> dict:
         g = live.game
@@ -260,30 +272,55 @@ def _frame(g: Game, version: int) -> dict:
     }
 
 
+#: Riders have one move per (front hex, facing) reached, each with its whole path: about 600 a
+#: rider, 540 KB for the four riders of ``the-ford``. Their lists are not put in the view; the
+#: client asks ``GET /api/games/{id}/moves/{char}`` when the player selects the rider. A foot
+#: character's list (one move a hex) stays inline.
+def _lazy(c) -> bool:
+    return c.mounted
+
+
+def _move_costs(state, c) -> dict:
+    """Move path (labels) -> (cost, facing) for ``c`` now (facing None on foot)."""
+    if c.mounted:
+        from ..engine.movement import points_left
+        return {tuple(x.label for x in path): (cost, facing)
+                for (_, facing), (cost, path) in riding.reachable(state, c, points_left(state, c)).items()}
+    return {tuple(x.label for x in path): (cost, None) for _, (cost, path) in reachable(state, c).items()}
+
+
+def _move_entries(state, c, acts) -> list[dict]:
+    costs = _move_costs(state, c)
+    out = []
+    for a in acts:
+        cost, facing = costs.get(a.path, (None, None))
+        entry = {"to": a.path[-1], "path": list(a.path), "action": a.to_json(), "cost": cost}
+        if c.mounted:
+            entry["facing"] = facing
+        out.append(entry)
+    return out
+
+
+def moves(state, char_id: str) -> list[dict]:
+    """One character's legal moves now, each with its path, cost (and a rider's final facing)."""
+    c = state.characters.get(char_id)
+    return _move_entries(state, c, moves_of(state, char_id)) if c is not None else []
+
+
 def options(state) -> dict:
     """The legal actions now, grouped for the board and enriched with costs and odds so the
-    player sees them before committing (all computed by the engine)."""
+    player sees them before committing (all computed by the engine).
+
+    ``reach`` gives, for every character who can move, each hex he can reach with its cheapest
+    cost (the board's highlights); ``moves`` the full move list of the characters on foot; a
+    rider's list is fetched on demand (:func:`moves`)."""
     acts = legal_actions(state)
-    moves: dict[str, list] = {}
+    by_char: dict[str, list] = {}
     fires, attacks, prompts, extras, declarations, horse_targets = [], [], [], [], [], []
     end = None
-    reach_cache: dict[str, dict] = {}
     for a in acts:
         if isinstance(a, Move):
-            c = state.characters[a.char]
-            if a.char not in reach_cache:
-                if c.mounted:  # a rider: one move per (front hex, facing), each with its cost
-                    from ..engine.movement import points_left
-                    reach_cache[a.char] = {tuple(x.label for x in path): (cost, facing) for (_, facing), (cost, path)
-                                           in riding.reachable(state, c, points_left(state, c)).items()}
-                else:
-                    reach_cache[a.char] = {h.label: cost for h, (cost, _) in reachable(state, c).items()}
-            entry = {"to": a.path[-1], "path": list(a.path), "action": a.to_json()}
-            if c.mounted:
-                entry["cost"], entry["facing"] = reach_cache[a.char].get(a.path, (None, None))
-            else:
-                entry["cost"] = reach_cache[a.char].get(a.path[-1])
-            moves.setdefault(a.char, []).append(entry)
+            by_char.setdefault(a.char, []).append(a)
         elif isinstance(a, (FireAtHorse, AttackHorse)):  # fire and attacks at a riderless horse (§6.8)
             horse_targets.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
         elif isinstance(a, (Mount, Dismount, Carry, ClearBodies, Lead)):
@@ -301,5 +338,17 @@ def options(state) -> dict:
             prompts.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
         else:
             prompts.append({"action": a.to_json()})
-    return {"moves": moves, "fires": fires, "attacks": attacks, "prompts": prompts, "extras": extras,
+    moves_inline, reach = {}, {}
+    for cid, lst in by_char.items():
+        c = state.characters[cid]
+        entries = _move_entries(state, c, lst)
+        cheapest: dict[str, int | None] = {}
+        for e in entries:
+            old = cheapest.get(e["to"], -1)
+            if old == -1 or (e["cost"] is not None and (old is None or e["cost"] < old)):
+                cheapest[e["to"]] = e["cost"]
+        reach[cid] = cheapest
+        if not _lazy(c):
+            moves_inline[cid] = entries
+    return {"moves": moves_inline, "reach": reach, "fires": fires, "attacks": attacks, "prompts": prompts, "extras": extras,
             "declarations": declarations, "horse_targets": horse_targets, "end_step": end}

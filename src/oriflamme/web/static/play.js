@@ -18,6 +18,8 @@
     preview: null,        // {kind: "fire"|"attack", option}
     groupChoice: null,    // attack groups offered for a clicked defender
     facingChoice: null,   // a rider's moves ending on the clicked hex, one per facing (§4.4.1)
+    movesCache: {},       // "version/char" -> a rider's move list (GET /moves/{char})
+    movesLoading: {},     // "version/char" -> the pending fetch
     why: null,            // {title, ruling, note}
     replay: null,         // {frames, idx}
     fresh: new Set(), open: new Set(), userOpen: new Set(), autoOpen: [],
@@ -240,10 +242,43 @@
   function hasOptions(id) {
     const o = st.view.options;
     if (!o) return false;
-    return (o.moves[id] && o.moves[id].length > 0) || o.fires.some((f) => f.action.shooter === id) ||
+    return reachOf(id).length > 0 || o.fires.some((f) => f.action.shooter === id) ||
       o.attacks.some((a) => a.action.attackers.includes(id)) ||
       (o.horse_targets || []).some((h) => h.action.shooter === id || (h.action.attackers || []).includes(id)) ||
       (o.extras || []).some((h) => h.action.char === id);
+  }
+
+  /* --- moves ----------------------------------------------------------------------------------
+   * The view gives every mover's reachable hexes with their cheapest cost (options.reach) and the
+   * full move lists of characters on foot (options.moves). A rider's list (one move per hex and
+   * facing, hundreds) is fetched when he is selected: GET /moves/{char}, cached per version. */
+  function reachOf(id) {
+    const o = st.view && st.view.options;
+    return o && o.reach && o.reach[id] ? Object.keys(o.reach[id]) : [];
+  }
+
+  function movesOf(id) {  // the list if known now, else null (and a fetch is started)
+    const o = st.view && st.view.options;
+    if (!o) return [];
+    if (o.moves[id]) return o.moves[id];
+    if (!reachOf(id).length) return [];
+    const key = st.view.version + "/" + id;
+    if (st.movesCache[key]) return st.movesCache[key];
+    if (!st.movesLoading[key]) {
+      st.movesLoading[key] = api("GET", "/moves/" + encodeURIComponent(id)).then((r) => {
+        st.movesCache = { [key]: r.moves };  // keep only the latest
+        delete st.movesLoading[key];
+        if (st.view && st.view.version + "/" + id === key) { renderBoardMarks(); if (st.hover) onHover(st.hover); }
+        return r.moves;
+      }).catch((e) => { delete st.movesLoading[key]; handleError(e); return []; });
+    }
+    return null;
+  }
+
+  async function movesNow(id) {  // the list, waiting for the fetch if needed
+    const m = movesOf(id);
+    if (m !== null) return m;
+    return (await st.movesLoading[st.view.version + "/" + id]) || [];
   }
 
   /* --- actions -------------------------------------------------------------------------------- */
@@ -332,7 +367,7 @@
                   t("preview.attack", { attackers: sel.name, defenders: target.name }));
   }
 
-  function onHex(label) {
+  async function onHex(label) {
     if (!st.view || st.replay) return;
     const o = st.view.options;
     if (!o) { st.selected = null; render(); return; }
@@ -345,7 +380,7 @@
     const sel = st.selected && charById(st.selected);
     if (!sel) return;
     if (st.view.step === "movement" && sel.side === actingSide()) {
-      const mvs = (o.moves[sel.id] || []).filter((m) => m.to === label);
+      const mvs = (await movesNow(sel.id)).filter((m) => m.to === label);
       if (mvs.length === 1) return commit(mvs[0].action);
       if (mvs.length > 1) {  // a rider: choose the facing he ends with
         st.facingChoice = mvs.slice().sort((a, b) => (a.cost - b.cost) || (a.facing - b.facing));
@@ -376,7 +411,7 @@
     }
     if (st.view.step !== "movement" || !st.selected) return;
     const sel = charById(st.selected);
-    const mv = label && (o.moves[st.selected] || []).find((m) => m.to === label);
+    const mv = label && (movesOf(st.selected) || []).find((m) => m.to === label);
     if (mv) st.board.setPath(sel.hex, mv.path);
     else st.board.setPath(null, []);
   }
@@ -539,18 +574,14 @@
           if (a.char) marks.targets.add(a.char);
         });
       } else {
-        for (const [id, list] of Object.entries(o.moves)) if (list.length) marks.actors.add(id);
+        for (const id of Object.keys(o.reach || {})) if (reachOf(id).length) marks.actors.add(id);
         o.fires.forEach((f) => marks.actors.add(f.action.shooter));
         o.attacks.forEach((a) => a.action.attackers.forEach((x) => marks.actors.add(x)));
         (o.horse_targets || []).forEach((h) => (h.action.attackers || [h.action.shooter]).forEach((x) => marks.actors.add(x)));
         const sel = st.selected;
         if (sel && v.step === "movement") {
-          const cheapest = new Map();
-          for (const m of o.moves[sel] || []) {
-            const prev = cheapest.get(m.to);
-            if (!prev || (m.cost !== null && m.cost !== undefined && m.cost < prev.cost)) cheapest.set(m.to, m);
-          }
-          for (const m of cheapest.values()) hl.push({ hex: m.to, cls: "hl-move", text: m.cost === null || m.cost === undefined ? "" : String(m.cost), testid: "reach-" + m.to });
+          movesOf(sel);  // a rider's list: fetched now, before he clicks
+          for (const [to, cost] of Object.entries((o.reach || {})[sel] || {})) hl.push({ hex: to, cls: "hl-move", text: cost === null || cost === undefined ? "" : String(cost), testid: "reach-" + to });
           if (st.facingChoice) st.facingChoice.forEach((m) => hl.push({ hex: m.to, cls: "hl-prompt", testid: "facing-dest" }));
         }
         if (sel && v.step === "offensive_fire") {
@@ -806,7 +837,7 @@
     if (c && c.side !== v.to_act) {
       box.appendChild(el("p", { class: "help" }, t("panel.not_yours", { name: c.name, side: sideName(c.side) })));
     } else if (c && v.step === "movement") {
-      const n = new Set((o.moves[c.id] || []).map((m) => m.to)).size;
+      const n = reachOf(c.id).length;
       box.appendChild(el("p", { class: "help", testid: "selection-help" }, n ? t("panel.moves", { n }) : t("panel.no_moves", { name: c.name })));
       if (st.facingChoice && st.facingChoice.length) {
         box.appendChild(el("p", { class: "help" }, t("panel.facing", { hex: st.facingChoice[0].to })));
