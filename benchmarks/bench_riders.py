@@ -226,6 +226,33 @@ def main() -> None:
                   f"{acts / tot:.0f}", ms(tot / acts), f"{100 * la / tot:.1f}%", f"{100 * app / tot:.1f}%",
                   ms(s["p50"]), ms(s["p95"]), " ".join(f"{k}:{v}" for k, v in sorted(res.items()))]],
                 align="lrrrrrrrrrrl"))
+    print()
+
+    # 5. the web view's options and a rider's fetched moves (web/hub.py)
+    import json
+    from oriflamme.engine.record import Game
+    from oriflamme.web.hub import moves as web_moves, options
+    rows = []
+    for sid in ("the-hill", "hamlet-raid", "the-ford"):
+        sc, gm = load_scenario(sid)
+        g = Game(sc, gm, 1)
+        while g.state.step != MOVEMENT:
+            g.apply(next(a for a in legal_actions(g.state) if a.type == "end_step"))
+        st = g.state
+        s_opt = summary(measure(lambda: options(st), 3 if args.quick else 15, warmup=1, max_seconds=cap))
+        o = options(st)
+        riders = [cid for cid in o["reach"] if st.characters[cid].mounted]
+        fetched = [web_moves(st, cid) for cid in riders]
+        s_mv = summary(measure(lambda: web_moves(st, riders[0]), 3 if args.quick else 15, warmup=1,
+                               max_seconds=cap)) if riders else None
+        rows.append([sid, ms(s_opt["p50"]), f"{len(json.dumps(o)) / 1024:.0f}",
+                     sum(len(v) for v in o["moves"].values()), len(riders),
+                     f"{sum(len(json.dumps(f)) for f in fetched) / 1024:.0f}" if riders else "-",
+                     ms(s_mv["p50"]) if s_mv else "-"])
+    print("5. web options in the first movement step (the view sent after each action), and the rider")
+    print("   lists fetched on selection (GET /moves/{char})")
+    print(table(["scenario", "options p50 ms", "options KB", "inline moves", "riders", "all riders' lists KB",
+                 "one rider's list p50 ms"], rows, align="lrrrrrr"))
 
 
 if __name__ == "__main__":
