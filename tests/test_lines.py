@@ -230,6 +230,23 @@ def test_formation_fires_over_its_front_line():
     assert not shoot(st, "x", "t").legal  # two men are no formation
 
 
+def test_arab_formation_is_of_one_nationality():
+    """§5.5.3.1: "pour le camp arabe, de même nationalité": a front line of three spearmen of two
+    nationalities is no formation; of one nationality it is (the scenario's ``nationality``)."""
+    s = H("0205")
+    row = " ".join("." * 12)
+    hexes = [s.neighbour(1).label, s.neighbour(2).label, s.neighbour(1).neighbour(0).label]
+    for nats, ok in ((("syrian",) * 3, True), (("syrian", "syrian", "egyptian"), False),
+                     (("syrian", "egyptian", "syrian"), False)):
+        front = [(f"f{i}", "spearman", "A", h, {"nationality": n}) for i, (h, n) in enumerate(zip(hexes, nats))]
+        st = lgame([row] * 9, [("x", "crossbowman", "A", "0205", {"nationality": "syrian"}), *front,
+                               ("t", "spearman", "B", "0605")])
+        r = shoot(st, "x", "t")
+        assert r.legal == ok, (nats, r.reason)
+        if ok:
+            assert st.characters["f0"].nationality == "syrian"
+
+
 def test_characters_in_water_and_stunned_ones_do_not_block():
     st = lgame([". . w . . ."], [("x", "crossbowman", "A", "0101"), ("o", "spearman", "B", "0301"),
                                  ("s", "spearman", "B", "0201", {"status": "stunned"}), ("t", "spearman", "B", "0601")])

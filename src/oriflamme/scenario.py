@@ -43,6 +43,8 @@ class CharacterSpec(_M):
     polearm: bool | None = None
     facing: Literal["N", "NE", "SE", "S", "SW", "NW"] | None = None  # riders: where the arrow points
     used_to_camels: bool | None = None  # §4.6.5: Saracens, Bedouins, Turcopoles (default: the type's)
+    # §5.5.3.1: "pour le camp arabe, de même nationalité" — e.g. "syrian", "egyptian", "bedouin"
+    nationality: str | None = Field(default=None, min_length=1, max_length=32)
 
 
 class BoardPlacement(_M):

@@ -51,6 +51,7 @@ class Character:
     ransom: str = FREE           # §6.9: FREE, PRISONER, ESCAPED or CAPTURED
     escort: tuple[str, ...] = ()  # §6.9: ids of a prisoner's escort
     used_to_camels: bool = False  # §4.6.5: his horse is used to camels (+2 to the fear test)
+    nationality: str | None = None  # §5.5.3.1: the Arab side's formations are of one nationality
 
     # --- where he stands (§1.2, §4.4) ----------------------------------------------------
     @property
@@ -137,6 +138,8 @@ class Character:
         d = asdict(self)
         d["hex"] = self.hex.label if self.hex is not None else None
         d["escort"] = list(self.escort)
+        if self.nationality is None:  # absent unless a scenario sets it (records stay as they were)
+            del d["nationality"]
         return d
 
     @classmethod

@@ -28,8 +28,7 @@ Implemented:
 
 Riders (D9, §5.5.4): ``shooter_hex``/``target_hex`` choose which hex of a rider the line
 joins; the strongest cover of the rider's two hexes is the caller's business (the lead's).
-Not yet: kneeling characters and small animals (no such state), sea and boats, the Arab
-side's nationality for formations.
+Not yet: kneeling characters and small animals (no such state), sea and boats.
 """
 
 from __future__ import annotations
@@ -376,7 +375,7 @@ def _formation_front(state: GameState, shot: _Shot) -> frozenset[Hex]:
         d1, d2 = DIRECTIONS[i], DIRECTIONS[(i + 1) % 6]
         f1, f2 = s.neighbour(i), s.neighbour((i + 1) % 6)
         a, b = friend(f1), friend(f2)
-        if a is None or b is None or a.type != b.type:
+        if a is None or b is None or not _same_rank(a, b):
             continue
         dq, dr = d1[0] + d2[0], d1[1] + d2[1]
         if not any(_multiple(v.q - e[0], v.r - e[1], dq, dr) for e in ((0, 0), d1, d2)):
@@ -387,12 +386,19 @@ def _formation_front(state: GameState, shot: _Shot) -> frozenset[Hex]:
             h = todo.pop()
             for n in h.neighbours():
                 c = friend(n)
-                if n not in line and n != s and c is not None and c.type == a.type:
+                if n not in line and n != s and c is not None and _same_rank(c, a):
                     line.add(n)
                     todo.append(n)
         if len(line) >= lr.formation_line:
             return frozenset((f1, f2))
     return frozenset()
+
+
+def _same_rank(a, b) -> bool:
+    """Two men who may stand in one formation's front line (§5.5.3.1): the same armament (read
+    as the same character type) and, for the Arab side, the same nationality (Oriflamme: the
+    scenario gives Arab characters a ``nationality``; men without one match on armament only)."""
+    return a.type == b.type and a.nationality == b.nationality
 
 
 def _multiple(x: int, y: int, dq: int, dr: int) -> bool:

@@ -34,6 +34,7 @@ def new_game(scenario: dict, gmap: GameMap, seed: int) -> GameState:
             horse_type=ct.id if ct.mounted else None,
             foot_type=ct.dismounted if ct.mounted else None,
             used_to_camels=ct.used_to_camels if spec.get("used_to_camels") is None else spec["used_to_camels"],
+            nationality=spec.get("nationality"),
         )
         chars[c.id] = c
     sides = [s["id"] for s in scenario["side"]]
