@@ -296,4 +296,7 @@ def corpus_shots():
              ("f3", "spearman", "A", s.neighbour(1).neighbour(0).label)]
     st = lgame([" ".join("." * 12)] * 9, [("x", "crossbowman", "A", "0205"), *front, ("t", "spearman", "B", "0705")])
     out.append((st, Fire("x", "t")))
+    st = lgame([". . . . . ."], [("x", "archer", "A", "0101"), ("t", "spearman", "B", "0601")])
+    st.scenario["side"][0]["sun_in_eyes"] = True  # §5.4.4 (tests/test_weather.py)
+    out.append((st, Fire("x", "t")))
     return out

@@ -158,3 +158,34 @@ def test_bad_weather_forbids_an_attack_at_1_to_1():
     assert not r.legal and "below 1-1" in r.reason
     assert Attack(("a",), ("b",)) not in legal_actions(st)
     assert explain(game(WIDE, chars, weather="fog", step=MELEE), Attack(("a",), ("b",))).legal
+
+
+def test_sun_in_the_eyes_of_one_side():
+    """§5.4.4 "+1 ... Météo: Soleil dans les yeux": the scenario says which side faces the sun
+    (`sun_in_eyes` on its [[side]]); its shooters add 1, the other side's do not; it adds to rain."""
+    chars = [("x", "crossbowman", "A", "0101"), ("y", "crossbowman", "B", "0705"),
+             ("t", "spearman", "B", "0601"), ("u", "spearman", "A", "0205")]
+    sunny = {}
+    for weather in ("clear", "rain"):
+        st = game(WIDE, chars, weather=weather, step=OFFENSIVE_FIRE)
+        before = explain(st, Fire("x", "t"))
+        st.scenario["side"][0]["sun_in_eyes"] = True
+        r = explain(st, Fire("x", "t"))
+        assert r.legal and r.data["die_modifier"] == before.data["die_modifier"] + 1
+        assert any("sun" in s.text and s.ref == "MC §5.4.4" for s in r.steps)
+        sunny[weather] = r.data["die_modifier"]
+        st.active = "B"
+        other = explain(st, Fire("y", "u"))
+        assert other.legal and not any("sun" in s.text for s in other.steps)
+    assert sunny["rain"] == sunny["clear"] + 1  # the sun and the rain add up
+
+
+def test_sun_in_eyes_is_a_scenario_side_field():
+    from oriflamme.scenario import ScenarioError, load_scenario, validate_scenario
+    sc, _ = load_scenario("the-hill")
+    raw = {k: v for k, v in sc.items()}
+    raw["side"] = [dict(sc["side"][0], sun_in_eyes=True), sc["side"][1]]
+    assert validate_scenario(raw)[0]["side"][0]["sun_in_eyes"] is True
+    raw["side"] = [dict(sc["side"][0], sun_in_eyes="yes please"), sc["side"][1]]
+    with pytest.raises(ScenarioError, match="sun_in_eyes"):
+        validate_scenario(raw)

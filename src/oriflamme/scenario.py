@@ -27,6 +27,7 @@ class SideSpec(_M):
     id: str = Field(min_length=1, max_length=16)
     name: str
     name_fr: str = ""
+    sun_in_eyes: bool = False  # §5.4.4: this side's shooters have the sun in their eyes (+1)
 
 
 class CharacterSpec(_M):

@@ -132,6 +132,9 @@ def _target_ruling(state: GameState, shooter: Character, target: Character, die:
             notes.append((f"only one hex of {target.name} is in sight ({t_hex.label})", "MC §5.4.4; SEED-NOTES D9"))
     else:
         cover = lof.cover
+    if _sun_in_eyes(state, shooter.side):
+        mods += ("sun_in_eyes",)
+        notes.append((f"{shooter.name}'s side has the sun in its eyes (scenario)", "MC §5.4.4"))
     sit = FireSituation(
         weapon=w.id, distance=dist, target_mounted=target.mounted, target_armour=target.armour,
         cover=cover, weather=state.weather, shooter_wounded=shooter.status == "wounded", modifiers=mods,
@@ -144,6 +147,10 @@ def _target_ruling(state: GameState, shooter: Character, target: Character, die:
     r.data["shooter"] = shooter.id
     r.data["target"] = target.id
     return r
+
+
+def _sun_in_eyes(state: GameState, side: str) -> bool:
+    return any(sp["id"] == side and sp.get("sun_in_eyes") for sp in state.scenario["side"])
 
 
 def fire_targets(state: GameState, shooter: Character) -> list[tuple[Character, Ruling]]:
