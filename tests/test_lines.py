@@ -299,4 +299,28 @@ def corpus_shots():
     st = lgame([". . . . . ."], [("x", "archer", "A", "0101"), ("t", "spearman", "B", "0601")])
     st.scenario["side"][0]["sun_in_eyes"] = True  # §5.4.4 (tests/test_weather.py)
     out.append((st, Fire("x", "t")))
+    for lv in (1, 3):  # height with a dagger (D11)
+        out.append((lgame([". . . ."], [("x", "javelinman", "A", "0101", {"weapon": "dagger"}),
+                                        ("t", "spearman", "B", "0301")], elevation=[f"{lv} . . ."]), Fire("x", "t")))
     return out
+
+
+def test_height_modifiers_of_dagger_and_javelin():
+    """§5.4.4 and SEED-NOTES D11: a dagger thrown across one level +1, two levels +2, three or
+    more not at all (§9.6.4); a javelin across two levels or more +1, one level nothing. The
+    level difference counts either way (thrown up or down)."""
+    want = {("dagger", 0): 0, ("dagger", 1): 1, ("dagger", 2): 2, ("dagger", 3): None,
+            ("javelin", 0): 0, ("javelin", 1): 0, ("javelin", 2): 1, ("javelin", 3): 1}
+    for (weapon, lv), mod in want.items():
+        for shooter_high in (True, False):
+            elev = [f"{lv} . . ." if shooter_high else f". . {lv} ."]
+            st = lgame([". . . ."], [("x", "javelinman", "A", "0101", {"weapon": weapon}),
+                                     ("t", "spearman", "B", "0301")], elevation=elev)
+            r = shoot(st, "x", "t")
+            if mod is None:
+                assert not r.legal and "MC §9.6.4" in r.reason and "3 levels" in r.reason
+                continue
+            assert r.legal, r.reason
+            assert r.data["die_modifier"] == mod, (weapon, lv, shooter_high)
+            cited = [s for s in r.steps if "level(s) between" in s.text]
+            assert bool(cited) == (mod > 0) and all("SEED-NOTES D11" in s.ref for s in cited)

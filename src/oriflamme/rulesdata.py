@@ -155,6 +155,7 @@ class Weapon(Row):
     mounted: bool = False
     reload_turns: int = 0
     front_arc_only: bool = False  # the target must be in the mounted shooter's front arc (§7.5)
+    max_levels: int | None = None  # most levels between shooter and target (dagger: 2, §9.6.4, D11)
 
     def band(self, distance: int) -> str | None:
         for name in ("short", "medium", "long"):
@@ -228,6 +229,11 @@ class FireModifier(Row):
     value: int
     label: str
     counted: bool = True
+    # a difference of level between shooter and target (SEED-NOTES D11): the weapons it concerns
+    # and the range of level differences it applies to (``levels_max`` None: no upper limit)
+    weapons: list[str] = []
+    levels_min: int | None = None
+    levels_max: int | None = None
 
 
 class MeleeTable(Row):

@@ -122,13 +122,23 @@ def _target_ruling(state: GameState, shooter: Character, target: Character, die:
     _, dist, t_hex, band, lof = min(aims, key=lambda a: (a[0], a[1]))
     mods: tuple[str, ...] = ()
     notes = list(lof.notes)
+    m = state.gmap
+    levels = abs((m.elevation(shooter.hex) if shooter.hex in m else 0) - (m.elevation(t_hex) if t_hex in m else 0))
+    if w.max_levels is not None and levels > w.max_levels:
+        return Ruling(kind="fire").refuse(
+            f"{shooter.name}'s {w.names[0]} is not thrown across {levels} levels to {target.name} "
+            f"(at most {w.max_levels})", "MC §9.6.4; SEED-NOTES D11")
+    for fm in rs.fire_modifiers.values():  # height (§5.4.4, D11): rows naming the weapon
+        if w.id in fm.weapons and levels >= (fm.levels_min or 0) and (fm.levels_max is None or levels <= fm.levels_max):
+            mods += (fm.id,)
+            notes.append((f"{levels} level(s) between {shooter.name} and {target.name} ({w.names[0]})", fm.ref))
     if target.mounted:
         covers = [a[4].cover for a in aims]
         cover = max(covers, key=COVER_ORDER.index)
         if cover != lof.cover:
             notes.append((f"the rider gets the stronger cover of his two hexes: {cover}", "MC §5.5.4; SEED-NOTES D9"))
         if len(aims) == 1:
-            mods = ("target_one_hex_visible",)
+            mods += ("target_one_hex_visible",)
             notes.append((f"only one hex of {target.name} is in sight ({t_hex.label})", "MC §5.4.4; SEED-NOTES D9"))
     else:
         cover = lof.cover
