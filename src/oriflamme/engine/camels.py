@@ -54,7 +54,7 @@ def camels_next_to(state: GameState, hexes: tuple[Hex, ...], but: str = "") -> l
     out = [x for x in state.characters.values()
            if x.id != but and is_camel(state, x) and any(a.distance(b) == 1 for a in x.hexes for b in hexes)]
     for h in state.horses.values():
-        if h.alive and h.kind == "camel" and any(a.distance(b) == 1 for a in h.hexes for b in hexes):
+        if h.alive and h.kind in ("camel", "pack_camel", "litter_camel") and any(a.distance(b) == 1 for a in h.hexes for b in hexes):
             out.append(_RiderlessCamel(h))
     return out
 

@@ -187,8 +187,10 @@ def settle(state: GameState) -> None:
             elif horse not in led_by(state, c)[:max_led(state, c)]:
                 _let_go(state, horse, "a rider leads only one horse", REF)
             elif not touches(c, horse):
-                pos = place_by(state, c, horse)
-                if pos is None:
+                pos = None if horse.kneeling else place_by(state, c, horse)  # §4.6.4 a kneeling camel stays
+                if horse.kneeling:
+                    _let_go(state, horse, "the camel kneels and does not follow", "MC §4.6.4")
+                elif pos is None:
                     _let_go(state, horse, "it cannot follow him there", REF)
                 else:
                     horse.hex, horse.facing = pos

@@ -44,7 +44,11 @@ def allowance(state: GameState, c: Character) -> int:
 def points_left(state: GameState, c: Character) -> int:
     if c.id in state.stopped or c.id in state.clearing:  # §4.3.1 stop; §4.2.3 clearing a hex
         return 0
-    return max(0, allowance(state, c) - state.mp_spent.get(c.id, 0))
+    left = max(0, allowance(state, c) - state.mp_spent.get(c.id, 0))
+    if state.horses:  # §4.6.2 a man leading camels goes no further than they can
+        from .kneeling import led_cap
+        left = led_cap(state, c, left)
+    return left
 
 
 # --- one step ---------------------------------------------------------------------------------
@@ -365,7 +369,7 @@ def can_move(state: GameState, c: Character) -> bool:
     if c.hex is None:
         return False
     budget = points_left(state, c)
-    if budget <= 0:
+    if budget <= 0 or c.id in state.kneeling:  # §4.6.4 a kneeling camel does not move
         return False
     if c.mounted:
         from . import riding
@@ -449,6 +453,8 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
     if not path:
         return None, "an empty move", "MC §4"
     if c.mounted:
+        if c.id in state.kneeling:
+            return None, f"{c.name}'s camel kneels: it must rise before it moves", "MC §4.6.4"
         from . import riding
         return riding.check_path(state, c, path)
     total = 0
