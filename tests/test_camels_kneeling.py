@@ -114,7 +114,7 @@ def test_kneel_is_ordered_only_from_next_to_the_head(where):
 def test_kneel_refused_without_points_to_the_man_or_to_the_camel():
     st = camel_game([("ahmed", "peasant", "A", "0604"), FOE], [PACK])
     st.mp_spent["pack"] = 7
-    assert "costs it 2 PM" in refused(st, Kneel("ahmed", "pack"), "MC §4.6.4")
+    assert "2 PM to the camel" in refused(st, Kneel("ahmed", "pack"), "MC §4.6.4")
     st.mp_spent["pack"], st.mp_spent["ahmed"] = 0, 7
     refused(st, Kneel("ahmed", "pack"), "MC §4.6.4")
 
@@ -391,51 +391,54 @@ def corpus_texts() -> list[str]:
     def texts(st, first=0):
         for ev in st.log[first:]:
             out.append(ev["text"])
-            out.extend(ev.get("ruling", {}).get("explanation", []) if isinstance(ev.get("ruling"), dict) else [])
+            if isinstance(ev.get("ruling"), dict):
+                out.extend(ev["ruling"].get("explanation", []))
 
     def probe(st, action):
-        r = explain(st, action)
-        out.extend(r.to_json().get("explanation", []))
-        if r.to_json().get("reason"):
-            out.append(r.to_json()["reason"])
+        """The preview of ``action``, and its events (on a copy) or its refusal."""
+        r = explain(st, action).to_json()
+        out.extend(r.get("explanation", []))
+        out.append(r.get("reason") or "")
         try:
             s2 = st.clone()
             n = len(s2.log)
             apply(s2, action)
             texts(s2, n)
         except IllegalAction as exc:
-            out.append(exc.reason)
-            out.append(str(exc))
+            out.extend([exc.reason, str(exc)])
 
     chars = [("khafr", "camel_rider", "A", "0305", {"facing": "N"}), ("ahmed", "peasant", "A", "0604"),
-             ("hassan", "man_at_arms", "A", "0605"), ("omar", "man_at_arms", "A", "0810"), FOE]
+             ("hassan", "man_at_arms", "A", "0605"), ("omar", "man_at_arms", "A", "0705"),
+             ("sami", "peasant", "A", "0110", {"status": "stunned"}), FOE]
     st = camel_game(chars, [dict(LITTER, passenger="hassan"), dict(PACK, id="pack", hex="0809", side=None)])
-    for a in (Kneel("ahmed", "lit"), Rise("ahmed", "lit"), Kneel("ahmed", "pack"), Kneel("khafr", "khafr"),
-              Rise("khafr", "khafr"), LeaveLitter("hassan", "0505"), EnterLitter("omar", "lit"),
+    for a in (Kneel("ahmed", "lit"), Kneel("ahmed", "pack"), Kneel("khafr", "khafr"), Rise("khafr", "khafr"),
+              Rise("ahmed", "lit"), LeaveLitter("hassan", "0505"), EnterLitter("omar", "lit"),
               EnterLitter("omar", "pack"), Dismount("khafr", "0204"), Kneel("nobody", "lit"), Kneel("foe", "lit"),
-              LeaveLitter("ahmed", "0505"), LeaveLitter("hassan", "zz"), Mount("omar", "pack")):
+              Kneel("sami", "lit"), Kneel("ahmed", "ahmed"), Kneel("ahmed", "nothing"), LeaveLitter("ahmed", "0505"),
+              LeaveLitter("hassan", "zz")):
         probe(st, a)
     apply(st, Kneel("ahmed", "lit"))
     apply(st, Kneel("khafr", "khafr"))
-    for a in (Kneel("ahmed", "lit"), Rise("khafr", "khafr"), Kneel("khafr", "khafr"), LeaveLitter("hassan", "0605"),
-              LeaveLitter("hassan", "0505"), Dismount("khafr", "0204"), Move("khafr", ("0304",))):
+    for a in (Kneel("ahmed", "lit"), Rise("ahmed", "lit"), Rise("khafr", "khafr"), Kneel("khafr", "khafr"),
+              LeaveLitter("hassan", "0605"), LeaveLitter("hassan", "0505"), Dismount("khafr", "0204"),
+              Move("khafr", ("0304",))):
         probe(st, a)
     apply(st, Dismount("khafr", "0204"))
     camel = next(x for x in st.horses if st.horses[x].kind == "camel")
-    probe(st, Mount("khafr", camel))
+    for a in (Mount("khafr", camel), Mount("khafr", "pack")):
+        probe(st, a)
     st.characters["khafr"].hex = H("0304")
     probe(st, Mount("khafr", camel))
     st.horses[camel].kneeling = False
     probe(st, Mount("khafr", camel))
     apply(st, LeaveLitter("hassan", "0505"))
-    probe(st, EnterLitter("hassan", "lit"))
-    st.characters["hassan"].hex = H("0506")
-    st.mp_spent["hassan"] = 0
-    probe(st, EnterLitter("hassan", "lit"))
-    st.characters["hassan"].hex = H("0505")
-    st.characters["omar"].hex = H("0705")
+    probe(st, EnterLitter("hassan", "lit"))  # no points left
+    probe(st, EnterLitter("omar", "lit"))
     apply(st, EnterLitter("omar", "lit"))
-    probe(st, EnterLitter("hassan", "lit"))
+    probe(st, LeaveLitter("omar", "0705"))  # no points left
+    probe(st, EnterLitter("ahmed", "lit"))  # not beside the head
+    st.characters["ahmed"].hex = H("0505")
+    probe(st, EnterLitter("ahmed", "lit"))  # full
     st.mp_spent["ahmed"] = 7
     probe(st, Rise("ahmed", "lit"))
     st.mp_spent["ahmed"], st.mp_spent["lit"] = 0, 7
@@ -445,35 +448,41 @@ def corpus_texts() -> list[str]:
     probe(st, Rise("ahmed", "lit"))
     st.horses["lit"].side = "B"
     probe(st, Rise("ahmed", "lit"))
-    # a kneeling camel let go; a kneeling camel rider's move refused; the passenger fired at, the litter falls
-    st = camel_game([("ahmed", "peasant", "A", "0604"), ("lead", "light_cavalry", "A", "0706", {"facing": "N"}), FOE],
-                    [PACK])
+    # a kneeling camel let go by its leader
+    st = camel_game([("ahmed", "peasant", "A", "0604"), FOE], [PACK])
     apply(st, Lead("ahmed", "pack"))
     apply(st, Kneel("ahmed", "pack"))
     apply(st, Move("ahmed", ("0603", "0602")))
     texts(st)
-    st = camel_game([("hassan", "man_at_arms", "B", "0605"), ("robin", "archer", "A", "0610"),
-                     ("b2", "spearman", "B", "0604"), ("sal", "spearman", "B", "0101")],
-                    [dict(LITTER, side="B", passenger="hassan"), dict(PACK, id="k2", hex="0607", side="B")], step=FIRE)
-    st.horses["k2"].kneeling = True
-    probe(st, Fire("robin", "hassan"))
-    probe(st, Fire("robin", "b2"))
-    st.characters["hassan"].status = "stunned"
-    st.active, st.step = "B", MOVEMENT
-    probe(st, LeaveLitter("hassan", "0505"))
-    st.characters["b2"].hex = H("0909")
-    kill(st, st.horses["lit"], "MC §6.8")
-    texts(st)
+    # getting into a litter: standing, leading animals, on horseback
     st = camel_game([("hassan", "man_at_arms", "A", "0505"), ("ahmed", "peasant", "A", "0604"),
-                     ("rider", "knight", "A", "0909", {"facing": "N"}), FOE], [LITTER])
+                     ("rider", "knight", "A", "0705", {"facing": "N"}), FOE], [LITTER])
+    probe(st, EnterLitter("hassan", "lit"))
     apply(st, Kneel("ahmed", "lit"))
     apply(st, Lead("ahmed", "lit"))
     st.characters["hassan"].hex, st.characters["ahmed"].hex = H("0108"), H("0505")
     probe(st, EnterLitter("ahmed", "lit"))
     probe(st, EnterLitter("rider", "lit"))
-    st.mp_spent["hassan"] = 6
-    st.characters["hassan"].hex = H("0705")
-    probe(st, EnterLitter("hassan", "lit"))
+    probe(st, EnterLitter("hassan", "lit"))  # not beside the head
+    # fire at a passenger; cover behind a litter, a kneeling camel, a kneeling camel rider; the litter falls
+    st = camel_game([("hassan", "man_at_arms", "B", "0605"), ("robin", "archer", "A", "0610"),
+                     ("b2", "spearman", "B", "0604"), ("sal", "spearman", "B", "0101"),
+                     ("k", "camel_rider", "B", "0303", {"facing": "N"}), ("t", "spearman", "B", "0302")],
+                    [dict(LITTER, side="B", passenger="hassan"), dict(PACK, id="k2", hex="0807", side="B")], step=FIRE)
+    st.horses["k2"].kneeling = True
+    st.kneeling.add("k")
+    probe(st, Fire("robin", "hassan"))
+    probe(st, Fire("robin", "b2"))
+    for target, at in (("b2", "0806"), ("t", "0302")):
+        st.characters[target].hex = H(at)
+        lof = line_of_fire(st, st.characters["robin"], st.characters[target], "short")
+        out.extend(f"{t} ({ref})" for t, ref in lof.notes)
+    st.characters["hassan"].status = "stunned"
+    st.active, st.step = "B", MOVEMENT
+    st.horses["lit"].kneeling = True
+    probe(st, LeaveLitter("hassan", "0505"))
+    kill(st, st.horses["lit"], "MC §6.8")
+    texts(st)
     return [t for t in out if t]
 
 

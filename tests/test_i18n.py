@@ -866,6 +866,9 @@ def corpus() -> dict[str, str]:
     from test_ransom import corpus_texts as ransom_texts  # §6.9, never met in random play
     for t in ransom_texts():
         c.add(t, "ransom board")
+    from test_camels_kneeling import corpus_texts as kneeling_texts  # §4.6.4 kneeling, litters
+    for t in kneeling_texts():
+        c.add(t, "camels kneeling board")
     return c.texts
 
 

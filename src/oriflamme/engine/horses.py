@@ -179,7 +179,8 @@ def mount_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[
     if not c.horse_type:
         return (f"only riders may mount a horse; {c.name} is not one", "MC §4.4.2")
     if horse is not None and horse.kind in ("pack_camel", "litter_camel"):
-        return (f"a {horse.kind.replace('_', ' ')} carries no rider: it is only led by the bridle", "MC §4.6.3")
+        from .kneeling import camel_name
+        return (f"{camel_name(horse)} carries no rider: it is only led by the bridle", "MC §4.6.3")
     if horse is not None and horse.kind != _mount(state, c):
         return (f"{c.name} rides a {_mount(state, c)}, not a {horse.kind}", "MC §4.4.2, §4.6.4")
     if horse is None or horse not in mountable(state, c):

@@ -137,14 +137,13 @@ def kneel_problem(state: GameState, c: Character | None, animal: str, rise: bool
         return prob
     kd = _data(state).kneeling
     cost = kd.rise_cost if rise else kd.kneel_cost
-    verb = "rise" if rise else "kneel"
     if animal == c.id:
         if not _own_camel(state, c):
             return (f"{c.name} does not ride a camel", REF)
         if (c.id in state.kneeling) != rise:
             return (f"{c.name}'s camel is {'standing' if rise else 'already kneeling'}", REF)
         if points_left(state, c) < cost:
-            return (f"making his camel {verb} costs {cost} PM and {c.name} has {points_left(state, c)} left", REF)
+            return (f"the order costs {cost} PM to {c.name}, who has {points_left(state, c)} left", REF)
         return None
     horse = state.horses.get(animal)
     if not is_camel(horse) or not horse.alive:
@@ -157,9 +156,9 @@ def kneel_problem(state: GameState, c: Character | None, animal: str, rise: bool
         labels = ", ".join(h.label for h in order_hexes(horse.hex, horse.facing))
         return (f"{c.name} must ride the camel or stand next to its head ({labels})", REF)
     if points_left(state, c) < cost:
-        return (f"making a camel {verb} costs {cost} PM to {c.name}, who has {points_left(state, c)} left", REF)
+        return (f"the order costs {cost} PM to {c.name}, who has {points_left(state, c)} left", REF)
     if camel_left(state, horse) < cost:
-        return (f"making a camel {verb} costs it {cost} PM and {camel_name(horse)} has {camel_left(state, horse)} left",
+        return (f"the order costs {cost} PM to the camel, and {camel_name(horse)} has {camel_left(state, horse)} left",
                 REF)
     return None
 
@@ -186,9 +185,7 @@ def kneel(state: GameState, c: Character, animal: str, rise: bool) -> None:
 
 # --- mounting and dismounting a camel (horses.py asks) -----------------------------------------
 def mount_problem(state: GameState, c: Character, horse: Horse) -> tuple[str, str] | None:
-    """The camel's own conditions for mounting it (§4.6.3, §4.6.4), after the riders' ones."""
-    if horse.kind != "camel":
-        return (f"{camel_name(horse)} carries no rider: it is only led by the bridle", "MC §4.6.3")
+    """The camel's own conditions for mounting it (§4.6.4), after the riders' ones."""
     if not horse.kneeling:
         return (f"{camel_name(horse)} must kneel before anyone mounts it", REF)
     if c.hex not in side_hexes(horse.hex, horse.facing):
