@@ -491,3 +491,28 @@ def test_corpus_texts_have_french_templates():
     texts = corpus_texts()
     miss = sorted({t for t in texts if missing(t, "fr")})
     assert not miss, "\n".join(miss)
+
+
+# --- terminal and browser -------------------------------------------------------------------------
+def test_terminal_describes_and_browser_lists_the_new_actions():
+    from oriflamme.cli.play import describe
+    from oriflamme.engine.record import Game
+    from oriflamme.web.hub import options
+    g = Game(scenario([("khafr", "camel_rider", "A", "0305", {"facing": "N"}), ("ahmed", "peasant", "A", "0604"),
+                       ("hassan", "man_at_arms", "A", "0605"), FOE], [dict(LITTER, passenger="hassan")]),
+             board(OPEN), seed=1)
+    st = g.state
+    st.step = MOVEMENT
+    assert "makes his camel kneel" in describe(g, Kneel("khafr", "khafr"))
+    assert "makes the litter camel in 0605-0606 kneel" in describe(g, Kneel("ahmed", "lit"))
+    extras = [e["action"] for e in options(st)["extras"]]
+    assert {"type": "kneel", "char": "ahmed", "animal": "lit"} in extras
+    assert {"type": "kneel", "char": "khafr", "animal": "khafr"} in extras
+    g.apply(Kneel("ahmed", "lit"))
+    extras = [e["action"] for e in options(st)["extras"]]
+    assert {"type": "leave_litter", "char": "hassan", "hex": "0505"} in extras
+    assert {"type": "rise", "char": "ahmed", "animal": "lit"} in extras
+    assert "gets out of the litter into 0505" in describe(g, LeaveLitter("hassan", "0505"))
+    assert "makes the litter camel in 0605-0606 rise" in describe(g, Rise("ahmed", "lit"))
+    g.apply(LeaveLitter("hassan", "0505"))
+    assert "gets into the litter" in describe(g, EnterLitter("hassan", "lit"))
