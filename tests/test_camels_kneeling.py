@@ -454,6 +454,10 @@ def corpus_texts() -> list[str]:
     apply(st, Kneel("ahmed", "pack"))
     apply(st, Move("ahmed", ("0603", "0602")))
     texts(st)
+    st = camel_game([("ahmed", "peasant", "A", "0604"), FOE],
+                    [PACK, {"id": "h", "kind": "horse", "side": "A", "hex": "0703", "facing": "N"}])
+    apply(st, Lead("ahmed", "pack"))
+    probe(st, Lead("ahmed", "h"))
     # getting into a litter: standing, leading animals, on horseback
     st = camel_game([("hassan", "man_at_arms", "A", "0505"), ("ahmed", "peasant", "A", "0604"),
                      ("rider", "knight", "A", "0705", {"facing": "N"}), FOE], [LITTER])
@@ -516,3 +520,11 @@ def test_terminal_describes_and_browser_lists_the_new_actions():
     assert "makes the litter camel in 0605-0606 rise" in describe(g, Rise("ahmed", "lit"))
     g.apply(LeaveLitter("hassan", "0505"))
     assert "gets into the litter" in describe(g, EnterLitter("hassan", "lit"))
+
+
+def test_camels_and_horses_are_not_led_together():
+    st = camel_game([("ahmed", "peasant", "A", "0604"), FOE],
+                    [PACK, {"id": "h", "kind": "horse", "side": "A", "hex": "0703", "facing": "N"}])
+    apply(st, Lead("ahmed", "pack"))
+    assert Lead("ahmed", "h") not in legal_actions(st)
+    assert "not led together" in refused(st, Lead("ahmed", "h"), "MC §4.6.5")

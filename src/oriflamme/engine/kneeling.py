@@ -80,9 +80,10 @@ def side_hexes(head: Hex, facing: int) -> list[Hex]:
 
 # --- points ---------------------------------------------------------------------------------
 def camel_left(state: GameState, horse: Horse) -> int:
-    """The points a riderless camel has left this phase (§4.6.2)."""
+    """The points a riderless camel has left this phase (§4.6.2; the weather, §3.2, as for men)."""
     mv = _data(state).movement_of(horse.kind) if _data(state) is not None else None
-    return max(0, (mv or 0) - state.mp_spent.get(horse.id, 0))
+    num, den = state.rules.weather[state.weather].movement
+    return max(0, (mv or 0) * num // den - state.mp_spent.get(horse.id, 0))
 
 
 def _led_camels(state: GameState, c: Character) -> list[Horse]:

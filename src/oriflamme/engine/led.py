@@ -84,6 +84,9 @@ def lead_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[s
         return (f"{horse_name(horse)} does not stand next to {c.name}", REF)
     if any(h in horse.hexes for h in c.hexes):
         return (f"{c.name} stands on {horse_name(horse)}", REF)
+    camel = horse.kind in ("camel", "pack_camel", "litter_camel")
+    if any((x.kind in ("camel", "pack_camel", "litter_camel")) != camel for x in led_by(state, c)):
+        return ("camels and horses are not led together by the bridle", "MC §4.6.5")
     n = max_led(state, c)
     if len(led_by(state, c)) >= n:
         return (f"{c.name} already leads {n} horse(s), as many as {'a rider' if c.mounted else 'a man on foot'} may",
