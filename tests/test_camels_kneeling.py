@@ -528,3 +528,14 @@ def test_camels_and_horses_are_not_led_together():
     apply(st, Lead("ahmed", "pack"))
     assert Lead("ahmed", "h") not in legal_actions(st)
     assert "not led together" in refused(st, Lead("ahmed", "h"), "MC §4.6.5")
+
+
+@pytest.mark.parametrize("die", [1, 3, 5, 8, 10])
+def test_fire_at_a_passenger_applies_its_result_and_leaves_him_in_the_litter(die):
+    st = camel_game([("hassan", "man_at_arms", "B", "0605"), ("robin", "archer", "A", "0610"),
+                     ("b2", "spearman", "B", "0101")], [dict(LITTER, side="B", passenger="hassan")], step=FIRE,
+                    dice=[die, 5, 5, 5])
+    ev = apply(st, Fire("robin", "hassan"))
+    hassan = st.characters["hassan"]
+    assert ev[0]["type"] == "fire" and hassan.hex is None and st.horses["lit"].passenger == "hassan"
+    assert not any(e["type"] == "retreat" for e in ev)  # a retreat result leaves him in the litter
