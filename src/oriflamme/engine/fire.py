@@ -41,6 +41,9 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} has no missile weapon", "MC §5")
     if c.ransom == "prisoner":
         return (f"{c.name} is a prisoner and cannot fire", "MC §6.9")
+    if c.hex is None:  # a passenger in a litter (§4.6.8)
+        from .kneeling import passive_problem
+        return passive_problem(state, c) or (f"{c.name} is not on the map", "MC §5")
     if not c.active:
         return (f"{c.name} is {c.status}", "MC §1.2")
     if c.id in state.fired:

@@ -293,6 +293,14 @@ def alight(state: GameState, c: Character, h: Hex) -> None:
          f"{points_left(state, c)} PM left)", char=c.id, horse=horse.id, ref=REF)
 
 
+def passive_problem(state: GameState, c: Character) -> tuple[str, str] | None:
+    """A passenger in his litter: passive, he does not act, and only his camel is attacked
+    (§4.6.8); None for anyone else."""
+    if c.hex is None and state.horses and litter_of(state, c.id) is not None:
+        return (f"{c.name} is in a litter: passive, he does not act and only the camel can be attacked", "MC §4.6.8")
+    return None
+
+
 def as_target(state: GameState, c: Character) -> Character:
     """A passenger as fire sees him: on the head hex of his camel, on foot (§4.6.6); anyone
     else unchanged."""

@@ -452,6 +452,10 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
     """Total cost of moving ``c`` along ``path`` or ``(None, reason, ref)``."""
     if not path:
         return None, "an empty move", "MC §4"
+    if c.hex is None:  # a passenger in a litter (§4.6.8), a man led off the map (§6.9)
+        from .kneeling import passive_problem
+        why, ref = passive_problem(state, c) or (f"{c.name} is not on the map", "MC §4")
+        return None, why, ref
     if c.mounted:
         if c.id in state.kneeling:
             return None, f"{c.name}'s camel kneels: it must rise before it moves", "MC §4.6.4"
