@@ -173,7 +173,6 @@ def test_worked_example_khafr_ahmed_and_hassan():
 
 
 def test_mount_a_camel_only_kneeling_and_from_beside_its_head():
-    st = camel_game([("khafr", "camel_rider_on_foot", "A", "0604", {"type": "camel_rider", "facing": "N"}), FOE])
     st = camel_game([("khafr", "camel_rider", "A", "0305", {"facing": "N"}), FOE])
     khafr = st.characters["khafr"]
     apply(st, Kneel("khafr", "khafr"))
@@ -358,8 +357,11 @@ def test_a_camel_rider_kneeling_gives_medium_cover_too():
                      ("k", "camel_rider", "B", "0605", {"facing": "N"})], step=FIRE)
     st.kneeling.add("k")
     lof = line_of_fire(st, st.characters["robin"], st.characters["t"], "short")
-    assert not lof.clear or lof.cover == "medium"  # the rider blocks an archer's line anyway (§5.5.3)
-    assert any("kneeling camel" in t for t, _ in lof.notes) or not lof.clear
+    assert ("the line crosses K's kneeling camel, T stands behind it: medium cover", "MC §4.6.6") in lof.notes
+    assert not lof.clear and "firing over K" in lof.reason  # the rider on it blocks the line anyway (§5.5.3)
+    st.kneeling.discard("k")
+    assert not any("kneeling camel" in t for t, _ in line_of_fire(st, st.characters["robin"], st.characters["t"],
+                                                                   "short").notes)
 
 
 # --- views, JSON ---------------------------------------------------------------------------------
