@@ -831,7 +831,10 @@ def _camels(c: Corpus) -> None:
     # a camel rider on foot cannot mount a horse, nor a knight a camel (§4.6.4)
     for rider, kind in (("camel_rider", "horse"), ("knight", "camel")):
         st = game(big, [("r", rider, "A", "0505", {"facing": "N"}), ("z", "spearman", "B", "0909")], step=MOVEMENT)
-        apply(st, Dismount("r", "0404"))
+        if rider == "camel_rider":  # a camel kneels before its rider dismounts (§4.6.4)
+            from oriflamme.engine.actions import Kneel
+            apply(st, Kneel("r", "r"))
+        apply(st, next(a for a in legal_actions(st) if isinstance(a, Dismount)))
         st.horses.clear()
         st.horses["hx"] = Horse("hx", H("0304"), 0, None, kind=kind)
         c.refusal(st, Mount("r", "hx"), w)
@@ -866,6 +869,9 @@ def corpus() -> dict[str, str]:
     from test_ransom import corpus_texts as ransom_texts  # §6.9, never met in random play
     for t in ransom_texts():
         c.add(t, "ransom board")
+    from test_camels_kneeling import corpus_texts as kneeling_texts  # §4.6.4 kneeling, litters
+    for t in kneeling_texts():
+        c.add(t, "camels kneeling board")
     return c.texts
 
 

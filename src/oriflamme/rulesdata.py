@@ -365,14 +365,45 @@ class CamelJavelins(Row):
     optional_limit: int = Field(ge=1)
 
 
+class CamelKneeling(Row):
+    """§4.6.4 kneeling and rising (to the animal and to the man who orders it), mounting or
+    dismounting a camel (camel riders), getting on or off a litter."""
+    kneel_cost: int = Field(ge=0)
+    rise_cost: int = Field(ge=0)
+    mount_cost: int = Field(ge=0)
+    litter_cost: int = Field(ge=0)
+
+
+class CamelAnimal(Row):
+    """§4.6.2 the movement of a camel without a camel rider, by kind of counter."""
+    kind: Literal["camel", "pack_camel", "litter_camel"]
+    movement: int = Field(ge=1)
+
+
+class CamelCover(Row):
+    """§4.6.6 the cover of a kneeling camel and of a litter camel for those behind it, and of
+    the litter for its passenger."""
+    kneeling: str
+    litter: str
+    passenger: str
+    behind_distance: int = Field(ge=1)
+
+
 class Camels(BaseModel):
     """§4.6 camels: the horses' fear test (§4.6.5), the column shift of a horse rider next to a
-    camel (§4.6.5, §4.6.8), the optional javelin limit (§4.6.7)."""
+    camel (§4.6.5, §4.6.8), the optional javelin limit (§4.6.7), kneeling, pack camels and
+    litters (§4.6.2, §4.6.4, §4.6.6)."""
     model_config = ConfigDict(frozen=True, extra="forbid")
     fear_band: list[Band]
     fear_modifier: list[Modifier]
     shift: CamelShift
     javelins: CamelJavelins
+    kneeling: CamelKneeling
+    animal: list[CamelAnimal]
+    cover: CamelCover
+
+    def movement_of(self, kind: str) -> int | None:
+        return next((a.movement for a in self.animal if a.kind == kind), None)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -48,6 +48,19 @@ class CharacterSpec(_M):
     nationality: str | None = Field(default=None, min_length=1, max_length=32)
 
 
+class AnimalSpec(_M):
+    """A riderless horse or camel on the map at the start (§4.4.4, §4.6.1): ``hex`` is its head,
+    ``facing`` where the head points; ``side`` its controller (omitted: nobody);
+    ``passenger`` a roster character carried in a litter camel's litter (placed on the animal's
+    head hex in the roster)."""
+    id: str = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")
+    kind: Literal["horse", "camel", "pack_camel", "litter_camel"]
+    side: str | None = None
+    hex: str
+    facing: Literal["N", "NE", "SE", "S", "SW", "NW"] = "N"
+    passenger: str | None = None
+
+
 class BoardPlacement(_M):
     board: str | None = None
     path: str | None = None
@@ -93,6 +106,7 @@ class ScenarioSpec(_M):
     side: list[SideSpec] = Field(min_length=2, max_length=2)
     character: list[CharacterSpec] = Field(min_length=2)
     victory: VictorySpec = VictorySpec()
+    animals: list[AnimalSpec] = []  # riderless horses and camels (§4.4.4, §4.6.1)
     # §6.9 surrender and ransom: only between western combatants of the XIIth–XIVth centuries
     # (not between faiths, not in earlier periods) — the scenario says so
     ransom: bool = False
@@ -199,6 +213,7 @@ def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | No
             if x in seen_hex:
                 raise _fail(source, f"{f}.hex", f"{written} already holds {seen_hex[x]} (one live character per hex, MC §4.1)")
             seen_hex[x] = c.id
+    _check_animals(source, spec, rs, gmap, side_ids, seen_hex)
     for side in side_ids:
         if not any(c.side == side for c in spec.character):
             raise _fail(source, "character", f"side {side!r} has no character")
@@ -217,9 +232,65 @@ def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | No
     if spec.first is not None and spec.first not in side_ids:
         raise _fail(source, "first", f"unknown side {spec.first!r}")
     data = spec.model_dump()
+    if not data["animals"]:
+        del data["animals"]  # records of scenarios without animals stay as they were
     data["map"] = map_spec
     data["source"] = origin
     return data, gmap
+
+
+def _check_animals(source: str, spec: ScenarioSpec, rs, gmap: GameMap, side_ids: list[str],
+                   seen_hex: dict) -> None:
+    """``[[animals]]``: each on the map, on ground a horse may stand on, on no character and no
+    other animal; a passenger only in a litter camel, a roster character on foot standing on the
+    animal's head hex, in one litter only (§4.6.1)."""
+    chars = {c.id: c for c in spec.character}
+    taken: dict = {}
+    carried: dict[str, str] = {}
+    for i, a in enumerate(spec.animals):
+        f = f"animals[{i}]"
+        if a.id in chars or any(a.id == b.id for b in spec.animals[:i]):
+            raise _fail(source, f"{f}.id", f"duplicate id {a.id!r} (animals and characters need distinct ids)")
+        if a.side is not None and a.side not in side_ids:
+            raise _fail(source, f"{f}.side", f"unknown side {a.side!r} (sides: {', '.join(side_ids)})")
+        try:
+            h = Hex.from_label(a.hex)
+        except ValueError as exc:
+            raise _fail(source, f"{f}.hex", str(exc)) from None
+        if h not in gmap:
+            raise _fail(source, f"{f}.hex", f"{a.hex!r} is off the map ({gmap.width}×{gmap.height})")
+        rear = h.neighbour(DIRECTION_NAMES.index(a.facing) + 3)
+        if rear not in gmap:
+            raise _fail(source, f"{f}.facing", f"the animal would stand off the map ({rear.label} behind {a.hex})")
+        side = gmap.hexside(h, rear)
+        if side and rs.hexsides[side].crossing_for(True) == "impassable":
+            raise _fail(source, f"{f}.facing", f"the animal would straddle the {rs.hexsides[side].names[0]} between "
+                                               f"{a.hex} and {rear.label}")
+        if a.passenger is not None:
+            if a.kind != "litter_camel":
+                raise _fail(source, f"{f}.passenger", f"only a litter camel carries a passenger, not a {a.kind} (MC §4.6.1)")
+            p = chars.get(a.passenger)
+            if p is None:
+                raise _fail(source, f"{f}.passenger", f"unknown character {a.passenger!r}")
+            if rs.character_types[p.type].mounted:
+                raise _fail(source, f"{f}.passenger", f"{p.name} is a rider: a passenger is on foot (MC §4.6.1)")
+            if a.passenger in carried:
+                raise _fail(source, f"{f}.passenger", f"{p.name} is already in the litter of {carried[a.passenger]}")
+            if p.hex != a.hex:
+                raise _fail(source, f"{f}.passenger", f"{p.name} must be placed on the litter camel's head hex "
+                                                      f"{a.hex} in the roster, not {p.hex}")
+            carried[a.passenger] = a.id
+        for x in (h, rear):
+            written = a.hex if x == h else x.label
+            t = rs.terrain[gmap.terrain(x)]
+            if t.cost_for(True, False) == "impassable":
+                raise _fail(source, f"{f}.hex", f"{written} is {t.names[0]}, where the animal cannot stand")
+            who = seen_hex.get(x)
+            if who is not None and not (x == h and who == a.passenger):
+                raise _fail(source, f"{f}.hex", f"{written} already holds {who} (MC §4.1)")
+            if x in taken:
+                raise _fail(source, f"{f}.hex", f"{written} already holds the animal {taken[x]}")
+            taken[x] = a.id
 
 
 def bundled_scenario_ids() -> list[str]:

@@ -151,6 +151,18 @@ def describe(game: Game, a: Action) -> str:
         return f"attack: {', '.join(n(x) for x in a.attackers)} → {where} (riderless)"
     if a.type == "dismount":
         return f"{n(a.char)} dismounts into {a.hex}"
+    if a.type in ("kneel", "rise"):  # camels kneeling (§4.6.4)
+        if a.animal == a.char:
+            return f"{n(a.char)} makes his camel {a.type} (2 PM)"
+        x = st.horses.get(a.animal)
+        what = f"the {x.kind.replace('_', ' ')} in {x.hexes[0].label}-{x.hexes[1].label}" if x is not None else a.animal
+        return f"{n(a.char)} makes {what} {a.type} (2 PM to him and to the camel)"
+    if a.type == "enter_litter":  # §4.6.1, §4.6.4
+        x = st.horses.get(a.horse)
+        where = f" in {x.hexes[0].label}-{x.hexes[1].label}" if x is not None else ""
+        return f"{n(a.char)} gets into the litter{where} (4 PM)"
+    if a.type == "leave_litter":
+        return f"{n(a.char)} gets out of the litter into {a.hex} (4 PM)"
     if a.type == "place":
         return f"{n(a.char)}, unhorsed, lands in {a.hex} (MC §6.8)"
     if a.type == "stand":

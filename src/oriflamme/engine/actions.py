@@ -235,8 +235,43 @@ class Stand(Action):
     char: str
 
 
+@dataclass(frozen=True)
+class Kneel(Action):
+    """``char`` makes the camel ``animal`` kneel (§4.6.4): a riderless camel next to its head,
+    or, with his own id, the camel he rides. 2 PM to him and to the camel."""
+    type: ClassVar[str] = "kneel"
+    char: str
+    animal: str
+
+
+@dataclass(frozen=True)
+class Rise(Action):
+    """``char`` makes the kneeling camel ``animal`` rise (§4.6.4), as :class:`Kneel`."""
+    type: ClassVar[str] = "rise"
+    char: str
+    animal: str
+
+
+@dataclass(frozen=True)
+class EnterLitter(Action):
+    """``char``, on foot beside the head of the kneeling litter camel ``horse``, gets into its
+    litter (§4.6.1, §4.6.4): 4 PM."""
+    type: ClassVar[str] = "enter_litter"
+    char: str
+    horse: str
+
+
+@dataclass(frozen=True)
+class LeaveLitter(Action):
+    """The passenger ``char`` gets out of his kneeling litter camel onto ``hex``, beside its
+    head (§4.6.4): 4 PM."""
+    type: ClassVar[str] = "leave_litter"
+    char: str
+    hex: str
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty, Mount, Dismount, Place,
                         ClearBodies, Carry, SetDown, AskQuarter, FightOn, Declare, Designate, Volley, Stand, Lead,
-                        FireAtHorse, AttackHorse)
+                        FireAtHorse, AttackHorse, Kneel, Rise, EnterLitter, LeaveLitter)
 }

@@ -10,9 +10,9 @@ camel (``mount = "camel"`` on their roster type); horses fear them.
   favour; the §4.6.5 penalty is the same loss of control and is not counted twice
   (:func:`melee_shifts`).
 
-Riderless camels (left by unhorsed or dismounted camel riders) frighten horses too. Not
-modelled yet: pack camels and litters (§4.6.3), kneeling (§4.6.4), a camel's cover for those
-behind it (§4.6.6), charges (§4.6.8).
+Riderless camels (war camels left by camel riders, pack camels, litter camels) frighten horses
+too. Kneeling, pack camels, litters and the camels' cover (§4.6.1–§4.6.4, §4.6.6):
+:mod:`oriflamme.engine.kneeling`. Not modelled yet: charges (§4.6.8).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def camels_next_to(state: GameState, hexes: tuple[Hex, ...], but: str = "") -> l
     out = [x for x in state.characters.values()
            if x.id != but and is_camel(state, x) and any(a.distance(b) == 1 for a in x.hexes for b in hexes)]
     for h in state.horses.values():
-        if h.alive and h.kind == "camel" and any(a.distance(b) == 1 for a in h.hexes for b in hexes):
+        if h.alive and h.kind in ("camel", "pack_camel", "litter_camel") and any(a.distance(b) == 1 for a in h.hexes for b in hexes):
             out.append(_RiderlessCamel(h))
     return out
 

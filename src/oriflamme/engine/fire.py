@@ -41,6 +41,9 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} has no missile weapon", "MC §5")
     if c.ransom == "prisoner":
         return (f"{c.name} is a prisoner and cannot fire", "MC §6.9")
+    if c.hex is None:  # a passenger in a litter (§4.6.8)
+        from .kneeling import passive_problem
+        return passive_problem(state, c) or (f"{c.name} is not on the map", "MC §5")
     if not c.active:
         return (f"{c.name} is {c.status}", "MC §1.2")
     if c.id in state.fired:
@@ -92,6 +95,9 @@ def _target_ruling(state: GameState, shooter: Character, target: Character, die:
                    occ: dict | None) -> Ruling:
     """:func:`fire_ruling` once ``shooter_problem`` is known to be None."""
     rs = state.rules
+    if target.hex is None and state.horses:  # a passenger in a litter (§4.6.6): engine/kneeling.py
+        from .kneeling import as_target
+        target = as_target(state, target)
     if target.side == shooter.side or not target.alive or target.hex is None:
         return Ruling(kind="fire").refuse(f"{target.name} is not a living enemy on the map", "MC §5")
     if target.ransom == "prisoner":
@@ -183,3 +189,10 @@ def _legal_targets(state: GameState, shooter: Character):
             r = _target_ruling(state, shooter, t, None, occ)
             if r.legal:
                 yield t, r
+    if state.horses:  # passengers in litters may be fired at (§4.6.6)
+        from .kneeling import passengers
+        for t in passengers(state):
+            if t.side != shooter.side:
+                r = _target_ruling(state, shooter, t, None, None)
+                if r.legal:
+                    yield t, r

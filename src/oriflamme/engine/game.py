@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from ..hexes import DIRECTION_NAMES, Hex
 from ..resolve.ruling import Ruling
-from . import bodies, defensive_fire, horses, led, lone_horse, ransom, turn
+from . import bodies, defensive_fire, horses, kneeling, led, lone_horse, ransom, turn
 from .actions import (Action, Advance, AskQuarter, Attack, AttackHorse, Carry, Casualty, ClearBodies, Declare, Decline,
-                      Designate, Dismount, EndStep, FightOn, Fire, FireAtHorse, Lead, Mount, Move, Place, Retreat,
-                      SetDown, Stand, Volley)
+                      Designate, Dismount, EndStep, EnterLitter, FightOn, Fire, FireAtHorse, Kneel, Lead, LeaveLitter,
+                      Mount, Move, Place, Retreat, Rise, SetDown, Stand, Volley)
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
@@ -61,6 +61,8 @@ def legal_actions(state: GameState) -> list[Action]:
             out.extend(Lead(c.id, x.id) for x in led.lead_options(state, c))  # §4.4.4
             out.extend(_moves(state, c))
         out += bodies.carry_options(state) + bodies.clear_options(state)  # §4.2.4, §4.2.3
+        if state.horses or state.kneeling:
+            out += kneeling.options(state)  # §4.6.4 kneeling camels, litters
     if state.step in (OFFENSIVE_FIRE, MOVEMENT):  # fire frequency declarations (§5.1)
         for c in mine:
             out.extend(Declare(c.id, f) for f in defensive_fire.declare_choices(state, c))
@@ -86,6 +88,8 @@ def moves_of(state: GameState, char_id: str) -> list[Move]:
 
 
 def _moves(state: GameState, c: Character) -> list[Move]:
+    if c.id in state.kneeling:  # §4.6.4 a kneeling camel does not move
+        return []
     if c.mounted:  # one move per (front hex, facing) reached (§4.4.1)
         from .movement import points_left as _left
         from . import riding
@@ -153,6 +157,8 @@ def explain(state: GameState, action: Action) -> Ruling:
         return _horse_ruling(state, action)
     if isinstance(action, Carry):
         return bodies.carry_ruling(state, action)
+    if isinstance(action, (Kneel, Rise, EnterLitter, LeaveLitter)):
+        return kneeling.ruling(state, action)
     if isinstance(action, Move):
         r = Ruling(kind="move")
         c = ch.get(action.char)
@@ -313,6 +319,11 @@ def _check(state: GameState, a: Action) -> None:
         return
     if isinstance(a, (Retreat, Advance, Decline, Casualty, Place, SetDown, AskQuarter, FightOn, Designate, Volley)):
         raise IllegalAction(f"there is no pending {a.type} to answer", "")
+    if isinstance(a, (Kneel, Rise, EnterLitter, LeaveLitter)):  # §4.6.4
+        prob = kneeling.problem(state, a)
+        if prob:
+            raise IllegalAction(*prob)
+        return
     if isinstance(a, (Lead, FireAtHorse, AttackHorse)):  # §4.4.4, §6.8
         r = _horse_ruling(state, a)
         if not r.legal:
@@ -404,7 +415,10 @@ def _do(state: GameState, a: Action) -> None:
     elif isinstance(a, Fire):
         _fire(state, state.characters[a.shooter], state.characters[a.target])
     elif isinstance(a, Move):
+        before = state.mp_spent.get(a.char, 0)
         _move(state, state.characters[a.char], _labels(a.path))
+        if state.horses:
+            kneeling.after_move(state, state.characters[a.char], before)  # §4.6.2 led camels
     elif isinstance(a, Attack):
         atts, defs = [state.characters[x] for x in a.attackers], [state.characters[x] for x in a.defenders]
         if not ransom.on_attack(state, atts, defs):  # §6.9: the knight may ask for quarter first
@@ -423,6 +437,8 @@ def _do(state: GameState, a: Action) -> None:
         lone_horse.attack(state, [state.characters[x] for x in a.attackers], state.horses[a.horse])
     elif isinstance(a, Carry):
         bodies.do_carry(state, a)
+    elif isinstance(a, (Kneel, Rise, EnterLitter, LeaveLitter)):
+        kneeling.do(state, a)
 
 
 def _settle(state: GameState) -> None:
@@ -471,7 +487,8 @@ def _step_has_actions(state: GameState) -> bool:
     if state.step == MOVEMENT:
         return (any(can_move(state, c) for c in mine) or bool(bodies.clear_options(state))
                 or bool(bodies.carry_options(state)) or any(defensive_fire.declare_choices(state, c) for c in mine)
-                or any(state.horses and led.lead_options(state, c) for c in mine))
+                or any(state.horses and led.lead_options(state, c) for c in mine)
+                or bool((state.horses or state.kneeling) and kneeling.options(state)))
     return has_attack_option(state, state.active) or bool(state.horses and lone_horse.attack_options(state, state.active))
 
 
@@ -500,10 +517,10 @@ def _fire(state: GameState, shooter: Character, target: Character) -> None:
     apply_status(state, target, res)
     if res.unhorse and target.mounted:
         horses.unhorse(state, target, res.horse_killed, res.ref)
-    if res.retreat and target.alive:
+    if res.retreat and target.alive and target.hex is not None:  # not a passenger in his litter (§4.6.8)
         _order_retreat(state, target, res.retreat, away_from=shooter.hex, combatants=(), ref=res.ref)
     if res.miss:
-        _stray(state, shooter, target)
+        _stray(state, shooter, kneeling.as_target(state, target))
 
 
 def _stray(state: GameState, shooter: Character, target: Character) -> None:

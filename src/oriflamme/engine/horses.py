@@ -89,6 +89,8 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
         add_carcass(state, horse.hex)
     else:
         state.horses[horse.id] = horse
+        horse.kneeling = c.id in state.kneeling  # §4.6.4
+    state.kneeling.discard(c.id)
     to_foot(state, c)
     if c.side == state.active:  # unhorsed in his own phase: no movement left (Oriflamme's reading)
         from .movement import allowance
@@ -120,11 +122,16 @@ def place(state: GameState, c: Character, h: Hex) -> None:
 
 # --- mounting and dismounting (§4.4.2) ---------------------------------------------------
 def mount_cost(state: GameState, c: Character) -> int:
+    if _mount(state, c) == "camel" and state.rules.camels is not None:  # camel riders: 2 PM (§4.6.4)
+        return state.rules.camels.kneeling.mount_cost
     r = rules(state)
     return r["mount_cost_armoured"] if c.armour else r["mount_cost"]
 
 
 def dismount_hexes(state: GameState, c: Character) -> list[Hex]:
+    if _mount(state, c) == "camel" and c.mounted:  # beside the camel's head (§4.6.4)
+        from .kneeling import dismount_hexes as beside_head
+        return beside_head(state, c)
     return [h for h in around(state, c.hexes) if free_for_foot(state, c, h)]
 
 
@@ -134,6 +141,11 @@ def dismount_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} is not on horseback", "MC §4.4.2")
     if not c.foot_type:
         return (f"{c.name}'s type has no counterpart on foot", "MC §4.4.2")
+    if _mount(state, c) == "camel":  # the camel must kneel first (§4.6.4)
+        from .kneeling import dismount_problem as camel_problem
+        prob = camel_problem(state, c)
+        if prob:
+            return prob
     if points_left(state, c) < mount_cost(state, c):
         return (f"dismounting costs {mount_cost(state, c)} PM and {c.name} has {points_left(state, c)} left", "MC §4.4.2")
     return None
@@ -166,10 +178,18 @@ def mount_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[
         return (f"{c.name} is already on horseback", "MC §4.4.2")
     if not c.horse_type:
         return (f"only riders may mount a horse; {c.name} is not one", "MC §4.4.2")
+    if horse is not None and horse.kind in ("pack_camel", "litter_camel"):
+        from .kneeling import camel_name
+        return (f"{camel_name(horse)} carries no rider: it is only led by the bridle", "MC §4.6.3")
     if horse is not None and horse.kind != _mount(state, c):
         return (f"{c.name} rides a {_mount(state, c)}, not a {horse.kind}", "MC §4.4.2, §4.6.4")
     if horse is None or horse not in mountable(state, c):
         return ("the horse must be riderless, alive, next to him and not held by an enemy standing by", "MC §4.4.2, §4.4.4")
+    if horse.kind == "camel":  # kneeling, from beside its head (§4.6.4)
+        from .kneeling import mount_problem as camel_problem
+        prob = camel_problem(state, c, horse)
+        if prob:
+            return prob
     if points_left(state, c) < mount_cost(state, c):
         return (f"mounting costs {mount_cost(state, c)} PM and {c.name} has {points_left(state, c)} left", "MC §4.4.2")
     return None
@@ -187,6 +207,10 @@ def dismount(state: GameState, c: Character, h: Hex) -> None:
     div = r["dismount_points_divisor_wounded"] if c.status == "wounded" else r["dismount_points_divisor"]
     horse = Horse(_new_horse_id(state, c), c.hex, c.facing, c.side, kind=_mount(state, c))
     state.horses[horse.id] = horse
+    if c.id in state.kneeling:  # the camel stays on its knees, with the points it has spent (§4.6.4)
+        state.kneeling.discard(c.id)
+        horse.kneeling = True
+        state.mp_spent[horse.id] = state.mp_spent.get(c.id, 0)
     to_foot(state, c)
     c.hex = h
     _set_left(state, c, left // div)
@@ -200,6 +224,8 @@ def mount(state: GameState, c: Character, horse: Horse) -> None:
     cost = mount_cost(state, c)
     left = points_left(state, c) - cost
     del state.horses[horse.id]
+    if horse.kneeling:  # he sits on a kneeling camel: it must rise before it moves (§4.6.4)
+        state.kneeling.add(c.id)
     _become(state, c, c.horse_type, True)
     c.hex, c.facing = horse.hex, horse.facing
     _set_left(state, c, left * r["mount_points_factor"])

@@ -84,6 +84,9 @@ def lead_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[s
         return (f"{horse_name(horse)} does not stand next to {c.name}", REF)
     if any(h in horse.hexes for h in c.hexes):
         return (f"{c.name} stands on {horse_name(horse)}", REF)
+    camel = horse.kind in ("camel", "pack_camel", "litter_camel")
+    if any((x.kind in ("camel", "pack_camel", "litter_camel")) != camel for x in led_by(state, c)):
+        return ("camels and horses are not led together by the bridle", "MC §4.6.5")
     n = max_led(state, c)
     if len(led_by(state, c)) >= n:
         return (f"{c.name} already leads {n} horse(s), as many as {'a rider' if c.mounted else 'a man on foot'} may",
@@ -187,8 +190,10 @@ def settle(state: GameState) -> None:
             elif horse not in led_by(state, c)[:max_led(state, c)]:
                 _let_go(state, horse, "a rider leads only one horse", REF)
             elif not touches(c, horse):
-                pos = place_by(state, c, horse)
-                if pos is None:
+                pos = None if horse.kneeling else place_by(state, c, horse)  # §4.6.4 a kneeling camel stays
+                if horse.kneeling:
+                    _let_go(state, horse, "the camel kneels and does not follow", "MC §4.6.4")
+                elif pos is None:
                     _let_go(state, horse, "it cannot follow him there", REF)
                 else:
                     horse.hex, horse.facing = pos

@@ -28,6 +28,8 @@ Implemented:
 
 Riders (D9, §5.5.4): ``shooter_hex``/``target_hex`` choose which hex of a rider the line
 joins; the strongest cover of the rider's two hexes is the caller's business (the lead's).
+Camels (§4.6.6): a kneeling camel gives medium cover, a litter camel heavy cover, to a target
+just behind it; a passenger in a litter has light cover (:func:`oriflamme.engine.kneeling.camel_cover`).
 Not yet: kneeling characters and small animals (no such state), sea and boats.
 """
 
@@ -290,6 +292,9 @@ def _one_line(state: GameState, shot: _Shot, line: tuple[Hex, ...]) -> LineOfFir
             f = rs.hexsides[hs]
             notes.append((f"the line crosses the {f.names[0].lower()} in front of the target: {f.cover} cover", f.ref + "; MC §5.5.6"))
             other = _stronger(other, f.cover)
+    if state.horses or state.kneeling:  # §4.6.6 kneeling camels, litters (engine/kneeling.py)
+        from .kneeling import camel_cover
+        other = _stronger(other, camel_cover(state, target, t_hex, line, notes))
     if small != "none" and other != "none":
         cover = combine(lr, small, other)
         notes.append((f"combined cover: {small} + {other} = {cover}", "MC §5.5.5"))

@@ -189,6 +189,9 @@ def attack(state: GameState, attackers: list[Character], horse: Horse) -> None:
 def kill(state: GameState, horse: Horse, ref: str) -> None:
     from .bodies import add_carcass
     name = horse_name(horse)
+    if horse.passenger is not None:  # §4.6.8 the litter falls with its camel (engine/kneeling.py)
+        from .kneeling import collapse
+        collapse(state, horse)
     del state.horses[horse.id]
     add_carcass(state, horse.hex)  # a dead horse is a body in the hex of its head (§4.2.2)
     emit(state, "horse_killed", f"{name} is killed", horse=horse.id, hex=horse.hex.label, ref=ref)

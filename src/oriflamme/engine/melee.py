@@ -47,6 +47,11 @@ def can_strike(state: GameState, a: Character, d: Character) -> bool:
 def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if state.step != MELEE or c.side != state.active:
         return ("attacks are made in the combat step of one's own phase", "MC §2.1")
+    if c.hex is None and state.horses:  # a passenger in a litter is passive (§4.6.8)
+        from .kneeling import passive_problem
+        p = passive_problem(state, c)
+        if p:
+            return p
     if not c.active:
         if c.ransom != PRISONER:
             return (f"{c.name} is {c.status} and cannot attack", "MC §1.2")
@@ -75,6 +80,11 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
     if len({a.id for a in attackers}) != len(attackers) or len({d.id for d in defenders}) != len(defenders):
         return Ruling(kind="melee").refuse("a character is listed twice", "MC §6.2")
     for d in defenders:
+        if d.hex is None and d.side != attackers[0].side and state.horses:  # only the camel is attacked (§4.6.8)
+            from .kneeling import passive_problem
+            p = passive_problem(state, d)
+            if p:
+                return Ruling(kind="melee").refuse(*p)
         if d.side == attackers[0].side or not d.alive or d.hex is None:
             return Ruling(kind="melee").refuse(f"{d.name} is not a living enemy", "MC §6")
         if d.ransom == PRISONER:

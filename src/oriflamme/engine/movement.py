@@ -44,7 +44,11 @@ def allowance(state: GameState, c: Character) -> int:
 def points_left(state: GameState, c: Character) -> int:
     if c.id in state.stopped or c.id in state.clearing:  # §4.3.1 stop; §4.2.3 clearing a hex
         return 0
-    return max(0, allowance(state, c) - state.mp_spent.get(c.id, 0))
+    left = max(0, allowance(state, c) - state.mp_spent.get(c.id, 0))
+    if state.horses:  # §4.6.2 a man leading camels goes no further than they can
+        from .kneeling import led_cap
+        left = led_cap(state, c, left)
+    return left
 
 
 # --- one step ---------------------------------------------------------------------------------
@@ -365,7 +369,7 @@ def can_move(state: GameState, c: Character) -> bool:
     if c.hex is None:
         return False
     budget = points_left(state, c)
-    if budget <= 0:
+    if budget <= 0 or c.id in state.kneeling:  # §4.6.4 a kneeling camel does not move
         return False
     if c.mounted:
         from . import riding
@@ -448,7 +452,13 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
     """Total cost of moving ``c`` along ``path`` or ``(None, reason, ref)``."""
     if not path:
         return None, "an empty move", "MC §4"
+    if c.hex is None:  # a passenger in a litter (§4.6.8), a man led off the map (§6.9)
+        from .kneeling import passive_problem
+        why, ref = passive_problem(state, c) or (f"{c.name} is not on the map", "MC §4")
+        return None, why, ref
     if c.mounted:
+        if c.id in state.kneeling:
+            return None, f"{c.name}'s camel kneels: it must rise before it moves", "MC §4.6.4"
         from . import riding
         return riding.check_path(state, c, path)
     total = 0

@@ -46,6 +46,13 @@ def new_game(scenario: dict, gmap: GameMap, seed: int) -> GameState:
         dice=Dice(seed), weather=rs.find_weather(scenario.get("weather", "clear")).id,
         turn=1, last_turn=scenario["turns"], active=sides[0],
     )
+    from .state import Horse
+    for a in scenario.get("animals") or ():  # riderless horses and camels (§4.4.4, §4.6.1)
+        horse = Horse(a["id"], Hex.from_label(a["hex"]), DIRECTION_NAMES.index(a.get("facing") or "N"), a.get("side"),
+                      kind=a["kind"], passenger=a.get("passenger"))
+        if horse.passenger:
+            chars[horse.passenger].hex = None  # in the litter (engine/kneeling.py)
+        state.horses[horse.id] = horse
     turn.begin_phase(state)
     from .game import _settle
     _settle(state)

@@ -51,7 +51,9 @@ class Horse:
     side: str | None
     alive: bool = True
     led_by: str | None = None
-    kind: str = "horse"  # the mount: "horse" or "camel" (§4.6; only camel riders mount a camel)
+    kind: str = "horse"  # "horse", "camel" (a war camel), "pack_camel" or "litter_camel" (§4.6.1)
+    kneeling: bool = False  # §4.6.4 a camel on its knees (engine/kneeling.py)
+    passenger: str | None = None  # §4.6.1 the character in a litter camel's litter
 
     @property
     def hexes(self) -> tuple[Hex, Hex]:
@@ -63,12 +65,16 @@ class Horse:
             out["led_by"] = self.led_by
         if self.kind != "horse":
             out["kind"] = self.kind
+        if self.kneeling:
+            out["kneeling"] = True
+        if self.passenger is not None:
+            out["passenger"] = self.passenger
         return out
 
     @classmethod
     def from_json(cls, d: dict) -> "Horse":
         return cls(d["id"], Hex.from_label(d["hex"]), int(d["facing"]), d.get("side"), bool(d.get("alive", True)),
-                   d.get("led_by"), d.get("kind", "horse"))
+                   d.get("led_by"), d.get("kind", "horse"), bool(d.get("kneeling", False)), d.get("passenger"))
 
 
 @dataclass
@@ -107,6 +113,7 @@ class GameState:
     pending: list[Pending] = field(default_factory=list)
     horses: dict[str, Horse] = field(default_factory=dict)
     frightened: dict[str, int] = field(default_factory=dict)   # §4.6.5: horse rider -> turn of his fear
+    kneeling: set[str] = field(default_factory=set)   # §4.6.4: camel riders whose camel kneels
     log: list[dict] = field(default_factory=list)
     winner: str | None = None
     over: bool = False
@@ -189,6 +196,7 @@ class GameState:
             "winner": self.winner,
             "over": self.over,
             "result_text": self.result_text,
+            **({"kneeling": sorted(self.kneeling)} if self.kneeling else {}),
         }
 
     @classmethod
@@ -209,6 +217,7 @@ class GameState:
             pending=[Pending.from_json(p) for p in d["pending"]], log=list(d["log"]),
             horses={k: Horse.from_json(v) for k, v in d.get("horses", {}).items()},
             frightened={k: int(v) for k, v in d.get("frightened", {}).items()},
+            kneeling=set(d.get("kneeling", ())),
             winner=d["winner"], over=d["over"], result_text=d.get("result_text", ""),
         )
 
@@ -224,7 +233,8 @@ class GameState:
         other.characters = {k: copy.copy(c) for k, c in self.characters.items()}
         other.sides = list(self.sides)
         other.dice = copy.deepcopy(self.dice)  # keeps a test's scripted dice
-        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "clearing", "defensive_ready", "df_fired"):
+        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "clearing", "defensive_ready", "df_fired",
+                     "kneeling"):
             setattr(other, name, set(getattr(self, name)))
         other.fire_limit = dict(self.fire_limit)
         other.declared = dict(self.declared)

@@ -34,7 +34,7 @@ def view(state: GameState, side: str | None) -> dict:
         "weather": state.weather, "to_act": state.to_act(), "over": state.over, "winner": state.winner,
         "result": state.result_text, "characters": chars,
         "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive, "kind": h.kind,
-                    "led_by": h.led_by}
+                    "led_by": h.led_by, "kneeling": h.kneeling, "passenger": h.passenger}
                    for h in sorted(state.horses.values(), key=lambda h: h.id)],
         "pending": [p.to_json() for p in state.pending],
         # bodies that are not characters (dead horses, §4.2.2), hex by hex

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from ..engine import IllegalAction, explain, legal_actions, moves_of, view
 from ..engine import riding
-from ..engine.actions import (Action, Attack, AttackHorse, Carry, ClearBodies, Dismount, EndStep, Fire, FireAtHorse, Lead,
-                              Mount, Move)
+from ..engine.actions import (Action, Attack, AttackHorse, Carry, ClearBodies, Dismount, EndStep, EnterLitter, Fire,
+                              FireAtHorse, Kneel, Lead, LeaveLitter, Mount, Move, Rise)
 from ..engine.errors import OriflammeError
 from ..engine.record import Game
 from ..engine.movement import reachable
@@ -323,7 +323,7 @@ def options(state) -> dict:
             by_char.setdefault(a.char, []).append(a)
         elif isinstance(a, (FireAtHorse, AttackHorse)):  # fire and attacks at a riderless horse (§6.8)
             horse_targets.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
-        elif isinstance(a, (Mount, Dismount, Carry, ClearBodies, Lead)):
+        elif isinstance(a, (Mount, Dismount, Carry, ClearBodies, Lead, Kneel, Rise, EnterLitter, LeaveLitter)):
             # movement-step actions beside the moves (§4.4.2, §4.4.4, §4.2.3, §4.2.4): not prompts
             extras.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
         elif isinstance(a, (Fire, Attack)):

@@ -432,9 +432,19 @@
         if (!g) continue;
         const c = this.centreOf(h.hexes[1]);
         const t = svg("text", { x: c.x, y: c.y + 6, class: "counter-glyph", "text-anchor": "middle" }, g);
-        t.textContent = !h.alive ? "✝" : (h.kind === "camel" ? "🐪" : "♞");
+        // camels of every kind (§4.6.1); "↓" a kneeling camel (§4.6.4)
+        t.textContent = !h.alive ? "✝" : ((h.kind || "horse").endsWith("camel") ? "🐪" : "♞") + (h.kneeling ? "↓" : "");
+        if (h.passenger && h.alive) {
+          // the litter's passenger (§4.6.1): clicking the litter selects him (or aims at him)
+          g.setAttribute("data-char", h.passenger);
+          g.setAttribute("data-at", h.hexes[0]);
+          g.setAttribute("data-passenger", h.passenger);
+          const p = this.centreOf(h.hexes[0]);
+          const pt = svg("text", { x: p.x, y: p.y + 6, class: "counter-glyph", "text-anchor": "middle" }, g);
+          pt.textContent = "◉";
+        }
         const title = svg("title", null, g);
-        title.textContent = h.id;
+        title.textContent = h.passenger ? `${h.id} (${h.passenger})` : h.id;
       }
     }
 
