@@ -333,6 +333,19 @@ def test_stray_shot_makes_an_armoured_character_retreat():
     assert st.pending and st.pending[0].kind == "retreat" and st.pending[0].chars == ["v"]
 
 
+def test_stray_shot_on_a_riders_own_rear_hex_misses_him():
+    """§5.4.5 N.B.: around a rider the six hexes are counted from the top of his counter, so one
+    of them is his own horse's rear: the shot that missed him does not hit him there (Oriflamme;
+    it once made a rider under defensive fire retreat in the middle of his move)."""
+    st = game(OPEN, [("s", "longbowman", "A", "0103"), ("t", "knight", "B", "0603", {"facing": "N"}),
+                     ("u", "spearman", "B", "0805")], dice=[10, 4], step=OFFENSIVE_FIRE)
+    assert st.characters["t"].rear == H("0604")
+    apply(st, Fire("s", "t"))
+    ev = [e for e in st.log if e["type"] == "stray_shot"][-1]
+    assert "own horse, and misses" in ev["text"] and "MC §5.4.5" in ev["ruling"]["citations"]
+    assert st.characters["t"].status == "healthy" and not st.pending
+
+
 def test_stray_shot_stopped_by_an_obstacle():
     """§5.4.5: "si la ligne de tir est bloquée par un obstacle, le personnage ne peut pas être
     atteint" — here a house between the shooter and the hex hit."""

@@ -243,6 +243,10 @@ def _riders(c: Corpus) -> None:
     from oriflamme.engine.horses import unhorse
     w = "riders"
     big = [" ".join("." * 10)] * 10
+    # a stray shot on the rider's own rear hex (§5.4.5 N.B.)
+    st = game(big, [("s", "longbowman", "A", "0103"), ("t", "knight", "B", "0603", {"facing": "N"}),
+                    ("u", "spearman", "B", "0805")], dice=[10, 4], step=OFFENSIVE_FIRE)
+    c.events(apply(st, Fire("s", "t")), w)
     st = game(big, [("k", "knight", "A", "0505", {"facing": "N"}), ("s", "spearman", "A", "0303"),
                     ("e", "spearman", "B", "0705"), ("f", "spearman", "B", "0909")],
               hexsides="0504 N fence\n0505 SE fence", dice=[1] * 40, step=MOVEMENT)

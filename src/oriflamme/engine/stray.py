@@ -46,6 +46,11 @@ def stray_shot(state: GameState, shooter: Character, target: Character, die: int
         return r, None
     h = target.hex.neighbour(die - 1)
     r.data["hex"] = h.label
+    if h in target.hexes:  # a rider's own rear hex (§5.4.5 N.B.: counted around the top of his counter)
+        r.result = "none"
+        r.step(f"{die}: hex {h.label}, {target.name}'s own horse: the shot has missed him", "MC §5.4.5")
+        r.data["text"] = f"{shooter.name}'s missed shot lands in {h.label}, {target.name}'s own horse, and misses (stray-shot die {die})"
+        return r, None
     victims = [c for c in state.live_at(h) if c.id != shooter.id]
     if h not in state.gmap or not victims:
         r.result = "none"
