@@ -330,7 +330,7 @@ def _resume(state: GameState, mover: Character, mv: dict) -> None:
     from .game import _walk_move
     from .movement import allowance
     at, steps = mv["at"], mv["steps"]
-    if mover.alive and (mover.hex is None or mover.hex.label != mv["path"][at]):
+    if mover.alive and not mv.get("unhorsed") and (mover.hex is None or mover.hex.label != mv["path"][at]):
         # moved off his path while the shots were resolved (a retreat): his move ends there
         state.mp_spent[mover.id] = mv["spent_before"] + sum(steps[: at + 1])
         state.stopped.add(mover.id)
