@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from ..hexes import DIRECTION_NAMES, Hex
 from ..resolve.ruling import Ruling
-from . import bodies, defensive_fire, horses, led, lone_horse, ransom, turn
+from . import bodies, bridle, defensive_fire, horses, led, lone_horse, ransom, turn
 from .actions import (Action, Advance, AskQuarter, Attack, AttackHorse, Carry, Casualty, ClearBodies, Declare, Decline,
-                      Designate, Dismount, EndStep, FightOn, Fire, FireAtHorse, Lead, Mount, Move, Place, Retreat,
+                      Designate, Dismount, EndStep, FightOn, Fire, FireAtHorse, Grab, Lead, Mount, Move, Place, Retreat,
                       SetDown, Stand, Volley)
 from .character import Character
 from .errors import IllegalAction
@@ -97,6 +97,8 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
         return ransom.pending_options(state, p)
     if p.kind == "defensive_fire":
         return defensive_fire.options(state, p)
+    if p.kind == "grab":  # §4.4.4: a rider passing by a riderless horse
+        return bridle.options(state, p)
     raise AssertionError(p.kind)
 
 
@@ -136,6 +138,8 @@ def explain(state: GameState, action: Action) -> Ruling:
             return Ruling(kind="melee").refuse(f"unknown character {exc.args[0]}")
     if isinstance(action, ClearBodies):
         return bodies.clear_ruling(state, action)
+    if isinstance(action, Grab):
+        return bridle.explain(state, action)
     if isinstance(action, (Lead, FireAtHorse, AttackHorse)):
         return _horse_ruling(state, action)
     if isinstance(action, Carry):
@@ -277,7 +281,8 @@ def _check(state: GameState, a: Action) -> None:
                     "place": "the hex where the unhorsed rider lands:",
                     "set_down": "the hex where a stunned friend is set down by",
                     "quarter": "the answer to the offer of quarter (MC §6.9) of",
-                    "defensive_fire": "defensive fire (designate, volley or decline) at"}[p.kind]
+                    "defensive_fire": "defensive fire (designate, volley or decline) at",
+                    "grab": "the grab in passing (grab or ride on) of"}[p.kind]
             raise IllegalAction(f"the game waits for {what} {', '.join(state.characters[c].name for c in p.chars)} "
                                 f"(side {p.side}); {a.type} is not one of the options", p.data.get("ref", ""))
         return
@@ -298,7 +303,7 @@ def _check(state: GameState, a: Action) -> None:
         if prob:
             raise IllegalAction(*prob)
         return
-    if isinstance(a, (Retreat, Advance, Decline, Casualty, Place, SetDown, AskQuarter, FightOn, Designate, Volley)):
+    if isinstance(a, (Retreat, Advance, Decline, Casualty, Place, SetDown, AskQuarter, FightOn, Designate, Volley, Grab)):
         raise IllegalAction(f"there is no pending {a.type} to answer", "")
     if isinstance(a, (Lead, FireAtHorse, AttackHorse)):  # §4.4.4, §6.8
         r = _horse_ruling(state, a)
@@ -546,6 +551,7 @@ def _walk_move(state: GameState, c: Character, mv: dict) -> None:
          f" ({cost} PM){facing}{' and is stopped' if interrupted and c.alive else ''}",
          char=c.id, path=shown, cost=cost, ref="MC §4")
     ransom.after_move(state, c)  # §6.9: his prisoner follows him
+    bridle.after_move(state, c, mv)  # §4.4.4: a horse grabbed in passing goes beside him
 
 def _step_costs(state: GameState, c: Character, path: tuple[Hex, ...]) -> list[int]:
     """The cost of each step of a checked path (§3.1, §4.4.1), to re-check the allowance after
@@ -722,6 +728,8 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
                  char=c.id, path=list(a.path), ref=p.data.get("ref", ""))
     elif p.kind == "quarter":
         ransom.answer(state, p, a)
+    elif p.kind == "grab":
+        bridle.answer(state, p, a)
     elif p.kind == "advance":
         if isinstance(a, Decline):
             emit(state, "advance", "no advance after combat", ref="MC §6.6")

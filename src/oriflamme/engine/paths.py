@@ -89,6 +89,10 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
             if move.get("halt") or not c.active or (
                     i < len(path) - 1 and after_wound is not None and not after_wound(c, i)):
                 return _stop_back(state, c, h, visited, i)
+            if c.mounted and state.horses and why == "move":  # §4.4.4: the grab in passing
+                from .bridle import offer
+                if offer(state, c, visited[-2], h, i, len(path), move):
+                    return h, PAUSED, i + 1
         else:
             if c.mounted:
                 if why == "move":
@@ -111,6 +115,10 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
                     return _stop_back(state, c, h, visited[:-1], i - 1)
             if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None and move is not None:
                 if turn.DEFENSIVE_FIRE_HOOK(state, c, h, i, move):  # §5.3: defensive fire interrupts here
+                    return h, PAUSED, i + 1
+            if why == "move" and c.mounted and state.horses and move is not None:  # §4.4.4: the grab in passing
+                from .bridle import offer
+                if offer(state, c, visited[-2], h, i, len(path), move):
                     return h, PAUSED, i + 1
         last = i == len(path) - 1
         if kind == riding.VOLTE:

@@ -107,6 +107,7 @@ class GameState:
     pending: list[Pending] = field(default_factory=list)
     horses: dict[str, Horse] = field(default_factory=dict)
     frightened: dict[str, int] = field(default_factory=dict)   # §4.6.5: horse rider -> turn of his fear
+    grab_failed: dict[str, int] = field(default_factory=dict)  # §4.4.4: "rider/horse" -> turn of a failed grab
     log: list[dict] = field(default_factory=list)
     winner: str | None = None
     over: bool = False
@@ -155,6 +156,12 @@ class GameState:
 
     # --- serialisation --------------------------------------------------------------------
     def to_json(self) -> dict:
+        out = self._to_json()
+        if self.grab_failed:  # written only when set: the states of games without it are unchanged
+            out["grab_failed"] = dict(sorted(self.grab_failed.items()))
+        return out
+
+    def _to_json(self) -> dict:
         return {
             "ruleset": self.ruleset_id,
             "scenario": self.scenario,
@@ -209,6 +216,7 @@ class GameState:
             pending=[Pending.from_json(p) for p in d["pending"]], log=list(d["log"]),
             horses={k: Horse.from_json(v) for k, v in d.get("horses", {}).items()},
             frightened={k: int(v) for k, v in d.get("frightened", {}).items()},
+            grab_failed={k: int(v) for k, v in d.get("grab_failed", {}).items()},
             winner=d["winner"], over=d["over"], result_text=d.get("result_text", ""),
         )
 
@@ -236,5 +244,6 @@ class GameState:
         other.pending = copy.deepcopy(self.pending)
         other.horses = {k: copy.copy(h) for k, h in self.horses.items()}
         other.frightened = dict(self.frightened)
+        other.grab_failed = dict(self.grab_failed)
         other.log = list(self.log)
         return other
