@@ -323,6 +323,8 @@ def set_down_hexes(state: GameState, at: Hex, friend: Character, carrier: str = 
             continue
         if not _free_for(state, n, friend.id, carrier) or th.blocked(*bodies_at(state, n)):
             continue
+        if state.horse_at(n) is not None:  # not on a riderless horse (§4.4.4: no move ends there)
+            continue
         out.append(n)
     return out
 

@@ -339,7 +339,8 @@ def _resume(state: GameState, mover: Character, mv: dict) -> None:
             # cut the path on the last hex he can pay for and stop in (one character a hex, §4.1)
             from ..hexes import Hex
             free = [k for k in range(at, last + 1)
-                    if not [o for o in state.live_at(Hex.from_label(mv["path"][k])) if o.id != mover.id]]
+                    if not [o for o in state.live_at(Hex.from_label(mv["path"][k])) if o.id != mover.id]
+                    and state.horse_at(Hex.from_label(mv["path"][k])) is None]  # nor on a horse (§4.4.4)
             if free:
                 mv["path"], mv["steps"] = mv["path"][: free[-1] + 1], steps[: free[-1] + 1]
             else:

@@ -192,7 +192,7 @@ def _opportunity_test(state: GameState, c: Character, e: Character, h: Hex, wher
 
 def _stop_back(state: GameState, c: Character, h: Hex, visited: list, i: int) -> tuple[Hex, bool, int]:
     """``c`` is stopped (or killed) at step ``i``: he stays there, or on the last free
-    position he passed (§4.1)."""
+    position he passed (§4.1; not on a riderless horse he was crossing, §4.4.4)."""
     if not c.alive and not c.mounted:
         return h, True, i + 1  # he lies where he fell (a dead rider's horse needs free hexes)
     from .riding import counter_problem
@@ -201,7 +201,7 @@ def _stop_back(state: GameState, c: Character, h: Hex, visited: list, i: int) ->
         c.hex, c.facing = front, facing
         if c.mounted and k and counter_problem(state, c, front, facing):
             continue  # not astride the obstacle he just jumped: back before the jump
-        if all(not [o for o in state.live_at(x) if o.id != c.id] for x in c.hexes):
+        if all(not [o for o in state.live_at(x) if o.id != c.id] and state.horse_at(x) is None for x in c.hexes):
             if k != len(visited) - 1:
                 emit(state, "move", f"{c.name} cannot stop on a friend in {h.label}: he stops in {front.label}",
                      char=c.id, hex=front.label, ref="MC §4.1")
