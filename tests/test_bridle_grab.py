@@ -312,9 +312,7 @@ def test_no_friend_can_be_shifted_the_rider_stays_on_his_horse_s_rear_hex():
     rows = [" ".join("H" * 12)] * 12
     grid = [r.split() for r in rows]
     for label in ("0606", "0607", "0605"):
-        h = H(label)
-        col, row = int(label[:2]) - 1, int(label[2:]) - 1
-        grid[row][col] = "."
+        grid[int(label[2:]) - 1][int(label[:2]) - 1] = "."
     rows = [" ".join(r) for r in grid]
     st = game(rows, [("k", "knight", "A", "0606", {"facing": "N"}), ("f", "spearman", "A", "0605"),
                      ("z", "spearman", "B", "1212")], step="melee")
@@ -400,8 +398,8 @@ def _busy(seed: int) -> GameState:
 @given(st_.integers(0, 10_000))
 def test_random_play_with_horses_never_puts_a_horse_and_a_character_on_one_hex(seed):
     """Random legal play (grabs, leads, shots and attacks at horses favoured): no horse ever
-    shares a hex with a live character or another horse; a led horse touches its leader once
-    no prompt is pending; one live character a hex then; the state round-trips through JSON."""
+    shares a hex with another horse, nor with a live character once no prompt is pending; a
+    led horse touches its leader then; the state round-trips through JSON."""
     from oriflamme.dice import Dice
     rng = random.Random(seed)
     st = _busy(seed)
@@ -414,7 +412,7 @@ def test_random_play_with_horses_never_puts_a_horse_and_a_character_on_one_hex(s
         horsey = [a for a in acts if a.type in ("grab", "lead", "fire_at_horse", "attack_horse", "place")]
         a = rng.choice(horsey) if horsey and rng.random() < 0.6 else rng.choice(acts)
         apply(st, a)
-        no_overlap(st)
+        no_overlap(st, strict=False)
         if not st.pending:
             for x in st.horses.values():
                 if x.led_by is not None:
@@ -480,7 +478,21 @@ def corpus_texts() -> list[str]:
         st = _led_fire_game(die)
         apply(st, FireAtHorse("x", "h"))
         grab(st)
-    test_a_horse_with_nowhere_to_retreat_stays.__wrapped__ if False else None
+    rows = [" ".join("T" * 12)] * 12
+    rows[5] = rows[6] = " ".join(["T"] * 5 + ["."] + ["T"] * 6)
+    st = game(rows, [("e", "spearman", "B", "0608"), ("z", "spearman", "A", "1212")], step="melee", dice=[8])
+    st.active = "B"
+    st.horses["h"] = Horse("h", H("0606"), 0, None)
+    apply(st, AttackHorse(("e",), "h"))
+    grab(st)
+    rows = [" ".join("H" * 12)] * 12
+    grid = [r.split() for r in rows]
+    for label in ("0606", "0607", "0605"):
+        grid[int(label[2:]) - 1][int(label[:2]) - 1] = "."
+    st = game([" ".join(r) for r in grid], [("k", "knight", "A", "0606", {"facing": "N"}), ("f", "spearman", "A", "0605"),
+                                            ("z", "spearman", "B", "1212")], step="melee")
+    unhorse(st, st.characters["k"], False, "MC §6.8")
+    grab(st)
     st = game(OPEN, [("a", "spearman", "A", "0605"), ("e", "spearman", "B", "0608")], step="melee", dice=[8])
     st.active = "B"
     st.horses["h"] = Horse("h", H("0606"), 0, "A", led_by="a")

@@ -866,6 +866,9 @@ def corpus() -> dict[str, str]:
     from test_ransom import corpus_texts as ransom_texts  # §6.9, never met in random play
     for t in ransom_texts():
         c.add(t, "ransom board")
+    from test_bridle_grab import corpus_texts as bridle_texts  # §4.4.4, §4.6.3, §6.8: the grab, retreats
+    for t in bridle_texts():
+        c.add(t, "bridle board")
     return c.texts
 
 

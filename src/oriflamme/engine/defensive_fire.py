@@ -219,6 +219,8 @@ def on_enter(state: GameState, mover: Character, h, i: int, move: dict) -> bool:
         return False
     if any(o.id != mover.id for x in mover.hexes for o in state.live_at(x)):
         return False  # passing through a friend: no pause there (§4.1, Oriflamme's reading)
+    if state.horses and any(state.horse_at(x) is not None for x in mover.hexes):
+        return False  # crossing a riderless horse, where no move may stop (§4.4.4): the same
     shooters = eligible(state, mover)
     if not shooters:
         return False

@@ -92,7 +92,7 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
     if p.kind == "place":
         return [Place(p.chars[0], h) for h in p.data["hexes"]]
     if p.kind == "set_down":
-        return bodies.set_down_options(p)
+        return bodies.set_down_options(p, state)
     if p.kind == "quarter":
         return ransom.pending_options(state, p)
     if p.kind == "defensive_fire":

@@ -214,7 +214,9 @@ def settle(state: GameState) -> None:
                 _let_go(state, horse, "he is in combat", REF)
             elif horse not in led_by(state, c)[:max_led(state, c)]:
                 _let_go(state, horse, "a rider leads only one horse", REF)
-            elif not touches(c, horse):
+            elif not touches(c, horse) or any(state.live_at(h) for h in horse.hexes):
+                # it no longer touches him, or he (or another) stands on it: a move paused by a
+                # prompt may have let it follow onto the rest of his path (§4.4.4)
                 pos = place_by(state, c, horse)
                 if pos is None:
                     _let_go(state, horse, "it cannot follow him there", REF)
