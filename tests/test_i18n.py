@@ -771,6 +771,7 @@ def _horses(c: Corpus) -> None:
     st = mk([("k", "knight", "A", "0608", {"facing": "N"}), ("f", "spearman", "A", "0101"),
              ("z", "spearman", "B", "1212")], [Horse("h", H("0605").neighbour(1), 0, None)])
     apply(st, Move("k", ("0607", "0606", "0605")))
+    apply(st, Decline())  # he passes by the horse: rides on without trying (§4.4.4, engine/bridle.py)
     c.ruling(explain(st, Lead("k", "h")), w)
     apply(st, Lead("k", "h"))
     c.events(st.log, w)
