@@ -72,6 +72,8 @@ def test_the_grab_is_data_with_its_citation():
 @pytest.mark.parametrize("die", range(1, 7))
 def test_grab_succeeds_on_one_to_six_and_the_horse_ends_beside_him(die):
     st = grab_game(dice=[die])
+    preview = explain(st, Move("k", RIDE))  # the move's preview names the horse he may grab
+    assert any(x.text.startswith("0606: passing by the horse in 0705-0706") and x.ref == REF for x in preview.steps)
     apply(st, Move("k", RIDE))
     p = st.pending[0]
     assert (p.kind, p.side, p.chars, p.data["hex"], p.data["ref"]) == ("grab", "A", ["k"], "0606", REF)
@@ -451,6 +453,7 @@ def corpus_texts() -> list[str]:
             out.extend(explain(st, Grab("k", "h")).explanation)
         grab(st)
     st = grab_game()
+    out.extend(explain(st, Move("k", TO_BY_IT)).explanation)
     apply(st, Move("k", TO_BY_IT))
     apply(st, Decline())
     grab(st)

@@ -175,3 +175,24 @@ def after_move(state: GameState, c: Character, mv: dict) -> None:
         horse.hex, horse.facing = pos
         emit(state, "horse_follows", f"{horse_name(horse)} follows {c.name}", char=c.id, horse=horse.id,
              ref="MC §4.4.4")
+
+
+def explain_move(state: GameState, c: Character, path: tuple[Hex, ...], r: Ruling) -> None:
+    """A step of a rider's move preview for each riderless horse he would be offered to grab
+    on the way (the prompt of :func:`offer`)."""
+    if not c.mounted or not state.horses or len(path) < 2:
+        return
+    from . import riding
+    steps = riding.path_steps(state, c, path, riding.extra_costs(state))
+    was = c.hexes
+    offered: set[str] = set()
+    for s in steps[:-1]:
+        now = _counter(s.front, s.facing)
+        for x in sorted(state.horses.values(), key=lambda x: x.id):
+            if (x.alive and x.id not in offered and any(a.distance(b) <= 1 for a in now for b in x.hexes)
+                    and not any(a.distance(b) <= 1 for a in was for b in x.hexes)
+                    and grab_problem(state, c, x) is None):
+                offered.add(x.id)
+                r.step(f"{s.front.label}: passing by {horse_name(x)}, he may try to take it by the bridle "
+                       f"(1D10, 1-{success_max(state)})", REF)
+        was = now

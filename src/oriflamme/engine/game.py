@@ -161,6 +161,7 @@ def explain(state: GameState, action: Action) -> Ruling:
         r.data["cost"] = cost
         r.data["path"] = list(action.path)
         _explain_path(state, c, path, r)
+        bridle.explain_move(state, c, path, r)  # §4.4.4: horses he may grab on the way
         r.step(f"{c.name} moves {c.hex.label} → {path[-1].label}: {cost} PM of {points_left(state, c)}", "MC §4, §3.1")
         return r
     if isinstance(action, AskQuarter) and state.pending and state.pending[0].kind == "quarter":
