@@ -339,7 +339,6 @@ def _resume(state: GameState, mover: Character, mv: dict) -> None:
             last += 1
         if last < len(steps) - 1:
             # cut the path on the last hex he can pay for and stop in (one character a hex, §4.1)
-            from ..hexes import Hex
             counters = _counters(state, mover, mv)
             free = [k for k in range(at, last + 1)
                     if all(not [o for o in state.live_at(x) if o.id != mover.id] and state.horse_at(x) is None
