@@ -94,6 +94,8 @@ def offer(state: GameState, c: Character, before: tuple[Hex, int], h: Hex, i: in
     when he now passes next to riderless horses he may grab (see the module's docstring)."""
     if not c.mounted or not state.horses or move.get("stand") or i >= n_steps - 1 or not c.active:
         return False
+    if state.pending:  # another prompt is already queued (a retreat forced by a stray shot...):
+        return False   # the move must not pause a second time before it is answered
     offered = list(move.get("grab_offered", []))
     was = _counter(*before)
     new = [x for x in sorted(state.horses.values(), key=lambda x: x.id)
