@@ -205,9 +205,10 @@ def test_nobody_mounts_a_pack_camel_or_a_litter_camel():
 
 # --- pack camels: 8 PM, led by the bridle (§4.6.2, §4.6.3) -----------------------------------------
 def test_pack_camel_stays_put_unless_led_and_limits_its_leader_to_its_eight_points():
-    st = camel_game([("reuben", "light_cavalry", "A", "0706", {"facing": "N"}), FOE], [PACK])
+    # a camel rider (a horse rider leads no camel: his own mount counts, §4.6.5, tests/test_bridle_grab.py)
+    st = camel_game([("reuben", "camel_rider", "A", "0706", {"facing": "N"}), FOE], [PACK])
     r = st.characters["reuben"]
-    assert points_left(st, r) == 15
+    assert points_left(st, r) == 12
     apply(st, Lead("reuben", "pack"))
     assert points_left(st, r) == 8  # the pack camel's 8 PM (§4.6.2)
     assert not explain(st, Move("reuben", ("0705", "0704", "0703", "0702", "0701", "0801", "0901", "1001", "1101"))).legal
@@ -535,7 +536,7 @@ def test_camels_and_horses_are_not_led_together():
                     [PACK, {"id": "h", "kind": "horse", "side": "A", "hex": "0703", "facing": "N"}])
     apply(st, Lead("ahmed", "pack"))
     assert Lead("ahmed", "h") not in legal_actions(st)
-    assert "not led together" in refused(st, Lead("ahmed", "h"), "MC §4.6.5")
+    assert "not mixed when led" in refused(st, Lead("ahmed", "h"), "MC §4.6.5")
 
 
 @pytest.mark.parametrize("die", [1, 3, 5, 8, 10])

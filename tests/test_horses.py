@@ -9,7 +9,7 @@ import pytest
 from gamekit import H, ScriptedDice, game
 
 from oriflamme.engine import led
-from oriflamme.engine.actions import Action, Attack, AttackHorse, EndStep, FireAtHorse, Lead, Move
+from oriflamme.engine.actions import Action, Attack, AttackHorse, Decline, EndStep, FireAtHorse, Lead, Move
 from oriflamme.engine.errors import IllegalAction
 from oriflamme.engine.game import apply, explain, legal_actions
 from oriflamme.engine.movement import points_left
@@ -134,6 +134,8 @@ def test_a_rider_who_takes_a_horse_after_moving_moves_no_further():
                      ("z", "spearman", "B", "1212")], horses=[("h", H("0605").neighbour(1).label, 0, None)])
     assert Lead("k", "h") not in legal_actions(st)
     apply(st, Move("k", ("0607", "0606", "0605")))  # now beside the horse
+    assert st.pending[0].kind == "grab"  # he passed by it at 0606: he rides on without trying
+    apply(st, Decline())
     k = st.characters["k"]
     assert led.touches(k, st.horses["h"])
     r = explain(st, Lead("k", "h"))
@@ -192,8 +194,10 @@ def test_fire_at_a_lone_horse_reads_the_mounted_table_and_kills_on_c_to_f():
         if res in ("C", "D", "E", "F"):
             assert "h" not in s2.horses and s2.carcasses[H("0606")] == {"horse": 1}
             assert events(s2, "horse_killed")
+        elif res == "A":  # the rider's retreat of 4: the horse backs away (§6.8, tests/test_bridle_grab.py)
+            assert s2.horses["h"].hex.distance(H("0606")) == 4 and events(s2, "horse_retreat")
         else:
-            assert "h" in s2.horses and s2.horses["h"].hex == H("0606")  # no retreat for a lone horse
+            assert "h" in s2.horses and s2.horses["h"].hex == H("0606")
         assert events(s2, "fire_horse")[0]["shooter"] == "x"
     assert seen & set("CDEF") and seen - set("CDEF")
 
@@ -229,6 +233,8 @@ def test_attack_on_a_lone_horse_defence_one_and_its_outcomes():
         assert events(s2, "melee_horse")[0]["attackers"] == ["a"]
         if res in ("E", "F", "G", "H"):
             assert "h" not in s2.horses and s2.carcasses[H("0606")] == {"horse": 1}
+        elif res == "C":  # the defender's retreat of 1: the horse backs away (§6.8)
+            assert s2.horses["h"].hex.distance(H("0606")) == 1 and events(s2, "horse_retreat")
         else:
             assert s2.horses["h"].hex == H("0606")
             if res == "A":

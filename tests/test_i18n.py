@@ -775,6 +775,7 @@ def _horses(c: Corpus) -> None:
     st = mk([("k", "knight", "A", "0608", {"facing": "N"}), ("f", "spearman", "A", "0101"),
              ("z", "spearman", "B", "1212")], [Horse("h", H("0605").neighbour(1), 0, None)])
     apply(st, Move("k", ("0607", "0606", "0605")))
+    apply(st, Decline())  # he passes by the horse: rides on without trying (§4.4.4, engine/bridle.py)
     c.ruling(explain(st, Lead("k", "h")), w)
     apply(st, Lead("k", "h"))
     c.events(st.log, w)
@@ -876,6 +877,9 @@ def corpus() -> dict[str, str]:
     from test_camels_kneeling import corpus_texts as kneeling_texts  # §4.6.4 kneeling, litters
     for t in kneeling_texts():
         c.add(t, "camels kneeling board")
+    from test_bridle_grab import corpus_texts as bridle_texts  # §4.4.4, §4.6.3, §6.8: the grab, retreats
+    for t in bridle_texts():
+        c.add(t, "bridle board")
     return c.texts
 
 

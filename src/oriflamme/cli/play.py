@@ -119,6 +119,8 @@ def describe(game: Game, a: Action) -> str:
     if isinstance(a, Decline):
         if st.pending and st.pending[0].kind == "defensive_fire":
             return f"let {n(st.pending[0].chars[0])} pass (no defensive fire here)"
+        if st.pending and st.pending[0].kind == "grab":  # §4.4.4
+            return f"{n(st.pending[0].chars[0])} rides on without trying for the bridle"
         return "no advance"
     if isinstance(a, AskQuarter):
         return f"{n(a.char)} asks for quarter (MC §6.9: die 1-4 he surrenders)"
@@ -139,13 +141,16 @@ def describe(game: Game, a: Action) -> str:
         return f"carry: {n(a.char)} carries {n(a.friend)} to {a.path[-1]} (via {' '.join(a.path)})"
     if isinstance(a, SetDown):
         return f"{n(a.char)} sets his friend down in {a.hex}"
-    if a.type in ("mount", "lead", "fire_at_horse", "attack_horse"):  # riderless horses (§4.4.2, §4.4.4, §6.8)
+    if a.type in ("mount", "lead", "fire_at_horse", "attack_horse", "grab"):  # riderless horses (§4.4.2, §4.4.4, §6.8)
         x = st.horses.get(a.horse)
         where = f"the horse in {x.hexes[0].label}-{x.hexes[1].label}" if x is not None else f"the horse {a.horse}"
         if a.type == "mount":
             return f"{n(a.char)} mounts {where}"
         if a.type == "lead":
             return f"{n(a.char)} leads {where} by the bridle"
+        if a.type == "grab":  # §4.4.4, §4.6.3: a die, 1-6
+            top = st.rules.movement_rules["grab_success_max"].value
+            return f"{n(a.char)} tries to grab {where} by the bridle in passing (1D10: 1-{top} he leads it)"
         if a.type == "fire_at_horse":
             return f"fire: {n(a.shooter)} at {where} (riderless)"
         return f"attack: {', '.join(n(x) for x in a.attackers)} → {where} (riderless)"

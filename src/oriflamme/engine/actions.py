@@ -212,6 +212,16 @@ class Lead(Action):
 
 
 @dataclass(frozen=True)
+class Grab(Action):
+    """Answer to a grab prompt (§4.4.4, §4.6.3): the rider whose move passes next to the
+    riderless horse ``horse`` tries to take its bridle without stopping (1D10; ``Decline`` rides
+    on without trying). Engine: engine/bridle.py."""
+    type: ClassVar[str] = "grab"
+    char: str
+    horse: str
+
+
+@dataclass(frozen=True)
 class FireAtHorse(Action):
     """Offensive fire at a riderless horse (§6.8): as at a rider without armour."""
     type: ClassVar[str] = "fire_at_horse"
@@ -273,5 +283,5 @@ class LeaveLitter(Action):
 ACTION_TYPES: dict[str, type[Action]] = {
     c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty, Mount, Dismount, Place,
                         ClearBodies, Carry, SetDown, AskQuarter, FightOn, Declare, Designate, Volley, Stand, Lead,
-                        FireAtHorse, AttackHorse, Kneel, Rise, EnterLitter, LeaveLitter)
+                        FireAtHorse, AttackHorse, Kneel, Rise, EnterLitter, LeaveLitter, Grab)
 }

@@ -304,7 +304,8 @@ def friend_problem(state: GameState, c: Character, f: Character) -> tuple[str, s
 
 
 def _free_for(state: GameState, h: Hex, *ignore: str) -> bool:
-    return not any(o.id not in ignore for o in state.live_at(h))
+    """No live character (but ``ignore``) and no riderless horse (§4.4.4: no move ends on one)."""
+    return not any(o.id not in ignore for o in state.live_at(h)) and state.horse_at(h) is None
 
 
 def set_down_hexes(state: GameState, at: Hex, friend: Character, carrier: str = "") -> list[Hex]:
@@ -528,8 +529,11 @@ def put_down(state: GameState, c: Character, f: Character, h: Hex) -> None:
          ref=CARRY_REF)
 
 
-def set_down_options(p: Pending) -> list[SetDown]:
-    return [SetDown(p.chars[0], h) for h in p.data["hexes"]]
+def set_down_options(p: Pending, state: GameState | None = None) -> list[SetDown]:
+    hexes = p.data["hexes"]
+    if state is not None and state.horses:  # a led horse may have followed into one since (§4.4.4)
+        hexes = [h for h in hexes if state.horse_at(Hex.from_label(h)) is None] or hexes
+    return [SetDown(p.chars[0], h) for h in hexes]
 
 
 def answer_set_down(state: GameState, p: Pending, a: SetDown) -> None:

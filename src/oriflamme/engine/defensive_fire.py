@@ -219,6 +219,8 @@ def on_enter(state: GameState, mover: Character, h, i: int, move: dict) -> bool:
         return False
     if any(o.id != mover.id for x in mover.hexes for o in state.live_at(x)):
         return False  # passing through a friend: no pause there (§4.1, Oriflamme's reading)
+    if state.horses and any(state.horse_at(x) is not None for x in mover.hexes):
+        return False  # crossing a riderless horse, where no move may stop (§4.4.4): the same
     shooters = eligible(state, mover)
     if not shooters:
         return False
@@ -342,14 +344,30 @@ def _resume(state: GameState, mover: Character, mv: dict) -> None:
             last += 1
         if last < len(steps) - 1:
             # cut the path on the last hex he can pay for and stop in (one character a hex, §4.1)
-            from ..hexes import Hex
+            counters = _counters(state, mover, mv)
             free = [k for k in range(at, last + 1)
-                    if not [o for o in state.live_at(Hex.from_label(mv["path"][k])) if o.id != mover.id]]
+                    if all(not [o for o in state.live_at(x) if o.id != mover.id] and state.horse_at(x) is None
+                           for x in counters[k])]  # nor on a riderless horse (§4.4.4); a rider's two hexes
             if free:
                 mv["path"], mv["steps"] = mv["path"][: free[-1] + 1], steps[: free[-1] + 1]
             else:
                 mv["path"], mv["steps"], mv["halt"] = mv["path"][: at + 1], steps[: at + 1], True
     _walk_move(state, mover, mv)
+
+
+def _counters(state: GameState, mover: Character, mv: dict) -> list[tuple]:
+    """The hexes of ``mover``'s counter after each step of the move ``mv`` (a rider: his front
+    and rear hexes, replayed from the move's origin)."""
+    from ..hexes import Hex
+    path = [Hex.from_label(x) for x in mv["path"]]
+    if not mover.mounted:
+        return [(h,) for h in path]
+    import copy
+    from . import riding
+    probe = copy.copy(mover)
+    probe.hex, probe.facing = Hex.from_label(mv["origin"]), mv.get("facing", mover.facing)
+    return [(st.front, st.front.neighbour(st.facing + 3))
+            for st in riding.path_steps(state, probe, tuple(path), riding.extra_costs(state))]
 
 
 # --- §5.3 N.B.: "sauf si le joueur adverse déclare qu'il ne compte pas le déplacer ce tour-ci" --

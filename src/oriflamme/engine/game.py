@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from ..hexes import DIRECTION_NAMES, Hex
 from ..resolve.ruling import Ruling
-from . import bodies, defensive_fire, horses, kneeling, led, lone_horse, ransom, turn
+from . import bodies, bridle, defensive_fire, horses, kneeling, led, lone_horse, ransom, turn
 from .actions import (Action, Advance, AskQuarter, Attack, AttackHorse, Carry, Casualty, ClearBodies, Declare, Decline,
-                      Designate, Dismount, EndStep, EnterLitter, FightOn, Fire, FireAtHorse, Kneel, Lead, LeaveLitter,
-                      Mount, Move, Place, Retreat, Rise, SetDown, Stand, Volley)
+                      Designate, Dismount, EndStep, EnterLitter, FightOn, Fire, FireAtHorse, Grab, Kneel, Lead,
+                      LeaveLitter, Mount, Move, Place, Retreat, Rise, SetDown, Stand, Volley)
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
@@ -109,11 +109,13 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
     if p.kind == "place":
         return [Place(p.chars[0], h) for h in p.data["hexes"]]
     if p.kind == "set_down":
-        return bodies.set_down_options(p)
+        return bodies.set_down_options(p, state)
     if p.kind == "quarter":
         return ransom.pending_options(state, p)
     if p.kind == "defensive_fire":
         return defensive_fire.options(state, p)
+    if p.kind == "grab":  # §4.4.4: a rider passing by a riderless horse
+        return bridle.options(state, p)
     raise AssertionError(p.kind)
 
 
@@ -153,6 +155,8 @@ def explain(state: GameState, action: Action) -> Ruling:
             return Ruling(kind="melee").refuse(f"unknown character {exc.args[0]}")
     if isinstance(action, ClearBodies):
         return bodies.clear_ruling(state, action)
+    if isinstance(action, Grab):
+        return bridle.explain(state, action)
     if isinstance(action, (Lead, FireAtHorse, AttackHorse)):
         return _horse_ruling(state, action)
     if isinstance(action, Carry):
@@ -176,6 +180,7 @@ def explain(state: GameState, action: Action) -> Ruling:
         r.data["cost"] = cost
         r.data["path"] = list(action.path)
         _explain_path(state, c, path, r)
+        bridle.explain_move(state, c, path, r)  # §4.4.4: horses he may grab on the way
         r.step(f"{c.name} moves {c.hex.label} → {path[-1].label}: {cost} PM of {points_left(state, c)}", "MC §4, §3.1")
         return r
     if isinstance(action, AskQuarter) and state.pending and state.pending[0].kind == "quarter":
@@ -296,7 +301,8 @@ def _check(state: GameState, a: Action) -> None:
                     "place": "the hex where the unhorsed rider lands:",
                     "set_down": "the hex where a stunned friend is set down by",
                     "quarter": "the answer to the offer of quarter (MC §6.9) of",
-                    "defensive_fire": "defensive fire (designate, volley or decline) at"}[p.kind]
+                    "defensive_fire": "defensive fire (designate, volley or decline) at",
+                    "grab": "the grab in passing (grab or ride on) of"}[p.kind]
             raise IllegalAction(f"the game waits for {what} {', '.join(state.characters[c].name for c in p.chars)} "
                                 f"(side {p.side}); {a.type} is not one of the options", p.data.get("ref", ""))
         return
@@ -317,7 +323,7 @@ def _check(state: GameState, a: Action) -> None:
         if prob:
             raise IllegalAction(*prob)
         return
-    if isinstance(a, (Retreat, Advance, Decline, Casualty, Place, SetDown, AskQuarter, FightOn, Designate, Volley)):
+    if isinstance(a, (Retreat, Advance, Decline, Casualty, Place, SetDown, AskQuarter, FightOn, Designate, Volley, Grab)):
         raise IllegalAction(f"there is no pending {a.type} to answer", "")
     if isinstance(a, (Kneel, Rise, EnterLitter, LeaveLitter)):  # §4.6.4
         prob = kneeling.problem(state, a)
@@ -576,6 +582,7 @@ def _walk_move(state: GameState, c: Character, mv: dict) -> None:
          f" ({cost} PM){facing}{' and is stopped' if interrupted and c.alive else ''}",
          char=c.id, path=shown, cost=cost, ref="MC §4")
     ransom.after_move(state, c)  # §6.9: his prisoner follows him
+    bridle.after_move(state, c, mv)  # §4.4.4: a horse grabbed in passing goes beside him
 
 def _step_costs(state: GameState, c: Character, path: tuple[Hex, ...]) -> list[int]:
     """The cost of each step of a checked path (§3.1, §4.4.1), to re-check the allowance after
@@ -752,6 +759,8 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
                  char=c.id, path=list(a.path), ref=p.data.get("ref", ""))
     elif p.kind == "quarter":
         ransom.answer(state, p, a)
+    elif p.kind == "grab":
+        bridle.answer(state, p, a)
     elif p.kind == "advance":
         if isinstance(a, Decline):
             emit(state, "advance", "no advance after combat", ref="MC §6.6")

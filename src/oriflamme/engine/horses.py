@@ -4,9 +4,12 @@ horses.
 * **Unhorsed** (§6.8): the fire and melee results that say so (data: ``unhorse``,
   ``horse_killed``) leave the horse — alive or dead — on the rider's two hexes; the rider, on
   foot with the values of his type on foot (roster ``dismounted``), is placed by his side on a
-  hex next to the horse. Entirely surrounded by enemies, he is dead. Oriflamme's reading: with
-  no free hex but friends around, he is placed on the hex of the horse behind (the §6.8
-  shifting of a friend to make room is not played — docs/decisions.md).
+  hex next to the horse (a ``place`` prompt when there is a choice). With no free hex there,
+  "on décale un personnage ami d'une case": he may land on the hex of a friend on foot, who is
+  shifted one hex (:func:`shift_to`, the engine choosing where; the player choosing which
+  friend through the same prompt). Entirely surrounded by enemies, he is dead. Left over (no
+  free hex, no friend who can be shifted, not all enemies: mounted friends, friends boxed in,
+  horses or impassable hexes around): he stays in the horse's rear hex — docs/decisions.md.
 * **Dismounting / mounting** (§4.4.2): 2 PM (3 in armour) during the movement step; the points
   left on horseback are halved (÷4 wounded) on foot, the points left on foot doubled on
   horseback. A dismounting rider steps onto a free hex next to his horse; a rider on foot
@@ -99,23 +102,76 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
          f"{horse.hexes[0].label}-{horse.hexes[1].label}", char=c.id, horse=horse.id, ref=ref)
     ring = around(state, horse.hexes)
     free = [h for h in ring if free_for_foot(state, c, h)]
+    shifted = False
+    if not free:
+        # §6.8: "Dans le cas où toutes les cases adjacentes sont occupées, on décale un personnage
+        # ami d'une case pour faire de la place au cavalier désarçonné."
+        free, shifted = shift_hexes(state, c, ring), True
     if not free:
         if all(any(o.side != c.side for o in state.live_at(h)) for h in ring):
             if c.alive:
                 emit(state, "status", f"{c.name}, unhorsed and surrounded by enemies, is {c.kill()}", char=c.id, ref="MC §6.8")
+            c.hex = horse.hexes[1]  # his body lies by the horse
+            return
+        # no free hex and no friend able to step aside (mounted friends, friends boxed in,
+        # horses or impassable hexes around): he stays in the horse's rear hex (simplification)
         c.hex = horse.hexes[1]
         if c.alive:
             emit(state, "place", f"{c.name} finds no free hex beside his horse and stays in {c.hex.label}",
                  char=c.id, ref="docs/decisions.md (unhorsed riders)")
         return
-    c.hex = free[0]  # provisional: his side chooses (a prompt when there is a choice)
     if len(free) > 1:
-        state.pending.insert(0, Pending("place", c.side, [c.id], {"hexes": [h.label for h in free], "ref": "MC §6.8"}))
+        # provisional (his side chooses, MC §6.8 "placé par le joueur auquel il appartient"):
+        # on a friend's hex until the prompt is answered when a friend must step aside
+        c.hex = free[0]
+        state.pending.insert(0, Pending("place", c.side, [c.id], {"hexes": [h.label for h in free], "ref": "MC §6.8",
+                                                                  **({"shift": True} if shifted else {})}))
     else:
-        emit(state, "place", f"{c.name} is placed in {c.hex.label}", char=c.id, ref="MC §6.8")
+        place(state, c, free[0])
+
+
+def shift_to(state: GameState, f: Character, h: Hex, c: Character) -> Hex | None:
+    """Where the friend ``f`` standing in ``h`` is shifted to make room for the unhorsed ``c``
+    (§6.8): a free hex next to ``h`` open to him on foot (no live character, no horse); one next
+    to no active enemy if there is one, then by label (the engine chooses, as for a friend making
+    room for a retreat, engine/paths.py ``make_room``). Only a friend on foot, alive and not a
+    prisoner, is shifted (stunned included: "on décale" the counter)."""
+    from .paths import passable_for
+    if f.side != c.side or not f.alive or f.mounted or f.ransom == "prisoner" or f.hex != h:
+        return None
+    cands = []
+    for n in h.neighbours():
+        if n == c.hex or not passable_for(state, f, h, n):
+            continue
+        if [o for o in state.live_at(n) if o.id != c.id] or state.horse_at(n) is not None:
+            continue
+        near_enemy = any(e.active and e.side != f.side and e.hex is not None and e.distance_to(n) == 1
+                         for e in state.characters.values())
+        cands.append((near_enemy, n.label, n))
+    return min(cands)[2] if cands else None
+
+
+def shift_hexes(state: GameState, c: Character, ring: list[Hex]) -> list[Hex]:
+    """The hexes next to the horse where ``c`` may land once the one friend there is shifted."""
+    rs = state.rules
+    out = []
+    for h in ring:
+        if rs.terrain[state.gmap.terrain(h)].cost_for(False, c.armour) == "impassable":
+            continue
+        there = [o for o in state.live_at(h) if o.id != c.id]
+        if len(there) == 1 and shift_to(state, there[0], h, c) is not None:
+            out.append(h)
+    return out
 
 
 def place(state: GameState, c: Character, h: Hex) -> None:
+    """``c``, unhorsed, lands in ``h``; a friend standing there is shifted one hex (§6.8)."""
+    for f in [o for o in state.live_at(h) if o.id != c.id]:
+        to = shift_to(state, f, h, c)
+        if to is not None:
+            f.hex = to
+            emit(state, "place", f"{f.name} is shifted from {h.label} to {to.label} to make room for {c.name}",
+                 char=f.id, ref="MC §6.8")
     c.hex = h
     emit(state, "place", f"{c.name} is placed in {h.label}", char=c.id, ref="MC §6.8")
 

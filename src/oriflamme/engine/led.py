@@ -10,8 +10,8 @@
   or friendly riderless horse takes it by the bridle, at no cost. On foot, at any time of his
   movement — "passing" next to the horse is walking next to it, leading it and moving on (a
   move may be made in several pieces); up to three horses. A rider only "à l'arrêt": before he
-  has moved this phase, or, after moving, it ends his movement; one horse. Oriflamme does not
-  play the rider's in-passing grab (1–6 on a d10) — docs/decisions.md.
+  has moved this phase, or, after moving, it ends his movement; one horse. The rider's grab in
+  passing (1–6 on a d10) is engine/bridle.py.
 * **Following**: a led horse is "une simple extension du pion qui le conduit". After every
   action, a led horse that no longer touches its leader is placed by him: its head (the front
   hex) next to a hex of his counter, both its hexes on the map, open to a horse and free (no
@@ -26,6 +26,10 @@
   with horses in hand): a leader who attacks or is attacked in melee (§6) lets go of his
   horses, which stay where they are. A leader who is stunned, killed or taken prisoner lets go
   too; a leader who mounts keeps only as many horses as a rider may lead.
+* **Camels and horses are not mixed** (§4.6.5) in the animals one character leads; a rider's
+  own mount counts (:func:`mixing_problem`).
+* The rider's grab in passing (1D10) is :mod:`oriflamme.engine.bridle`; a rider who failed
+  it cannot lead that horse this turn.
 """
 
 from __future__ import annotations
@@ -84,13 +88,34 @@ def lead_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[s
         return (f"{horse_name(horse)} does not stand next to {c.name}", REF)
     if any(h in horse.hexes for h in c.hexes):
         return (f"{c.name} stands on {horse_name(horse)}", REF)
-    camel = horse.kind in ("camel", "pack_camel", "litter_camel")
-    if any((x.kind in ("camel", "pack_camel", "litter_camel")) != camel for x in led_by(state, c)):
-        return ("camels and horses are not led together by the bridle", "MC §4.6.5")
+    if state.grab_failed.get(f"{c.id}/{horse.id}") == state.turn:  # §4.4.4, engine/bridle.py
+        return (f"{c.name} failed to grab {horse_name(horse)} this turn and cannot control it before the next",
+                "MC §4.4.4, §4.6.3")
     n = max_led(state, c)
     if len(led_by(state, c)) >= n:
         return (f"{c.name} already leads {n} horse(s), as many as {'a rider' if c.mounted else 'a man on foot'} may",
                 REF)
+    return mixing_problem(state, c, horse)
+
+
+def family(kind: str) -> str:
+    """Horse or camel (§4.6.5): the family of a riderless animal's ``kind`` or of a mount."""
+    return "camel" if "camel" in kind else "horse"
+
+
+def mixing_problem(state: GameState, c: Character, horse: Horse) -> tuple[str, str] | None:
+    """"Dromadaires et chevaux ne peuvent pas être mélangés quand ils sont menés par la bride"
+    (§4.6.5): the animals ``c`` leads are of one family; a rider's own mount counts
+    (Oriflamme's reading: a horse rider leads no camel, a camel rider no horse)."""
+    from .camels import mount_of
+    kinds = {family(x.kind) for x in led_by(state, c) if x.id != horse.id}
+    if c.mounted:
+        kinds.add(family(mount_of(state, c)))
+    want = family(horse.kind)
+    if kinds and want not in kinds:
+        has = "rides" if c.mounted and family(mount_of(state, c)) != want else "leads"
+        return (f"{c.name} {has} a {'camel' if want == 'horse' else 'horse'}: camels and horses are not mixed "
+                f"when led by the bridle", "MC §4.6.5")
     return None
 
 
@@ -189,7 +214,9 @@ def settle(state: GameState) -> None:
                 _let_go(state, horse, "he is in combat", REF)
             elif horse not in led_by(state, c)[:max_led(state, c)]:
                 _let_go(state, horse, "a rider leads only one horse", REF)
-            elif not touches(c, horse):
+            elif not touches(c, horse) or any(state.live_at(h) for h in horse.hexes):
+                # it no longer touches him, or he (or another) stands on it: a move paused by a
+                # prompt may have let it follow onto the rest of his path (§4.4.4)
                 pos = None if horse.kneeling else place_by(state, c, horse)  # §4.6.4 a kneeling camel stays
                 if horse.kneeling:
                     _let_go(state, horse, "the camel kneels and does not follow", "MC §4.6.4")

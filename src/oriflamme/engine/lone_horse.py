@@ -12,11 +12,18 @@ potentiel de 1 point en défense."
 * Which letters kill it is data (``kills_lone_horse`` on the result rows). A killed horse
   becomes a dead horse (a body, §4.2.2) in the hex of its head.
 * Any horse not of the attacker's side may be attacked (an uncontrolled one included).
-* Other results do nothing to the horse (Oriflamme's reading): the retreat of the defender (C
-  in melee, A under fire) is not played for a lone horse. The results that strike the
-  attackers in melee (A: an attacker wounded, B: the attackers retreat one hex, away from the
-  horse) are played as in any combat — "comme s'il avait affaire à un personnage à cheval".
-  A missed shot may stray (§5.4.5) as any other.
+* **Retreats** (Oriflamme's reading of "comme s'il avait affaire à un personnage à cheval" and
+  of "Si un cheval est tenu par la bride et qu'il doit reculer, l'animal recule mais pas le
+  personnage qui le conduit"): the results that make a rider retreat (A under fire: 4 hexes;
+  C in melee: 1 hex, data) make the horse back away as a rider would, keeping its facing
+  (:func:`retreat`: ``paths.retreat_paths`` for a stand-in, away from the shooter, never
+  ending next to an attacker). The engine picks the path (a horse has no player: the one
+  ending farthest from the shooter or attackers, then by labels). A horse that finds no
+  retreat stays (a rider would be wounded; a horse is not). A led horse retreats alone: its
+  leader stays, and lets go of it unless it still touches his counter.
+* Other results do nothing to the horse. The results that strike the attackers in melee (A:
+  an attacker wounded, B: the attackers retreat one hex, away from the horse) are played as in
+  any combat. A missed shot may stray (§5.4.5) as any other.
 * A horse is attacked alone: not in the same attack as characters.
 """
 
@@ -103,6 +110,8 @@ def fire_at(state: GameState, shooter: Character, horse: Horse) -> None:
         kill(state, horse, res.ref)
     elif res.miss:
         _stray(state, shooter, target)
+    elif res.retreat:
+        retreat(state, horse, res.retreat, [shooter.hex], (), res.ref)
     else:
         unharmed(state, horse, r.result)
 
@@ -177,6 +186,9 @@ def attack(state: GameState, attackers: list[Character], horse: Horse) -> None:
         ctx = {"attackers": [a.id for a in attackers], "defenders": [], "defender_hexes": {}, "attacker_hexes": {},
                "letter": r.result, "ref": res.ref, "unhorse": False, "horse_killed": False}
         _casualty(state, ctx, "attacker", "wound")
+    elif res is not None and res.defender_retreats:
+        retreat(state, horse, res.defender_retreats, [h for a in attackers for h in a.hexes],
+                tuple(a.id for a in attackers), res.ref)
     elif res is not None and res.attacker_retreats:
         for a in attackers:
             away = min(horse.hexes, key=lambda h: (a.distance_to(h), h.label))
@@ -195,6 +207,36 @@ def kill(state: GameState, horse: Horse, ref: str) -> None:
     del state.horses[horse.id]
     add_carcass(state, horse.hex)  # a dead horse is a body in the hex of its head (§4.2.2)
     emit(state, "horse_killed", f"{name} is killed", horse=horse.id, hex=horse.hex.label, ref=ref)
+
+
+def retreat(state: GameState, horse: Horse, n: int, away: list, combatants: tuple[str, ...], ref: str) -> None:
+    """The lone horse backs away ``n`` hexes as a rider would (see the module's docstring);
+    ``away``: the hexes of the shooter or of the attackers."""
+    from .led import _let_go, touches
+    from .paths import retreat_paths
+    proxy = stand_in(state, horse)
+    away_from = away[0] if len(away) == 1 else None
+    del state.horses[horse.id]  # its own hexes do not block it
+    try:
+        paths = retreat_paths(state, proxy, n, away_from, combatants)
+    finally:
+        state.horses[horse.id] = horse
+    name = horse_name(horse)
+    if not paths:
+        emit(state, "horse_retreat", f"{name} cannot retreat {n} hex(es) and stays", horse=horse.id, ref=ref)
+        return
+    path = min(paths, key=lambda p: (-min(p[-1].distance(x) for x in away), [h.label for h in p]))
+    horse.hex = path[-1]
+    emit(state, "horse_retreat", f"{name} retreats {n} hex(es) to {horse.hexes[0].label}-{horse.hexes[1].label}",
+         horse=horse.id, path=[h.label for h in path], ref=ref)
+    leader = state.characters.get(horse.led_by or "")
+    if leader is not None:
+        # §6.8: "l'animal recule mais pas le personnage qui le conduit"
+        if touches(leader, horse):
+            emit(state, "horse_retreat", f"{leader.name} stays where he is and keeps {horse_name(horse)} by the bridle",
+                 char=leader.id, horse=horse.id, ref=REF)
+        else:
+            _let_go(state, horse, "it retreated without him", REF)
 
 
 def unharmed(state: GameState, horse: Horse, letter: str | None) -> None:

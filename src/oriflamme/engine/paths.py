@@ -89,6 +89,10 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
             if move.get("halt") or not c.active or (
                     i < len(path) - 1 and after_wound is not None and not after_wound(c, i)):
                 return _stop_back(state, c, h, visited, i)
+            if c.mounted and state.horses and why == "move":  # §4.4.4: the grab in passing
+                from .bridle import offer
+                if offer(state, c, visited[-2], h, i, len(path), move):
+                    return h, PAUSED, i + 1
         else:
             if c.mounted:
                 if why == "move":
@@ -111,6 +115,10 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
                     return _stop_back(state, c, h, visited[:-1], i - 1)
             if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None and move is not None:
                 if turn.DEFENSIVE_FIRE_HOOK(state, c, h, i, move):  # §5.3: defensive fire interrupts here
+                    return h, PAUSED, i + 1
+            if why == "move" and c.mounted and state.horses and move is not None:  # §4.4.4: the grab in passing
+                from .bridle import offer
+                if offer(state, c, visited[-2], h, i, len(path), move):
                     return h, PAUSED, i + 1
         last = i == len(path) - 1
         if kind == riding.VOLTE:
@@ -184,7 +192,7 @@ def _opportunity_test(state: GameState, c: Character, e: Character, h: Hex, wher
 
 def _stop_back(state: GameState, c: Character, h: Hex, visited: list, i: int) -> tuple[Hex, bool, int]:
     """``c`` is stopped (or killed) at step ``i``: he stays there, or on the last free
-    position he passed (§4.1)."""
+    position he passed (§4.1; not on a riderless horse he was crossing, §4.4.4)."""
     if not c.alive and not c.mounted:
         return h, True, i + 1  # he lies where he fell (a dead rider's horse needs free hexes)
     from .riding import counter_problem
@@ -193,7 +201,7 @@ def _stop_back(state: GameState, c: Character, h: Hex, visited: list, i: int) ->
         c.hex, c.facing = front, facing
         if c.mounted and k and counter_problem(state, c, front, facing):
             continue  # not astride the obstacle he just jumped: back before the jump
-        if all(not [o for o in state.live_at(x) if o.id != c.id] for x in c.hexes):
+        if all(not [o for o in state.live_at(x) if o.id != c.id] and state.horse_at(x) is None for x in c.hexes):
             if k != len(visited) - 1:
                 emit(state, "move", f"{c.name} cannot stop on a friend in {h.label}: he stops in {front.label}",
                      char=c.id, hex=front.label, ref="MC §4.1")

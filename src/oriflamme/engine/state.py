@@ -114,6 +114,7 @@ class GameState:
     horses: dict[str, Horse] = field(default_factory=dict)
     frightened: dict[str, int] = field(default_factory=dict)   # §4.6.5: horse rider -> turn of his fear
     kneeling: set[str] = field(default_factory=set)   # §4.6.4: camel riders whose camel kneels
+    grab_failed: dict[str, int] = field(default_factory=dict)  # §4.4.4: "rider/horse" -> turn of a failed grab
     log: list[dict] = field(default_factory=list)
     winner: str | None = None
     over: bool = False
@@ -162,6 +163,12 @@ class GameState:
 
     # --- serialisation --------------------------------------------------------------------
     def to_json(self) -> dict:
+        out = self._to_json()
+        if self.grab_failed:  # written only when set: the states of games without it are unchanged
+            out["grab_failed"] = dict(sorted(self.grab_failed.items()))
+        return out
+
+    def _to_json(self) -> dict:
         return {
             "ruleset": self.ruleset_id,
             "scenario": self.scenario,
@@ -218,6 +225,7 @@ class GameState:
             horses={k: Horse.from_json(v) for k, v in d.get("horses", {}).items()},
             frightened={k: int(v) for k, v in d.get("frightened", {}).items()},
             kneeling=set(d.get("kneeling", ())),
+            grab_failed={k: int(v) for k, v in d.get("grab_failed", {}).items()},
             winner=d["winner"], over=d["over"], result_text=d.get("result_text", ""),
         )
 
@@ -246,5 +254,6 @@ class GameState:
         other.pending = copy.deepcopy(self.pending)
         other.horses = {k: copy.copy(h) for k, h in self.horses.items()}
         other.frightened = dict(self.frightened)
+        other.grab_failed = dict(self.grab_failed)
         other.log = list(self.log)
         return other

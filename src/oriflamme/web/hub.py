@@ -334,7 +334,7 @@ def options(state) -> dict:
             end = a.to_json()
         elif a.type == "declare":  # fire frequency declarations (§5.1), beside the step's actions
             declarations.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
-        elif a.type in ("designate", "volley"):  # defensive fire (§5.3): the odds of each shooter
+        elif a.type in ("designate", "volley", "grab"):  # defensive fire (§5.3), a grab (§4.4.4): the odds
             prompts.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
         else:
             prompts.append({"action": a.to_json()})

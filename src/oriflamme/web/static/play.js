@@ -495,7 +495,7 @@
       if (!f && v.winner) pend.append(" ", el("span", { testid: "winner" }, t("play.winner", { side: sideName(v.winner) })));
     } else if (!f && v.pending && v.pending.length) {
       const p = v.pending[0];
-      const key = ["retreat", "advance", "casualty", "place", "set_down", "defensive_fire"].includes(p.kind) ? "pending." + p.kind : "pending.other";
+      const key = ["retreat", "advance", "casualty", "place", "set_down", "defensive_fire", "grab"].includes(p.kind) ? "pending." + p.kind : "pending.other";
       pend.classList.add("has-pending");
       pend.textContent = t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind });
     } else if (!f) {
@@ -689,7 +689,7 @@
     box.appendChild(el("h2", { class: "card-title" }, t("prompt.title")));
     if (st.view.pending && st.view.pending.length) {
       const p = st.view.pending[0];
-      const key = ["retreat", "advance", "casualty", "place", "set_down", "defensive_fire"].includes(p.kind) ? "pending." + p.kind : "pending.other";
+      const key = ["retreat", "advance", "casualty", "place", "set_down", "defensive_fire", "grab"].includes(p.kind) ? "pending." + p.kind : "pending.other";
       box.appendChild(el("p", {}, t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind })));
     }
     if (prompts.some((p) => p.action.path)) box.appendChild(el("p", { class: "help" }, t("prompt.hint")));
@@ -701,7 +701,11 @@
         label = t("prompt." + a.type, { char: charName(a.char), to: a.path[a.path.length - 1] }) + (a.path.length > 1 ? ` (${a.path.join(" → ")})` : "");
       } else if (a.type === "casualty") label = t("prompt.casualty", { char: charName(a.char) });
       else if (a.type === "place") label = t("prompt.place", { char: charName(a.char), to: a.hex });
-      else if (a.type === "decline") label = t(st.view.pending && st.view.pending.length && st.view.pending[0].kind === "defensive_fire" ? "prompt.pass" : "prompt.decline");
+      else if (a.type === "decline") {
+        const pk = st.view.pending && st.view.pending.length ? st.view.pending[0].kind : "";
+        label = t(pk === "defensive_fire" ? "prompt.pass" : pk === "grab" ? "prompt.ride_on" : "prompt.decline");
+      }
+      else if (a.type === "grab") label = t("prompt.grab", { char: charName(a.char), horse: a.horse });
       else if (a.type === "set_down") label = t("prompt.set_down", { char: charName(a.char), to: a.hex });
       else if (a.type === "carry") label = t("prompt.carry", { char: charName(a.char), friend: charName(a.friend), to: a.path[a.path.length - 1] });
       else if (a.type === "clear_bodies") {
