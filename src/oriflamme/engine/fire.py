@@ -132,6 +132,9 @@ def _target_ruling(state: GameState, shooter: Character, target: Character, die:
             notes.append((f"only one hex of {target.name} is in sight ({t_hex.label})", "MC §5.4.4; SEED-NOTES D9"))
     else:
         cover = lof.cover
+    s_terrain = rs.terrain[state.gmap.terrain(shooter.hex)]
+    if s_terrain.shooter_modifier:  # a moving cart: +1 to the die (§4.5.4.2, SEED-NOTES D13)
+        mods = mods + (s_terrain.shooter_modifier,)
     sit = FireSituation(
         weapon=w.id, distance=dist, target_mounted=target.mounted, target_armour=target.armour,
         cover=cover, weather=state.weather, shooter_wounded=shooter.status == "wounded", modifiers=mods,

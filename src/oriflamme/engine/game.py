@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from ..hexes import DIRECTION_NAMES, Hex
 from ..resolve.ruling import Ruling
-from . import bodies, defensive_fire, horses, led, lone_horse, ransom, turn
+from . import bodies, carts, defensive_fire, horses, led, lone_horse, ransom, turn
 from .actions import (Action, Advance, AskQuarter, Attack, AttackHorse, Carry, Casualty, ClearBodies, Declare, Decline,
                       Designate, Dismount, EndStep, FightOn, Fire, FireAtHorse, Lead, Mount, Move, Place, Retreat,
                       SetDown, Stand, Volley)
+from .actions import DriveCart, Harness, Unharness
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
@@ -68,6 +69,7 @@ def legal_actions(state: GameState) -> list[Action]:
             for h, (_, path) in sorted(reachable(state, c).items()):
                 out.append(Move(c.id, tuple(x.label for x in path)))
         out += bodies.carry_options(state) + bodies.clear_options(state)  # §4.2.4, §4.2.3
+        out += carts.drive_options(state) + carts.harness_options(state)  # §4.5.1, §4.5.4
     if state.step in (OFFENSIVE_FIRE, MOVEMENT):  # fire frequency declarations (§5.1)
         for c in mine:
             out.extend(Declare(c.id, f) for f in defensive_fire.declare_choices(state, c))
@@ -136,6 +138,10 @@ def explain(state: GameState, action: Action) -> Ruling:
             return Ruling(kind="melee").refuse(f"unknown character {exc.args[0]}")
     if isinstance(action, ClearBodies):
         return bodies.clear_ruling(state, action)
+    if isinstance(action, DriveCart):  # §4.5.1, §4.5.4
+        return carts.check_drive(state, action)
+    if isinstance(action, (Harness, Unharness)):
+        return carts.harness_ruling(state, action)
     if isinstance(action, (Lead, FireAtHorse, AttackHorse)):
         return _horse_ruling(state, action)
     if isinstance(action, Carry):
@@ -300,6 +306,11 @@ def _check(state: GameState, a: Action) -> None:
         return
     if isinstance(a, (Retreat, Advance, Decline, Casualty, Place, SetDown, AskQuarter, FightOn, Designate, Volley)):
         raise IllegalAction(f"there is no pending {a.type} to answer", "")
+    if isinstance(a, (DriveCart, Harness, Unharness)):  # §4.5.1, §4.5.4
+        r = carts.check_drive(state, a) if isinstance(a, DriveCart) else carts.harness_ruling(state, a)
+        if not r.legal:
+            raise IllegalAction(r.steps[-1].text, r.steps[-1].ref)
+        return
     if isinstance(a, (Lead, FireAtHorse, AttackHorse)):  # §4.4.4, §6.8
         r = _horse_ruling(state, a)
         if not r.legal:
@@ -341,7 +352,7 @@ def _check(state: GameState, a: Action) -> None:
         if c.id in state.stopped:
             raise IllegalAction(f"{c.name} was stopped and cannot move again this phase", "MC §4.3.1")
         if c.id in state.clearing:
-            raise IllegalAction(f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
+            raise IllegalAction(f"{c.name} is busy this phase (clearing a hex or a cart's harness) and does nothing else", "MC §4.2.3, §4.5.1")
         cost, why, ref = check_path(state, c, _labels(a.path))
         if cost is None:
             raise IllegalAction(why, ref)
@@ -410,6 +421,12 @@ def _do(state: GameState, a: Action) -> None:
         lone_horse.attack(state, [state.characters[x] for x in a.attackers], state.horses[a.horse])
     elif isinstance(a, Carry):
         bodies.do_carry(state, a)
+    elif isinstance(a, DriveCart):
+        carts.drive(state, a)
+    elif isinstance(a, Harness):
+        carts.harness(state, a)
+    elif isinstance(a, Unharness):
+        carts.unharness(state, a)
 
 
 def _settle(state: GameState) -> None:
@@ -458,7 +475,8 @@ def _step_has_actions(state: GameState) -> bool:
     if state.step == MOVEMENT:
         return (any(can_move(state, c) for c in mine) or bool(bodies.clear_options(state))
                 or bool(bodies.carry_options(state)) or any(defensive_fire.declare_choices(state, c) for c in mine)
-                or any(state.horses and led.lead_options(state, c) for c in mine))
+                or any(state.horses and led.lead_options(state, c) for c in mine)
+                or bool(state.carts and (carts.harness_options(state) or carts.drive_options(state))))
     return has_attack_option(state, state.active) or bool(state.horses and lone_horse.attack_options(state, state.active))
 
 

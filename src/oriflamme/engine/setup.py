@@ -45,6 +45,9 @@ def new_game(scenario: dict, gmap: GameMap, seed: int) -> GameState:
         dice=Dice(seed), weather=rs.find_weather(scenario.get("weather", "clear")).id,
         turn=1, last_turn=scenario["turns"], active=sides[0],
     )
+    if scenario.get("map", {}).get("carts"):  # carts and their animals (§4.5, engine/carts.py)
+        from .carts import place
+        place(state, scenario["map"]["carts"])
     turn.begin_phase(state)
     from .game import _settle
     _settle(state)

@@ -52,6 +52,9 @@ class Horse:
     alive: bool = True
     led_by: str | None = None
     kind: str = "horse"  # the mount: "horse" or "camel" (§4.6; only camel riders mount a camel)
+    # draught animals (§4.5.1, engine/carts.py): kind "draught_horse" or "ox"; the cart it is
+    # harnessed to, if any
+    harnessed_to: str | None = None
 
     @property
     def hexes(self) -> tuple[Hex, Hex]:
@@ -63,12 +66,54 @@ class Horse:
             out["led_by"] = self.led_by
         if self.kind != "horse":
             out["kind"] = self.kind
+        if self.harnessed_to is not None:
+            out["harnessed_to"] = self.harnessed_to
         return out
 
     @classmethod
     def from_json(cls, d: dict) -> "Horse":
         return cls(d["id"], Hex.from_label(d["hex"]), int(d["facing"]), d.get("side"), bool(d.get("alive", True)),
-                   d.get("led_by"), d.get("kind", "horse"))
+                   d.get("led_by"), d.get("kind", "horse"), d.get("harnessed_to"))
+
+
+@dataclass
+class Cart:
+    """A cart on the map (§4.5): two hexes, ``front`` and ``rear`` (its facing points from the
+    rear to the front). ``animal``: the id of the draught animal harnessed to it (a
+    :class:`Horse` in ``state.horses``; an id no longer there is a dead animal still in the
+    harness, §4.5.1), or None. ``moving``: it moved in the last movement step of ``side``, and
+    counts as a moving cart until that side's next movement step (§4.5.4, engine/carts.py)."""
+
+    id: str
+    front: Hex
+    rear: Hex
+    animal: str | None = None
+    moving: bool = False
+    side: str | None = None
+
+    @property
+    def facing(self) -> int:
+        return self.rear.direction_to(self.front)
+
+    @property
+    def hexes(self) -> tuple[Hex, Hex]:
+        return (self.front, self.rear)
+
+    def spec(self) -> dict:
+        """Its entry for maps.with_carts."""
+        out: dict = {"front": self.front.label, "rear": self.rear.label}
+        if self.moving:
+            out["moving"] = True
+        return out
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "front": self.front.label, "rear": self.rear.label, "animal": self.animal,
+                "moving": self.moving, "side": self.side}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Cart":
+        return cls(d["id"], Hex.from_label(d["front"]), Hex.from_label(d["rear"]), d.get("animal"),
+                   bool(d.get("moving", False)), d.get("side"))
 
 
 @dataclass
@@ -106,6 +151,7 @@ class GameState:
     df_last: dict[str, int] = field(default_factory=dict)       # mover -> df_walked at the last shot
     pending: list[Pending] = field(default_factory=list)
     horses: dict[str, Horse] = field(default_factory=dict)
+    carts: dict[str, Cart] = field(default_factory=dict)       # §4.5, engine/carts.py
     frightened: dict[str, int] = field(default_factory=dict)   # §4.6.5: horse rider -> turn of his fear
     log: list[dict] = field(default_factory=list)
     winner: str | None = None
@@ -184,6 +230,7 @@ class GameState:
             "df_last": dict(sorted(self.df_last.items())),
             "pending": [p.to_json() for p in self.pending],
             "horses": {k: h.to_json() for k, h in sorted(self.horses.items())},
+            "carts": {k: x.to_json() for k, x in sorted(self.carts.items())},
             "frightened": dict(sorted(self.frightened.items())),
             "log": self.log,
             "winner": self.winner,
@@ -193,7 +240,11 @@ class GameState:
 
     @classmethod
     def from_json(cls, d: dict, gmap: GameMap) -> "GameState":
-        return cls(
+        carts = {k: Cart.from_json(v) for k, v in d.get("carts", {}).items()}
+        if carts:  # ``gmap`` is the scenario's map: draw the carts where they stand now
+            from .carts import effective_map
+            gmap = effective_map(gmap, carts.values(), load_ruleset(d["ruleset"]))
+        return cls(carts=carts,
             ruleset_id=d["ruleset"], scenario=d["scenario"], gmap=gmap,
             characters={k: Character.from_json(v) for k, v in d["characters"].items()},
             sides=list(d["sides"]), dice=Dice.from_json(d["dice"]), weather=d["weather"],
@@ -235,6 +286,7 @@ class GameState:
         other.carcasses = {h: dict(k) for h, k in self.carcasses.items()}
         other.pending = copy.deepcopy(self.pending)
         other.horses = {k: copy.copy(h) for k, h in self.horses.items()}
+        other.carts = {k: copy.copy(x) for k, x in self.carts.items()}
         other.frightened = dict(self.frightened)
         other.log = list(self.log)
         return other

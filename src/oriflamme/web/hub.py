@@ -286,7 +286,7 @@ def options(state) -> dict:
             moves.setdefault(a.char, []).append(entry)
         elif isinstance(a, (FireAtHorse, AttackHorse)):  # fire and attacks at a riderless horse (§6.8)
             horse_targets.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
-        elif isinstance(a, (Mount, Dismount, Carry, ClearBodies, Lead)):
+        elif isinstance(a, (Mount, Dismount, Carry, ClearBodies, Lead)) or a.type in ("drive_cart", "harness", "unharness"):
             # movement-step actions beside the moves (§4.4.2, §4.4.4, §4.2.3, §4.2.4): not prompts
             extras.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
         elif isinstance(a, (Fire, Attack)):
