@@ -866,6 +866,9 @@ def corpus() -> dict[str, str]:
     from test_ransom import corpus_texts as ransom_texts  # §6.9, never met in random play
     for t in ransom_texts():
         c.add(t, "ransom board")
+    from test_moving_carts import corpus_texts as cart_texts  # §4.5, seldom met in random play
+    for t in cart_texts():
+        c.add(t, "carts board")
     return c.texts
 
 

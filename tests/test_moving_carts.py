@@ -333,3 +333,185 @@ def test_random_play_keeps_carts_whole(seed, animal):
         if isinstance(a, DriveCart):  # a cart never runs over anybody: only those aboard ride it
             assert {c.id for c in carts.aboard(st, st.carts[a.cart])} <= aboard
         _invariants(st)
+
+
+# --- the texts of this topic, for the French coverage corpus of tests/test_i18n.py -------------
+def corpus_texts() -> list[str]:
+    """Every text the carts make the engine write (events, rulings, refusals): random play of
+    the bundled scenarios seldom drives a cart."""
+    out: list[str] = []
+
+    def ruling(r):
+        out.extend(r.explanation)
+        if r.reason:
+            out.append(r.reason)
+
+    def refusal(st, a):
+        try:
+            apply(st.clone(), a)
+        except IllegalAction as exc:
+            out.append(exc.reason)
+            out.append(str(exc))
+        ruling(explain(st, a))
+
+    def events(st):
+        for e in st.log:
+            out.append(e["text"])
+            if "ruling" in e:
+                out.extend(e["ruling"].get("explanation", []))
+
+    for animal in ("ox", "horse"):
+        st = cgame([("a", "spearman", "A", "0508"), ("p", "crossbowman", "A", "0509")], animal=animal)
+        for path in (("0505", "0504", "0503", "0502", "0501", "0401", "0301", "0201", "0101"), ("0606",),
+                     ("0606", "0706"), ("0607",), ("0301",), ("0505", "0504", "0503")):
+            refusal(st, DriveCart("a", "cart1", path))
+        refusal(st, DriveCart("a", "cart1", ("0505",), ("p",)))
+        refusal(st, DriveCart("a", "nope", ("0505",)))
+        refusal(st, DriveCart("p", "cart1", ("0505",)))
+        apply(st, DriveCart("a", "cart1", ("0505",)))
+        refusal(st, DriveCart("a", "cart1", ("0504",)))
+        ruling(explain(st, Move("p", ("0507",))))
+        refusal(st, Move("p", ("0508",)))
+        refusal(st, Harness("p", "cart1", "x"))
+        refusal(st, Unharness("p", "cart1"))
+        events(st)
+    st = cgame([("a", "spearman", "A", "0406")])
+    apply(st, DriveCart("a", "cart1", ("0505", "0504")))
+    events(st)
+    # men pulling
+    st = cgame([("a", "spearman", "A", "0507"), ("b", "spearman", "A", "0608"), ("c", "spearman", "A", "0408"),
+                ("k", "knight", "A", "0804", {"facing": "N"})], animal=None)
+    for a in (DriveCart("a", "cart1", ("0506",)), DriveCart("a", "cart1", ("0607",), ("b",)),
+              DriveCart("b", "cart1", ("0607",), ("a",)), DriveCart("a", "cart1", ("0506",), ("c", "b")),
+              DriveCart("a", "cart1", ("0506",), ("k",)), DriveCart("a", "cart1", ("0506",), ("z",)),
+              DriveCart("a", "cart1", ("0506",), ("y",)), DriveCart("a", "cart1", ("0506",), ("q",)),
+              DriveCart("k", "cart1", ("0506",)), DriveCart("a", "cart1", ("0506", "0505", "0504"), ("b",)),
+              DriveCart("a", "cart1", ()), DriveCart("a", "cart1", ("xx",))):
+        refusal(st, a)
+    refusal(st, DriveCart("a", "cart1", (), ("b",)))
+    apply(st, DriveCart("a", "cart1", ("0506", "0505", "0504"), ("b", "c")))
+    events(st)
+    st = cgame([("a", "spearman", "A", "0507"), ("b", "spearman", "A", "0608")], animal=None, hexsides="0508 N wall")
+    refusal(st, DriveCart("a", "cart1", ("0506",), ("b",)))
+    st.mp_spent["b"] = 1
+    refusal(st, DriveCart("a", "cart1", ("0406",), ("b",)))
+    # blocked: a friend, a horse, a cart, water, the map's edge
+    rows = list(ROWS)
+    rows[4] = ". . . . ~ . . . . ."
+    st = cgame([("a", "spearman", "A", "0508"), ("f", "spearman", "A", "0504")], rows=rows)
+    st.horses["h1"] = Horse("h1", H("0604"), 0, None)
+    refusal(st, DriveCart("a", "cart1", ("0505", "0504")))
+    refusal(st, DriveCart("a", "cart1", ("0505", "0404", "0403")))
+    refusal(st, DriveCart("a", "cart1", ("0505", "0604")))
+    st = cgame([("a", "spearman", "A", "0508")], cart={"front": "0502", "rear": "0503"})
+    refusal(st, DriveCart("a", "cart1", ("0501", "0500")))
+    st = cgame([("a", "spearman", "A", "0508")])
+    carts.place(st, [{"front": "0504", "rear": "0404"}])
+    refusal(st, DriveCart("a", "cart1", ("0505", "0504")))
+    # harnessing
+    st = cgame([("a", "spearman", "A", "0407"), ("b", "spearman", "A", "0101"), ("e", "spearman", "B", "0605")],
+               animal=None)
+    st.horses["ox1"] = Horse("ox1", H("0506"), 0, None, kind="ox")
+    st.horses["ox2"] = Horse("ox2", H("0303"), 0, "B", kind="ox")
+    st.horses["h2"] = Horse("h2", H("0808"), 0, None)
+    for a in (Harness("b", "cart1", "ox1"), Harness("a", "cart1", "h2"), Harness("a", "cart1", "ox2"),
+              Harness("a", "nope", "ox1"), Harness("q", "cart1", "ox1"), Unharness("a", "cart1")):
+        refusal(st, a)
+    ruling(explain(st, Harness("a", "cart1", "ox1")))
+    apply(st, Harness("a", "cart1", "ox1"))
+    for a in (Move("a", ("0406",)), Lead("b", "ox1"), Harness("b", "cart1", "ox1"), Unharness("b", "cart1"),
+              DriveCart("a", "cart1", ("0505",))):
+        refusal(st, a)
+    st.clearing.clear()
+    st.horses["ox1"].led_by = "b"
+    st.horses["ox1"].harnessed_to, st.carts["cart1"].animal = None, None
+    refusal(st, Harness("a", "cart1", "ox1"))
+    st.horses["ox1"].led_by, st.horses["ox1"].side = None, "B"
+    refusal(st, Harness("a", "cart1", "ox1"))
+    refusal(st, DriveCart("a", "cart1", ("0506",)))
+    st.horses["ox1"].side = None
+    apply(st, Harness("a", "cart1", "ox1"))
+    st.horses["ox1"].side = "B"
+    st.clearing.clear()
+    refusal(st, DriveCart("a", "cart1", ("0505",)))
+    ruling(explain(st, Unharness("a", "cart1")))
+    apply(st, Unharness("a", "cart1"))
+    st.horses["ox1"].harnessed_to = "cart1"
+    st.carts["cart1"].animal = "ox1"
+    refusal(st, Harness("b", "cart1", "ox1"))
+    st.clearing.clear()
+    st.horses["ox1"].harnessed_to, st.carts["cart1"].animal = "cart2", None
+    refusal(st, Harness("a", "cart1", "ox1"))
+    st.horses["ox1"].harnessed_to, st.horses["ox1"].side, st.horses["ox1"].led_by = None, None, None
+    st.horses["ox1"].hex, st.characters["a"].hex = H("0305"), H("0304")
+    refusal(st, Harness("a", "cart1", "ox1"))
+    events(st)
+    # a dead animal
+    from oriflamme.engine.lone_horse import kill
+    st = cgame([("a", "spearman", "A", "0508")])
+    kill(st, st.horses["cart1-ox"], "MC §6.8")
+    refusal(st, DriveCart("a", "cart1", ("0505",)))
+    ruling(explain(st, Unharness("a", "cart1")))
+    apply(st, Unharness("a", "cart1"))
+    events(st)
+    # the other sides' steps
+    st = cgame([("a", "spearman", "A", "0508")], step="melee")
+    refusal(st, DriveCart("a", "cart1", ("0505",)))
+    refusal(st, DriveCart("z", "cart1", ("0505",)))
+    st = cgame([("a", "spearman", "A", "0508")])
+    st.characters["a"].status = "stunned"
+    refusal(st, DriveCart("a", "cart1", ("0505",)))
+    st = cgame([("a", "spearman", "A", "0508")])
+    st.fired.add("a")
+    refusal(st, DriveCart("a", "cart1", ("0505",)))
+    st = cgame([("k", "knight", "A", "0604", {"facing": "N"})])
+    refusal(st, DriveCart("k", "cart1", ("0505",)))
+    # fire from a moving cart, a higher shooter seeing over a cart
+    st = cgame([("x", "crossbowman", "A", "0509"), ("t", "spearman", "B", "0909")], step="offensive_fire")
+    st.carts["cart1"].moving = True
+    carts.redraw(st)
+    ruling(explain(st, Fire("x", "t")))
+    elev = ["0 0 0 0 0 0 0 0 0 0"] * 8 + ["0 0 0 0 1 0 0 0 0 0", "0 0 0 0 0 0 0 0 0 0"]
+    st = cgame([("x", "crossbowman", "A", "0509"), ("t", "spearman", "B", "0503")], cart={"front": "0506", "rear": "0507"},
+               animal=None, step="offensive_fire", elevation=elev)
+    ruling(explain(st, Fire("x", "t")))
+    st = cgame([("x", "crossbowman", "A", "0509"), ("t", "spearman", "B", "0503")], cart={"front": "0506", "rear": "0507"},
+               animal=None, step="offensive_fire")
+    ruling(explain(st, Fire("x", "t")))
+    st.carts["cart1"].moving = True
+    carts.redraw(st)
+    ruling(explain(st, Fire("x", "t")))
+    # the draught animal attacked and shot at
+    st = cgame([("e", "spearman", "A", "0405"), ("a", "spearman", "B", "0101")], step="melee", dice=[9])
+    ruling(explain(st, AttackHorse(("e",), "cart1-ox")))
+    apply(st, AttackHorse(("e",), "cart1-ox"))
+    events(st)
+    st = cgame([("e", "spearman", "A", "0405"), ("a", "spearman", "B", "0101")], animal="horse", step="melee",
+               dice=[9])
+    ruling(explain(st, AttackHorse(("e",), "cart1-horse")))
+    apply(st, AttackHorse(("e",), "cart1-horse"))
+    events(st)
+    return [t for t in out if t]
+
+
+def test_corpus_texts_translate():
+    from oriflamme.i18n import missing
+    miss = sorted({t for t in corpus_texts() if missing(t, "fr")})
+    assert not miss, "\n".join(miss)
+
+
+def test_terminal_and_browser_list_the_cart_actions():
+    from types import SimpleNamespace
+
+    from oriflamme.cli.play import describe
+    from oriflamme.web.hub import options
+    st = cgame([("a", "spearman", "A", "0508")])
+    extras = options(st)["extras"]
+    drive = next(e for e in extras if e["action"]["type"] == "drive_cart")
+    assert drive["ruling"]["cost"] >= 1 and drive["ruling"]["legal"]
+    g = SimpleNamespace(state=st)
+    assert describe(g, DriveCart("a", "cart1", ("0505", "0504"))).startswith("drive: A")
+    assert "unharnesses" in describe(g, Unharness("a", "cart1"))
+    st.horses["ox9"] = Horse("ox9", H("0303"), 0, None, kind="ox")
+    assert "harnesses the ox in 0303-0304" in describe(g, Harness("a", "cart1", "ox9"))
+    assert any(e["action"]["type"] == "unharness" for e in options(st)["extras"])

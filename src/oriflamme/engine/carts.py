@@ -297,10 +297,9 @@ def _step(state: GameState, team: Team, chain: tuple[Hex, ...], h: Hex, ctx, bas
     side = base.hexside(front, rear)
     if side and rs.hexsides[side].crossing_for(True) == "impassable":
         return None, f"a cart cannot straddle the {rs.hexsides[side].names[0].lower()} ({front.label}-{rear.label})", REF
-    if x not in x_cells(front, rear.direction_to(front)):
-        who = "the animal's rear half" if team.animal is not None else "the man pulling"
-        return (None, f"after {h.label}, {who} ({x.label}) would no longer stand in one of the three hexes in front "
-                      f"of the cart (the X of the figure)", REF)
+    if x not in x_cells(front, rear.direction_to(front)):  # men: the "ahead" rule above already keeps it
+        return (None, f"after {h.label}, the animal's rear half ({x.label}) would no longer stand in one of the three "
+                      f"hexes in front of the cart (the X of the figure)", REF)
     return cost + extra, new, note
 
 
@@ -317,7 +316,7 @@ def _blocked(state: GameState, team: Team) -> dict[Hex, str]:
                 out[h] = f"{h.label} holds {animal_name(x) if is_draught(x) else 'a horse'}: the team cannot enter it"
     for cart in state.carts.values():
         for h in cart.hexes:
-            out[h] = f"{h.label} holds a cart: the team cannot enter it"
+            out[h] = f"{h.label} holds {cart_name(cart)}: the team cannot enter it"
     return out
 
 
@@ -440,7 +439,7 @@ def drive(state: GameState, a: DriveCart) -> None:
         state.mp_spent[c.id] = allowance(state, c)
     redraw(state)
     who = (f"{team.driver.name} drives" if not team.helpers
-           else f"{team.driver.name} and {', '.join(h.name for h in team.helpers)} pull")
+           else f"{', '.join(h.name for h in [team.driver] + team.helpers)} pull")
     emit(state, "cart_moves", f"{who} the cart {old_front.label}-{old_rear.label} → "
          f"{cart.front.label}-{cart.rear.label} ({r.data['cost']} PM)",
          char=team.driver.id, cart=cart.id, path=list(a.path), cost=r.data["cost"], ref="MC §4.5.1, §4.5.4")
@@ -503,7 +502,7 @@ def harness_problem(state: GameState, a: Harness) -> tuple[str, str] | None:
         return (f"{animal_name(x)} must stand in front of {cart_name(cart)}, its rear half in one of the three "
                 f"hexes ahead of the front hex (the X of the figure), facing away from it", REF)
     if c.hex in x.hexes or not any(c.hex.distance(h) == 1 for h in x.hexes):
-        return (f"{c.name} does not stand next to {animal_name(x)}", REF)
+        return (f"{animal_name(x)} does not stand next to {c.name}", REF)
     return None
 
 

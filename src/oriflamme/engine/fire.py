@@ -132,8 +132,8 @@ def _target_ruling(state: GameState, shooter: Character, target: Character, die:
             notes.append((f"only one hex of {target.name} is in sight ({t_hex.label})", "MC §5.4.4; SEED-NOTES D9"))
     else:
         cover = lof.cover
-    s_terrain = rs.terrain[state.gmap.terrain(shooter.hex)]
-    if s_terrain.shooter_modifier:  # a moving cart: +1 to the die (§4.5.4.2, SEED-NOTES D13)
+    s_terrain = rs.terrain[state.gmap.terrain(shooter.hex)] if shooter.hex in state.gmap else None
+    if s_terrain is not None and s_terrain.shooter_modifier:  # a moving cart: +1 to the die (§4.5.4.2, SEED-NOTES D13)
         mods = mods + (s_terrain.shooter_modifier,)
     sit = FireSituation(
         weapon=w.id, distance=dist, target_mounted=target.mounted, target_armour=target.armour,

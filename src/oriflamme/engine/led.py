@@ -41,7 +41,8 @@ REF = "MC §4.4.4"
 
 def horse_name(horse: Horse) -> str:
     a, b = horse.hexes
-    return f"the horse in {a.label}-{b.label}"
+    what = {"draught_horse": "draught horse", "ox": "ox"}.get(horse.kind, "horse")  # §4.5.1 draught animals
+    return f"the {what} in {a.label}-{b.label}"
 
 
 def touches(c: Character, horse: Horse) -> bool:

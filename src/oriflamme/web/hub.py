@@ -256,6 +256,8 @@ def _frame(g: Game, version: int) -> dict:
                     "led_by": h.led_by}
                    for h in sorted(st.horses.values(), key=lambda h: h.id)],
         "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(st.carcasses.items(), key=lambda x: x[0].label)],
+        "carts": [{"id": x.id, "hexes": [x.front.label, x.rear.label], "facing": x.facing, "animal": x.animal,
+                   "moving": x.moving} for x in sorted(st.carts.values(), key=lambda x: x.id)],  # §4.5
         "over": st.over, "result": st.result_text,
     }
 
