@@ -215,13 +215,13 @@ def test_harnessing_and_unharnessing_take_the_whole_phase():
     assert not [x for x in legal_actions(st) if getattr(x, "char", None) == "a"]
     refused(st, Lead("b", "ox1"), "MC §4.5.1")  # a harnessed ox is driven, not led
     # unharnessing, next phase: the ox stays, free
-    st.clearing.clear()
+    st.clearing.clear(), st.harnessing.clear()
     assert Unharness("a", "cart1") in legal_actions(st)
     apply(st, Unharness("a", "cart1"))
     assert st.carts["cart1"].animal is None and st.horses["ox1"].harnessed_to is None
     assert "a" in st.clearing
     # an animal standing anywhere else cannot be harnessed
-    st.clearing.clear()
+    st.clearing.clear(), st.harnessing.clear()
     st.horses["ox1"].hex, st.horses["ox1"].facing = H("0305"), 0
     st.characters["a"].hex = H("0304")
     refused(st, Harness("a", "cart1", "ox1"), "MC §4.5.1")
@@ -422,7 +422,7 @@ def corpus_texts() -> list[str]:
     for a in (Move("a", ("0406",)), Lead("b", "ox1"), Harness("b", "cart1", "ox1"), Unharness("b", "cart1"),
               DriveCart("a", "cart1", ("0505",))):
         refusal(st, a)
-    st.clearing.clear()
+    st.clearing.clear(), st.harnessing.clear()
     st.horses["ox1"].led_by = "b"
     st.horses["ox1"].harnessed_to, st.carts["cart1"].animal = None, None
     refusal(st, Harness("a", "cart1", "ox1"))
@@ -432,14 +432,14 @@ def corpus_texts() -> list[str]:
     st.horses["ox1"].side = None
     apply(st, Harness("a", "cart1", "ox1"))
     st.horses["ox1"].side = "B"
-    st.clearing.clear()
+    st.clearing.clear(), st.harnessing.clear()
     refusal(st, DriveCart("a", "cart1", ("0505",)))
     ruling(explain(st, Unharness("a", "cart1")))
     apply(st, Unharness("a", "cart1"))
     st.horses["ox1"].harnessed_to = "cart1"
     st.carts["cart1"].animal = "ox1"
     refusal(st, Harness("b", "cart1", "ox1"))
-    st.clearing.clear()
+    st.clearing.clear(), st.harnessing.clear()
     st.horses["ox1"].harnessed_to, st.carts["cart1"].animal = "cart2", None
     refusal(st, Harness("a", "cart1", "ox1"))
     st.horses["ox1"].harnessed_to, st.horses["ox1"].side, st.horses["ox1"].led_by = None, None, None

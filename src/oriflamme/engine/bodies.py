@@ -287,7 +287,9 @@ def carrier_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if c.mounted:
         return f"{c.name} is mounted: only a character on foot carries a stunned friend", CARRY_REF
     if c.id in state.clearing:
-        return f"{c.name} is busy this phase (clearing a hex or a cart's harness) and does nothing else", CLEAR_REF + ", §4.5.1"
+        if c.id in state.harnessing:
+            return f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", "MC §4.5.1"
+        return f"{c.name} cleared a hex this phase and does nothing else", CLEAR_REF
     if c.id in state.stopped:
         return f"{c.name} was stopped and cannot move again this phase", "MC §4.3.1"
     if points_left(state, c) <= 0:

@@ -17,7 +17,7 @@ cover, "0", +1 to its shooters' die, no boarding).
   l'animal soit vivant ou mort." A character on foot who has not moved nor fired this phase,
   next to the animal (or, for a dead one, to the cart's front), does it and does nothing else
   this phase (he joins ``state.clearing``, the set of characters busy for their whole phase,
-  §4.2.3). An animal is harnessed standing in front of the cart: its rear half in one of the
+  §4.2.3, and ``state.harnessing``, which names his chore in refusals). An animal is harnessed standing in front of the cart: its rear half in one of the
   three X cells of the §4.5.1 figure (the hexes ahead of the cart's front hex), facing away.
 * **Driving** (:class:`~oriflamme.engine.actions.DriveCart`): the *team* is a chain of hexes,
   its head first: ``(animal's head, animal's rear, cart front, cart rear)``, or, pulled by
@@ -177,8 +177,10 @@ def _busy(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} is {c.status} and cannot handle a cart", "MC §1.2")
     if c.mounted:
         return (f"{c.name} is mounted: a cart is handled on foot", REF)
+    if c.id in state.harnessing:
+        return (f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", REF)
     if c.id in state.clearing:
-        return (f"{c.name} is busy this phase and does nothing else", "MC §4.2.3, §4.5.1")
+        return (f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
     if c.id in state.fired:
         return (f"{c.name} fired this phase", "MC §4.5.1, §5.1")
     if c.id in state.stopped or state.mp_spent.get(c.id, 0) or points_left(state, c) <= 0:
@@ -567,7 +569,8 @@ def harness(state: GameState, a: Harness) -> None:
     c, cart, x = state.characters[a.char], state.carts[a.cart], state.horses[a.animal]
     x.harnessed_to, x.led_by, x.side = cart.id, None, c.side
     cart.animal = x.id
-    state.clearing.add(c.id)
+    state.clearing.add(c.id)  # busy for the whole phase (state.clearing: no move, fire, attack)
+    state.harnessing.add(c.id)
     emit(state, "harness", f"{c.name} harnesses {animal_name(x)} to {cart_name(cart)}: it takes his whole phase",
          char=c.id, cart=cart.id, horse=x.id, ref=REF)
 
@@ -580,5 +583,6 @@ def unharness(state: GameState, a: Unharness) -> None:
         x.harnessed_to = None
     cart.animal = None
     state.clearing.add(c.id)
+    state.harnessing.add(c.id)
     emit(state, "unharness", f"{c.name} unharnesses {what} from {cart_name(cart)}: it takes his whole phase",
          char=c.id, cart=cart.id, ref=REF)

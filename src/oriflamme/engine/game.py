@@ -351,8 +351,10 @@ def _check(state: GameState, a: Action) -> None:
                 raise IllegalAction(f"{c.name} is {c.status} and cannot move", "MC §1.2")
         if c.id in state.stopped:
             raise IllegalAction(f"{c.name} was stopped and cannot move again this phase", "MC §4.3.1")
+        if c.id in state.harnessing:
+            raise IllegalAction(f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", "MC §4.5.1")
         if c.id in state.clearing:
-            raise IllegalAction(f"{c.name} is busy this phase (clearing a hex or a cart's harness) and does nothing else", "MC §4.2.3, §4.5.1")
+            raise IllegalAction(f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
         cost, why, ref = check_path(state, c, _labels(a.path))
         if cost is None:
             raise IllegalAction(why, ref)

@@ -71,8 +71,10 @@ def lead_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[s
         return ("a horse is led by the bridle in the movement step of one's own phase", "MC §2.1 (2), §4.4.4")
     if c.hex is None or not c.active:
         return (f"{c.name} is {c.status} and cannot lead a horse", "MC §1.2, §4.4.4")
+    if c.id in state.harnessing:
+        return (f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", "MC §4.5.1")
     if c.id in state.clearing:
-        return (f"{c.name} is busy this phase (clearing a hex or a cart's harness) and does nothing else", "MC §4.2.3, §4.5.1")
+        return (f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
     if horse is None or not horse.alive:
         return ("there is no riderless horse there", REF)
     if horse.harnessed_to is not None:  # driven with its cart (§4.5.1, engine/carts.py)

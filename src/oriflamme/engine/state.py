@@ -139,6 +139,7 @@ class GameState:
     engaged: set[str] = field(default_factory=set)
     opportunity_used: set[str] = field(default_factory=set)     # enemies who made their §4.3 test
     clearing: set[str] = field(default_factory=set)   # characters who cleared a hex this phase (§4.2.3)
+    harnessing: set[str] = field(default_factory=set)  # harnessed/unharnessed a cart's animal (§4.5.1), also in clearing
     # bodies on the map that are not characters of the roster (dead horses, §4.2.2):
     # hex -> {"horse": n, "man": n}; dead characters lie on their own hex (see engine/bodies.py)
     carcasses: dict[Hex, dict[str, int]] = field(default_factory=dict)
@@ -221,6 +222,7 @@ class GameState:
             "engaged": sorted(self.engaged),
             "opportunity_used": sorted(self.opportunity_used),
             "clearing": sorted(self.clearing),
+            "harnessing": sorted(self.harnessing),
             "carcasses": {h.label: dict(sorted(k.items())) for h, k in sorted(self.carcasses.items(), key=lambda x: x[0].label)},
             "declared": dict(sorted(self.declared.items())),
             "defensive_ready": sorted(self.defensive_ready),
@@ -252,7 +254,7 @@ class GameState:
             step=d["step"], fired=set(d["fired"]), fire_limit=dict(d["fire_limit"]),
             mp_spent=dict(d["mp_spent"]), stopped=set(d["stopped"]), attacked=set(d["attacked"]),
             engaged=set(d["engaged"]), opportunity_used=set(d["opportunity_used"]),
-            clearing=set(d.get("clearing", ())),
+            clearing=set(d.get("clearing", ())), harnessing=set(d.get("harnessing", ())),
             carcasses={Hex.from_label(h): {k: int(n) for k, n in kinds.items()} for h, kinds in d.get("carcasses", {}).items()},
             declared=dict(d.get("declared", {})), defensive_ready=set(d.get("defensive_ready", [])),
             df_fired=set(d.get("df_fired", [])), df_targets=list(d.get("df_targets", [])),
@@ -275,7 +277,7 @@ class GameState:
         other.characters = {k: copy.copy(c) for k, c in self.characters.items()}
         other.sides = list(self.sides)
         other.dice = copy.deepcopy(self.dice)  # keeps a test's scripted dice
-        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "clearing", "defensive_ready", "df_fired"):
+        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "clearing", "harnessing", "defensive_ready", "df_fired"):
             setattr(other, name, set(getattr(self, name)))
         other.fire_limit = dict(self.fire_limit)
         other.declared = dict(self.declared)

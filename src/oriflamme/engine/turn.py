@@ -42,6 +42,7 @@ def begin_phase(state: GameState) -> None:
     state.engaged.clear()
     state.opportunity_used.clear()
     state.clearing.clear()
+    state.harnessing.clear()
     title = STEP_TITLES[OFFENSIVE_FIRE]
     emit(state, "phase", f"Turn {state.turn}, phase of side {state.active}: {title[0].lower()}", ref="MC §2.1")
 
