@@ -880,6 +880,9 @@ def corpus() -> dict[str, str]:
     from test_bridle_grab import corpus_texts as bridle_texts  # §4.4.4, §4.6.3, §6.8: the grab, retreats
     for t in bridle_texts():
         c.add(t, "bridle board")
+    from test_moving_carts import corpus_texts as cart_texts  # §4.5, seldom met in random play
+    for t in cart_texts():
+        c.add(t, "carts board")
     return c.texts
 
 

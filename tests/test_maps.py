@@ -493,7 +493,7 @@ BAD_CASES = [
             hexsides:
               0101 0102 moat
             """),
-        r"^forest\.board:8:13: unknown hexside feature 'moat' \(known: cart_front, fence, low_wall, wall\)$",
+        r"^forest\.board:8:13: unknown hexside feature 'moat' \(known: cart_front, fence, low_wall, moving_cart_side, wall\)$",
         id="unknown-feature",
     ),
     pytest.param(

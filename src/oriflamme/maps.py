@@ -463,12 +463,12 @@ class GameMap:
     """
 
     __slots__ = ("id", "name", "name_fr", "width", "height", "hexes", "edge_hexes", "placements",
-                 "_terrain", "_elevation", "_hexsides", "_edge", "_origin", "_pairs", "_memo")
+                 "_terrain", "_elevation", "_hexsides", "_edge", "_origin", "_pairs", "_memo", "_base")
 
     def __init__(self, *, id: str, name: str, name_fr: str, width: int, height: int,
                  terrain: Mapping[Hex, str], elevation: Mapping[Hex, int],
                  hexsides: Mapping[frozenset[Hex], str], placements: tuple[Placement, ...] = (),
-                 origin: Mapping[Hex, tuple[int, Hex]] | None = None):
+                 origin: Mapping[Hex, tuple[int, Hex]] | None = None, base: "GameMap | None" = None):
         hexes = tuple(sorted(terrain))  # by column then row (axial order agrees for odd-q)
         tset = terrain
         edge = tuple(h for h in hexes if any(n not in tset for n in h.neighbours()))
@@ -490,6 +490,8 @@ class GameMap:
             "_pairs": _ordered_pairs(hexsides),
             # tables derived from this (immutable) map, built on first use: see memo()
             "_memo": {},
+            # the map without carts this one draws carts over (maps.with_carts), or None
+            "_base": base,
         }
         for k, v in values.items():
             object.__setattr__(self, k, v)
@@ -742,10 +744,36 @@ def build_map(spec: Mapping, *, ruleset: Ruleset | str | None = None,
     return with_carts(gmap, carts, rules, source) if carts else gmap
 
 
+CART_ANIMALS = ("horse", "ox")  # §4.5.1 "un animal de trait (cheval ou bœuf)"
+
+
+def cart_animal_hexes(front: Hex, rear: Hex) -> tuple[Hex, Hex, int]:
+    """Where a harnessed draught animal stands (§4.5.1 figure): straight ahead of the cart,
+    its rear half in the X cell in front of the cart's front hex. ``(head, rear, facing)``."""
+    facing = rear.direction_to(front)
+    ahead = front.neighbour(facing)
+    return ahead.neighbour(facing), ahead, facing
+
+
+def cart_can_stand(rules: Ruleset, gmap: "GameMap", h: Hex) -> str | None:
+    """Why a cart cannot stand in ``h`` of ``gmap`` (a map without carts), or None."""
+    if h not in gmap:
+        return f"{h.label} is off the map"
+    t = rules.terrain[gmap.terrain(h)]
+    if t.water or t.blocks_los or t.cost_for(False, False) == "impassable":
+        return f"a cart cannot stand in {h.label} ({t.names[0]})"
+    return None
+
+
 def with_carts(gmap: "GameMap", carts, rules: Ruleset, source: str = "map") -> "GameMap":
-    """The map with stationary carts (Magna Carta §4.5.2–§4.5.3) drawn over its terrain: each
+    """The map with carts (Magna Carta §4.5.2–§4.5.4) drawn over its terrain: each
     ``{"front": "0405", "rear": "0406"}`` turns both hexes into ``cart`` terrain and gives the
-    front hex's outer sides the ``cart_front`` feature (no boarding by the front hex)."""
+    front hex's outer sides the ``cart_front`` feature (no boarding by the front hex).
+    ``animal = "horse" | "ox"`` harnesses a draught animal straight ahead of the front hex
+    (checked here; the animal itself is a counter of the game state, engine/carts.py).
+    ``moving = true`` (the game state's carts only, not a scenario's) draws a moving cart:
+    ``moving_cart`` terrain, every outer side closed (§4.5.4.1). The result keeps ``gmap`` as
+    its base (:func:`cart_base`), over which a game redraws its carts when they move."""
     if "cart" not in rules.terrain or "cart_front" not in rules.hexsides:
         raise MapError(f"{source}: carts: the ruleset {rules.id!r} has no carts")
     terrain = dict(gmap._terrain)
@@ -753,27 +781,57 @@ def with_carts(gmap: "GameMap", carts, rules: Ruleset, source: str = "map") -> "
     taken: dict[Hex, int] = {}
     for i, cart in enumerate(carts, start=1):
         where = f"{source}: carts[{i - 1}]"
-        if not isinstance(cart, Mapping) or set(cart) != {"front", "rear"}:
-            raise MapError(f"{where}: a cart is a table {{front = \"CCRR\", rear = \"CCRR\"}}")
+        if not isinstance(cart, Mapping) or not {"front", "rear"} <= set(cart) <= {"front", "rear", "animal", "moving"}:
+            raise MapError(f"{where}: a cart is a table {{front = \"CCRR\", rear = \"CCRR\"}} "
+                           f"with an optional animal = \"horse\" or \"ox\"")
         try:
             front, rear = Hex.from_label(str(cart["front"])), Hex.from_label(str(cart["rear"]))
         except ValueError as exc:
             raise MapError(f"{where}: {exc}") from None
         for h in (front, rear):
-            if h not in gmap:
-                raise MapError(f"{where}: {h.label} is off the map")
-            t = rules.terrain[gmap.terrain(h)]
-            if t.water or t.blocks_los or t.cost_for(False, False) == "impassable":
-                raise MapError(f"{where}: a cart cannot stand in {h.label} ({t.names[0]})")
+            why = cart_can_stand(rules, gmap, h)
+            if why:
+                raise MapError(f"{where}: {why}")
             if h in taken:
                 raise MapError(f"{where}: {h.label} already holds cart {taken[h]}")
             taken[h] = i
         if front.distance(rear) != 1:
             raise MapError(f"{where}: front {front.label} and rear {rear.label} must be adjacent")
-        terrain[front] = terrain[rear] = "cart"
-        for n in front.neighbours():
-            if n != rear:
-                hexsides[frozenset((front, n))] = "cart_front"
+        animal = cart.get("animal")
+        if animal is not None:
+            if animal not in CART_ANIMALS:
+                raise MapError(f"{where}: animal: {animal!r} is not a draught animal (\"horse\" or \"ox\", MC §4.5.1)")
+            head, hind, _ = cart_animal_hexes(front, rear)
+            for h in (hind, head):
+                if h not in gmap:
+                    raise MapError(f"{where}: animal: the {animal} would stand off the map ({h.label})")
+                t = rules.terrain[gmap.terrain(h)]
+                if t.cost_for(True, False) == "impassable":
+                    raise MapError(f"{where}: animal: the {animal} cannot stand in {h.label} ({t.names[0]})")
+            side = gmap.hexside(head, hind)
+            if side and rules.hexsides[side].crossing_for(True) == "impassable":
+                raise MapError(f"{where}: animal: the {animal} would straddle the {rules.hexsides[side].names[0]}")
+        moving = bool(cart.get("moving"))
+        terrain[front] = terrain[rear] = "moving_cart" if moving else "cart"
+        for h in (front, rear):
+            for n in h.neighbours():
+                if n in (front, rear):
+                    continue
+                if moving:
+                    hexsides[frozenset((h, n))] = "moving_cart_side"
+                elif h == front:
+                    hexsides[frozenset((front, n))] = "cart_front"
+    for i, cart in enumerate(carts, start=1):  # an animal on another cart's hexes
+        if cart.get("animal") is not None:
+            head, hind, _ = cart_animal_hexes(Hex.from_label(str(cart["front"])), Hex.from_label(str(cart["rear"])))
+            for h in (hind, head):
+                if h in taken:
+                    raise MapError(f"{source}: carts[{i - 1}]: animal: {h.label} already holds cart {taken[h]}")
     return GameMap(id=gmap.id, name=gmap.name, name_fr=gmap.name_fr, width=gmap.width, height=gmap.height,
                    terrain=terrain, elevation=dict(gmap._elevation), hexsides=hexsides,
-                   placements=gmap.placements, origin=dict(gmap._origin))
+                   placements=gmap.placements, origin=dict(gmap._origin), base=gmap)
+
+
+def cart_base(gmap: "GameMap") -> "GameMap":
+    """The map without carts under ``gmap`` (itself when it has none drawn)."""
+    return gmap._base if gmap._base is not None else gmap

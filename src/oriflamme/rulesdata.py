@@ -68,6 +68,8 @@ class Terrain(Row):
     water_cover_along_line: CoverName | None = None
     keeps_water_cover: bool = False
     no_fire_from: bool = False
+    seen_over_from_above: bool = False  # blocks only lines on its own level (carts, §4.5.1)
+    shooter_modifier: str | None = None  # a fire_modifiers.toml row for shooters on it (§4.5.4.2)
 
     def cost_for(self, mounted: bool, armoured: bool) -> Cost:
         if mounted:

@@ -72,6 +72,7 @@ class BoardPlacement(_M):
 class CartSpec(_M):
     front: str
     rear: str
+    animal: Literal["horse", "ox"] | None = None  # a draught animal in the harness (MC §4.5.1)
 
 
 class MapSpec(_M):
@@ -175,6 +176,12 @@ def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | No
         prefix = f"{source}: map: "
         raise _fail(source, "map", msg[len(prefix):] if msg.startswith(prefix) else msg) from None
     seen_ids, seen_hex = set(), {}
+    for i, cart in enumerate(map_spec.get("carts", [])):  # a harnessed animal's two hexes (MC §4.5.1)
+        if cart.get("animal"):
+            from .maps import cart_animal_hexes
+            head, hind, _ = cart_animal_hexes(Hex.from_label(cart["front"]), Hex.from_label(cart["rear"]))
+            for x in (head, hind):
+                seen_hex[x] = f"the {cart['animal']} of carts[{i}]"
     for i, c in enumerate(spec.character):
         f = f"character[{i}]"
         if c.id in seen_ids:

@@ -154,6 +154,17 @@ def describe(game: Game, a: Action) -> str:
         if a.type == "fire_at_horse":
             return f"fire: {n(a.shooter)} at {where} (riderless)"
         return f"attack: {', '.join(n(x) for x in a.attackers)} → {where} (riderless)"
+    if a.type in ("drive_cart", "harness", "unharness"):  # carts and draught animals (§4.5.1, §4.5.4)
+        cart = st.carts.get(a.cart)
+        where = f"the cart in {cart.front.label}-{cart.rear.label}" if cart is not None else f"the cart {a.cart}"
+        if a.type == "drive_cart":
+            pull = f" with {', '.join(n(x) for x in a.helpers)}" if a.helpers else ""
+            return f"drive: {n(a.char)}{pull} drives {where} → {a.path[-1]} (via {' '.join(a.path)})"
+        if a.type == "harness":
+            x = st.horses.get(a.animal)
+            what = f"the {x.kind.replace('_', ' ')} in {x.hexes[0].label}-{x.hexes[1].label}" if x else a.animal
+            return f"{n(a.char)} harnesses {what} to {where} (his whole phase)"
+        return f"{n(a.char)} unharnesses the animal of {where} (his whole phase)"
     if a.type == "dismount":
         return f"{n(a.char)} dismounts into {a.hex}"
     if a.type in ("kneel", "rise"):  # camels kneeling (§4.6.4)

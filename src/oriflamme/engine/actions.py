@@ -280,8 +280,39 @@ class LeaveLitter(Action):
     hex: str
 
 
+@dataclass(frozen=True)
+class DriveCart(Action):
+    """``char`` drives the cart ``cart`` along ``path``, the hexes the head of its team enters
+    (the animal's head, or the man pulling in front), the cart following (§4.5.1, §4.5.4):
+    holding the reins on its front hex or leading its animal on foot; without an animal,
+    ``char`` pulls from a hex in front of it with ``helpers`` next to it (engine/carts.py)."""
+    type: ClassVar[str] = "drive_cart"
+    char: str
+    cart: str
+    path: tuple[str, ...]
+    helpers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Harness(Action):
+    """``char`` harnesses the draught animal ``animal`` to ``cart``: his whole phase (§4.5.1)."""
+    type: ClassVar[str] = "harness"
+    char: str
+    cart: str
+    animal: str
+
+
+@dataclass(frozen=True)
+class Unharness(Action):
+    """``char`` unharnesses the animal (alive or dead) of ``cart``: his whole phase (§4.5.1)."""
+    type: ClassVar[str] = "unharness"
+    char: str
+    cart: str
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty, Mount, Dismount, Place,
                         ClearBodies, Carry, SetDown, AskQuarter, FightOn, Declare, Designate, Volley, Stand, Lead,
-                        FireAtHorse, AttackHorse, Kneel, Rise, EnterLitter, LeaveLitter, Grab)
+                        FireAtHorse, AttackHorse, Kneel, Rise, EnterLitter, LeaveLitter, Grab, DriveCart, Harness,
+                        Unharness)
 }

@@ -287,6 +287,8 @@ def carrier_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if c.mounted:
         return f"{c.name} is mounted: only a character on foot carries a stunned friend", CARRY_REF
     if c.id in state.clearing:
+        if c.id in state.harnessing:
+            return f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", "MC §4.5.1"
         return f"{c.name} cleared a hex this phase and does nothing else", CLEAR_REF
     if c.id in state.stopped:
         return f"{c.name} was stopped and cannot move again this phase", "MC §4.3.1"

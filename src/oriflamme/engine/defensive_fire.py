@@ -290,6 +290,11 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
             emit(state, "defensive_fire", f"{s.name}'s shot is wasted: {mover.name} is already down",
                  shooter=s.id, char=mover.id, ref=REF)
             continue
+        pre = _target_ruling(state, s, mover, None, None)
+        if not pre.legal:  # e.g. unhorsed by an earlier shot of the volley and set down out of sight
+            emit(state, "defensive_fire", f"{s.name}'s shot is wasted: {pre.reason}",
+                 shooter=s.id, char=mover.id, ref=REF)
+            continue
         die = state.dice.roll(10)
         s.shots += 1
         r = _target_ruling(state, s, mover, die, None)

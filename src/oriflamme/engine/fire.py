@@ -151,6 +151,9 @@ def _target_ruling(state: GameState, shooter: Character, target: Character, die:
     if _sun_in_eyes(state, shooter.side):
         mods += ("sun_in_eyes",)
         notes.append((f"{shooter.name}'s side has the sun in its eyes (scenario)", "MC §5.4.4"))
+    s_terrain = rs.terrain[state.gmap.terrain(shooter.hex)] if shooter.hex in state.gmap else None
+    if s_terrain is not None and s_terrain.shooter_modifier:  # a moving cart: +1 to the die (§4.5.4.2, SEED-NOTES D13)
+        mods = mods + (s_terrain.shooter_modifier,)
     sit = FireSituation(
         weapon=w.id, distance=dist, target_mounted=target.mounted, target_armour=target.armour,
         cover=cover, weather=state.weather, shooter_wounded=shooter.status == "wounded", modifiers=mods,

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from ..hexes import DIRECTION_NAMES, Hex
 from ..resolve.ruling import Ruling
-from . import bodies, bridle, defensive_fire, horses, kneeling, led, lone_horse, ransom, turn
+from . import bodies, bridle, carts, defensive_fire, horses, kneeling, led, lone_horse, ransom, turn
 from .actions import (Action, Advance, AskQuarter, Attack, AttackHorse, Carry, Casualty, ClearBodies, Declare, Decline,
-                      Designate, Dismount, EndStep, EnterLitter, FightOn, Fire, FireAtHorse, Grab, Kneel, Lead,
-                      LeaveLitter, Mount, Move, Place, Retreat, Rise, SetDown, Stand, Volley)
+                      Designate, Dismount, DriveCart, EndStep, EnterLitter, FightOn, Fire, FireAtHorse, Grab, Harness,
+                      Kneel, Lead, LeaveLitter, Mount, Move, Place, Retreat, Rise, SetDown, Stand, Unharness, Volley)
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
@@ -63,6 +63,7 @@ def legal_actions(state: GameState) -> list[Action]:
         out += bodies.carry_options(state) + bodies.clear_options(state)  # §4.2.4, §4.2.3
         if state.horses or state.kneeling:
             out += kneeling.options(state)  # §4.6.4 kneeling camels, litters
+        out += carts.drive_options(state) + carts.harness_options(state)  # §4.5.1, §4.5.4
     if state.step in (OFFENSIVE_FIRE, MOVEMENT):  # fire frequency declarations (§5.1)
         for c in mine:
             out.extend(Declare(c.id, f) for f in defensive_fire.declare_choices(state, c))
@@ -157,6 +158,10 @@ def explain(state: GameState, action: Action) -> Ruling:
         return bodies.clear_ruling(state, action)
     if isinstance(action, Grab):
         return bridle.explain(state, action)
+    if isinstance(action, DriveCart):  # §4.5.1, §4.5.4
+        return carts.check_drive(state, action)
+    if isinstance(action, (Harness, Unharness)):
+        return carts.harness_ruling(state, action)
     if isinstance(action, (Lead, FireAtHorse, AttackHorse)):
         return _horse_ruling(state, action)
     if isinstance(action, Carry):
@@ -330,6 +335,11 @@ def _check(state: GameState, a: Action) -> None:
         if prob:
             raise IllegalAction(*prob)
         return
+    if isinstance(a, (DriveCart, Harness, Unharness)):  # §4.5.1, §4.5.4
+        r = carts.check_drive(state, a) if isinstance(a, DriveCart) else carts.harness_ruling(state, a)
+        if not r.legal:
+            raise IllegalAction(r.steps[-1].text, r.steps[-1].ref)
+        return
     if isinstance(a, (Lead, FireAtHorse, AttackHorse)):  # §4.4.4, §6.8
         r = _horse_ruling(state, a)
         if not r.legal:
@@ -370,6 +380,8 @@ def _check(state: GameState, a: Action) -> None:
                 raise IllegalAction(f"{c.name} is {c.status} and cannot move", "MC §1.2")
         if c.id in state.stopped:
             raise IllegalAction(f"{c.name} was stopped and cannot move again this phase", "MC §4.3.1")
+        if c.id in state.harnessing:
+            raise IllegalAction(f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", "MC §4.5.1")
         if c.id in state.clearing:
             raise IllegalAction(f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
         cost, why, ref = check_path(state, c, _labels(a.path))
@@ -445,6 +457,12 @@ def _do(state: GameState, a: Action) -> None:
         bodies.do_carry(state, a)
     elif isinstance(a, (Kneel, Rise, EnterLitter, LeaveLitter)):
         kneeling.do(state, a)
+    elif isinstance(a, DriveCart):
+        carts.drive(state, a)
+    elif isinstance(a, Harness):
+        carts.harness(state, a)
+    elif isinstance(a, Unharness):
+        carts.unharness(state, a)
 
 
 def _settle(state: GameState) -> None:
@@ -494,7 +512,8 @@ def _step_has_actions(state: GameState) -> bool:
         return (any(can_move(state, c) for c in mine) or bool(bodies.clear_options(state))
                 or bool(bodies.carry_options(state)) or any(defensive_fire.declare_choices(state, c) for c in mine)
                 or any(state.horses and led.lead_options(state, c) for c in mine)
-                or bool((state.horses or state.kneeling) and kneeling.options(state)))
+                or bool((state.horses or state.kneeling) and kneeling.options(state))
+                or bool(state.carts and (carts.harness_options(state) or carts.drive_options(state))))
     return has_attack_option(state, state.active) or bool(state.horses and lone_horse.attack_options(state, state.active))
 
 

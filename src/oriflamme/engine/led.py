@@ -45,7 +45,8 @@ REF = "MC §4.4.4"
 
 def horse_name(horse: Horse) -> str:
     a, b = horse.hexes
-    return f"the horse in {a.label}-{b.label}"
+    what = {"draught_horse": "draught horse", "ox": "ox"}.get(horse.kind, "horse")  # §4.5.1 draught animals
+    return f"the {what} in {a.label}-{b.label}"
 
 
 def touches(c: Character, horse: Horse) -> bool:
@@ -74,10 +75,14 @@ def lead_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[s
         return ("a horse is led by the bridle in the movement step of one's own phase", "MC §2.1 (2), §4.4.4")
     if c.hex is None or not c.active:
         return (f"{c.name} is {c.status} and cannot lead a horse", "MC §1.2, §4.4.4")
+    if c.id in state.harnessing:
+        return (f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", "MC §4.5.1")
     if c.id in state.clearing:
         return (f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
     if horse is None or not horse.alive:
         return ("there is no riderless horse there", REF)
+    if horse.harnessed_to is not None:  # driven with its cart (§4.5.1, engine/carts.py)
+        return (f"{horse_name(horse)} is harnessed to a cart: it is driven with the cart", "MC §4.5.1")
     if horse.led_by == c.id:
         return (f"{c.name} already leads {horse_name(horse)}", REF)
     if horse.led_by is not None:

@@ -220,7 +220,11 @@ def _one_line(state: GameState, shot: _Shot, line: tuple[Hex, ...]) -> LineOfFir
     for h in line[1:-1]:
         t = terrain_at(h)
         if t.blocks_los:
-            return blocked(f"{t.names[0]} in {h.label} blocks the line of fire", t.ref)
+            if t.seen_over_from_above and max(_elev(m, s_hex), _elev(m, t_hex)) > _elev(m, h):
+                # a cart blocks only the characters on its own level (§4.5.1)
+                notes.append((f"{t.names[0].lower()} in {h.label} is seen over from the higher level", t.ref))
+            else:
+                return blocked(f"{t.names[0]} in {h.label} blocks the line of fire", t.ref)
         if t.cover_along_line:
             if _RANK[t.cover_along_line] > _RANK[other]:
                 notes.append((f"the line crosses {t.names[0].lower()} in {h.label}: {t.cover_along_line} cover", t.ref))

@@ -214,6 +214,10 @@ def retreat(state: GameState, horse: Horse, n: int, away: list, combatants: tupl
     ``away``: the hexes of the shooter or of the attackers."""
     from .led import _let_go, touches
     from .paths import retreat_paths
+    if horse.harnessed_to is not None:  # §6.8: the draught horse's cart backs with it
+        from .carts import retreat_team
+        retreat_team(state, horse, n, ref)
+        return
     proxy = stand_in(state, horse)
     away_from = away[0] if len(away) == 1 else None
     del state.horses[horse.id]  # its own hexes do not block it

@@ -62,6 +62,8 @@ def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} has already attacked this turn", "MC §6")
     if c.id in state.fired:
         return (f"{c.name} fired this phase and cannot attack", "MC §5.2, §2.1")
+    if c.id in state.harnessing:
+        return (f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", "MC §4.5.1")
     if c.id in state.clearing:
         return (f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
     if c.id in state.declared:

@@ -53,6 +53,9 @@ def new_game(scenario: dict, gmap: GameMap, seed: int) -> GameState:
         if horse.passenger:
             chars[horse.passenger].hex = None  # in the litter (engine/kneeling.py)
         state.horses[horse.id] = horse
+    if scenario.get("map", {}).get("carts"):  # carts and their animals (§4.5, engine/carts.py)
+        from .carts import place
+        place(state, scenario["map"]["carts"])
     turn.begin_phase(state)
     from .game import _settle
     _settle(state)

@@ -51,9 +51,11 @@ class Horse:
     side: str | None
     alive: bool = True
     led_by: str | None = None
-    kind: str = "horse"  # "horse", "camel" (a war camel), "pack_camel" or "litter_camel" (§4.6.1)
+    kind: str = "horse"  # "horse", "camel" (a war camel), "pack_camel", "litter_camel" (§4.6.1), "draught_horse", "ox" (§4.5.1)
     kneeling: bool = False  # §4.6.4 a camel on its knees (engine/kneeling.py)
     passenger: str | None = None  # §4.6.1 the character in a litter camel's litter
+    # draught animals (§4.5.1, engine/carts.py): the cart it is harnessed to, if any
+    harnessed_to: str | None = None
 
     @property
     def hexes(self) -> tuple[Hex, Hex]:
@@ -69,12 +71,55 @@ class Horse:
             out["kneeling"] = True
         if self.passenger is not None:
             out["passenger"] = self.passenger
+        if self.harnessed_to is not None:
+            out["harnessed_to"] = self.harnessed_to
         return out
 
     @classmethod
     def from_json(cls, d: dict) -> "Horse":
         return cls(d["id"], Hex.from_label(d["hex"]), int(d["facing"]), d.get("side"), bool(d.get("alive", True)),
-                   d.get("led_by"), d.get("kind", "horse"), bool(d.get("kneeling", False)), d.get("passenger"))
+                   d.get("led_by"), d.get("kind", "horse"), bool(d.get("kneeling", False)), d.get("passenger"),
+                   d.get("harnessed_to"))
+
+
+@dataclass
+class Cart:
+    """A cart on the map (§4.5): two hexes, ``front`` and ``rear`` (its facing points from the
+    rear to the front). ``animal``: the id of the draught animal harnessed to it (a
+    :class:`Horse` in ``state.horses``; an id no longer there is a dead animal still in the
+    harness, §4.5.1), or None. ``moving``: it moved in the last movement step of ``side``, and
+    counts as a moving cart until that side's next movement step (§4.5.4, engine/carts.py)."""
+
+    id: str
+    front: Hex
+    rear: Hex
+    animal: str | None = None
+    moving: bool = False
+    side: str | None = None
+
+    @property
+    def facing(self) -> int:
+        return self.rear.direction_to(self.front)
+
+    @property
+    def hexes(self) -> tuple[Hex, Hex]:
+        return (self.front, self.rear)
+
+    def spec(self) -> dict:
+        """Its entry for maps.with_carts."""
+        out: dict = {"front": self.front.label, "rear": self.rear.label}
+        if self.moving:
+            out["moving"] = True
+        return out
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "front": self.front.label, "rear": self.rear.label, "animal": self.animal,
+                "moving": self.moving, "side": self.side}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Cart":
+        return cls(d["id"], Hex.from_label(d["front"]), Hex.from_label(d["rear"]), d.get("animal"),
+                   bool(d.get("moving", False)), d.get("side"))
 
 
 @dataclass
@@ -100,6 +145,7 @@ class GameState:
     engaged: set[str] = field(default_factory=set)
     opportunity_used: set[str] = field(default_factory=set)     # enemies who made their §4.3 test
     clearing: set[str] = field(default_factory=set)   # characters who cleared a hex this phase (§4.2.3)
+    harnessing: set[str] = field(default_factory=set)  # harnessed/unharnessed a cart's animal (§4.5.1), also in clearing
     # bodies on the map that are not characters of the roster (dead horses, §4.2.2):
     # hex -> {"horse": n, "man": n}; dead characters lie on their own hex (see engine/bodies.py)
     carcasses: dict[Hex, dict[str, int]] = field(default_factory=dict)
@@ -112,6 +158,7 @@ class GameState:
     df_last: dict[str, int] = field(default_factory=dict)       # mover -> df_walked at the last shot
     pending: list[Pending] = field(default_factory=list)
     horses: dict[str, Horse] = field(default_factory=dict)
+    carts: dict[str, Cart] = field(default_factory=dict)       # §4.5, engine/carts.py
     frightened: dict[str, int] = field(default_factory=dict)   # §4.6.5: horse rider -> turn of his fear
     kneeling: set[str] = field(default_factory=set)   # §4.6.4: camel riders whose camel kneels
     grab_failed: dict[str, int] = field(default_factory=dict)  # §4.4.4: "rider/horse" -> turn of a failed grab
@@ -189,6 +236,7 @@ class GameState:
             "engaged": sorted(self.engaged),
             "opportunity_used": sorted(self.opportunity_used),
             "clearing": sorted(self.clearing),
+            "harnessing": sorted(self.harnessing),
             "carcasses": {h.label: dict(sorted(k.items())) for h, k in sorted(self.carcasses.items(), key=lambda x: x[0].label)},
             "declared": dict(sorted(self.declared.items())),
             "defensive_ready": sorted(self.defensive_ready),
@@ -198,6 +246,7 @@ class GameState:
             "df_last": dict(sorted(self.df_last.items())),
             "pending": [p.to_json() for p in self.pending],
             "horses": {k: h.to_json() for k, h in sorted(self.horses.items())},
+            "carts": {k: x.to_json() for k, x in sorted(self.carts.items())},
             "frightened": dict(sorted(self.frightened.items())),
             "log": self.log,
             "winner": self.winner,
@@ -208,7 +257,11 @@ class GameState:
 
     @classmethod
     def from_json(cls, d: dict, gmap: GameMap) -> "GameState":
-        return cls(
+        carts = {k: Cart.from_json(v) for k, v in d.get("carts", {}).items()}
+        if carts:  # ``gmap`` is the scenario's map: draw the carts where they stand now
+            from .carts import effective_map
+            gmap = effective_map(gmap, carts.values(), load_ruleset(d["ruleset"]))
+        return cls(carts=carts,
             ruleset_id=d["ruleset"], scenario=d["scenario"], gmap=gmap,
             characters={k: Character.from_json(v) for k, v in d["characters"].items()},
             sides=list(d["sides"]), dice=Dice.from_json(d["dice"]), weather=d["weather"],
@@ -216,7 +269,7 @@ class GameState:
             step=d["step"], fired=set(d["fired"]), fire_limit=dict(d["fire_limit"]),
             mp_spent=dict(d["mp_spent"]), stopped=set(d["stopped"]), attacked=set(d["attacked"]),
             engaged=set(d["engaged"]), opportunity_used=set(d["opportunity_used"]),
-            clearing=set(d.get("clearing", ())),
+            clearing=set(d.get("clearing", ())), harnessing=set(d.get("harnessing", ())),
             carcasses={Hex.from_label(h): {k: int(n) for k, n in kinds.items()} for h, kinds in d.get("carcasses", {}).items()},
             declared=dict(d.get("declared", {})), defensive_ready=set(d.get("defensive_ready", [])),
             df_fired=set(d.get("df_fired", [])), df_targets=list(d.get("df_targets", [])),
@@ -241,8 +294,8 @@ class GameState:
         other.characters = {k: copy.copy(c) for k, c in self.characters.items()}
         other.sides = list(self.sides)
         other.dice = copy.deepcopy(self.dice)  # keeps a test's scripted dice
-        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "clearing", "defensive_ready", "df_fired",
-                     "kneeling"):
+        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "clearing", "harnessing", "defensive_ready",
+                     "df_fired", "kneeling"):
             setattr(other, name, set(getattr(self, name)))
         other.fire_limit = dict(self.fire_limit)
         other.declared = dict(self.declared)
@@ -253,6 +306,7 @@ class GameState:
         other.carcasses = {h: dict(k) for h, k in self.carcasses.items()}
         other.pending = copy.deepcopy(self.pending)
         other.horses = {k: copy.copy(h) for k, h in self.horses.items()}
+        other.carts = {k: copy.copy(x) for k, x in self.carts.items()}
         other.frightened = dict(self.frightened)
         other.grab_failed = dict(self.grab_failed)
         other.log = list(self.log)

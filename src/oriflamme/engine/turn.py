@@ -42,6 +42,7 @@ def begin_phase(state: GameState) -> None:
     state.engaged.clear()
     state.opportunity_used.clear()
     state.clearing.clear()
+    state.harnessing.clear()
     title = STEP_TITLES[OFFENSIVE_FIRE]
     emit(state, "phase", f"Turn {state.turn}, phase of side {state.active}: {title[0].lower()}", ref="MC §2.1")
 
@@ -52,6 +53,9 @@ def next_step(state: GameState) -> None:
         state.step = SEQUENCE[i + 1]
         title = STEP_TITLES[state.step]
         emit(state, "step", f"{title[0]} ({title[1]})", ref=title[2])
+        if state.step == MOVEMENT and state.carts:  # carts stop moving (§4.5.4, engine/carts.py)
+            from .carts import on_movement_step
+            on_movement_step(state)
     else:
         end_phase(state)
 

@@ -209,7 +209,10 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
     async def game_map(game_id: str, request: Request):
         live = hub.get(game_id)
         hub.seat(live, _token(request))
-        return _map_json(live.game.gmap)
+        # the carts move (§4.5.4): the board draws them from the view's "carts" over the map
+        # without them (engine/carts.py)
+        from ..maps import cart_base
+        return _map_json(cart_base(live.game.gmap))
 
     @app.get("/api/games/{game_id}/moves/{char_id}")
     async def game_moves(game_id: str, char_id: str, request: Request):

@@ -268,6 +268,8 @@ def _frame(g: Game, version: int) -> dict:
                     "led_by": h.led_by}
                    for h in sorted(st.horses.values(), key=lambda h: h.id)],
         "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(st.carcasses.items(), key=lambda x: x[0].label)],
+        "carts": [{"id": x.id, "hexes": [x.front.label, x.rear.label], "facing": x.facing, "animal": x.animal,
+                   "moving": x.moving} for x in sorted(st.carts.values(), key=lambda x: x.id)],  # §4.5
         "over": st.over, "result": st.result_text,
     }
 
@@ -323,7 +325,8 @@ def options(state) -> dict:
             by_char.setdefault(a.char, []).append(a)
         elif isinstance(a, (FireAtHorse, AttackHorse)):  # fire and attacks at a riderless horse (§6.8)
             horse_targets.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
-        elif isinstance(a, (Mount, Dismount, Carry, ClearBodies, Lead, Kneel, Rise, EnterLitter, LeaveLitter)):
+        elif isinstance(a, (Mount, Dismount, Carry, ClearBodies, Lead, Kneel, Rise, EnterLitter, LeaveLitter)) \
+                or a.type in ("drive_cart", "harness", "unharness"):
             # movement-step actions beside the moves (§4.4.2, §4.4.4, §4.2.3, §4.2.4): not prompts
             extras.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
         elif isinstance(a, (Fire, Attack)):

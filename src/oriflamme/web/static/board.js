@@ -422,10 +422,37 @@
       return g;
     }
 
+    /* carts: [{id, hexes: [front, rear], facing, animal, moving}] — carts (§4.5), in the horses'
+       layer under them: a wooden body over both hexes, its front edge marked, dashed when moving */
+    setCarts(carts) {  // call before setHorses, which draws them
+      this._carts = carts || [];
+    }
+
+    _drawCarts() {
+      const layer = this.layers.horses;
+      for (const x of this._carts || []) {
+        const a = this.centreOf(x.hexes[1]), b = this.centreOf(x.hexes[0]);
+        if (!a || !b) continue;
+        const g = svg("g", { class: "cart" + (x.moving ? " cart-moving" : ""), "data-testid": "cart-" + x.id,
+                             "data-front": x.hexes[0], "data-rear": x.hexes[1] }, layer);
+        svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "#a0703c", "stroke-width": S * 1.3,
+                      "stroke-linecap": "round", opacity: 0.9 }, g);
+        if (x.moving) {
+          svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "#5a3a1a", "stroke-width": 3,
+                        "stroke-dasharray": "6 4" }, g);
+        }
+        const t = svg("text", { x: b.x, y: b.y + 6, class: "counter-glyph", "text-anchor": "middle" }, g);
+        t.textContent = x.moving ? "⇑" : "▣";
+        const title = svg("title", null, g);
+        title.textContent = x.id + (x.moving ? " (moving)" : "");
+      }
+    }
+
     /* horses: [{id, hexes: [front, rear], facing, side, alive}] — riderless horses (§4.4.4) */
     setHorses(horses) {
       const layer = this.layers.horses;
       layer.innerHTML = "";
+      this._drawCarts();
       for (const h of horses || []) {
         const colour = h.alive && h.side ? this.colourOf(h.side) : "#7a7a7a";
         const g = this._horseBody(layer, h.hexes[0], h.hexes[1], colour, h.alive ? "horse" : "dead-horse", h.id);
@@ -433,7 +460,7 @@
         const c = this.centreOf(h.hexes[1]);
         const t = svg("text", { x: c.x, y: c.y + 6, class: "counter-glyph", "text-anchor": "middle" }, g);
         // camels of every kind (§4.6.1); "↓" a kneeling camel (§4.6.4)
-        t.textContent = !h.alive ? "✝" : ((h.kind || "horse").endsWith("camel") ? "🐪" : "♞") + (h.kneeling ? "↓" : "");
+        t.textContent = !h.alive ? "✝" : ((h.kind || "horse").endsWith("camel") ? "🐪" : (h.kind === "ox" ? "🐂" : "♞")) + (h.kneeling ? "↓" : "");
         if (h.passenger && h.alive) {
           // the litter's passenger (§4.6.1): clicking the litter selects him (or aims at him)
           g.setAttribute("data-char", h.passenger);

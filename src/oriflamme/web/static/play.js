@@ -614,6 +614,7 @@
     b.setHighlights(hl);
     b.setLine(line);
     const f = frame();
+    b.setCarts((f ? f.carts : v.carts) || []);  // carts (§4.5), drawn with the horses, under them
     b.setHorses((f ? f.horses : v.horses) || []);
     b.setCharacters(displayedCharacters(), marks, (f || st.view || {}).carcasses || []);
   }
@@ -869,6 +870,15 @@
           else if (a.type === "leave_litter") label = t("camel.leave_litter", { hex: a.hex });
           else if (a.type === "carry") label = t("prompt.carry", { char: charName(a.char), friend: charName(a.friend), to: a.path[a.path.length - 1] });
           else if (a.type === "stand") label = t("prompt.stand", { char: charName(a.char) });
+          else if (a.type === "drive_cart") {  // carts (§4.5.1, §4.5.4)
+            const cost = (h.ruling && h.ruling.cost) || "?";
+            const to = a.path[a.path.length - 1];
+            label = a.helpers && a.helpers.length
+              ? t("cart.pull", { cart: a.cart, helpers: names(a.helpers), to, cost })
+              : t("cart.drive", { cart: a.cart, to, cost });
+          }
+          else if (a.type === "harness") label = t("cart.harness", { animal: a.animal, cart: a.cart });
+          else if (a.type === "unharness") label = t("cart.unharness", { cart: a.cart });
           else label = t("prompt.clear_bodies", { chars: a.chars.map(charName).join(", "), kind: t("body." + a.kind), from: a.hex, to: a.to });
           list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "extra-" + i, onclick: () => commit(a) }, label));
         });
