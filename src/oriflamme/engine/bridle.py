@@ -11,9 +11,12 @@ Oriflamme's reading (docs/decisions.md "The rider's grab in passing"):
 
 * **A prompt during the move**, not a variant of every move: when a step of a rider's move
   (:func:`paths.walk`, ``why == "move"``) brings his counter next to a riderless horse it did
-  not touch before that step, and the rider could take it, the move pauses in a ``grab``
+  not touch where the move began, and the rider could take it, the move pauses in a ``grab``
   prompt to his own side: :class:`~.actions.Grab` (try, 1D10) or :class:`~.actions.Decline`
   (ride on). The move then resumes along the rest of its path (as after defensive fire, §5.3).
+  The move pauses only where the rider could stand (both hexes free of other characters and
+  horses); a horse first touched while he crosses a friend is offered at the next such
+  position from which he still touches it.
   No prompt on the last step of a move: a rider who ends his move by the horse takes it "à
   l'arrêt" without a die (:class:`~.actions.Lead`, engine/led.py). A horse is offered once a
   move; the grab costs no movement point ("sans s'arrêter").
@@ -96,11 +99,16 @@ def offer(state: GameState, c: Character, before: tuple[Hex, int], h: Hex, i: in
         return False
     if state.pending:  # another prompt is already queued (a retreat forced by a stray shot...):
         return False   # the move must not pause a second time before it is answered
+    # the move pauses only where the rider could stand: both his hexes free of other characters
+    # and of horses (one character a hex, §4.1); a horse passed while he crosses a friend is
+    # offered at the next such position from which he still touches it
+    if any(o.id != c.id for x in c.hexes for o in state.live_at(x)) or any(state.horse_at(x) for x in c.hexes):
+        return False
     offered = list(move.get("grab_offered", []))
-    was = _counter(*before)
+    start = _counter(Hex.from_label(move["origin"]), move["facing"]) if "origin" in move else _counter(*before)
     new = [x for x in sorted(state.horses.values(), key=lambda x: x.id)
            if x.alive and x.id not in offered and touches(c, x)
-           and not any(a.distance(b) <= 1 for a in was for b in x.hexes) and grab_problem(state, c, x) is None]
+           and not any(a.distance(b) <= 1 for a in start for b in x.hexes) and grab_problem(state, c, x) is None]
     if not new:
         return False
     ids = [x.id for x in new]
