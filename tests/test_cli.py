@@ -66,7 +66,7 @@ def test_scenarios_lists_the_bundled_ones(tmp_path):
     p = run("scenarios", cwd=tmp_path)
     assert p.returncode == 0 and p.stderr == ""
     ids = [line.split()[0] for line in p.stdout.splitlines()]
-    assert ids == ["hamlet-raid", "the-caravan", "the-ford", "the-hill"]
+    assert ids == ["hamlet-raid", "the-caravan", "the-ford", "the-hay-cart", "the-hill"]
     assert "Raid on the hamlet" in p.stdout and "The hill" in p.stdout and "10 turns" in p.stdout
     assert "Knights at the ford" in p.stdout and "8 turns" in p.stdout
 
@@ -342,7 +342,7 @@ def test_replay_not_utf8(tmp_path):
 def test_play_unknown_scenario(tmp_path):
     p = run("play", "the-mountain", cwd=tmp_path, input="quit\n")
     assert p.returncode == 2 and p.stdout == ""
-    assert one_line(p.stderr) == ("play: unknown scenario 'the-mountain' (bundled: hamlet-raid, the-caravan, the-ford, the-hill; "
+    assert one_line(p.stderr) == ("play: unknown scenario 'the-mountain' (bundled: hamlet-raid, the-caravan, the-ford, the-hay-cart, the-hill; "
                                   "or give a path to a .toml file)")
 
 

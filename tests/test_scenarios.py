@@ -91,7 +91,7 @@ def sub(text: str, old: str, new: str, count: int = 1) -> str:
 # --- what loads ------------------------------------------------------------------------------
 
 def test_bundled_ids():
-    assert bundled_scenario_ids() == ["hamlet-raid", "the-caravan", "the-ford", "the-hill"]
+    assert bundled_scenario_ids() == ["hamlet-raid", "the-caravan", "the-ford", "the-hay-cart", "the-hill"]
 
 
 @pytest.mark.parametrize("sid", ["hamlet-raid", "the-hill"])
@@ -343,7 +343,7 @@ def test_map_spec_as_documented(old, new):
 
 
 def test_load_scenario_errors(tmp_path):
-    with pytest.raises(ScenarioError, match=r"^unknown scenario 'nope' \(bundled: hamlet-raid, the-caravan, the-ford, the-hill"):
+    with pytest.raises(ScenarioError, match=r"^unknown scenario 'nope' \(bundled: hamlet-raid, the-caravan, the-ford, the-hay-cart, the-hill"):
         load_scenario("nope")
     with pytest.raises(ScenarioError, match=r"nope\.toml: cannot read: "):
         load_scenario(str(tmp_path / "nope.toml"))
