@@ -546,3 +546,53 @@ def test_rider_moves_with_a_chosen_facing_and_dismounts(page: Page, server, arti
         horse = next(h for h in last["horses"] if h["id"].startswith("robert"))
         expect(page.get_by_test_id("horse-" + horse["id"])).to_be_visible()
         page.screenshot(path=str(artifacts / "rider-dismounted.png"))
+
+
+# --- carts and camels: the extra actions of the movement step (§4.5, §4.6.4) -------------------------
+def _to_movement(server, gid, token):
+    v = view(server, gid, token)
+    while v["step"] != "movement":
+        server.call("POST", f"/api/games/{gid}/actions", {"action": v["options"]["end_step"], "version": v["version"]},
+                    token=token, expect=200)
+        v = view(server, gid, token)
+    return v
+
+
+def test_the_carter_drives_his_ox_cart_and_a_camel_kneels(page: Page, server, artifacts):
+    _, g = server.call("POST", "/api/games", {"scenario": "the-hay-cart", "mode": "hotseat", "seed": 1}, expect=201)
+    gid, token = g["id"], g["seats"]["hotseat"]
+    v = _to_movement(server, gid, token)
+    mine = [x for x in v["options"]["extras"] if x["action"].get("char") == "colin"]
+    i, drive = next((i, x) for i, x in enumerate(mine) if x["action"]["type"] == "drive_cart")
+    assert drive["ruling"]["legal"]
+    page.goto(server.url + g["links"]["hotseat"])
+    page.get_by_test_id("counter-colin").click()
+    expect(page.get_by_test_id("extra-actions")).to_be_visible()
+    button = page.get_by_test_id(f"extra-{i}")
+    expect(button).to_contain_text(drive["action"]["path"][-1])
+    page.screenshot(path=str(artifacts / "cart-drive-options.png"))
+    button.click()
+    wait_version(page, v["version"] + 1)
+    after = view(server, gid, token)
+    cart = after["carts"][0]
+    assert cart["moving"] and cart["hexes"] != v["carts"][0]["hexes"]
+    assert any(e["type"] == "cart_moves" for e in after["log"])
+
+    # the caravan: Khafr makes his own camel kneel from the selection card (2 PM, §4.6.4)
+    _, g = server.call("POST", "/api/games", {"scenario": "the-caravan", "mode": "hotseat", "seed": 1}, expect=201)
+    gid, token = g["id"], g["seats"]["hotseat"]
+    v = view(server, gid, token)
+    while not (v["step"] == "movement" and v["to_act"] == "A"):
+        server.call("POST", f"/api/games/{gid}/actions", {"action": v["options"]["end_step"], "version": v["version"]},
+                    token=token, expect=200)
+        v = view(server, gid, token)
+    mine = [x for x in v["options"]["extras"] if x["action"].get("char") == "khafr"]
+    i = next(i for i, x in enumerate(mine) if x["action"]["type"] == "kneel")
+    page.goto(server.url + g["links"]["hotseat"])
+    page.get_by_test_id("counter-khafr").click()
+    expect(page.get_by_test_id(f"extra-{i}")).to_be_visible()
+    page.get_by_test_id(f"extra-{i}").click()
+    wait_version(page, v["version"] + 1)
+    after = view(server, gid, token)
+    assert any(e["type"] == "kneel" or "kneel" in e["text"] for e in after["log"][len(v["log"]):])
+    page.screenshot(path=str(artifacts / "camel-kneels.png"))

@@ -873,9 +873,11 @@
           else if (a.type === "drive_cart") {  // carts (§4.5.1, §4.5.4)
             const cost = (h.ruling && h.ruling.cost) || "?";
             const to = a.path[a.path.length - 1];
+            const chain = (h.ruling && h.ruling.chain) || [];
+            const at = chain.length >= 2 ? `${chain[chain.length - 2]}-${chain[chain.length - 1]}` : "?";
             label = a.helpers && a.helpers.length
-              ? t("cart.pull", { cart: a.cart, helpers: names(a.helpers), to, cost })
-              : t("cart.drive", { cart: a.cart, to, cost });
+              ? t("cart.pull", { cart: a.cart, helpers: names(a.helpers), to, cost, at })
+              : t("cart.drive", { cart: a.cart, to, cost, at });
           }
           else if (a.type === "harness") label = t("cart.harness", { animal: a.animal, cart: a.cart });
           else if (a.type === "unharness") label = t("cart.unharness", { cart: a.cart });
