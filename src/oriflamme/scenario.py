@@ -137,6 +137,17 @@ def parse_scenario(text: str, source: str = "<scenario>", base_dir: Path | None 
     return validate_scenario(raw, source, base_dir)
 
 
+def _hex_on_map(source: str, f: str, label: str, gmap: GameMap) -> Hex:
+    """The hex ``label`` of field ``f``.hex, on the map, or a ScenarioError saying why not."""
+    try:
+        h = Hex.from_label(label)
+    except ValueError as exc:
+        raise _fail(source, f"{f}.hex", str(exc)) from None
+    if h not in gmap:
+        raise _fail(source, f"{f}.hex", f"{label!r} is off the map ({gmap.width}×{gmap.height})")
+    return h
+
+
 def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | None = None) -> tuple[dict, GameMap]:
     """Validate a scenario given as a dict (a parsed file, or the copy kept in a game record)."""
     if not isinstance(raw, dict):
@@ -196,12 +207,7 @@ def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | No
             raise _fail(source, f"{f}.facing", f"{c.type!r} is on foot: only riders have a facing (MC §1.2, §4.4.1)")
         if c.weapon is not None and c.weapon not in rs.weapons:
             raise _fail(source, f"{f}.weapon", f"unknown weapon {c.weapon!r} (known: {', '.join(sorted(rs.weapons))})")
-        try:
-            h = Hex.from_label(c.hex)
-        except ValueError as exc:
-            raise _fail(source, f"{f}.hex", str(exc)) from None
-        if h not in gmap:
-            raise _fail(source, f"{f}.hex", f"{c.hex!r} is off the map ({gmap.width}×{gmap.height})")
+        h = _hex_on_map(source, f, c.hex, gmap)
         armour = ct.armour if c.armour is None else c.armour
         covered = [h]
         if ct.mounted:  # a rider covers his front hex and the hex behind it (§1.2, §4.4.1)
@@ -260,12 +266,7 @@ def _check_animals(source: str, spec: ScenarioSpec, rs, gmap: GameMap, side_ids:
             raise _fail(source, f"{f}.id", f"duplicate id {a.id!r} (animals and characters need distinct ids)")
         if a.side is not None and a.side not in side_ids:
             raise _fail(source, f"{f}.side", f"unknown side {a.side!r} (sides: {', '.join(side_ids)})")
-        try:
-            h = Hex.from_label(a.hex)
-        except ValueError as exc:
-            raise _fail(source, f"{f}.hex", str(exc)) from None
-        if h not in gmap:
-            raise _fail(source, f"{f}.hex", f"{a.hex!r} is off the map ({gmap.width}×{gmap.height})")
+        h = _hex_on_map(source, f, a.hex, gmap)
         rear = h.neighbour(DIRECTION_NAMES.index(a.facing) + 3)
         if rear not in gmap:
             raise _fail(source, f"{f}.facing", f"the animal would stand off the map ({rear.label} behind {a.hex})")

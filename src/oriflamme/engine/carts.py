@@ -478,7 +478,8 @@ def _follow(state: GameState, c: Character, team: Team) -> None:
 # =============================================================================================
 # harnessing (§4.5.1: a whole phase)
 # =============================================================================================
-def harness_problem(state: GameState, a: Harness) -> tuple[str, str] | None:
+def _chore_problem(state: GameState, a) -> tuple[str, str] | tuple[Character, Cart]:
+    """The character and the stationary cart of a (un)harnessing, or why there are none."""
     c = state.characters.get(a.char)
     if c is None:
         return (f"unknown character {a.char!r}", "")
@@ -490,6 +491,14 @@ def harness_problem(state: GameState, a: Harness) -> tuple[str, str] | None:
         return prob
     if cart.moving:
         return (f"{cart_name(cart)} is moving", MOVING_REF)
+    return c, cart
+
+
+def harness_problem(state: GameState, a: Harness) -> tuple[str, str] | None:
+    got = _chore_problem(state, a)
+    if isinstance(got[0], str):
+        return got
+    c, cart = got
     if cart.animal is not None:
         return (f"{cart_name(cart)} already has an animal in its harness", REF)
     x = state.horses.get(a.animal)
@@ -512,17 +521,10 @@ def harness_problem(state: GameState, a: Harness) -> tuple[str, str] | None:
 
 
 def unharness_problem(state: GameState, a: Unharness) -> tuple[str, str] | None:
-    c = state.characters.get(a.char)
-    if c is None:
-        return (f"unknown character {a.char!r}", "")
-    cart = state.carts.get(a.cart)
-    if cart is None:
-        return (f"there is no cart {a.cart!r}", REF)
-    prob = _busy(state, c)
-    if prob:
-        return prob
-    if cart.moving:
-        return (f"{cart_name(cart)} is moving", MOVING_REF)
+    got = _chore_problem(state, a)
+    if isinstance(got[0], str):
+        return got
+    c, cart = got
     if cart.animal is None:
         return (f"{cart_name(cart)} has no animal in its harness", REF)
     x = animal_of(state, cart)
