@@ -322,6 +322,25 @@ def test_no_friend_can_be_shifted_the_rider_stays_on_his_horse_s_rear_hex():
     assert st.characters["k"].hex == H("0607") and "finds no free hex" in events(st, "place")[0]["text"]
 
 
+def test_a_friend_on_horseback_is_shifted_one_hex_keeping_his_facing():
+    """§6.8 "on décale un personnage ami d'une case": the only hex beside the horse is the rear
+    hex of a mounted friend; he moves one hex, both his hexes the same way, facing kept."""
+    rows = [" ".join("H" * 12)] * 12
+    grid = [r.split() for r in rows]
+    for label in ("0603", "0604", "0605", "0606", "0607"):
+        grid[int(label[2:]) - 1][int(label[:2]) - 1] = "."
+    rows = [" ".join(r) for r in grid]
+    st = game(rows, [("k", "knight", "A", "0606", {"facing": "N"}), ("r", "knight", "A", "0604", {"facing": "N"}),
+                     ("z", "spearman", "B", "1212")], step="melee")
+    unhorse(st, st.characters["k"], False, "MC §6.8")
+    r = st.characters["r"]
+    assert (r.hex, r.rear, r.facing) == (H("0603"), H("0604"), 0)
+    assert st.characters["k"].hex == H("0605") and not st.pending
+    texts = [e["text"] for e in events(st, "place")]
+    assert "R is shifted from 0604 to 0603 to make room for K" in texts and "K is placed in 0605" in texts
+    no_overlap(st)
+
+
 # --- prompts, round trips, the other prompts ------------------------------------------------------
 def test_the_grab_prompt_round_trips_through_json():
     st = grab_game(dice=[4])

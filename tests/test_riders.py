@@ -9,7 +9,7 @@ import json
 import pytest
 from gamekit import H, ScriptedDice, game
 
-from oriflamme.engine.actions import Attack, Dismount, EndStep, Fire, Mount, Move, Place
+from oriflamme.engine.actions import Attack, Decline, Dismount, EndStep, Fire, Mount, Move, Place
 from oriflamme.engine.errors import IllegalAction
 from oriflamme.engine.game import apply, explain, legal_actions
 from oriflamme.engine.movement import points_left
@@ -326,3 +326,20 @@ def test_no_half_turn_into_the_water_just_jumped():
     with pytest.raises(IllegalAction) as e:
         apply(st, Move("k", ("0607", "0605", "0606")))  # jump, then a volte back over the water
     assert "cannot turn round into 0606" in e.value.reason
+
+
+def test_no_defensive_fire_pause_while_astride_a_jump():
+    """A rider landing a jump has his rear over the water he clears (§4.4.3): he cannot stop
+    there, so defensive fire (§5.3) does not pause his move on that position but on the next
+    hex (found by random play: the pause left him astride the pond)."""
+    st = game(WATER_ROW, [("k", "knight", "A", "0608", {"facing": "N"}), ("x", "crossbowman", "B", "0903"),
+                          ("z", "spearman", "B", "1212")], step="movement", dice=[1])
+    st.defensive_ready = {"x"}
+    apply(st, Move("k", ("0607",)))
+    if st.pending:  # a pause at 0607 (a position he may stand on): let him pass
+        apply(st, Decline())
+    apply(st, Move("k", ("0605", "0604")))
+    assert st.pending and st.pending[0].kind == "defensive_fire"
+    assert st.pending[0].data["hex"] == "0604"  # not 0605, astride the water of 0606
+    k = st.characters["k"]
+    assert [h.label for h in k.hexes] == ["0604", "0605"]

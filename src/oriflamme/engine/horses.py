@@ -5,11 +5,11 @@ horses.
   ``horse_killed``) leave the horse — alive or dead — on the rider's two hexes; the rider, on
   foot with the values of his type on foot (roster ``dismounted``), is placed by his side on a
   hex next to the horse (a ``place`` prompt when there is a choice). With no free hex there,
-  "on décale un personnage ami d'une case": he may land on the hex of a friend on foot, who is
-  shifted one hex (:func:`shift_to`, the engine choosing where; the player choosing which
-  friend through the same prompt). Entirely surrounded by enemies, he is dead. Left over (no
-  free hex, no friend who can be shifted, not all enemies: mounted friends, friends boxed in,
-  horses or impassable hexes around): he stays in the horse's rear hex — docs/decisions.md.
+  "on décale un personnage ami d'une case": he may land on the hex of a friend, who is
+  shifted one hex (:func:`shift_to`, the engine choosing where, a rider keeping his facing; the
+  player choosing which friend through the same prompt). Entirely surrounded by enemies, he is
+  dead. Left over (no free hex, no friend who can be shifted, not all enemies: friends boxed
+  in, horses or impassable hexes around): he stays in the horse's rear hex — docs/decisions.md.
 * **Dismounting / mounting** (§4.4.2): 2 PM (3 in armour) during the movement step; the points
   left on horseback are halved (÷4 wounded) on foot, the points left on foot doubled on
   horseback. A dismounting rider steps onto a free hex next to his horse; a rider on foot
@@ -113,8 +113,8 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
                 emit(state, "status", f"{c.name}, unhorsed and surrounded by enemies, is {c.kill()}", char=c.id, ref="MC §6.8")
             c.hex = horse.hexes[1]  # his body lies by the horse
             return
-        # no free hex and no friend able to step aside (mounted friends, friends boxed in,
-        # horses or impassable hexes around): he stays in the horse's rear hex (simplification)
+        # no free hex and no friend able to step aside (friends boxed in, horses or
+        # impassable hexes around): he stays in the horse's rear hex (simplification)
         c.hex = horse.hexes[1]
         if c.alive:
             emit(state, "place", f"{c.name} finds no free hex beside his horse and stays in {c.hex.label}",
@@ -134,20 +134,47 @@ def shift_to(state: GameState, f: Character, h: Hex, c: Character) -> Hex | None
     """Where the friend ``f`` standing in ``h`` is shifted to make room for the unhorsed ``c``
     (§6.8): a free hex next to ``h`` open to him on foot (no live character, no horse); one next
     to no active enemy if there is one, then by label (the engine chooses, as for a friend making
-    room for a retreat, engine/paths.py ``make_room``). Only a friend on foot, alive and not a
-    prisoner, is shifted (stunned included: "on décale" the counter)."""
+    room for a retreat, engine/paths.py ``make_room``). A friend alive and not a prisoner is
+    shifted (stunned included: "on décale" the counter); a friend on horseback is moved one
+    hex, his facing kept, both his hexes free (the returned hex is his new front hex)."""
     from .paths import passable_for
-    if f.side != c.side or not f.alive or f.mounted or f.ransom == "prisoner" or f.hex != h:
+    if f.side != c.side or not f.alive or f.ransom == "prisoner" or h not in f.hexes:
         return None
+    if f.mounted:
+        return _shift_rider(state, f, h, c)
     cands = []
     for n in h.neighbours():
         if n == c.hex or not passable_for(state, f, h, n):
             continue
         if [o for o in state.live_at(n) if o.id != c.id] or state.horse_at(n) is not None:
             continue
-        near_enemy = any(e.active and e.side != f.side and e.hex is not None and e.distance_to(n) == 1
-                         for e in state.characters.values())
-        cands.append((near_enemy, n.label, n))
+        cands.append((_near_enemy(state, f, (n,)), n.label, n))
+    return min(cands)[2] if cands else None
+
+
+def _near_enemy(state: GameState, f: Character, hexes) -> bool:
+    return any(e.active and e.side != f.side and e.hex is not None and any(e.distance_to(n) == 1 for n in hexes)
+               for e in state.characters.values())
+
+
+def _shift_rider(state: GameState, f: Character, h: Hex, c: Character) -> Hex | None:
+    """The new front hex of the rider ``f`` moved one hex (both hexes the same way, his facing
+    kept) off ``h`` (§6.8, Oriflamme's reading of "décaler d'une case" for a two-hex counter)."""
+    from .paths import passable_for
+    rs, old = state.rules, f.hexes
+    cands = []
+    for d in range(6):
+        new = tuple(x.neighbour(d) for x in old)
+        if h in new or c.hex in new:
+            continue
+        if not all(passable_for(state, f, a, b) for a, b in zip(old, new)):
+            continue
+        side = state.gmap.hexside(new[0], new[1])
+        if side and rs.hexsides[side].crossing_for(True) == "impassable":
+            continue
+        if any(o.id not in (f.id, c.id) for x in new for o in state.live_at(x)) or any(state.horse_at(x) for x in new):
+            continue
+        cands.append((_near_enemy(state, f, new), new[0].label, new[0]))
     return min(cands)[2] if cands else None
 
 
@@ -169,8 +196,9 @@ def place(state: GameState, c: Character, h: Hex) -> None:
     for f in [o for o in state.live_at(h) if o.id != c.id]:
         to = shift_to(state, f, h, c)
         if to is not None:
-            f.hex = to
-            emit(state, "place", f"{f.name} is shifted from {h.label} to {to.label} to make room for {c.name}",
+            was = f.hex
+            f.hex = to  # a rider keeps his facing: his rear follows (§1.2)
+            emit(state, "place", f"{f.name} is shifted from {was.label} to {to.label} to make room for {c.name}",
                  char=f.id, ref="MC §6.8")
     c.hex = h
     emit(state, "place", f"{c.name} is placed in {h.label}", char=c.id, ref="MC §6.8")

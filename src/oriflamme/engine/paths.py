@@ -113,10 +113,13 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
                 from .camels import fear_on_entering
                 if fear_on_entering(state, c, visited[-2], h):
                     return _stop_back(state, c, h, visited[:-1], i - 1)
-            if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None and move is not None:
+            # a rider in mid-jump, astride the obstacle he clears (§4.4.3), is not stopped there:
+            # neither defensive fire nor the grab pauses his move on that position
+            astride = c.mounted and why == "move" and riding.counter_problem(state, c, c.hex, c.facing) is not None
+            if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None and move is not None and not astride:
                 if turn.DEFENSIVE_FIRE_HOOK(state, c, h, i, move):  # §5.3: defensive fire interrupts here
                     return h, PAUSED, i + 1
-            if why == "move" and c.mounted and state.horses and move is not None:  # §4.4.4: the grab in passing
+            if why == "move" and c.mounted and state.horses and move is not None and not astride:  # §4.4.4: the grab
                 from .bridle import offer
                 if offer(state, c, visited[-2], h, i, len(path), move):
                     return h, PAUSED, i + 1
