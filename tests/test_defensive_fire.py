@@ -147,6 +147,29 @@ def test_all_designated_shooters_roll_and_count_as_fired():
     assert [e["shooter"] for e in st.log if e["type"] == "fire"] == ["x", "y"]
 
 
+def wasted_shot_board():
+    """Both shooters designated, then a man steps into y's line before the volley (as when the
+    first shot unhorses a rider and he lands out of the second shooter's sight)."""
+    st = _board(dice=MISS)
+    apply(st, Move("a", PATH))
+    apply(st, Designate("x"))
+    apply(st, Designate("y"))
+    st.characters["f"].hex = H("0709")  # on both lines from y (0810) to the mover (0102), not on x's
+    return st
+
+
+def test_a_designated_shooter_who_can_no_longer_fire_wastes_his_shot():
+    """§5.3: every designated shooter counts as having fired, "quel que soit le résultat"; one
+    whose shot has become impossible rolls no die and his shot is wasted, with the reason."""
+    st = wasted_shot_board()
+    apply(st, Volley())
+    assert st.dice.values == [] and st.df_fired == {"x", "y"}
+    wasted = [e for e in st.log if e["type"] == "defensive_fire" and "wasted" in e["text"]]
+    assert wasted and wasted[0]["text"] == "Y's shot is wasted: A can no longer be shot at"
+    assert "F in 0709 blocks the line of fire" in wasted[0]["ruling"]["reason"]
+    assert [e["shooter"] for e in st.log if e["type"] == "fire"] == ["x"]
+
+
 def test_shooters_designated_after_a_kill_still_count_as_fired():
     """§5.3: "le troisième tireur aura tout de même tiré" — no die for him, but he has fired."""
     st = _board(dice=[1])

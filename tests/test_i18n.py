@@ -216,6 +216,8 @@ def _stand(c: Corpus) -> None:
     """§5.3 N.B.: a character declared not moving, shot at or let be; the refusals."""
     from oriflamme.engine.actions import Decline, Designate, Stand, Volley
     w = "stand"
+    from test_defensive_fire import wasted_shot_board  # a designated shot become impossible (§5.3)
+    c.events(apply(wasted_shot_board(), Volley()), w)
     for answer in ("fire", "decline"):
         st = game(OPEN, [("a", "spearman", "A", "0105"), ("b", "spearman", "A", "0101"),
                          ("x", "crossbowman", "B", "0605")], dice=[1, 10, 10], step=MOVEMENT)

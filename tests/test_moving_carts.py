@@ -553,3 +553,12 @@ def test_terminal_and_browser_list_the_cart_actions():
     st.horses["ox9"] = Horse("ox9", H("0303"), 0, None, kind="ox")
     assert "harnesses the ox in 0303-0304" in describe(g, Harness("a", "cart1", "ox9"))
     assert any(e["action"]["type"] == "unharness" for e in options(st)["extras"])
+
+
+def test_a_harnessed_animal_is_not_grabbed_in_passing():
+    """A rider passing by a harnessed ox does not take it by the bridle (§4.5.1: it is driven
+    with its cart); found by random play, where a grabbed ox left its cart behind."""
+    from oriflamme.engine import bridle
+    st = cgame([("k", "knight", "A", "0304", {"facing": "S"})])
+    prob = bridle.grab_problem(st, st.characters["k"], st.horses["cart1-ox"])
+    assert prob is not None and "harnessed to a cart" in prob[0] and prob[1] == "MC §4.5.1"

@@ -74,6 +74,8 @@ def grab_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[s
         return (f"{c.name} is {c.status} and cannot lead a horse", "MC §1.2, §4.4.4")
     if horse.led_by is not None:
         return (f"{horse_name(horse)} is already led by {state.characters[horse.led_by].name}", "MC §4.4.4")
+    if horse.harnessed_to is not None:  # driven with its cart (§4.5.1, engine/carts.py)
+        return (f"{horse_name(horse)} is harnessed to a cart: it is driven with the cart", "MC §4.5.1")
     if horse.side is not None and horse.side != c.side:
         return (f"{horse_name(horse)} is held by side {horse.side}, who has a character next to it", "MC §4.4.4")
     if failed(state, c, horse):

@@ -292,8 +292,8 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
             continue
         pre = _target_ruling(state, s, mover, None, None)
         if not pre.legal:  # e.g. unhorsed by an earlier shot of the volley and set down out of sight
-            emit(state, "defensive_fire", f"{s.name}'s shot is wasted: {pre.reason}",
-                 shooter=s.id, char=mover.id, ref=REF)
+            emit(state, "defensive_fire", f"{s.name}'s shot is wasted: {mover.name} can no longer be shot at",
+                 ruling=pre, shooter=s.id, char=mover.id, ref=REF)  # the ruling says why
             continue
         die = state.dice.roll(10)
         s.shots += 1
