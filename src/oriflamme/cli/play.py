@@ -19,7 +19,9 @@ from ..ai.random_player import RandomPlayer
 from ..engine import IllegalAction, explain, legal_actions
 from ..engine.actions import (Action, Advance, AskQuarter, Attack, Carry, Casualty, ClearBodies, Decline, EndStep,
                               FightOn, Fire, Move, Retreat, SetDown)
+from ..engine.carts import cart_name
 from ..engine.errors import RecordError, ScenarioError
+from ..engine.led import horse_name
 from ..engine.movement import points_left, reachable
 from ..engine.record import Game, replay
 from ..hexes import Hex
@@ -123,7 +125,8 @@ def describe(game: Game, a: Action) -> str:
             return f"{n(st.pending[0].chars[0])} rides on without trying for the bridle"
         return "no advance"
     if isinstance(a, AskQuarter):
-        return f"{n(a.char)} asks for quarter (MC §6.9: die 1-4 he surrenders)"
+        b = next(x for x in st.rules.ransom.band if x.result == "surrenders")  # ransom.toml
+        return f"{n(a.char)} asks for quarter ({b.ref}: die {b.low}-{b.high} he surrenders)"
     if isinstance(a, FightOn):
         return f"{n(a.char)} fights on"
     if a.type == "declare":
@@ -143,7 +146,7 @@ def describe(game: Game, a: Action) -> str:
         return f"{n(a.char)} sets his friend down in {a.hex}"
     if a.type in ("mount", "lead", "fire_at_horse", "attack_horse", "grab"):  # riderless horses (§4.4.2, §4.4.4, §6.8)
         x = st.horses.get(a.horse)
-        where = f"the horse in {x.hexes[0].label}-{x.hexes[1].label}" if x is not None else f"the horse {a.horse}"
+        where = horse_name(x) if x is not None else f"the horse {a.horse}"
         if a.type == "mount":
             return f"{n(a.char)} mounts {where}"
         if a.type == "lead":
@@ -156,29 +159,29 @@ def describe(game: Game, a: Action) -> str:
         return f"attack: {', '.join(n(x) for x in a.attackers)} → {where} (riderless)"
     if a.type in ("drive_cart", "harness", "unharness"):  # carts and draught animals (§4.5.1, §4.5.4)
         cart = st.carts.get(a.cart)
-        where = f"the cart in {cart.front.label}-{cart.rear.label}" if cart is not None else f"the cart {a.cart}"
+        where = cart_name(cart) if cart is not None else f"the cart {a.cart}"
         if a.type == "drive_cart":
             pull = f" with {', '.join(n(x) for x in a.helpers)}" if a.helpers else ""
             return f"drive: {n(a.char)}{pull} drives {where} → {a.path[-1]} (via {' '.join(a.path)})"
         if a.type == "harness":
             x = st.horses.get(a.animal)
-            what = f"the {x.kind.replace('_', ' ')} in {x.hexes[0].label}-{x.hexes[1].label}" if x else a.animal
-            return f"{n(a.char)} harnesses {what} to {where} (his whole phase)"
+            return f"{n(a.char)} harnesses {horse_name(x) if x else a.animal} to {where} (his whole phase)"
         return f"{n(a.char)} unharnesses the animal of {where} (his whole phase)"
     if a.type == "dismount":
         return f"{n(a.char)} dismounts into {a.hex}"
+    kn = st.rules.camels.kneeling if st.rules.camels is not None else None  # costs: camels.toml, §4.6.4
     if a.type in ("kneel", "rise"):  # camels kneeling (§4.6.4)
+        cost = kn.kneel_cost if a.type == "kneel" else kn.rise_cost
         if a.animal == a.char:
-            return f"{n(a.char)} makes his camel {a.type} (2 PM)"
+            return f"{n(a.char)} makes his camel {a.type} ({cost} PM)"
         x = st.horses.get(a.animal)
-        what = f"the {x.kind.replace('_', ' ')} in {x.hexes[0].label}-{x.hexes[1].label}" if x is not None else a.animal
-        return f"{n(a.char)} makes {what} {a.type} (2 PM to him and to the camel)"
+        return f"{n(a.char)} makes {horse_name(x) if x is not None else a.animal} {a.type} ({cost} PM to him and to the camel)"
     if a.type == "enter_litter":  # §4.6.1, §4.6.4
         x = st.horses.get(a.horse)
-        where = f" in {x.hexes[0].label}-{x.hexes[1].label}" if x is not None else ""
-        return f"{n(a.char)} gets into the litter{where} (4 PM)"
+        where = f" of {horse_name(x)}" if x is not None else ""
+        return f"{n(a.char)} gets into the litter{where} ({kn.litter_cost} PM)"
     if a.type == "leave_litter":
-        return f"{n(a.char)} gets out of the litter into {a.hex} (4 PM)"
+        return f"{n(a.char)} gets out of the litter into {a.hex} ({kn.litter_cost} PM)"
     if a.type == "place":
         return f"{n(a.char)}, unhorsed, lands in {a.hex} (MC §6.8)"
     if a.type == "stand":

@@ -62,6 +62,7 @@ from ..resolve.ruling import Ruling
 from .actions import DriveCart, Harness, Unharness
 from .character import Character
 from .events import emit
+from .led import horse_name as animal_name  # one naming for every animal
 from .state import MOVEMENT, Cart, GameState, Horse
 
 REF = "MC §4.5.1"
@@ -128,11 +129,6 @@ def on_movement_step(state: GameState) -> None:
 # =============================================================================================
 def cart_name(cart: Cart) -> str:
     return f"the cart in {cart.front.label}-{cart.rear.label}"
-
-
-def animal_name(horse: Horse) -> str:
-    a, b = horse.hexes
-    return f"the {KIND_NAMES.get(horse.kind, horse.kind)} in {a.label}-{b.label}"
 
 
 def is_draught(horse: Horse) -> bool:

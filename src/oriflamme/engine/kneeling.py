@@ -45,20 +45,15 @@ import copy
 from ..hexes import Hex
 from .character import Character
 from .events import emit
+from .led import horse_name as camel_name  # one naming for every animal
 from .state import MOVEMENT, GameState, Horse
 
 CAMEL_KINDS = ("camel", "pack_camel", "litter_camel")
 REF = "MC §4.6.4"
-_NAMES = {"camel": "camel", "pack_camel": "pack camel", "litter_camel": "litter camel"}
 
 
 def is_camel(horse: Horse | None) -> bool:
     return horse is not None and horse.kind in CAMEL_KINDS
-
-
-def camel_name(horse: Horse) -> str:
-    a, b = horse.hexes
-    return f"the {_NAMES.get(horse.kind, horse.kind)} in {a.label}-{b.label}"
 
 
 def _data(state: GameState):

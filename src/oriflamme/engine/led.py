@@ -43,10 +43,16 @@ from .state import MOVEMENT, GameState, Horse
 REF = "MC §4.4.4"
 
 
+#: How the texts name each kind of riderless animal (§4.4.4 horses, §4.5.1 draught animals,
+#: §4.6.1 camels); the one naming for the whole engine and the terminal.
+ANIMAL_NAMES = {"horse": "horse", "draught_horse": "draught horse", "ox": "ox", "camel": "camel",
+                "pack_camel": "pack camel", "litter_camel": "litter camel"}
+
+
 def horse_name(horse: Horse) -> str:
+    """"the <kind> in <head>-<rear>": any riderless animal (horse, draught animal, camel)."""
     a, b = horse.hexes
-    what = {"draught_horse": "draught horse", "ox": "ox"}.get(horse.kind, "horse")  # §4.5.1 draught animals
-    return f"the {what} in {a.label}-{b.label}"
+    return f"the {ANIMAL_NAMES.get(horse.kind, horse.kind)} in {a.label}-{b.label}"
 
 
 def touches(c: Character, horse: Horse) -> bool:

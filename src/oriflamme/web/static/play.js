@@ -864,10 +864,11 @@
           if (a.type === "dismount") label = t("horse.dismount", { hex: a.hex });
           else if (a.type === "mount") label = t("horse.mount", { horse: a.horse });
           else if (a.type === "lead") label = t("horse.lead", { horse: a.horse });
-          else if (a.type === "kneel" || a.type === "rise")  // §4.6.4 camels kneeling
-            label = a.animal === a.char ? t("camel." + a.type + "_own") : t("camel." + a.type, { horse: a.animal });
-          else if (a.type === "enter_litter") label = t("camel.enter_litter", { horse: a.horse });
-          else if (a.type === "leave_litter") label = t("camel.leave_litter", { hex: a.hex });
+          else if (a.type === "kneel" || a.type === "rise")  // §4.6.4 camels kneeling (cost: the engine's ruling)
+            label = a.animal === a.char ? t("camel." + a.type + "_own", { cost: h.ruling.cost })
+              : t("camel." + a.type, { horse: a.animal, cost: h.ruling.cost });
+          else if (a.type === "enter_litter") label = t("camel.enter_litter", { horse: a.horse, cost: h.ruling.cost });
+          else if (a.type === "leave_litter") label = t("camel.leave_litter", { hex: a.hex, cost: h.ruling.cost });
           else if (a.type === "carry") label = t("prompt.carry", { char: charName(a.char), friend: charName(a.friend), to: a.path[a.path.length - 1] });
           else if (a.type === "stand") label = t("prompt.stand", { char: charName(a.char) });
           else if (a.type === "drive_cart") {  // carts (§4.5.1, §4.5.4)
