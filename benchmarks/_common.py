@@ -21,12 +21,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "src") not in sys.path:  # run from a checkout without installing (the venv has it anyway)
     sys.path.insert(0, str(ROOT / "src"))
 
-from oriflamme.engine import new_game  # noqa: E402
-from oriflamme.engine.state import GameState  # noqa: E402
-from oriflamme.hexes import Hex  # noqa: E402
-from oriflamme.maps import GameMap  # noqa: E402
-from oriflamme.rulesdata import load_ruleset  # noqa: E402
-from oriflamme.scenario import validate_scenario  # noqa: E402
+from oriflamme.rulesets.magna_carta.engine import new_game  # noqa: E402
+from oriflamme.rulesets.magna_carta.engine.state import GameState  # noqa: E402
+from oriflamme.geometry.hexgrid import Hex  # noqa: E402
+from oriflamme.rulesets.magna_carta.maps import GameMap  # noqa: E402
+from oriflamme.rulesets.magna_carta.rulesdata import load_ruleset  # noqa: E402
+from oriflamme.rulesets.magna_carta.scenario import validate_scenario  # noqa: E402
 
 perf = time.perf_counter
 

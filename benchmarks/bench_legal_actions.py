@@ -23,11 +23,11 @@ from _common import (Hex, Placer, banner, build_state, char, four_board_map, mea
                      scenario_dict, summary, table)
 
 from oriflamme.ai.random_player import RandomPlayer
-from oriflamme.engine import apply, legal_actions
-from oriflamme.engine.movement import can_attack_hex
-from oriflamme.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE
-from oriflamme.scenario import load_scenario
-from oriflamme.engine import new_game
+from oriflamme.rulesets.magna_carta.engine import apply, legal_actions
+from oriflamme.rulesets.magna_carta.engine.movement import can_attack_hex
+from oriflamme.rulesets.magna_carta.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE
+from oriflamme.rulesets.magna_carta.scenario import load_scenario
+from oriflamme.rulesets.magna_carta.engine import new_game
 
 ARMY = (["knight_on_foot", "sergeant", "sergeant"] + ["man_at_arms"] * 5 + ["spearman"] * 4 + ["pikeman"] * 2
         + ["archer"] * 3 + ["crossbowman"] * 2 + ["longbowman"])  # 20

@@ -19,8 +19,8 @@ from collections import Counter
 from _common import banner, ms, parse_args, perf, summary, table
 
 import oriflamme.ai.random_player as rp
-from oriflamme.engine import apply, legal_actions, new_game
-from oriflamme.scenario import load_scenario
+from oriflamme.rulesets.magna_carta.engine import apply, legal_actions, new_game
+from oriflamme.rulesets.magna_carta.scenario import load_scenario
 
 SCENARIOS = ("the-hill", "hamlet-raid", "the-caravan", "the-hay-cart")  # the-ford: bench_riders.py
 LIMIT = 4000  # actions: a game longer than that is a bug (tests/test_playouts.py uses the same)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from _common import (Hex, Placer, banner, build_state, char, four_board_map, measure, ms, parse_args,
                      scenario_dict, summary, table)
 
-from oriflamme.engine.movement import MoveContext, points_left, reachable, threatened_hexes
+from oriflamme.rulesets.magna_carta.engine.movement import MoveContext, points_left, reachable, threatened_hexes
 
 ENEMY_TYPES = ["spearman", "man_at_arms", "pikeman", "sergeant", "peasant"]
 FRIEND_TYPES = ["spearman", "man_at_arms", "archer", "peasant"]

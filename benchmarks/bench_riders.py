@@ -28,14 +28,14 @@ from bench_playouts import LIMIT, Timed, play
 from bench_reachable import emptied
 
 import oriflamme.ai.random_player as rp
-from oriflamme.engine import explain, legal_actions
-from oriflamme.engine import riding
-from oriflamme.engine.actions import Move
-from oriflamme.engine.movement import points_left, threatened_hexes
-from oriflamme.engine.state import MOVEMENT
-from oriflamme.hexes import DIRECTION_NAMES
-from oriflamme.rulesdata import load_ruleset
-from oriflamme.scenario import load_scenario
+from oriflamme.rulesets.magna_carta.engine import explain, legal_actions
+from oriflamme.rulesets.magna_carta.engine import riding
+from oriflamme.rulesets.magna_carta.engine.actions import Move
+from oriflamme.rulesets.magna_carta.engine.movement import points_left, threatened_hexes
+from oriflamme.rulesets.magna_carta.engine.state import MOVEMENT
+from oriflamme.geometry.hexgrid import DIRECTION_NAMES
+from oriflamme.rulesets.magna_carta.rulesdata import load_ruleset
+from oriflamme.rulesets.magna_carta.scenario import load_scenario
 
 ENEMY_TYPES = ["spearman", "man_at_arms", "pikeman", "sergeant", "peasant"]
 FRIEND_TYPES = ["spearman", "man_at_arms", "archer"]
@@ -230,7 +230,7 @@ def main() -> None:
 
     # 5. the web view's options and a rider's fetched moves (web/hub.py)
     import json
-    from oriflamme.engine.record import Game
+    from oriflamme.rulesets.magna_carta.engine.record import Game
     from oriflamme.web.hub import moves as web_moves, options
     rows = []
     for sid in ("the-hill", "hamlet-raid", "the-ford"):

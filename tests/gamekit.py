@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from oriflamme.dice import Dice
-from oriflamme.engine import new_game
-from oriflamme.engine.state import GameState
-from oriflamme.hexes import Hex
-from oriflamme.maps import Placement, compose, parse_board
+from oriflamme.core.dice import Dice
+from oriflamme.rulesets.magna_carta.engine import new_game
+from oriflamme.rulesets.magna_carta.engine.state import GameState
+from oriflamme.geometry.hexgrid import Hex
+from oriflamme.rulesets.magna_carta.maps import Placement, compose, parse_board
 
 LEGEND = """legend:
   . clear

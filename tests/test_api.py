@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from oriflamme.engine.record import replay
-from oriflamme.scenario import validate_scenario
+from oriflamme.rulesets.magna_carta.engine.record import replay
+from oriflamme.rulesets.magna_carta.scenario import validate_scenario
 from oriflamme.web.app import create_app
 
 
@@ -259,7 +259,7 @@ def test_migrations_are_versioned(db):
 
 # --- a rider's moves are fetched on demand (the view would carry ~600 per rider) ------------------
 def test_rider_moves_are_fetched_on_demand_and_match_the_engine(client):
-    from oriflamme.engine import legal_actions
+    from oriflamme.rulesets.magna_carta.engine import legal_actions
     g = new_game(client, scenario="the-ford", seed=5)
     gid, tok = g["id"], g["seats"]["hotseat"]
     v = to_movement(client, gid, tok)

@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from gamekit import H, board, game
-from oriflamme.engine import Attack, EndStep, IllegalAction, Move, apply, explain, legal_actions
-from oriflamme.engine.actions import Action, Carry, ClearBodies, SetDown
-from oriflamme.engine.bodies import HORSE, MAN, add_carcass, bodies_at, bodies_map, thresholds
-from oriflamme.engine.movement import MoveContext, _reachable_reference, points_left, reachable, step_cost
-from oriflamme.engine.state import MELEE, MOVEMENT, GameState
+from oriflamme.rulesets.magna_carta.engine import Attack, EndStep, IllegalAction, Move, apply, explain, legal_actions
+from oriflamme.rulesets.magna_carta.engine.actions import Action, Carry, ClearBodies, SetDown
+from oriflamme.rulesets.magna_carta.engine.bodies import HORSE, MAN, add_carcass, bodies_at, bodies_map, thresholds
+from oriflamme.rulesets.magna_carta.engine.movement import MoveContext, _reachable_reference, points_left, reachable, step_cost
+from oriflamme.rulesets.magna_carta.engine.state import MELEE, MOVEMENT, GameState
 
 OPEN = [". . . . . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . ."]
 
@@ -408,7 +408,7 @@ def test_random_play_with_bodies_keeps_the_invariants(seed):
 def test_a_carrier_stopped_before_his_friend_does_not_carry_him():
     """MC §4.3.1 then §4.2.4: an infiltration test stops the carrier on the way; he has not
     passed through his friend's hex, so the friend stays where he lies."""
-    from oriflamme.resolve.infiltration import Infiltrator, Opposer, infiltration_test
+    from oriflamme.rulesets.magna_carta.resolve.infiltration import Infiltrator, Opposer, infiltration_test
     st0 = _carry_game()
     rs = st0.rules
     stop_die = next(d for d in range(1, 11) if infiltration_test(rs, Infiltrator(False, False, False),
@@ -425,7 +425,7 @@ def test_a_carrier_stopped_before_his_friend_does_not_carry_him():
 def test_the_view_shows_the_dead_horses():
     """The per-side view lists the carcasses (the CLI and the web board draw them)."""
     from oriflamme.cli.render import draw_board
-    from oriflamme.engine import view
+    from oriflamme.rulesets.magna_carta.engine import view
     st = _with_bodies(0, 2)
     assert view(st, "A")["carcasses"] == [{"hex": "0302", "horse": 2}]
     assert "h†" in draw_board(st)
@@ -434,7 +434,7 @@ def test_the_view_shows_the_dead_horses():
 def test_a_carrier_killed_on_a_friends_hex_drops_his_burden_beside_it():
     """MC §4.3.1 killed while carrying (§4.2.4) in a hex a friend holds: the stunned friend
     falls on the nearest free hex (§4.1 one live character per hex)."""
-    from oriflamme.resolve.infiltration import Infiltrator, Opposer, infiltration_test
+    from oriflamme.rulesets.magna_carta.resolve.infiltration import Infiltrator, Opposer, infiltration_test
     rs = _carry_game().rules
     kill = next(d for d in range(1, 11) if infiltration_test(rs, Infiltrator(False, False, False),
                                                               Opposer(False, False, False), d).result == "killed")

@@ -12,14 +12,14 @@ from gamekit import H, ScriptedDice, game
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
-from oriflamme.engine import led
-from oriflamme.engine.actions import (Action, Attack, AttackHorse, Decline, Designate, FireAtHorse, Grab, Lead, Move,
+from oriflamme.rulesets.magna_carta.engine import led
+from oriflamme.rulesets.magna_carta.engine.actions import (Action, Attack, AttackHorse, Decline, Designate, FireAtHorse, Grab, Lead, Move,
                                       Place)
-from oriflamme.engine.errors import IllegalAction
-from oriflamme.engine.game import apply, explain, legal_actions
-from oriflamme.engine.horses import unhorse
-from oriflamme.engine.movement import points_left
-from oriflamme.engine.state import GameState, Horse
+from oriflamme.rulesets.magna_carta.engine.errors import IllegalAction
+from oriflamme.rulesets.magna_carta.engine.game import apply, explain, legal_actions
+from oriflamme.rulesets.magna_carta.engine.horses import unhorse
+from oriflamme.rulesets.magna_carta.engine.movement import points_left
+from oriflamme.rulesets.magna_carta.engine.state import GameState, Horse
 
 OPEN = [" ".join("." * 12)] * 12
 #: a knight from 0611 riding north along column 06; a horse in 0705-0706 is first touched at
@@ -391,7 +391,7 @@ def test_defensive_fire_then_the_grab_at_the_same_hex():
 
 def test_the_terminal_describes_the_grab_prompt():
     from oriflamme.cli.play import describe
-    from oriflamme.engine.record import Game
+    from oriflamme.rulesets.magna_carta.engine.record import Game
     st = grab_game()
     apply(st, Move("k", RIDE))
     g = Game.__new__(Game)
@@ -421,7 +421,7 @@ def test_random_play_with_horses_never_puts_a_horse_and_a_character_on_one_hex(s
     """Random legal play (grabs, leads, shots and attacks at horses favoured): no horse ever
     shares a hex with another horse, nor with a live character once no prompt is pending; a
     led horse touches its leader then; the state round-trips through JSON."""
-    from oriflamme.dice import Dice
+    from oriflamme.core.dice import Dice
     rng = random.Random(seed)
     st = _busy(seed)
     st.dice = Dice(seed)
@@ -476,7 +476,7 @@ def corpus_texts() -> list[str]:
     apply(st, Move("k", TO_BY_IT))
     apply(st, Decline())
     grab(st)
-    from oriflamme.engine.bridle import grab_problem
+    from oriflamme.rulesets.magna_carta.engine.bridle import grab_problem
     st = grab_game(horses=[("c", "0705", 0, None, "camel"), ("h", "0505", 0, None, "horse")])
     k = st.characters["k"]
     for x in (st.horses["c"], None):

@@ -7,14 +7,14 @@ import json
 
 from gamekit import H, game
 
-from oriflamme.engine.actions import Attack, Move
-from oriflamme.engine.camels import is_camel, is_horse, melee_shifts
-from oriflamme.engine.fire import weapon_problem
-from oriflamme.engine.game import apply, explain
-from oriflamme.engine.horses import to_foot
-from oriflamme.engine.state import GameState
-from oriflamme.resolve.camels import fear_test
-from oriflamme.rulesdata import load_ruleset
+from oriflamme.rulesets.magna_carta.engine.actions import Attack, Move
+from oriflamme.rulesets.magna_carta.engine.camels import is_camel, is_horse, melee_shifts
+from oriflamme.rulesets.magna_carta.engine.fire import weapon_problem
+from oriflamme.rulesets.magna_carta.engine.game import apply, explain
+from oriflamme.rulesets.magna_carta.engine.horses import to_foot
+from oriflamme.rulesets.magna_carta.engine.state import GameState
+from oriflamme.rulesets.magna_carta.resolve.camels import fear_test
+from oriflamme.rulesets.magna_carta.rulesdata import load_ruleset
 
 OPEN = [" ".join("." * 12)] * 12
 MOVEMENT, MELEE = "movement", "melee"
@@ -187,9 +187,9 @@ def test_frightened_and_used_to_camels_survive_json_and_clone():
 
 
 def test_camel_rider_declares_both_fires_and_keeps_his_full_movement():
-    from oriflamme.engine.actions import Declare, Fire
-    from oriflamme.engine.defensive_fire import declare_choices
-    from oriflamme.engine.movement import allowance
+    from oriflamme.rulesets.magna_carta.engine.actions import Declare, Fire
+    from oriflamme.rulesets.magna_carta.engine.defensive_fire import declare_choices
+    from oriflamme.rulesets.magna_carta.engine.movement import allowance
     st = game(OPEN, [("c", "camel_rider", "A", "0606", {"facing": "N"}), ("s", "spearman", "B", "0601")],
               step="offensive_fire")
     c = st.characters["c"]
@@ -202,7 +202,7 @@ def test_camel_rider_declares_both_fires_and_keeps_his_full_movement():
 
 def test_fire_at_a_camel_rider_reads_the_mounted_table():
     """§4.6.6: the standard cover of riders applies to camels (the mounted table, D9)."""
-    from oriflamme.engine.actions import Fire
+    from oriflamme.rulesets.magna_carta.engine.actions import Fire
     st = game(OPEN, [("c", "camel_rider", "A", "0606", {"facing": "N"}), ("x", "crossbowman", "B", "0610")],
               step="offensive_fire")
     st.active = "B"
@@ -212,8 +212,8 @@ def test_fire_at_a_camel_rider_reads_the_mounted_table():
 
 def test_a_riderless_camel_frightens_horses_too():
     """§4.6.5 « tout cheval entrant dans une case adjacente à un dromadaire »: ridden or not."""
-    from oriflamme.engine.camels import camels_next_to
-    from oriflamme.engine.state import Horse
+    from oriflamme.rulesets.magna_carta.engine.camels import camels_next_to
+    from oriflamme.rulesets.magna_carta.engine.state import Horse
     st = game([" ".join("." * 10)] * 10, [("k", "knight", "A", "0506", {"facing": "N"}),
                                          ("z", "spearman", "B", "0909")], step="movement")
     st.horses["cam"] = Horse("cam", H("0503"), 0, None, kind="camel")

@@ -15,18 +15,18 @@ import pytest
 
 from gamekit import LEGEND, H, ScriptedDice, board
 
-from oriflamme.engine import new_game
-from oriflamme.engine.actions import (Action, Attack, AttackHorse, Dismount, EnterLitter, Fire, Kneel, Lead,
+from oriflamme.rulesets.magna_carta.engine import new_game
+from oriflamme.rulesets.magna_carta.engine.actions import (Action, Attack, AttackHorse, Dismount, EnterLitter, Fire, Kneel, Lead,
                                       LeaveLitter, Mount, Move, Rise)
-from oriflamme.engine.errors import IllegalAction, ScenarioError
-from oriflamme.engine.game import apply, explain, legal_actions
-from oriflamme.engine.kneeling import order_hexes, side_hexes
-from oriflamme.engine.lines import line_of_fire
-from oriflamme.engine.lone_horse import kill
-from oriflamme.engine.movement import points_left
-from oriflamme.engine.state import GameState, Horse
-from oriflamme.rulesdata import load_ruleset
-from oriflamme.scenario import validate_scenario
+from oriflamme.rulesets.magna_carta.engine.errors import IllegalAction, ScenarioError
+from oriflamme.rulesets.magna_carta.engine.game import apply, explain, legal_actions
+from oriflamme.rulesets.magna_carta.engine.kneeling import order_hexes, side_hexes
+from oriflamme.rulesets.magna_carta.engine.lines import line_of_fire
+from oriflamme.rulesets.magna_carta.engine.lone_horse import kill
+from oriflamme.rulesets.magna_carta.engine.movement import points_left
+from oriflamme.rulesets.magna_carta.engine.state import GameState, Horse
+from oriflamme.rulesets.magna_carta.rulesdata import load_ruleset
+from oriflamme.rulesets.magna_carta.scenario import validate_scenario
 
 OPEN = [" ".join("." * 12)] * 12
 MOVEMENT, MELEE, FIRE = "movement", "melee", "offensive_fire"
@@ -379,7 +379,7 @@ def test_json_round_trip_with_a_kneeling_camel_a_kneeling_rider_and_a_passenger(
     assert st.clone().kneeling == {"khafr"} and st.clone().kneeling is not st.kneeling
     for a in (Kneel("a", "b"), Rise("a", "b"), EnterLitter("a", "b"), LeaveLitter("a", "0101")):
         assert Action.from_json(a.to_json()) == a
-    from oriflamme.engine.view import view
+    from oriflamme.rulesets.magna_carta.engine.view import view
     v = view(st, "A")
     lit = next(h for h in v["horses"] if h["id"] == "lit")
     assert lit["kind"] == "litter_camel" and lit["kneeling"] and lit["passenger"] == "hassan"
@@ -500,7 +500,7 @@ def corpus_texts() -> list[str]:
 
 
 def test_corpus_texts_have_french_templates():
-    from oriflamme.i18n import missing
+    from oriflamme.rulesets.magna_carta.i18n import missing
     texts = corpus_texts()
     miss = sorted({t for t in texts if missing(t, "fr")})
     assert not miss, "\n".join(miss)
@@ -509,7 +509,7 @@ def test_corpus_texts_have_french_templates():
 # --- terminal and browser -------------------------------------------------------------------------
 def test_terminal_describes_and_browser_lists_the_new_actions():
     from oriflamme.cli.play import describe
-    from oriflamme.engine.record import Game
+    from oriflamme.rulesets.magna_carta.engine.record import Game
     from oriflamme.web.hub import options
     g = Game(scenario([("khafr", "camel_rider", "A", "0305", {"facing": "N"}), ("ahmed", "peasant", "A", "0604"),
                        ("hassan", "man_at_arms", "A", "0605"), FOE], [dict(LITTER, passenger="hassan")]),

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from gamekit import H, game
 
-from oriflamme.engine.actions import Attack, Fire, Move
-from oriflamme.engine.errors import IllegalAction
-from oriflamme.engine.game import apply, explain
-from oriflamme.maps import MapError, build_map, with_carts
-from oriflamme.rulesdata import load_ruleset
-from oriflamme.scenario import validate_scenario
-from oriflamme.engine.errors import ScenarioError
+from oriflamme.rulesets.magna_carta.engine.actions import Attack, Fire, Move
+from oriflamme.rulesets.magna_carta.engine.errors import IllegalAction
+from oriflamme.rulesets.magna_carta.engine.game import apply, explain
+from oriflamme.rulesets.magna_carta.maps import MapError, build_map, with_carts
+from oriflamme.rulesets.magna_carta.rulesdata import load_ruleset
+from oriflamme.rulesets.magna_carta.scenario import validate_scenario
+from oriflamme.rulesets.magna_carta.engine.errors import ScenarioError
 
 ROWS = [" ".join("." * 10)] * 10
 CART = [{"front": "0505", "rear": "0506"}]

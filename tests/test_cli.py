@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from oriflamme.engine.record import RECORD_FORMAT
+from oriflamme.rulesets.magna_carta.engine.record import RECORD_FORMAT
 
 THE_HILL_SEED7 = "Side A wins: side B has lost 3 of 5 characters (rout at 60%)"
 
@@ -147,10 +147,10 @@ def test_replay_prints_the_log(record_dir, record):
 
 def test_replay_changed_action(tmp_path, record):
     """Another legal move in place of the recorded one: the first differing event is named."""
-    from oriflamme.engine import legal_actions
-    from oriflamme.engine.actions import Move
-    from oriflamme.engine.record import Game
-    from oriflamme.scenario import validate_scenario
+    from oriflamme.rulesets.magna_carta.engine import legal_actions
+    from oriflamme.rulesets.magna_carta.engine.actions import Move
+    from oriflamme.rulesets.magna_carta.engine.record import Game
+    from oriflamme.rulesets.magna_carta.scenario import validate_scenario
 
     rec = copy.deepcopy(record)
     i = next(k for k, a in enumerate(rec["actions"]) if a["type"] == "move")

@@ -14,12 +14,12 @@ import json
 import pytest
 
 from gamekit import H, ScriptedDice, game
-from oriflamme.engine import Attack, EndStep, Fire, IllegalAction, Move, apply, explain, legal_actions
-from oriflamme.engine.actions import Decline, Declare, Designate, Volley
-from oriflamme.engine.defensive_fire import target_problem
-from oriflamme.engine.movement import allowance, points_left
-from oriflamme.engine.record import Game, replay
-from oriflamme.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE, GameState
+from oriflamme.rulesets.magna_carta.engine import Attack, EndStep, Fire, IllegalAction, Move, apply, explain, legal_actions
+from oriflamme.rulesets.magna_carta.engine.actions import Decline, Declare, Designate, Volley
+from oriflamme.rulesets.magna_carta.engine.defensive_fire import target_problem
+from oriflamme.rulesets.magna_carta.engine.movement import allowance, points_left
+from oriflamme.rulesets.magna_carta.engine.record import Game, replay
+from oriflamme.rulesets.magna_carta.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE, GameState
 
 OPEN = [". . . . . . . . . ."] * 10
 MISS = [10, 10]        # crossbow miss, then a harmless stray shot
@@ -338,7 +338,7 @@ def test_a_character_declared_not_moving_may_be_shot_at_once():
     """§5.3 N.B.: « Il n'est pas possible d'effectuer un tir défensif contre un personnage qui
     n'a pas encore commencé à bouger, sauf si le joueur adverse déclare qu'il ne compte pas le
     déplacer ce tour-ci. »"""
-    from oriflamme.engine.actions import Stand
+    from oriflamme.rulesets.magna_carta.engine.actions import Stand
     st = _board(dice=[1], ready=("x",))
     st.characters["a"].hex = H("0105")
     assert Stand("a") in legal_actions(st)
@@ -359,7 +359,7 @@ def test_a_character_declared_not_moving_may_be_shot_at_once():
 
 
 def test_declared_not_moving_and_let_be():
-    from oriflamme.engine.actions import Stand
+    from oriflamme.rulesets.magna_carta.engine.actions import Stand
     st = _board(ready=("x",))
     st.characters["a"].hex = H("0105")
     apply(st, Stand("a"))

@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 
 from gamekit import H, ScriptedDice, game
-from oriflamme.engine import Attack, EndStep, Fire, IllegalAction, Move, apply, explain, legal_actions
-from oriflamme.engine.actions import Advance, Casualty, Decline, Retreat
-from oriflamme.engine.movement import allowance, points_left, reachable
-from oriflamme.engine.record import Game
-from oriflamme.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE
+from oriflamme.rulesets.magna_carta.engine import Attack, EndStep, Fire, IllegalAction, Move, apply, explain, legal_actions
+from oriflamme.rulesets.magna_carta.engine.actions import Advance, Casualty, Decline, Retreat
+from oriflamme.rulesets.magna_carta.engine.movement import allowance, points_left, reachable
+from oriflamme.rulesets.magna_carta.engine.record import Game
+from oriflamme.rulesets.magna_carta.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE
 
 OPEN = [". . . . . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . ."]
 
@@ -352,7 +352,7 @@ def test_stray_shot_stopped_by_an_obstacle():
     rows = [". . . . . . . .", ". . . H . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . ."]  # house in 0402
     st = game(rows, [("s", "longbowman", "A", "0103"), ("t", "spearman", "B", "0603"),
                      ("v", "spearman", "B", "0602"), ("u", "spearman", "B", "0805")], dice=[10, 1], step=OFFENSIVE_FIRE)
-    from oriflamme.engine.stray import obstacle_between
+    from oriflamme.rulesets.magna_carta.engine.stray import obstacle_between
     assert obstacle_between(st, H("0103"), H("0602"))
     apply(st, Fire("s", "t"))
     assert st.characters["v"].status == "healthy"
@@ -362,7 +362,7 @@ def test_stray_shot_stopped_by_an_obstacle():
 def test_a_friend_steps_aside_to_make_room_for_a_retreat():
     """§6.5 (§): "Il peut également déplacer des personnages amis pour se retrouver à la distance
     requise de son point de départ" — offered when no retreat without it exists."""
-    from oriflamme.engine.paths import retreat_paths
+    from oriflamme.rulesets.magna_carta.engine.paths import retreat_paths
     # the defender in 0303 must retreat 1 away from the attacker in 0302; every hex one step away
     # and not next to the attacker holds a friend
     st = game(OPEN, [("a", "knight_on_foot", "A", "0302"), ("d", "spearman", "B", "0303"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
-from oriflamme.hexes import DIRECTIONS, Hex, front_arc, in_front_arc, lines_of_fire
+from oriflamme.geometry.hexgrid import DIRECTIONS, Hex, front_arc, in_front_arc, lines_of_fire
 
 coords = st.integers(-40, 40)
 hexes = st.builds(Hex, coords, coords)

@@ -8,12 +8,12 @@ import json
 import pytest
 from gamekit import H, ScriptedDice, game
 
-from oriflamme.engine import led
-from oriflamme.engine.actions import Action, Attack, AttackHorse, Decline, EndStep, FireAtHorse, Lead, Move
-from oriflamme.engine.errors import IllegalAction
-from oriflamme.engine.game import apply, explain, legal_actions
-from oriflamme.engine.movement import points_left
-from oriflamme.engine.state import GameState, Horse
+from oriflamme.rulesets.magna_carta.engine import led
+from oriflamme.rulesets.magna_carta.engine.actions import Action, Attack, AttackHorse, Decline, EndStep, FireAtHorse, Lead, Move
+from oriflamme.rulesets.magna_carta.engine.errors import IllegalAction
+from oriflamme.rulesets.magna_carta.engine.game import apply, explain, legal_actions
+from oriflamme.rulesets.magna_carta.engine.movement import points_left
+from oriflamme.rulesets.magna_carta.engine.state import GameState, Horse
 
 OPEN = [" ".join("." * 12)] * 12
 

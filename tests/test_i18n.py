@@ -1,4 +1,4 @@
-"""The presentation layer's translations (:mod:`oriflamme.i18n`, ``i18n_data/fr.toml``).
+"""The presentation layer's translations (:mod:`oriflamme.rulesets.magna_carta.i18n`, ``i18n_data/fr.toml``).
 
 Coverage is measured on what the engine really writes: random games of every bundled
 scenario (their log, the rulings in it, the previews of every legal action and the refusals of
@@ -22,23 +22,23 @@ import pytest
 
 from gamekit import H, board, game
 from oriflamme.ai.random_player import RandomPlayer
-from oriflamme.engine import apply, explain, legal_actions, new_game
-from oriflamme.engine.actions import (Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move,
+from oriflamme.rulesets.magna_carta.engine import apply, explain, legal_actions, new_game
+from oriflamme.rulesets.magna_carta.engine.actions import (Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move,
                                       Retreat)
-from oriflamme.engine.errors import IllegalAction
-from oriflamme.engine.record import Game
-from oriflamme.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE, GameState
-from oriflamme.hexes import lines_of_fire
-from oriflamme.i18n import (Catalogue, CatalogueError, catalogue, missing, refs_of, section_title,
+from oriflamme.rulesets.magna_carta.engine.errors import IllegalAction
+from oriflamme.rulesets.magna_carta.engine.record import Game
+from oriflamme.rulesets.magna_carta.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE, GameState
+from oriflamme.geometry.hexgrid import lines_of_fire
+from oriflamme.rulesets.magna_carta.i18n import (Catalogue, CatalogueError, catalogue, missing, refs_of, section_title,
                             split_citation, step_title, translate, translate_event, translate_ruling)
-from oriflamme.referee import SituationError, adjudicate_situation
-from oriflamme.resolve.banded import banded
-from oriflamme.resolve.fire import FireSituation, fire as resolve_fire
-from oriflamme.resolve.melee import Fighter, melee as resolve_melee
-from oriflamme.resolve.movement import move_cost
-from oriflamme.resolve.ruling import Ruling
-from oriflamme.rulesdata import Modifier, load_ruleset
-from oriflamme.scenario import bundled_scenario_ids, load_scenario
+from oriflamme.rulesets.magna_carta.referee import SituationError, adjudicate_situation
+from oriflamme.rulesets.magna_carta.resolve.banded import banded
+from oriflamme.rulesets.magna_carta.resolve.fire import FireSituation, fire as resolve_fire
+from oriflamme.rulesets.magna_carta.resolve.melee import Fighter, melee as resolve_melee
+from oriflamme.rulesets.magna_carta.resolve.movement import move_cost
+from oriflamme.rulesets.magna_carta.resolve.ruling import Ruling
+from oriflamme.rulesets.magna_carta.rulesdata import Modifier, load_ruleset
+from oriflamme.rulesets.magna_carta.scenario import bundled_scenario_ids, load_scenario
 
 GAMES_PER_SCENARIO = 10
 EXPLAIN_EVERY = 3      # preview the legal actions at one decision in EXPLAIN_EVERY:
@@ -214,7 +214,7 @@ def _make_room(c: Corpus) -> None:
 
 def _stand(c: Corpus) -> None:
     """§5.3 N.B.: a character declared not moving, shot at or let be; the refusals."""
-    from oriflamme.engine.actions import Decline, Designate, Stand, Volley
+    from oriflamme.rulesets.magna_carta.engine.actions import Decline, Designate, Stand, Volley
     w = "stand"
     from test_defensive_fire import wasted_shot_board  # a designated shot become impossible (§5.3)
     c.events(apply(wasted_shot_board(), Volley()), w)
@@ -240,9 +240,9 @@ def _stand(c: Corpus) -> None:
 
 def _riders(c: Corpus) -> None:
     """Riders (§4.4), the volte (§4.3.2), fire at riders (D9), unhorsing (§6.8), mounting."""
-    from oriflamme.engine.actions import Dismount, Mount, Place
-    from oriflamme.engine.fire import fire_ruling
-    from oriflamme.engine.horses import unhorse
+    from oriflamme.rulesets.magna_carta.engine.actions import Dismount, Mount, Place
+    from oriflamme.rulesets.magna_carta.engine.fire import fire_ruling
+    from oriflamme.rulesets.magna_carta.engine.horses import unhorse
     w = "riders"
     big = [" ".join("." * 10)] * 10
     # a stray shot on the rider's own rear hex (§5.4.5 N.B.)
@@ -264,7 +264,7 @@ def _riders(c: Corpus) -> None:
         except IllegalAction as exc:
             c.add(exc.reason, w)
             c.add(str(exc), w)
-    st.horses["x"] = __import__("oriflamme.engine.state", fromlist=["Horse"]).Horse("x", H("0502"), 0, None)
+    st.horses["x"] = __import__("oriflamme.rulesets.magna_carta.engine.state", fromlist=["Horse"]).Horse("x", H("0502"), 0, None)
     c.ruling(explain(st, Move("k", ("0504", "0503"))), w)
     del st.horses["x"]
     for a in (Mount("s", "nohorse"), Mount("k", "nohorse"), Dismount("k", "0909"), Dismount("s", "0404")):
@@ -559,8 +559,8 @@ def _boards(c: Corpus) -> None:
 
 def _boards_defensive_fire(c: Corpus) -> None:
     """Fire frequency declarations and defensive fire (§5.1–§5.3)."""
-    from oriflamme.engine.actions import Declare, Designate, Volley
-    from oriflamme.engine.defensive_fire import defensive_ruling
+    from oriflamme.rulesets.magna_carta.engine.actions import Declare, Designate, Volley
+    from oriflamme.rulesets.magna_carta.engine.defensive_fire import defensive_ruling
     w = "board (defensive fire)"
     big = [". . . . . . . . . ."] * 10
     st = game(OPEN, [("a", "archer", "A", "0101"), ("j", "javelinman", "A", "0103"), ("b", "spearman", "B", "0102")],
@@ -607,8 +607,8 @@ def _boards_defensive_fire(c: Corpus) -> None:
 
 def _bodies_boards(c: Corpus) -> None:
     """Bodies on the map (§4.2.2–§4.2.4): clearing a hex, carrying a stunned friend."""
-    from oriflamme.engine.actions import Carry, ClearBodies, SetDown
-    from oriflamme.engine.bodies import HORSE, add_carcass
+    from oriflamme.rulesets.magna_carta.engine.actions import Carry, ClearBodies, SetDown
+    from oriflamme.rulesets.magna_carta.engine.bodies import HORSE, add_carcass
     w = "board (bodies)"
     rows = [". . . . . . . .", ". . . H . . . .", ". . w . . . . .", ". . . . . . . .", ". . . . . . . ."]
     dead = [(f"m{i}", "peasant", "B", "0302", {"status": "dead"}) for i in range(4)]
@@ -716,9 +716,9 @@ def _bodies_boards(c: Corpus) -> None:
 def _horses(c: Corpus) -> None:
     """Riderless horses: control (§4.4.4), leading by the bridle, fire and melee at a lone horse
     (§6.8) — every text of engine/led.py and engine/lone_horse.py."""
-    from oriflamme.engine import led
-    from oriflamme.engine.actions import AttackHorse, FireAtHorse, Lead
-    from oriflamme.engine.state import Horse
+    from oriflamme.rulesets.magna_carta.engine import led
+    from oriflamme.rulesets.magna_carta.engine.actions import AttackHorse, FireAtHorse, Lead
+    from oriflamme.rulesets.magna_carta.engine.state import Horse
     w = "horses"
     big = [" ".join("." * 12)] * 12
 
@@ -825,21 +825,21 @@ def _horses(c: Corpus) -> None:
         c.refusal(st, a, w)
     st.horses["h"].side = "A"
     c.refusal(st, AttackHorse(("a",), "h"), w)
-    from oriflamme.engine.lone_horse import attack_ruling
+    from oriflamme.rulesets.magna_carta.engine.lone_horse import attack_ruling
     c.ruling(attack_ruling(st, [], st.horses["h"]), w)
 
 
 def _camels(c: Corpus) -> None:
     """Camels (§4.6): the horses' fear test, each result (§4.6.5), the column shifts (§4.6.8)."""
-    from oriflamme.engine.actions import Dismount, Mount
-    from oriflamme.engine.state import Horse
+    from oriflamme.rulesets.magna_carta.engine.actions import Dismount, Mount
+    from oriflamme.rulesets.magna_carta.engine.state import Horse
     w = "camels"
     big = [" ".join("." * 10)] * 10
     # a camel rider on foot cannot mount a horse, nor a knight a camel (§4.6.4)
     for rider, kind in (("camel_rider", "horse"), ("knight", "camel")):
         st = game(big, [("r", rider, "A", "0505", {"facing": "N"}), ("z", "spearman", "B", "0909")], step=MOVEMENT)
         if rider == "camel_rider":  # a camel kneels before its rider dismounts (§4.6.4)
-            from oriflamme.engine.actions import Kneel
+            from oriflamme.rulesets.magna_carta.engine.actions import Kneel
             apply(st, Kneel("r", "r"))
         apply(st, next(a for a in legal_actions(st) if isinstance(a, Dismount)))
         st.horses.clear()
@@ -1050,7 +1050,7 @@ def test_translate_event_and_ruling():
 # (5) the catalogue itself
 # =============================================================================================
 def _raw_catalogue() -> dict:
-    return tomllib.loads(resources.files("oriflamme.i18n_data").joinpath("fr.toml").read_text(encoding="utf-8"))
+    return tomllib.loads(resources.files("oriflamme.rulesets.magna_carta.texts").joinpath("fr.toml").read_text(encoding="utf-8"))
 
 
 def test_french_placeholders_are_a_subset_of_the_english_ones():

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import gamekit
 from gamekit import H, game
-from oriflamme.engine import Fire, explain
-from oriflamme.engine.lines import line_of_fire
-from oriflamme.engine.state import OFFENSIVE_FIRE
+from oriflamme.rulesets.magna_carta.engine import Fire, explain
+from oriflamme.rulesets.magna_carta.engine.lines import line_of_fire
+from oriflamme.rulesets.magna_carta.engine.state import OFFENSIVE_FIRE
 
 #: symbols the shared legend lacks: a wooden bridge, a stone bridge with parapet, a beach
 EXTRA_LEGEND = "  p bridge\n  P stone_bridge\n  _ beach\n"

@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
-from oriflamme.hexes import Hex
-from oriflamme.maps import (
+from oriflamme.geometry.hexgrid import Hex
+from oriflamme.rulesets.magna_carta.maps import (
     Board,
     GameMap,
     MapError,
@@ -20,7 +20,7 @@ from oriflamme.maps import (
     load_bundled_board,
     parse_board,
 )
-from oriflamme.rulesdata import load_ruleset
+from oriflamme.rulesets.magna_carta.rulesdata import load_ruleset
 
 RULES = load_ruleset("magna-carta")
 H = Hex.from_label

@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings, strategies as st_
 
 from oriflamme.ai.random_player import RandomPlayer
-from oriflamme.engine import legal_actions, moves_of
-from oriflamme.engine.actions import Move
-from oriflamme.engine.record import Game
-from oriflamme.scenario import load_scenario
+from oriflamme.rulesets.magna_carta.engine import legal_actions, moves_of
+from oriflamme.rulesets.magna_carta.engine.actions import Move
+from oriflamme.rulesets.magna_carta.engine.record import Game
+from oriflamme.rulesets.magna_carta.scenario import load_scenario
 
 FORD = load_scenario("the-ford")
 

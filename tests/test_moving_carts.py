@@ -12,17 +12,17 @@ from gamekit import H, ScriptedDice, game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
-from oriflamme.engine import carts
-from oriflamme.engine.actions import (Action, AttackHorse, DriveCart, EndStep, Fire, Harness, Lead, Move,
+from oriflamme.rulesets.magna_carta.engine import carts
+from oriflamme.rulesets.magna_carta.engine.actions import (Action, AttackHorse, DriveCart, EndStep, Fire, Harness, Lead, Move,
                                       Unharness)
-from oriflamme.engine.errors import IllegalAction, ScenarioError
-from oriflamme.engine.game import apply, explain, legal_actions
-from oriflamme.engine.record import Game, replay
-from oriflamme.engine.state import GameState, Horse
-from oriflamme.engine.view import view
-from oriflamme.maps import MapError, build_map, with_carts
-from oriflamme.rulesdata import load_ruleset
-from oriflamme.scenario import validate_scenario
+from oriflamme.rulesets.magna_carta.engine.errors import IllegalAction, ScenarioError
+from oriflamme.rulesets.magna_carta.engine.game import apply, explain, legal_actions
+from oriflamme.rulesets.magna_carta.engine.record import Game, replay
+from oriflamme.rulesets.magna_carta.engine.state import GameState, Horse
+from oriflamme.rulesets.magna_carta.engine.view import view
+from oriflamme.rulesets.magna_carta.maps import MapError, build_map, with_carts
+from oriflamme.rulesets.magna_carta.rulesdata import load_ruleset
+from oriflamme.rulesets.magna_carta.scenario import validate_scenario
 
 ROWS = [" ".join("." * 10)] * 10
 #: a cart facing north, front 0508, rear 0509; a harnessed animal stands in 0507 (rear) and 0506 (head)
@@ -228,7 +228,7 @@ def test_harnessing_and_unharnessing_take_the_whole_phase():
 
 
 def test_a_dead_animal_must_be_unharnessed_before_the_cart_moves():
-    from oriflamme.engine.lone_horse import kill
+    from oriflamme.rulesets.magna_carta.engine.lone_horse import kill
     st = cgame([("a", "spearman", "A", "0508")])
     kill(st, st.horses["cart1-ox"], "MC §6.8")
     assert carts.dead_in_harness(st, st.carts["cart1"])
@@ -475,7 +475,7 @@ def corpus_texts() -> list[str]:
     refusal(st, Harness("a", "cart1", "ox1"))
     events(st)
     # a dead animal
-    from oriflamme.engine.lone_horse import kill
+    from oriflamme.rulesets.magna_carta.engine.lone_horse import kill
     st = cgame([("a", "spearman", "A", "0508")])
     kill(st, st.horses["cart1-ox"], "MC §6.8")
     refusal(st, DriveCart("a", "cart1", ("0505",)))
@@ -533,7 +533,7 @@ def corpus_texts() -> list[str]:
 
 
 def test_corpus_texts_translate():
-    from oriflamme.i18n import missing
+    from oriflamme.rulesets.magna_carta.i18n import missing
     miss = sorted({t for t in corpus_texts() if missing(t, "fr")})
     assert not miss, "\n".join(miss)
 
@@ -558,7 +558,7 @@ def test_terminal_and_browser_list_the_cart_actions():
 def test_a_harnessed_animal_is_not_grabbed_in_passing():
     """A rider passing by a harnessed ox does not take it by the bridle (§4.5.1: it is driven
     with its cart); found by random play, where a grabbed ox left its cart behind."""
-    from oriflamme.engine import bridle
+    from oriflamme.rulesets.magna_carta.engine import bridle
     st = cgame([("k", "knight", "A", "0304", {"facing": "S"})])
     prob = bridle.grab_problem(st, st.characters["k"], st.horses["cart1-ox"])
     assert prob is not None and "harnessed to a cart" in prob[0] and prob[1] == "MC §4.5.1"

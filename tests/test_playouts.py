@@ -13,12 +13,12 @@ import json
 from hypothesis import HealthCheck, given, settings, strategies as st_
 
 from oriflamme.ai.random_player import RandomPlayer
-from oriflamme.engine import legal_actions
-from oriflamme.engine.actions import Advance, Attack, Fire, Move, Retreat
-from oriflamme.engine.movement import points_left
-from oriflamme.engine.record import Game, replay
-from oriflamme.engine.state import GameState
-from oriflamme.scenario import bundled_scenario_ids, load_scenario, validate_scenario
+from oriflamme.rulesets.magna_carta.engine import legal_actions
+from oriflamme.rulesets.magna_carta.engine.actions import Advance, Attack, Fire, Move, Retreat
+from oriflamme.rulesets.magna_carta.engine.movement import points_left
+from oriflamme.rulesets.magna_carta.engine.record import Game, replay
+from oriflamme.rulesets.magna_carta.engine.state import GameState
+from oriflamme.rulesets.magna_carta.scenario import bundled_scenario_ids, load_scenario, validate_scenario
 
 SCENARIOS = {sid: load_scenario(sid) for sid in bundled_scenario_ids()}
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import pytest
 
 from gamekit import H, ScriptedDice, game
-from oriflamme.engine import Attack, IllegalAction, Move, apply, explain, legal_actions
-from oriflamme.engine.actions import Action, AskQuarter, FightOn
-from oriflamme.engine.character import Character
-from oriflamme.engine.movement import allowance
-from oriflamme.engine.ransom import escape_problem, escort_rule, quarter_ruling
-from oriflamme.engine.state import MELEE, MOVEMENT, GameState
-from oriflamme.i18n import missing
-from oriflamme.scenario import parse_scenario
+from oriflamme.rulesets.magna_carta.engine import Attack, IllegalAction, Move, apply, explain, legal_actions
+from oriflamme.rulesets.magna_carta.engine.actions import Action, AskQuarter, FightOn
+from oriflamme.rulesets.magna_carta.engine.character import Character
+from oriflamme.rulesets.magna_carta.engine.movement import allowance
+from oriflamme.rulesets.magna_carta.engine.ransom import escape_problem, escort_rule, quarter_ruling
+from oriflamme.rulesets.magna_carta.engine.state import MELEE, MOVEMENT, GameState
+from oriflamme.rulesets.magna_carta.i18n import missing
+from oriflamme.rulesets.magna_carta.scenario import parse_scenario
 
 OPEN = [". . . . . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . .", ". . . . . . . ."]
 ATTACK = Attack(("aimery", "sewal"), ("dreux",))
@@ -358,7 +358,7 @@ def test_prisoner_json_round_trip():
     assert Character.from_json(d.to_json()) == d
     back = GameState.from_json(st.to_json(), st.gmap)
     assert back.digest() == st.digest() and back.characters["dreux"].escort == ("aimery",)
-    from oriflamme.engine.view import view
+    from oriflamme.rulesets.magna_carta.engine.view import view
     v = {c["id"]: c for c in view(st, "A")["characters"]}
     assert v["dreux"]["ransom"] == "prisoner" and v["dreux"]["escort"] == ["aimery"] and "ransom" not in v["far"]
     # an older record without the fields still loads
@@ -384,7 +384,7 @@ def test_refusals_have_french_texts():
 def corpus_texts() -> list[str]:
     """Every text §6.9 makes the engine write (events, rulings, refusals), for the coverage
     corpus of tests/test_i18n.py (random play of the bundled scenarios never plays §6.9)."""
-    from oriflamme.engine.ransom import _follow
+    from oriflamme.rulesets.magna_carta.engine.ransom import _follow
     out = list(refusal_texts())
     for die in (3, 7):
         st = knights(dice=[die, 1])
@@ -429,9 +429,9 @@ def corpus_texts() -> list[str]:
 
 
 def refusal_texts() -> list[str]:
-    from oriflamme.engine.fire import _target_ruling, shooter_problem
-    from oriflamme.engine.melee import melee_ruling
-    from oriflamme.engine.ransom import group_problem, join_problem
+    from oriflamme.rulesets.magna_carta.engine.fire import _target_ruling, shooter_problem
+    from oriflamme.rulesets.magna_carta.engine.melee import melee_ruling
+    from oriflamme.rulesets.magna_carta.engine.ransom import group_problem, join_problem
     reasons = []
     st = knights()
     A = [st.characters["aimery"], st.characters["sewal"]]
@@ -504,7 +504,7 @@ def test_random_playouts_with_ransom_never_crash_and_round_trip():
             chars.append((f"{side.lower()}s", "sergeant", side, f"0{col}05"))
         st = game(OPEN, chars, turns=8)
         st.scenario = dict(st.scenario, ransom=True)
-        from oriflamme.dice import Dice
+        from oriflamme.core.dice import Dice
         st.dice = Dice(seed)
         bots = {s: RandomPlayer(seed * 7 + i) for i, s in enumerate(st.sides)}
         n = 0

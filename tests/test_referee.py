@@ -1,4 +1,4 @@
-"""The digital referee: ``oriflamme adjudicate`` and :func:`oriflamme.referee.adjudicate_situation`.
+"""The digital referee: ``oriflamme adjudicate`` and :func:`oriflamme.rulesets.magna_carta.referee.adjudicate_situation`.
 
 Expected results are worked out by hand from the Magna Carta v1.2 tables (seed 004), not copied
 from the code's output; each test says how.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from oriflamme.referee import SituationError, adjudicate_all, adjudicate_situation
+from oriflamme.rulesets.magna_carta.referee import SituationError, adjudicate_all, adjudicate_situation
 
 # --- the five situations of the command's specification ----------------------------------------
 MELEE = {"kind": "melee", "ruleset": "magna-carta",

@@ -12,17 +12,17 @@ from gamekit import game
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st_
 
-from oriflamme.engine import new_game
-from oriflamme.engine import riding
-from oriflamme.engine.character import DEAD, HEALTHY, STUNNED, WOUNDED
-from oriflamme.engine.riding import (_KINDS, VOLTE, _geometry, _jumpable, extra_costs, jump_step)
-from oriflamme.hexes import Hex
-from oriflamme.scenario import load_scenario
+from oriflamme.rulesets.magna_carta.engine import new_game
+from oriflamme.rulesets.magna_carta.engine import riding
+from oriflamme.rulesets.magna_carta.engine.character import DEAD, HEALTHY, STUNNED, WOUNDED
+from oriflamme.rulesets.magna_carta.engine.riding import (_KINDS, VOLTE, _geometry, _jumpable, extra_costs, jump_step)
+from oriflamme.geometry.hexgrid import Hex
+from oriflamme.rulesets.magna_carta.scenario import load_scenario
 
 
 def reference_reachable(state, c, budget, first_only=False):
     """``riding.reachable`` as it was before the int-state tables (commit f705963)."""
-    from oriflamme.engine.movement import _SHIFT, MoveContext, _obstacles, _step_table, thresholds, threatened_hexes
+    from oriflamme.rulesets.magna_carta.engine.movement import _SHIFT, MoveContext, _obstacles, _step_table, thresholds, threatened_hexes
     rs = state.rules
     steps = _step_table(state, True, bool(c.armour))
     cost_of = {}

@@ -9,13 +9,13 @@ import json
 import pytest
 from gamekit import H, ScriptedDice, game
 
-from oriflamme.engine.actions import Attack, Decline, Dismount, EndStep, Fire, Mount, Move, Place
-from oriflamme.engine.errors import IllegalAction
-from oriflamme.engine.game import apply, explain, legal_actions
-from oriflamme.engine.movement import points_left
-from oriflamme.engine.state import GameState
-from oriflamme.scenario import validate_scenario
-from oriflamme.engine.errors import ScenarioError
+from oriflamme.rulesets.magna_carta.engine.actions import Attack, Decline, Dismount, EndStep, Fire, Mount, Move, Place
+from oriflamme.rulesets.magna_carta.engine.errors import IllegalAction
+from oriflamme.rulesets.magna_carta.engine.game import apply, explain, legal_actions
+from oriflamme.rulesets.magna_carta.engine.movement import points_left
+from oriflamme.rulesets.magna_carta.engine.state import GameState
+from oriflamme.rulesets.magna_carta.scenario import validate_scenario
+from oriflamme.rulesets.magna_carta.engine.errors import ScenarioError
 
 OPEN = [" ".join("." * 12)] * 12
 
@@ -166,7 +166,7 @@ def test_fire_at_a_rider_reads_the_mounted_table_and_unhorses():
 
 
 def explain_die(st, die):
-    from oriflamme.engine.fire import fire_ruling
+    from oriflamme.rulesets.magna_carta.engine.fire import fire_ruling
     return fire_ruling(st, st.characters["x"], st.characters["k"], die).result
 
 
@@ -183,7 +183,7 @@ def test_surrounded_unhorsed_rider_is_dead():
     ring = sorted({n for h in (k, rear) for n in h.neighbours()} - {k, rear})
     extra = [(f"e{i}", "spearman", "B", h.label) for i, h in enumerate(ring)]
     st = game(OPEN, [("k", "knight", "A", "0606", {"facing": "N"}), *extra], step="melee")
-    from oriflamme.engine.horses import unhorse
+    from oriflamme.rulesets.magna_carta.engine.horses import unhorse
     c = st.characters["k"]
     c.stun(st.phase_no)
     unhorse(st, c, True, "MC §6.8")

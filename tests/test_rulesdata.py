@@ -1,6 +1,6 @@
 """Lookups of rules rows by id or printed name."""
 
-from oriflamme.rulesdata import fold, load_ruleset
+from oriflamme.rulesets.magna_carta.rulesdata import fold, load_ruleset
 
 
 def test_ids_never_collide_with_another_rows_names():

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from oriflamme.engine.actions import EndStep
-from oriflamme.engine.errors import ScenarioError
-from oriflamme.engine.record import Game
-from oriflamme.scenario import (
+from oriflamme.rulesets.magna_carta.engine.actions import EndStep
+from oriflamme.rulesets.magna_carta.engine.errors import ScenarioError
+from oriflamme.rulesets.magna_carta.engine.record import Game
+from oriflamme.rulesets.magna_carta.scenario import (
     BoardPlacement,
     CharacterSpec,
     MapSpec,
@@ -25,7 +25,7 @@ from oriflamme.scenario import (
 )
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "formats.md"
-BOARDS = Path(__file__).resolve().parents[1] / "src" / "oriflamme" / "data" / "boards"
+BOARDS = Path(__file__).resolve().parents[1] / "src" / "oriflamme" / "rulesets" / "magna_carta" / "boards"
 
 # Two characters per side on the open-country board, nothing optional.
 MINI = """\

@@ -4,7 +4,7 @@ javelin of §7.5), re-created on small inline boards and played through the engi
 The seed's pictures are lost: each test builds the simplest board that makes every sentence of
 its example true, and its docstring says how the geometry was read. Positions are written as
 map labels (``CCRR``) and, where it helps, as directions from a hex (N, NE, SE, S, SW, NW;
-flat-topped hexes, see ``oriflamme.hexes``). Each docstring quotes the sentence it checks.
+flat-topped hexes, see ``oriflamme.geometry.hexgrid``). Each docstring quotes the sentence it checks.
 
 Where the engine disagreed with the seed (§7.5 example 2, the three javelins) the engine was fixed.
 """
@@ -14,10 +14,10 @@ from __future__ import annotations
 import pytest
 
 from gamekit import H, ScriptedDice, game
-from oriflamme.engine import Attack, EndStep, Fire, IllegalAction, Move, apply, explain, legal_actions
-from oriflamme.engine.actions import Advance, Designate, Retreat, Volley
-from oriflamme.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE
-from oriflamme.hexes import DIRECTION_NAMES, in_front_arc
+from oriflamme.rulesets.magna_carta.engine import Attack, EndStep, Fire, IllegalAction, Move, apply, explain, legal_actions
+from oriflamme.rulesets.magna_carta.engine.actions import Advance, Designate, Retreat, Volley
+from oriflamme.rulesets.magna_carta.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE
+from oriflamme.geometry.hexgrid import DIRECTION_NAMES, in_front_arc
 
 OPEN = [" ".join("." * 10)] * 10
 

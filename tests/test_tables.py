@@ -3,7 +3,7 @@
 The seed (``shared/seeds/004_df8caa2b3df246e5.txt``, La Magna Carta v1.2) is parsed here with the
 reading of SEED-NOTES §1: on a row that stayed on one line, cells are separated by exactly one
 space and an empty cell is an empty token; the short melee rows 7-10 have their blanks at the
-left. Each parsed cell is compared with what :func:`oriflamme.rulesdata.load_ruleset` loaded.
+left. Each parsed cell is compared with what :func:`oriflamme.rulesets.magna_carta.rulesdata.load_ruleset` loaded.
 The seed-parsing tests are skipped when the seed file is absent.
 
 The last tests check the citations: every data row carries a ``ref``, and the models reject a
@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from oriflamme import rulesdata
-from oriflamme.rulesdata import load_ruleset
+from oriflamme.rulesets.magna_carta import rulesdata
+from oriflamme.rulesets.magna_carta.rulesdata import load_ruleset
 
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
 SEED = SEEDS / "004_df8caa2b3df246e5.txt"

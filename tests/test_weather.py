@@ -12,11 +12,11 @@ from __future__ import annotations
 import pytest
 
 from gamekit import H, game
-from oriflamme.engine import Attack, Fire, IllegalAction, Move, apply, explain, legal_actions
-from oriflamme.engine.movement import allowance, reachable
-from oriflamme.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE
-from oriflamme.resolve.movement import allowance as resolve_allowance
-from oriflamme.rulesdata import load_ruleset
+from oriflamme.rulesets.magna_carta.engine import Attack, Fire, IllegalAction, Move, apply, explain, legal_actions
+from oriflamme.rulesets.magna_carta.engine.movement import allowance, reachable
+from oriflamme.rulesets.magna_carta.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE
+from oriflamme.rulesets.magna_carta.resolve.movement import allowance as resolve_allowance
+from oriflamme.rulesets.magna_carta.rulesdata import load_ruleset
 
 RS = load_ruleset()
 WIDE = [". " * 13 + "."] * 5
@@ -181,7 +181,7 @@ def test_sun_in_the_eyes_of_one_side():
 
 
 def test_sun_in_eyes_is_a_scenario_side_field():
-    from oriflamme.scenario import ScenarioError, load_scenario, validate_scenario
+    from oriflamme.rulesets.magna_carta.scenario import ScenarioError, load_scenario, validate_scenario
     sc, _ = load_scenario("the-hill")
     raw = {k: v for k, v in sc.items()}
     raw["side"] = [dict(sc["side"][0], sun_in_eyes=True), sc["side"][1]]

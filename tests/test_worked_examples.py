@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oriflamme.referee import adjudicate_situation
-from oriflamme.resolve.fire import FireSituation, fire
-from oriflamme.resolve.infiltration import Infiltrator, Opposer, infiltration_test
-from oriflamme.resolve.jump import jump_test
-from oriflamme.resolve.melee import Fighter, melee
-from oriflamme.resolve.movement import allowance
-from oriflamme.rulesdata import load_ruleset
+from oriflamme.rulesets.magna_carta.referee import adjudicate_situation
+from oriflamme.rulesets.magna_carta.resolve.fire import FireSituation, fire
+from oriflamme.rulesets.magna_carta.resolve.infiltration import Infiltrator, Opposer, infiltration_test
+from oriflamme.rulesets.magna_carta.resolve.jump import jump_test
+from oriflamme.rulesets.magna_carta.resolve.melee import Fighter, melee
+from oriflamme.rulesets.magna_carta.resolve.movement import allowance
+from oriflamme.rulesets.magna_carta.rulesdata import load_ruleset
 
 RS = load_ruleset("magna-carta")
 

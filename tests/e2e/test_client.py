@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 import pytest
 from playwright.sync_api import Page, expect
 
-from oriflamme.hexes import Hex
+from oriflamme.geometry.hexgrid import Hex
 
 SEED_MELEE = 7        # the-hill: a greedy advance reaches contact in the second turn
 FIRST_SHOT = {"type": "fire", "shooter": "dunstan", "target": "hugo"}

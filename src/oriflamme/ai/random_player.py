@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from ..engine import legal_actions
-from ..engine.actions import Action, EndStep
-from ..engine.state import GameState
+from ..rulesets.magna_carta.engine import legal_actions
+from ..rulesets.magna_carta.engine.actions import Action, EndStep
+from ..rulesets.magna_carta.engine.state import GameState
 
 
 class RandomPlayer:

@@ -2,7 +2,7 @@
 
 Reads one JSON situation (an object) or several (an array) from FILE or stdin and prints the
 ruling of each — one object for an object, an array for an array — as UTF-8 JSON. All the
-adjudication is in :mod:`oriflamme.referee`; this module only does the I/O.
+adjudication is in :mod:`oriflamme.rulesets.magna_carta.referee`; this module only does the I/O.
 
 Bad input (malformed JSON, an unknown kind or field, a wrong type...) prints one line on stderr
 naming where and why, prints nothing on stdout, and exits with status 2. Every situation of an
@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 
-from ..referee import SituationError, adjudicate_all, adjudicate_situation
+from ..rulesets.magna_carta.referee import SituationError, adjudicate_all, adjudicate_situation
 
 PROG = "adjudicate"
 EXIT_BAD_INPUT = 2

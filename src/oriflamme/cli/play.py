@@ -16,17 +16,17 @@ from rich.console import Console
 from rich.markup import escape as esc
 
 from ..ai.random_player import RandomPlayer
-from ..engine import IllegalAction, explain, legal_actions
-from ..engine.actions import (Action, Advance, AskQuarter, Attack, Carry, Casualty, ClearBodies, Decline, EndStep,
+from ..rulesets.magna_carta.engine import IllegalAction, explain, legal_actions
+from ..rulesets.magna_carta.engine.actions import (Action, Advance, AskQuarter, Attack, Carry, Casualty, ClearBodies, Decline, EndStep,
                               FightOn, Fire, Move, Retreat, SetDown)
-from ..engine.carts import cart_name
-from ..engine.errors import RecordError, ScenarioError
-from ..engine.led import horse_name
-from ..engine.movement import points_left, reachable
-from ..engine.record import Game, replay
-from ..hexes import Hex
-from ..maps import MapError
-from ..scenario import bundled_scenario_ids, load_scenario, validate_scenario
+from ..rulesets.magna_carta.engine.carts import cart_name
+from ..rulesets.magna_carta.engine.errors import RecordError, ScenarioError
+from ..rulesets.magna_carta.engine.led import horse_name
+from ..rulesets.magna_carta.engine.movement import points_left, reachable
+from ..rulesets.magna_carta.engine.record import Game, replay
+from ..geometry.hexgrid import Hex
+from ..rulesets.magna_carta.maps import MapError
+from ..rulesets.magna_carta.scenario import bundled_scenario_ids, load_scenario, validate_scenario
 from .render import draw_board, legend, roster, tags
 
 HELP = """Commands (the numbers refer to the list printed by 'list'):
@@ -103,8 +103,8 @@ def describe(game: Game, a: Action) -> str:
     if isinstance(a, Move):
         c = ch[a.char]
         if c.mounted:  # where the rider ends up facing (§4.4.1)
-            from ..engine import riding
-            from ..hexes import DIRECTION_NAMES, Hex
+            from ..rulesets.magna_carta.engine import riding
+            from ..geometry.hexgrid import DIRECTION_NAMES, Hex
             steps = riding.path_steps(st, c, tuple(Hex.from_label(x) for x in a.path), riding.extra_costs(st))
             return f"move {n(a.char)} → {a.path[-1]} facing {DIRECTION_NAMES[steps[-1].facing]} (via {' '.join(a.path)})"
         return f"move {n(a.char)} → {a.path[-1]} (via {' '.join(a.path)})"
@@ -192,9 +192,9 @@ def describe(game: Game, a: Action) -> str:
 def _rider_choice(st, c, cands: list, facing: str | None):
     """A rider's moves to one hex, one per facing (§4.4.1): the one facing ``facing`` (N, NE, SE,
     S, SW, NW), or the cheapest; a message when that facing cannot be reached."""
-    from ..engine import riding
-    from ..engine.movement import points_left
-    from ..hexes import DIRECTION_NAMES
+    from ..rulesets.magna_carta.engine import riding
+    from ..rulesets.magna_carta.engine.movement import points_left
+    from ..geometry.hexgrid import DIRECTION_NAMES
     costs = {tuple(x.label for x in path): (cost, f) for (_, f), (cost, path)
              in riding.reachable(st, c, points_left(st, c)).items()}
     options = sorted(((costs[a.path][0], costs[a.path][1], a) for a in cands if a.path in costs), key=lambda x: x[:2])

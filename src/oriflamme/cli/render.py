@@ -6,8 +6,8 @@ Flat-topped hexes in odd-q layout are drawn on two text lines per map row: the e
 
 from __future__ import annotations
 
-from ..engine.state import GameState
-from ..hexes import DIRECTION_NAMES, Hex
+from ..rulesets.magna_carta.engine.state import GameState
+from ..geometry.hexgrid import DIRECTION_NAMES, Hex
 from rich.markup import escape
 
 TERRAIN_GLYPH = {
@@ -110,7 +110,7 @@ def legend() -> str:
 
 def roster(state: GameState) -> str:
     t = tags(state)
-    from ..engine.movement import points_left
+    from ..rulesets.magna_carta.engine.movement import points_left
     lines = []
     for side in state.sides:
         lines.append(f"Side {side}:")

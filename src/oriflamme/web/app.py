@@ -16,12 +16,12 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTex
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .. import i18n
-from ..engine import explain
-from ..engine.actions import Action
-from ..engine.errors import IllegalAction
-from ..rulesdata import load_ruleset
-from ..scenario import bundled_scenario_ids, load_scenario
+from ..rulesets.magna_carta import i18n
+from ..rulesets.magna_carta.engine import explain
+from ..rulesets.magna_carta.engine.actions import Action
+from ..rulesets.magna_carta.engine.errors import IllegalAction
+from ..rulesets.magna_carta.rulesdata import load_ruleset
+from ..rulesets.magna_carta.scenario import bundled_scenario_ids, load_scenario
 from ..store import Store, default_db_path
 from .hub import HOTSEAT, Hub, HubError
 from .report import report_text
@@ -211,7 +211,7 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
         hub.seat(live, _token(request))
         # the carts move (§4.5.4): the board draws them from the view's "carts" over the map
         # without them (engine/carts.py)
-        from ..maps import cart_base
+        from ..rulesets.magna_carta.maps import cart_base
         return _map_json(cart_base(live.game.gmap))
 
     @app.get("/api/games/{game_id}/moves/{char_id}")

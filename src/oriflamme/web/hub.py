@@ -11,14 +11,14 @@ import asyncio
 import secrets
 from dataclasses import dataclass, field
 
-from ..engine import IllegalAction, explain, legal_actions, moves_of, view
-from ..engine import riding
-from ..engine.actions import (Action, Attack, AttackHorse, Carry, ClearBodies, Dismount, EndStep, EnterLitter, Fire,
+from ..rulesets.magna_carta.engine import IllegalAction, explain, legal_actions, moves_of, view
+from ..rulesets.magna_carta.engine import riding
+from ..rulesets.magna_carta.engine.actions import (Action, Attack, AttackHorse, Carry, ClearBodies, Dismount, EndStep, EnterLitter, Fire,
                               FireAtHorse, Kneel, Lead, LeaveLitter, Mount, Move, Rise)
-from ..engine.errors import OriflammeError
-from ..engine.record import Game
-from ..engine.movement import reachable
-from ..scenario import bundled_scenario_ids, load_scenario, validate_scenario
+from ..rulesets.magna_carta.engine.errors import OriflammeError
+from ..rulesets.magna_carta.engine.record import Game
+from ..rulesets.magna_carta.engine.movement import reachable
+from ..rulesets.magna_carta.scenario import bundled_scenario_ids, load_scenario, validate_scenario
 from ..store import Store
 
 HOTSEAT = "*"
@@ -285,7 +285,7 @@ def _lazy(c) -> bool:
 def _move_costs(state, c) -> dict:
     """Move path (labels) -> (cost, facing) for ``c`` now (facing None on foot)."""
     if c.mounted:
-        from ..engine.movement import points_left
+        from ..rulesets.magna_carta.engine.movement import points_left
         return {tuple(x.label for x in path): (cost, facing)
                 for (_, facing), (cost, path) in riding.reachable(state, c, points_left(state, c)).items()}
     return {tuple(x.label for x in path): (cost, None) for _, (cost, path) in reachable(state, c).items()}

@@ -3,8 +3,8 @@ then every event with the ruling's explanation and citations."""
 
 from __future__ import annotations
 
-from .. import i18n
-from ..engine.record import Game
+from ..rulesets.magna_carta import i18n
+from ..rulesets.magna_carta.engine.record import Game
 
 TITLES = {
     "en": ("Game report", "Scenario", "Seed", "Outcome", "unfinished", "Turn", "side", "Log"),

@@ -1,1 +1,0 @@
-"""French (and later other) catalogues of the engine's texts; see :mod:`oriflamme.i18n`."""
