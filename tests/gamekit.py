@@ -44,6 +44,13 @@ class ScriptedDice(Dice):
         self.count += 1
         return self.values.pop(0)
 
+    def __deepcopy__(self, memo):  # a test's scripted dice survive a clone (the game's are sealed)
+        other = ScriptedDice(self.values)
+        other.count = self.count
+        return other
+
+    __copy__ = lambda self: self.__deepcopy__({})  # noqa: E731
+
 
 def game(rows: list[str], chars: list[tuple], *, hexsides: str = "", elevation=None, weather: str = "clear",
          turns: int = 5, dice=None, victory: dict | None = None, step: str | None = None) -> GameState:
@@ -67,3 +74,17 @@ def game(rows: list[str], chars: list[tuple], *, hexsides: str = "", elevation=N
 
 def H(label: str) -> Hex:
     return Hex.from_label(label)
+
+
+def fork(state: GameState) -> GameState:
+    """A copy of ``state`` that can still roll the same dice as the original (tests only).
+
+    ``state.clone()`` seals its dice (a copy holds no future rolls, :mod:`oriflamme.core.dice`);
+    a test that explores "what if" on a copy rebinds dice of the same seed and count."""
+    other = state.clone()
+    d = state.dice
+    if isinstance(d, ScriptedDice):
+        other.dice = d.__deepcopy__({})
+    elif isinstance(d, Dice):
+        other.dice = Dice(d.seed, d.count)
+    return other

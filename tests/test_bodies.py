@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
-from gamekit import H, board, game
+from gamekit import H, board, game, fork
 from oriflamme.rulesets.magna_carta.engine import Attack, EndStep, IllegalAction, Move, apply, explain, legal_actions
 from oriflamme.rulesets.magna_carta.engine.actions import Action, Carry, ClearBodies, SetDown
 from oriflamme.rulesets.magna_carta.engine.bodies import HORSE, MAN, add_carcass, bodies_at, bodies_map, thresholds
@@ -99,7 +99,7 @@ def test_bodies_round_trip_through_json_and_clone():
     back = GameState.from_json(d, st.gmap)
     assert back.digest() == st.digest()
     assert back.carcasses == {H("0302"): {HORSE: 1}} and back.clearing == {"a"}
-    other = st.clone()
+    other = fork(st)
     add_carcass(other, H("0302"), HORSE)
     other.clearing.add("b")
     assert bodies_at(st, H("0302")) == (1, 1) and st.clearing == {"a"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from gamekit import H, game
+from gamekit import H, game, fork
 
 from oriflamme.rulesets.magna_carta.engine.actions import Attack, Move
 from oriflamme.rulesets.magna_carta.engine.camels import is_camel, is_horse, melee_shifts
@@ -175,7 +175,7 @@ def test_frightened_and_used_to_camels_survive_json_and_clone():
     d = json.loads(json.dumps(st.to_json()))
     st2 = GameState.from_json(d, st.gmap)
     assert st2.frightened == {"k": 1} and st2.characters["k"].used_to_camels
-    c = st.clone()
+    c = fork(st)
     c.frightened["z"] = 2
     assert "z" not in st.frightened
     old = dict(d)

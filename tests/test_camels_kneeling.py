@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from gamekit import LEGEND, H, ScriptedDice, board
+from gamekit import LEGEND, H, ScriptedDice, board, fork
 
 from oriflamme.rulesets.magna_carta.engine import new_game
 from oriflamme.rulesets.magna_carta.engine.actions import (Action, Attack, AttackHorse, Dismount, EnterLitter, Fire, Kneel, Lead,
@@ -376,7 +376,7 @@ def test_json_round_trip_with_a_kneeling_camel_a_kneeling_rider_and_a_passenger(
     assert back.to_json() == st.to_json() and back.digest() == st.digest()
     assert back.horses["lit"].kneeling and back.horses["lit"].passenger == "hassan" and "khafr" in back.kneeling
     assert back.characters["hassan"].hex is None
-    assert st.clone().kneeling == {"khafr"} and st.clone().kneeling is not st.kneeling
+    assert fork(st).kneeling == {"khafr"} and fork(st).kneeling is not st.kneeling
     for a in (Kneel("a", "b"), Rise("a", "b"), EnterLitter("a", "b"), LeaveLitter("a", "0101")):
         assert Action.from_json(a.to_json()) == a
     from oriflamme.rulesets.magna_carta.engine.view import view
@@ -403,7 +403,7 @@ def corpus_texts() -> list[str]:
         out.extend(r.get("explanation", []))
         out.append(r.get("reason") or "")
         try:
-            s2 = st.clone()
+            s2 = fork(st)
             n = len(s2.log)
             apply(s2, action)
             texts(s2, n)

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from gamekit import H, ScriptedDice, game
+from gamekit import H, ScriptedDice, game, fork
 from oriflamme.rulesets.magna_carta.engine import Attack, EndStep, Fire, IllegalAction, Move, apply, explain, legal_actions
 from oriflamme.rulesets.magna_carta.engine.actions import Decline, Declare, Designate, Volley
 from oriflamme.rulesets.magna_carta.engine.defensive_fire import target_problem
@@ -255,7 +255,7 @@ def test_json_round_trip_and_clone_in_the_middle_of_a_paused_move():
     apply(st, Designate("x"))
     back = GameState.from_json(json.loads(json.dumps(st.to_json())), st.gmap)
     assert back.digest() == st.digest()
-    copy = st.clone()
+    copy = fork(st)
     for s in (st, back, copy):
         s.dice = ScriptedDice(MISS)
         apply(s, Volley())
@@ -266,7 +266,7 @@ def test_json_round_trip_and_clone_in_the_middle_of_a_paused_move():
 def test_clone_does_not_share_the_paused_move():
     st = _board()
     apply(st, Move("a", PATH))
-    other = st.clone()
+    other = fork(st)
     apply(other, Decline())
     assert st.pending[0].data["designated"] == [] and st.characters["a"].hex == H("0102")
 
@@ -287,7 +287,7 @@ def test_replay_of_a_record_with_declarations_and_defensive_fire():
         opts = legal_actions(g.state)
         g.apply(opts[0] if isinstance(opts[0], Designate) else Volley() if Volley() in opts else Decline())
     assert any(e["type"] == "defensive_volley" for e in g.state.log)
-    rec = json.loads(json.dumps(g.record()))
+    rec = json.loads(json.dumps(g.record(reveal=True)))
     again = replay(rec, lambda d: (st.scenario, st.gmap))
     assert again.state.digest() == g.state.digest()
 

@@ -20,7 +20,7 @@ from importlib import resources
 
 import pytest
 
-from gamekit import H, board, game
+from gamekit import H, board, game, fork
 from oriflamme.ai.random_player import RandomPlayer
 from oriflamme.rulesets.magna_carta.engine import apply, explain, legal_actions, new_game
 from oriflamme.rulesets.magna_carta.engine.actions import (Action, Advance, Attack, Casualty, Decline, EndStep, Fire, Move,
@@ -73,7 +73,7 @@ class Corpus:
         """Collect the refusal of ``action`` (the engine leaves the state unchanged when it
         refuses); a legal action is applied to a copy and its events collected."""
         if action in (legal_actions(state) if legal is None else legal):
-            s2 = state.clone()
+            s2 = fork(state)
             self.events(apply(s2, action), where)
             return
         before = len(state.log)
@@ -258,7 +258,7 @@ def _riders(c: Corpus) -> None:
                  (r.label,), ("0504", "0503"), ("0909",), (r.label, f.label, r.label, f.label, r.label),
                  ("0506", "0507", "0508", "0509", "0510"), ("0404", "0403", "0402", "0401", "0400")):
         c.ruling(explain(st, Move("k", path)), w)
-        s2 = st.clone()
+        s2 = fork(st)
         try:
             c.events(apply(s2, Move("k", path)), w)
         except IllegalAction as exc:
@@ -269,21 +269,21 @@ def _riders(c: Corpus) -> None:
     del st.horses["x"]
     for a in (Mount("s", "nohorse"), Mount("k", "nohorse"), Dismount("k", "0909"), Dismount("s", "0404")):
         c.refusal(st, a, w)
-    s2 = st.clone()
+    s2 = fork(st)
     s2.mp_spent["k"] = 11
     c.refusal(s2, Dismount("k", "0404"), w)
     s2.characters["k"].foot_type = None
     c.refusal(s2, Dismount("k", "0404"), w)
-    s2 = st.clone()
+    s2 = fork(st)
     s2.step = MELEE
     c.refusal(s2, Dismount("k", "0404"), w)
-    s2 = st.clone()
+    s2 = fork(st)
     s2.stopped.add("k")
     c.refusal(s2, Dismount("k", "0404"), w)
     # dismount, then mount again; the knight-on-foot has too few points the second time
     apply(st, Move("k", ("0506",)))  # a volte beside nobody
     apply(st, Move("k", ("0505", "0605")))  # stopped by e's test (die 1: nothing) or not
-    s2 = st.clone()
+    s2 = fork(st)
     acts = [a for a in legal_actions(s2) if isinstance(a, Dismount)]
     if acts:
         apply(s2, acts[0])
@@ -298,7 +298,7 @@ def _riders(c: Corpus) -> None:
     st = game(big, [("k", "knight", "A", "0505", {"facing": "N"}), ("z", "spearman", "B", "0909")], step=MOVEMENT)
     apply(st, Dismount("k", "0404"))
     hid = next(iter(st.horses))
-    s2 = st.clone()
+    s2 = fork(st)
     apply(s2, Mount("k", hid))
     st.mp_spent["k"] = st.mp_spent["k"] + 3
     c.refusal(st, Mount("k", hid), w)
@@ -743,25 +743,25 @@ def _horses(c: Corpus) -> None:
     c.refusal(st, Lead("a", "h0"), w)
     apply(st, Move("b", ("0910",)))
     apply(st, Move("a", ("0605", "0604", "0603")))
-    s2 = st.clone()
+    s2 = fork(st)
     s2.characters["a"].stun(s2.phase_no)
     led.settle(s2)
     c.events(s2.log, w)
-    s2 = st.clone()
+    s2 = fork(st)
     s2.characters["a"].kill()
     led.settle(s2)
     c.events(s2.log, w)
-    s2 = st.clone()
+    s2 = fork(st)
     s2.characters["a"].ransom = "prisoner"
     led.settle(s2)
     c.events(s2.log, w)
-    s2 = st.clone()
+    s2 = fork(st)
     s2.characters["a"].stun(s2.phase_no)
     c.refusal(s2, Lead("a", "h1"), w)
-    s2 = st.clone()
+    s2 = fork(st)
     s2.clearing.add("a")
     c.refusal(s2, Lead("a", "h1"), w)
-    s2 = st.clone()
+    s2 = fork(st)
     s2.horses["h1"].hex = s2.characters["a"].hex
     c.refusal(s2, Lead("a", "h1"), w)
     c.events(st.log, w)
@@ -808,7 +808,7 @@ def _horses(c: Corpus) -> None:
                 [Horse("h", H("0606"), 0, "B")], step=MELEE, dice=[die] * 3)
         for a in (AttackHorse(("a",), "h"), AttackHorse(("a", "b"), "h")):
             c.ruling(explain(st, a), w)
-            s2 = st.clone()
+            s2 = fork(st)
             apply(s2, a)
             while s2.pending:
                 apply(s2, legal_actions(s2)[0])
@@ -851,7 +851,7 @@ def _camels(c: Corpus) -> None:
         c.events(apply(st, Move("k", ("0505", "0504"))), w)
         st.step = MELEE
         c.ruling(explain(st, Attack(("k",), ("h",))), w)
-        s2 = st.clone()
+        s2 = fork(st)
         s2.active = "B"
         c.ruling(explain(s2, Attack(("c", "h"), ("k",))), w)
 

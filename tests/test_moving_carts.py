@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from gamekit import H, ScriptedDice, game
+from gamekit import H, ScriptedDice, game, fork
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
@@ -295,7 +295,7 @@ def test_scenario_animal_json_round_trip_and_replay():
     cart = back.carts["cart1"]
     assert back.gmap.terrain(cart.front) == "moving_cart" and back.gmap.terrain(H("0209")) != "cart"
     g.apply(EndStep())
-    rec = g.record()
+    rec = g.record(reveal=True)
     again = replay(rec, lambda x: validate_scenario(x, "scenario"))
     assert again.state.digest() == g.state.digest()
     assert Action.from_json(drive.to_json()) == drive
@@ -376,7 +376,7 @@ def corpus_texts() -> list[str]:
 
     def refusal(st, a):
         try:
-            apply(st.clone(), a)
+            apply(fork(st), a)
         except IllegalAction as exc:
             out.append(exc.reason)
             out.append(str(exc))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import replace
 
-from gamekit import game
+from gamekit import game, fork
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st_
 
@@ -158,7 +158,7 @@ _STATUS = st_.sampled_from([HEALTHY, HEALTHY, HEALTHY, WOUNDED, STUNNED, DEAD])
 def positions(draw):
     which = draw(st_.sampled_from(["the-ford", "hamlet-raid", "walled", "open"]))
     base = _base(which)
-    st = base.clone()
+    st = fork(base)
     hexes = sorted(st.gmap.adjacency())
     pool = list(st.characters.values()) + list(_base("walled").characters.values())  # riders of every kind
     riders = [c for c in pool if c.mounted]

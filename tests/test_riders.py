@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from gamekit import H, ScriptedDice, game
+from gamekit import H, ScriptedDice, game, fork
 
 from oriflamme.rulesets.magna_carta.engine.actions import Attack, Decline, Dismount, EndStep, Fire, Mount, Move, Place
 from oriflamme.rulesets.magna_carta.engine.errors import IllegalAction
@@ -91,7 +91,7 @@ def test_rider_cannot_enter_trees_or_end_on_a_friend():
     ends = {m.path[-1]: m for m in legal_actions(st) if isinstance(m, Move) and m.char == "k"}
     for m in legal_actions(st):
         if isinstance(m, Move) and m.char == "k":
-            st2 = st.clone()
+            st2 = fork(st)
             apply(st2, m)
             assert H("0705") not in st2.characters["k"].hexes
     assert ends  # he has moves
@@ -102,7 +102,7 @@ def test_rider_moves_list_every_facing_and_are_cheapest():
     moves = [m for m in legal_actions(st) if isinstance(m, Move) and m.char == "k"]
     ends = set()
     for m in moves:
-        st2 = st.clone()
+        st2 = fork(st)
         apply(st2, m)
         k2 = st2.characters["k"]
         ends.add((k2.hex, k2.facing))

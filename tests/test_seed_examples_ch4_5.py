@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamekit import H, ScriptedDice, game
+from gamekit import H, ScriptedDice, game, fork
 from oriflamme.rulesets.magna_carta.engine import Attack, EndStep, Fire, IllegalAction, Move, apply, explain, legal_actions
 from oriflamme.rulesets.magna_carta.engine.actions import Advance, Designate, Retreat, Volley
 from oriflamme.rulesets.magna_carta.engine.state import MELEE, MOVEMENT, OFFENSIVE_FIRE
@@ -219,7 +219,7 @@ def test_s4_3_example4_he_cannot_avoid_the_test():
     assert st.digest() == before
     # every route offered crosses a threatened hex
     for a in legal_actions(st):
-        st2 = st.clone()
+        st2 = fork(st)
         st2.dice = ScriptedDice([1, 1])
         apply(st2, a)
         assert infiltrations(st2)

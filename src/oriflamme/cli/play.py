@@ -417,7 +417,7 @@ def cmd_play(args) -> int:
                 _print_events(con, events, verbose=False)
     if args.record:
         try:
-            _write_record(args.record, game.record())
+            _write_record(args.record, game.record(reveal=True))  # a local game: the player may see its seed
         except OSError as exc:
             print(f"play: cannot write the record {args.record}: {exc.strerror}", file=sys.stderr)
             return 1

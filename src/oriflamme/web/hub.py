@@ -115,7 +115,7 @@ class Hub:
         can_act = to_act_ok = (side is not None and side == st.to_act())
         out.update({
             "game_id": live.id, "mode": live.mode, "seat": "hotseat" if seat == HOTSEAT else seat,
-            "version": live.version, "can_act": can_act, "seed": live.game.seed,
+            "version": live.version, "can_act": can_act, "dice_commitment": live.game.commitment,
             "sides": [{"id": s["id"], "name": s["name"], "name_fr": s.get("name_fr") or s["name"]}
                       for s in st.scenario["side"]],
             "undo": self._undo_info(live, seat),
@@ -246,7 +246,7 @@ class Hub:
             return live.frames_cache[1]
         g = live.game
         scenario, gmap = g.scenario, g.gmap
-        replayed = Game(scenario, gmap, g.seed)
+        replayed = Game(scenario, gmap, g.secret_seed)
         frames = [_frame(replayed, 0)]
         for i, a in enumerate(g.actions, 1):
             replayed.apply(a)

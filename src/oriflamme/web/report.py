@@ -17,7 +17,7 @@ def report_text(game: Game, lang: str = "en") -> str:
     t = TITLES.get(lang, TITLES["en"])
     sc = st.scenario
     name = sc.get("name_fr") if lang == "fr" and sc.get("name_fr") else sc["name"]
-    out = [f"# {t[0]} — {name}", "", f"* {t[1]}: `{sc['id']}` ({st.ruleset_id})", f"* {t[2]}: {game.seed}"]
+    out = [f"# {t[0]} — {name}", "", f"* {t[1]}: `{sc['id']}` ({st.ruleset_id})", f"* {t[2]}: {game.secret_seed}"]
     result = i18n.translate(st.result_text, lang) if st.result_text else t[4]
     out += [f"* {t[3]}: {result}", "", f"## {t[7]}", ""]
     last = None

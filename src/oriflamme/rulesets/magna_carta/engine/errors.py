@@ -1,25 +1,5 @@
-"""Specific errors of the engine (python-chess style: not bare ValueError)."""
+"""The engine's errors are the platform's (:mod:`oriflamme.core.errors`), re-exported here."""
 
-from __future__ import annotations
+from ....core.errors import IllegalAction, OriflammeError, RecordError, ScenarioError
 
-
-class OriflammeError(Exception):
-    """Base class of the engine's errors."""
-
-
-class IllegalAction(OriflammeError):
-    """An action the rules forbid. ``reason`` says why, ``ref`` cites the rule. The state is
-    left unchanged."""
-
-    def __init__(self, reason: str, ref: str = ""):
-        self.reason = reason
-        self.ref = ref
-        super().__init__(f"{reason} ({ref})" if ref else reason)
-
-
-class ScenarioError(OriflammeError):
-    """A scenario file is malformed (message: file, field, reason)."""
-
-
-class RecordError(OriflammeError):
-    """A game record is malformed or does not reproduce."""
+__all__ = ["IllegalAction", "OriflammeError", "RecordError", "ScenarioError"]

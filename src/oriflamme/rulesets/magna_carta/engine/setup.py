@@ -11,7 +11,8 @@ from .character import Character
 from .state import GameState
 
 
-def new_game(scenario: dict, gmap: GameMap, seed: int) -> GameState:
+def new_game(scenario: dict, gmap: GameMap, seed) -> GameState:
+    """``seed``: the game's dice (:class:`~oriflamme.core.dice.Dice`), or a seed for new dice."""
     rs = load_ruleset(scenario["ruleset"])
     chars: dict[str, Character] = {}
     for spec in scenario["character"]:
@@ -43,7 +44,7 @@ def new_game(scenario: dict, gmap: GameMap, seed: int) -> GameState:
         sides = [first] + [s for s in sides if s != first]
     state = GameState(
         ruleset_id=rs.id, scenario=scenario, gmap=gmap, characters=chars, sides=sides,
-        dice=Dice(seed), weather=rs.find_weather(scenario.get("weather", "clear")).id,
+        dice=seed if hasattr(seed, "roll") else Dice(seed), weather=rs.find_weather(scenario.get("weather", "clear")).id,
         turn=1, last_turn=scenario["turns"], active=sides[0],
     )
     from .state import Horse

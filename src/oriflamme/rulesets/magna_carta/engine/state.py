@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ....core.dice import Dice
+from ....core.dice import Dice, SealedDice
 from ....geometry.hexgrid import Hex
 from ..maps import GameMap
 from ..rulesdata import Ruleset, load_ruleset
@@ -166,6 +166,7 @@ class GameState:
     winner: str | None = None
     over: bool = False
     result_text: str = ""
+    _chain: tuple = (0, "")           # (events hashed, hash chain) of the log, see digest()
 
     # --- conveniences ---------------------------------------------------------------------
     @property
@@ -221,7 +222,7 @@ class GameState:
             "scenario": self.scenario,
             "characters": {k: c.to_json() for k, c in sorted(self.characters.items())},
             "sides": self.sides,
-            "dice": self.dice.to_json(),
+            "dice": {"count": self.dice.count},  # the seed is the game's secret: never in the state
             "weather": self.weather,
             "turn": self.turn,
             "last_turn": self.last_turn,
@@ -264,7 +265,7 @@ class GameState:
         return cls(carts=carts,
             ruleset_id=d["ruleset"], scenario=d["scenario"], gmap=gmap,
             characters={k: Character.from_json(v) for k, v in d["characters"].items()},
-            sides=list(d["sides"]), dice=Dice.from_json(d["dice"]), weather=d["weather"],
+            sides=list(d["sides"]), dice=SealedDice(int(d["dice"]["count"])), weather=d["weather"],
             turn=d["turn"], last_turn=d["last_turn"], phase_no=d["phase_no"], active=d["active"],
             step=d["step"], fired=set(d["fired"]), fire_limit=dict(d["fire_limit"]),
             mp_spent=dict(d["mp_spent"]), stopped=set(d["stopped"]), attacked=set(d["attacked"]),
@@ -283,8 +284,29 @@ class GameState:
         )
 
     def digest(self) -> str:
-        """A fingerprint of the whole state (replays compare it)."""
-        blob = json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        """A fingerprint of the whole state (replays and the store compare it): the state
+        without its log, and a hash chain of the log kept up to date incrementally (the log
+        is append-only), so the cost does not grow with the length of the game."""
+        body = self.to_json()
+        body["log"] = [len(self.log), self._log_chain()]
+        blob = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    def _log_chain(self) -> str:
+        n, h = self._chain
+        if n > len(self.log):  # cannot happen with an append-only log; recompute to be safe
+            n, h = 0, ""
+        for ev in self.log[n:]:
+            blob = json.dumps(ev, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+            h = hashlib.sha256((h + blob).encode()).hexdigest()
+        self._chain = (len(self.log), h)
+        return h
+
+    def legacy_digest(self, seed) -> str:
+        """The digest of version-1 records: the whole state, the log and the dice seed in it."""
+        body = self.to_json()
+        body["dice"] = {"seed": seed, "count": self.dice.count}
+        blob = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()
 
     def clone(self) -> "GameState":
@@ -293,7 +315,7 @@ class GameState:
         other = copy.copy(self)
         other.characters = {k: copy.copy(c) for k, c in self.characters.items()}
         other.sides = list(self.sides)
-        other.dice = copy.deepcopy(self.dice)  # keeps a test's scripted dice
+        other.dice = copy.deepcopy(self.dice)  # sealed: a copy holds no future rolls (core/dice.py)
         for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "clearing", "harnessing", "defensive_ready",
                      "df_fired", "kneeling"):
             setattr(other, name, set(getattr(self, name)))

@@ -1,0 +1,220 @@
+"""The contract every rule system implements (models: OpenSpiel's Game/State, Rally the
+Troops' rules modules; see ``docs/architecture.md``).
+
+A ruleset is a stateless object; the game state is the ruleset's own type, opaque to the core,
+with one requirement: it rolls dice only through its attribute ``dice``, which the record
+(:mod:`oriflamme.core.record`) binds to the game's secret dice before each action.
+
+Everything a generic adapter (web, CLI, store, AI) needs goes through these methods; nothing
+else of a ruleset is imported outside its package.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+#: ``to_act`` answers this when chance (not a side) must act next (OpenSpiel's chance player).
+CHANCE = "chance"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: ``over``, the winning side (None: a draw or not over), and why."""
+    over: bool
+    winner: str | None = None
+    text: str = ""
+
+    def to_json(self) -> dict:
+        return {"over": self.over, "winner": self.winner, "text": self.text}
+
+
+@dataclass(frozen=True)
+class ChanceOutcome:
+    """One outcome of a chance point: its probability (exact), the dice it needs, and a label
+    (the result key of the ruling, e.g. ``"C"`` or ``"fall"``)."""
+    probability: Fraction
+    dice: tuple[int, ...]
+    label: str = ""
+
+    def to_json(self) -> dict:
+        return {"p": float(self.probability), "p_exact": str(self.probability), "dice": list(self.dice), "label": self.label}
+
+
+@dataclass(frozen=True)
+class SideInfo:
+    id: str
+    name: str
+    name_fr: str = ""
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "name_fr": self.name_fr or self.name}
+
+
+@dataclass
+class ScenarioInfo:
+    """What a lobby shows of a bundled scenario (the ruleset's full scenario stays opaque)."""
+    id: str
+    name: str
+    name_fr: str = ""
+    description: str = ""
+    description_fr: str = ""
+    sides: list[SideInfo] = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "name_fr": self.name_fr or self.name,
+                "description": self.description, "description_fr": self.description_fr or self.description,
+                "sides": [s.to_json() for s in self.sides], **self.extra}
+
+
+class Ruleset(ABC):
+    """One rule system (or an edition of one: ``base`` names the ruleset it overlays).
+
+    Methods marked *UI* have generic defaults; a ruleset overrides them to group its options
+    for the browser, draw its board in the terminal, or name its browser module.
+    """
+
+    id: str = ""
+    title: str = ""
+    title_fr: str = ""
+    base: str | None = None
+    #: the ``web/static/rulesets/<id>/`` module the generic play page loads (UI)
+    web_module: str | None = None
+    #: the die the ruleset rolls (10 for a d10, 100 for percentile dice): chance enumeration
+    die_sides: int = 10
+    aliases: tuple[str, ...] = ()
+
+    # --- scenarios ---------------------------------------------------------------------------
+    @abstractmethod
+    def scenario_ids(self) -> list[str]:
+        """The bundled scenarios, by id."""
+
+    @abstractmethod
+    def scenario_info(self, scenario_id: str) -> ScenarioInfo:
+        ...
+
+    @abstractmethod
+    def load_scenario(self, name_or_path: str) -> Any:
+        """A bundled scenario by id, or a scenario file by path, validated (raises
+        :class:`~oriflamme.core.errors.ScenarioError` naming the file, field and reason)."""
+
+    @abstractmethod
+    def scenario_from_json(self, data: Any, source: str = "<scenario>") -> Any:
+        """Validate the scenario copy a record or a store carries."""
+
+    @abstractmethod
+    def scenario_to_json(self, scenario: Any) -> dict:
+        ...
+
+    def scenario_id_of(self, scenario: Any) -> str:
+        return self.scenario_to_json(scenario).get("id", "")
+
+    @abstractmethod
+    def sides(self, scenario: Any) -> list[SideInfo]:
+        ...
+
+    # --- play ----------------------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, scenario: Any, dice) -> Any:
+        """The starting state. ``dice`` is the game's (see :mod:`oriflamme.core.dice`)."""
+
+    @abstractmethod
+    def to_act(self, state) -> str | None:
+        """The side whose decision the game waits for, :data:`CHANCE`, or None when over."""
+
+    @abstractmethod
+    def legal_actions(self, state, side: str | None = None) -> list:
+        """Every action ``side`` (default: the side to act) may take now: the one source of
+        legality; :meth:`apply` accepts exactly these."""
+
+    @abstractmethod
+    def apply(self, state, action) -> list[dict]:
+        """Checked apply: raises :class:`~oriflamme.core.errors.IllegalAction` (the rule that
+        forbids it) and leaves the state unchanged, or applies and returns the new events."""
+
+    def apply_unchecked(self, state, action) -> list[dict]:
+        """The fast path for an action the legal-action generator already vouched for."""
+        return self.apply(state, action)
+
+    @abstractmethod
+    def explain(self, state, action) -> dict:
+        """The ruling of ``action`` before it is committed: steps, die, table cell, citations
+        and the probability of each result (JSON)."""
+
+    def chance_outcomes(self, state, action) -> list[ChanceOutcome]:
+        """The outcomes of the dice ``action`` rolls, with exact probabilities (empty: the
+        action rolls no die). Search AIs apply an outcome with :class:`~oriflamme.core.dice.FixedDice`."""
+        return []
+
+    @abstractmethod
+    def outcome(self, state) -> Outcome:
+        ...
+
+    # --- information -------------------------------------------------------------------------
+    @abstractmethod
+    def view(self, state, side: str | None) -> dict:
+        """What ``side`` may see (None: a spectator), as JSON. Never mutates the state; the
+        only place hidden information is filtered."""
+
+    @abstractmethod
+    def events(self, state) -> list[dict]:
+        """The whole log (the record keeps it; views filter it)."""
+
+    def visible_events(self, state, side: str | None, start: int = 0) -> list[dict]:
+        """The log from ``start`` as ``side`` may see it (default: everything is public)."""
+        return self.events(state)[start:]
+
+    # --- codecs --------------------------------------------------------------------------------
+    @abstractmethod
+    def action_from_json(self, data: Any) -> Any:
+        """Parse an action (raises IllegalAction naming the field when malformed)."""
+
+    @abstractmethod
+    def action_to_json(self, action) -> dict:
+        ...
+
+    @abstractmethod
+    def state_to_json(self, state) -> dict:
+        """The whole state, secret seed excluded (the dice count is kept)."""
+
+    @abstractmethod
+    def state_from_json(self, data: dict, scenario: Any) -> Any:
+        ...
+
+    @abstractmethod
+    def clone(self, state) -> Any:
+        """A copy; its dice are sealed (it holds no future rolls)."""
+
+    @abstractmethod
+    def digest(self, state) -> str:
+        """A fingerprint of the state (records and the store compare it)."""
+
+    def legacy_digest(self, state, seed) -> str:
+        """The digest version-1 records carry (before the seam); default: :meth:`digest`."""
+        return self.digest(state)
+
+    def clears_undo(self, before, after) -> bool:
+        """True when the action from ``before`` to ``after`` revealed hidden information, so
+        that it cannot be taken back (a roll always clears the undo history)."""
+        return False
+
+    # --- UI (generic defaults) -----------------------------------------------------------------
+    def describe_action(self, state, action, lang: str = "en") -> str:
+        return " ".join(f"{k}={v}" for k, v in self.action_to_json(action).items())
+
+    def options(self, state, side: str | None) -> dict:
+        """The legal actions grouped for the browser, with their rulings (UI)."""
+        return {"actions": [{"action": self.action_to_json(a), "label": self.describe_action(state, a)}
+                            for a in self.legal_actions(state, side)]}
+
+    def terminal(self):
+        """The ruleset's terminal front end (a module with ``play(game, players, lang)``), or
+        None for the generic numbered-list prompt (UI)."""
+        return None
+
+    def info(self) -> dict:
+        return {"id": self.id, "title": self.title, "title_fr": self.title_fr or self.title, "base": self.base,
+                "scenarios": self.scenario_ids()}

@@ -1,0 +1,151 @@
+"""La Magna Carta v1.2 as a platform ruleset: the adapter between the core contract
+(:class:`oriflamme.core.ruleset.Ruleset`) and this package's engine.
+
+Registered through the entry point ``magna-carta`` (``pyproject.toml``). Everything the web
+app, the CLI and the AI ask of Magna Carta goes through this class.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...core.ruleset import ChanceOutcome, Outcome, Ruleset, ScenarioInfo, SideInfo
+from .maps import GameMap
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario: its JSON (the copy a record carries) and its map."""
+    data: dict
+    gmap: GameMap
+
+    @property
+    def id(self) -> str:
+        return self.data["id"]
+
+
+class MagnaCarta(Ruleset):
+    id = "magna-carta"
+    title = "La Magna Carta v1.2 (standardized Cry Havoc)"
+    title_fr = "La Magna Carta v1.2 (règles standardisées de Cry Havoc)"
+    web_module = "magna-carta"
+    die_sides = 10
+    aliases = ("mc", "magna_carta", "magnacarta", "la-magna-carta")
+
+    # --- scenarios ---------------------------------------------------------------------------
+    def scenario_ids(self) -> list[str]:
+        from .scenario import bundled_scenario_ids
+        return bundled_scenario_ids()
+
+    def load_scenario(self, name_or_path: str) -> Scenario:
+        from .scenario import load_scenario
+        return Scenario(*load_scenario(name_or_path))
+
+    def scenario_from_json(self, data, source: str = "<scenario>") -> Scenario:
+        from .engine.errors import ScenarioError
+        from .scenario import validate_scenario
+        if not isinstance(data, dict):
+            raise ScenarioError(f"{source}: a scenario must be a JSON object")
+        rid = data.get("ruleset", self.id)
+        if rid not in (self.id, *self.aliases):
+            raise ScenarioError(f"{source}: field ruleset: this scenario is for {rid!r}, not {self.id!r}")
+        return Scenario(*validate_scenario(data, source))
+
+    def scenario_to_json(self, scenario: Scenario) -> dict:
+        return scenario.data
+
+    def scenario_id_of(self, scenario: Scenario) -> str:
+        return scenario.data["id"]
+
+    def sides(self, scenario: Scenario) -> list[SideInfo]:
+        return [SideInfo(s["id"], s["name"], s.get("name_fr") or s["name"]) for s in scenario.data["side"]]
+
+    def scenario_info(self, scenario_id: str) -> ScenarioInfo:
+        sc = self.load_scenario(scenario_id)
+        d, m = sc.data, sc.gmap
+        return ScenarioInfo(
+            id=scenario_id, name=d["name"], name_fr=d.get("name_fr") or d["name"],
+            description=d.get("description", ""), description_fr=d.get("description_fr") or d.get("description", ""),
+            sides=self.sides(sc),
+            extra={"turns": d["turns"], "weather": d.get("weather", "clear"), "size": [m.width, m.height],
+                   "victory": d.get("victory", {}).get("text", ""), "victory_fr": d.get("victory", {}).get("text_fr", ""),
+                   "characters": len(d["character"])})
+
+    # --- play --------------------------------------------------------------------------------
+    def setup(self, scenario: Scenario, dice):
+        from .engine.setup import new_game
+        return new_game(scenario.data, scenario.gmap, dice)
+
+    def to_act(self, state) -> str | None:
+        return state.to_act()
+
+    def legal_actions(self, state, side: str | None = None) -> list:
+        from .engine.game import legal_actions
+        if side is not None and side != state.to_act():
+            return []
+        return legal_actions(state)
+
+    def apply(self, state, action) -> list[dict]:
+        from .engine.game import apply
+        return apply(state, action)
+
+    def apply_unchecked(self, state, action) -> list[dict]:
+        from .engine.game import apply_unchecked
+        return apply_unchecked(state, action)
+
+    def explain(self, state, action) -> dict:
+        from .engine.game import explain
+        return explain(state, action).to_json()
+
+    def chance_outcomes(self, state, action) -> list[ChanceOutcome]:
+        from ...core.chance import enumerate_outcomes
+        return enumerate_outcomes(self, state, action)
+
+    def outcome(self, state) -> Outcome:
+        return Outcome(state.over, state.winner, state.result_text)
+
+    # --- information -------------------------------------------------------------------------
+    def view(self, state, side: str | None) -> dict:
+        from .engine.view import view
+        return view(state, side)
+
+    def events(self, state) -> list[dict]:
+        return state.log
+
+    # --- codecs --------------------------------------------------------------------------------
+    def action_from_json(self, data):
+        from .engine.actions import Action
+        return Action.from_json(data)
+
+    def action_to_json(self, action) -> dict:
+        return action.to_json()
+
+    def state_to_json(self, state) -> dict:
+        return state.to_json()
+
+    def state_from_json(self, data: dict, scenario: Scenario):
+        from .engine.state import GameState
+        return GameState.from_json(data, scenario.gmap)
+
+    def clone(self, state):
+        return state.clone()
+
+    def digest(self, state) -> str:
+        return state.digest()
+
+    def legacy_digest(self, state, seed) -> str:
+        return state.legacy_digest(seed)
+
+    # --- UI ------------------------------------------------------------------------------------
+    def describe_action(self, state, action, lang: str = "en") -> str:
+        from .terminal_text import describe
+        return describe(state, action, lang)
+
+    def options(self, state, side: str | None) -> dict:
+        from .web_options import options
+        return options(state)
+
+    def option_detail(self, state, key: str) -> dict:
+        """One character's moves (riders' lists are fetched on selection)."""
+        from .web_options import moves
+        return {"char": key, "moves": moves(state, key)}
