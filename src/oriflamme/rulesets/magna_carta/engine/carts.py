@@ -57,12 +57,12 @@ from __future__ import annotations
 import heapq
 
 from ....geometry.hexgrid import Hex
-from ..maps import GameMap, cart_animal_hexes, cart_base, cart_can_stand, with_carts
+from ..maps import GameMap, cart_animal_hexes, cart_base, cart_can_stand, effective_map, with_carts  # noqa: F401
 from ..resolve.ruling import Ruling
 from .actions import DriveCart, Harness, Unharness
 from .character import Character
 from .events import emit
-from .led import horse_name as animal_name  # one naming for every animal
+from .animals import horse_name as animal_name  # one naming for every animal
 from .state import MOVEMENT, Cart, GameState, Horse
 
 REF = "MC §4.5.1"
@@ -71,27 +71,10 @@ KINDS = {"horse": "draught_horse", "ox": "ox"}   # a scenario's animal -> the Ho
 KIND_NAMES = {"draught_horse": "draught horse", "ox": "ox"}
 ALLOWANCE_RULE = {"draught_horse": "draught_horse_movement", "ox": "ox_movement"}
 
-_MAPS: dict[tuple, tuple[GameMap, GameMap]] = {}
-
 
 # =============================================================================================
 # the map and the setting up
 # =============================================================================================
-def effective_map(gmap: GameMap, carts, rules) -> GameMap:
-    """``gmap``'s base with ``carts`` drawn over it (cached by the carts' positions)."""
-    base = cart_base(gmap)
-    specs = [x.spec() for x in sorted(carts, key=lambda x: x.id)]
-    key = (id(base), tuple(tuple(sorted(s.items())) for s in specs))
-    hit = _MAPS.get(key)
-    if hit is not None and hit[0] is base:
-        return hit[1]
-    m = with_carts(base, specs, rules) if specs else base
-    if len(_MAPS) > 256:
-        _MAPS.clear()
-    _MAPS[key] = (base, m)
-    return m
-
-
 def redraw(state: GameState) -> None:
     state.gmap = effective_map(state.gmap, state.carts.values(), state.rules)
 

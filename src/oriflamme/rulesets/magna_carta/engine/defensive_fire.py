@@ -19,7 +19,7 @@ Defensive fire: every hex an enemy enters during a move (:func:`paths.walk`) cal
 pauses in a ``defensive_fire`` prompt holding the move in progress. The other side designates
 shooters (:class:`~.actions.Designate`, all before any die), then fires
 (:class:`~.actions.Volley`) or lets him pass (:class:`~.actions.Decline`); the move then
-resumes along the rest of its path (``game._walk_move``).
+resumes along the rest of its path (``moving.walk_move``).
 """
 
 from __future__ import annotations
@@ -27,8 +27,11 @@ from __future__ import annotations
 from ..resolve.ruling import Ruling
 from .actions import Action, Decline, Declare, Designate, Stand, Volley
 from .character import Character
+from .combat import stray
 from .events import emit
-from .fire import _target_ruling, apply_status, weapon_problem
+from .hooks import HOOKS
+from .moving import walk_move
+from .fire import target_ruling, apply_status, weapon_problem
 from .state import MOVEMENT, OFFENSIVE_FIRE, GameState, Pending
 
 OFFENSIVE = ("offensive", "offensive_or_defensive", "offensive_and_defensive")
@@ -188,7 +191,7 @@ def defensive_ruling(state: GameState, shooter: Character, mover: Character, die
     prob = shooter_problem(state, shooter) or target_problem(state, mover)
     if prob:
         return Ruling(kind="fire").refuse(*prob)
-    r = _target_ruling(state, shooter, mover, die, None)
+    r = target_ruling(state, shooter, mover, die, None)
     if r.legal:
         r.step(f"defensive fire at {mover.name} while he moves: the defensive reading of the result applies", REF)
     return r
@@ -206,13 +209,14 @@ def eligible(state: GameState, mover: Character) -> list[str]:
             continue
         if occ is None:
             occ = state.occupants()
-        if _target_ruling(state, c, mover, None, occ).legal:
+        if target_ruling(state, c, mover, None, occ).legal:
             out.append(cid)
     return out
 
 
+@HOOKS.provide(name="defensive_fire_on_enter")
 def on_enter(state: GameState, mover: Character, h, i: int, move: dict) -> bool:
-    """:data:`turn.DEFENSIVE_FIRE_HOOK`: ``mover`` entered ``h`` (step ``i`` of ``move``).
+    """The hook ``defensive_fire_on_enter`` (engine/hooks.py): ``mover`` entered ``h`` (step ``i`` of ``move``).
     Pauses the move (returns True) with a prompt when the other side has an eligible shooter."""
     state.df_walked[mover.id] = state.df_walked.get(mover.id, 0) + 1
     if not state.defensive_ready:
@@ -274,7 +278,6 @@ def answer(state: GameState, p: Pending, a: Action) -> None:
 
 
 def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
-    from .game import _stray
     from .movement import allowance
     shooters = [state.characters[x] for x in p.data["designated"]]
     emit(state, "defensive_volley", f"{', '.join(s.name for s in shooters)} fire defensively at {mover.name} "
@@ -290,14 +293,14 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
             emit(state, "defensive_fire", f"{s.name}'s shot is wasted: {mover.name} is already down",
                  shooter=s.id, char=mover.id, ref=REF)
             continue
-        pre = _target_ruling(state, s, mover, None, None)
+        pre = target_ruling(state, s, mover, None, None)
         if not pre.legal:  # e.g. unhorsed by an earlier shot of the volley and set down out of sight
             emit(state, "defensive_fire", f"{s.name}'s shot is wasted: {mover.name} can no longer be shot at",
                  ruling=pre, shooter=s.id, char=mover.id, ref=REF)  # the ruling says why
             continue
         die = state.dice.roll(10)
         s.shots += 1
-        r = _target_ruling(state, s, mover, die, None)
+        r = target_ruling(state, s, mover, die, None)
         r.step(f"defensive fire at {mover.name} while he moves: the defensive reading of the result applies", REF)
         emit(state, "fire", f"{s.name} fires at {mover.name}: {r.result}", ruling=r,
              shooter=s.id, target=mover.id, result=r.result, defensive=True)
@@ -321,7 +324,7 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
             _lose(state, mover, mv, left - left // 2)
             emit(state, "defensive_fire", f"{mover.name} may go on with only {left // 2} PM", char=mover.id, ref=res.ref)
         if res.miss:
-            _stray(state, s, mover)
+            stray(state, s, mover)
 
 
 def _lose(state: GameState, mover: Character, mv: dict, n: int) -> None:
@@ -334,7 +337,6 @@ def _lose(state: GameState, mover: Character, mv: dict, n: int) -> None:
 
 def _resume(state: GameState, mover: Character, mv: dict) -> None:
     """Go on with the paused move: along the part of its path the mover can still pay for."""
-    from .game import _walk_move
     from .movement import allowance
     at, steps = mv["at"], mv["steps"]
     if mover.alive and not mv.get("unhorsed") and (mover.hex is None or mover.hex.label != mv["path"][at]):
@@ -357,7 +359,7 @@ def _resume(state: GameState, mover: Character, mv: dict) -> None:
                 mv["path"], mv["steps"] = mv["path"][: free[-1] + 1], steps[: free[-1] + 1]
             else:
                 mv["path"], mv["steps"], mv["halt"] = mv["path"][: at + 1], steps[: at + 1], True
-    _walk_move(state, mover, mv)
+    walk_move(state, mover, mv)
 
 
 def _counters(state: GameState, mover: Character, mv: dict) -> list[tuple]:

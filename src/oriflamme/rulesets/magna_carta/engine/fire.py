@@ -42,7 +42,7 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if c.ransom == "prisoner":
         return (f"{c.name} is a prisoner and cannot fire", "MC §6.9")
     if c.hex is None:  # a passenger in a litter (§4.6.8)
-        from .kneeling import passive_problem
+        from .animals import passive_problem
         return passive_problem(state, c) or (f"{c.name} is not on the map", "MC §5")
     if not c.active:
         return (f"{c.name} is {c.status}", "MC §1.2")
@@ -88,15 +88,15 @@ def fire_ruling(state: GameState, shooter: Character, target: Character, die: in
     prob = shooter_problem(state, shooter)
     if prob:
         return Ruling(kind="fire").refuse(*prob)
-    return _target_ruling(state, shooter, target, die, None)
+    return target_ruling(state, shooter, target, die, None)
 
 
-def _target_ruling(state: GameState, shooter: Character, target: Character, die: int | None,
+def target_ruling(state: GameState, shooter: Character, target: Character, die: int | None,
                    occ: dict | None) -> Ruling:
     """:func:`fire_ruling` once ``shooter_problem`` is known to be None."""
     rs = state.rules
     if target.hex is None and state.horses:  # a passenger in a litter (§4.6.6): engine/kneeling.py
-        from .kneeling import as_target
+        from .animals import as_target
         target = as_target(state, target)
     if target.side == shooter.side or not target.alive or target.hex is None:
         return Ruling(kind="fire").refuse(f"{target.name} is not a living enemy on the map", "MC §5")
@@ -189,13 +189,13 @@ def _legal_targets(state: GameState, shooter: Character):
         if t.side != shooter.side and t.alive and t.hex is not None:
             if occ is None:
                 occ = state.occupants()
-            r = _target_ruling(state, shooter, t, None, occ)
+            r = target_ruling(state, shooter, t, None, occ)
             if r.legal:
                 yield t, r
     if state.horses:  # passengers in litters may be fired at (§4.6.6)
-        from .kneeling import passengers
+        from .animals import passengers
         for t in passengers(state):
             if t.side != shooter.side:
-                r = _target_ruling(state, shooter, t, None, None)
+                r = target_ruling(state, shooter, t, None, None)
                 if r.legal:
                     yield t, r

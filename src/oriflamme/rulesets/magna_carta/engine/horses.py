@@ -28,6 +28,7 @@ from ....geometry.hexgrid import Hex
 from .character import Character
 from .events import emit
 from .state import GameState, Horse, Pending
+from .places import around, free_for_foot  # noqa: F401 (public here too)
 
 
 def rules(state: GameState) -> dict[str, int]:
@@ -53,23 +54,8 @@ def to_foot(state: GameState, c: Character) -> None:
         c.mounted = False
 
 
-def around(state: GameState, hexes: tuple[Hex, ...]) -> list[Hex]:
-    """Map hexes next to a two-hex counter (not its own)."""
-    out = []
-    for h in hexes:
-        for n in h.neighbours():
-            if n not in hexes and n in state.gmap and n not in out:
-                out.append(n)
-    return sorted(out)
 
 
-def free_for_foot(state: GameState, c: Character, h: Hex) -> bool:
-    rs = state.rules
-    if rs.terrain[state.gmap.terrain(h)].cost_for(False, c.armour) == "impassable":
-        return False
-    if [o for o in state.live_at(h) if o.id != c.id]:
-        return False
-    return state.horse_at(h) is None
 
 
 def _new_horse_id(state: GameState, c: Character) -> str:
@@ -88,7 +74,7 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
     horse = Horse(_new_horse_id(state, c), c.hex, c.facing, c.side, alive=not horse_killed, kind=_mount(state, c))
     if horse_killed:
         # a dead horse is a body (§4.2.2), counted in the hex of its head (Oriflamme's reading)
-        from .bodies import add_carcass
+        from .carcasses import add_carcass
         add_carcass(state, horse.hex)
     else:
         state.horses[horse.id] = horse
@@ -137,7 +123,7 @@ def shift_to(state: GameState, f: Character, h: Hex, c: Character) -> Hex | None
     room for a retreat, engine/paths.py ``make_room``). A friend alive and not a prisoner is
     shifted (stunned included: "on décale" the counter); a friend on horseback is moved one
     hex, his facing kept, both his hexes free (the returned hex is his new front hex)."""
-    from .paths import passable_for
+    from .places import passable_for
     if f.side != c.side or not f.alive or f.ransom == "prisoner" or h not in f.hexes:
         return None
     if f.mounted:
@@ -160,7 +146,7 @@ def _near_enemy(state: GameState, f: Character, hexes) -> bool:
 def _shift_rider(state: GameState, f: Character, h: Hex, c: Character) -> Hex | None:
     """The new front hex of the rider ``f`` moved one hex (both hexes the same way, his facing
     kept) off ``h`` (§6.8, Oriflamme's reading of "décaler d'une case" for a two-hex counter)."""
-    from .paths import passable_for
+    from .places import passable_for
     rs, old = state.rules, f.hexes
     cands = []
     for d in range(6):

@@ -45,19 +45,17 @@ import copy
 from ....geometry.hexgrid import Hex
 from .character import Character
 from .events import emit
-from .led import horse_name as camel_name  # one naming for every animal
+from .animals import (CAMEL_KINDS, _data, as_target, camel_cover, camel_left, led_camels, led_cap,  # noqa: F401
+                      litter_of, passengers, passive_problem)
+from .animals import horse_name as camel_name  # one naming for every animal
 from .state import MOVEMENT, GameState, Horse
 
-CAMEL_KINDS = ("camel", "pack_camel", "litter_camel")
+
 REF = "MC §4.6.4"
 
 
 def is_camel(horse: Horse | None) -> bool:
     return horse is not None and horse.kind in CAMEL_KINDS
-
-
-def _data(state: GameState):
-    return state.rules.camels
 
 
 # --- positions around a camel (§4.6.4) -------------------------------------------------------
@@ -73,30 +71,17 @@ def side_hexes(head: Hex, facing: int) -> list[Hex]:
     return [head.neighbour(facing - 1), head.neighbour(facing + 1)]
 
 
-# --- points ---------------------------------------------------------------------------------
-def camel_left(state: GameState, horse: Horse) -> int:
-    """The points a riderless camel has left this phase (§4.6.2; the weather, §3.2, as for men)."""
-    mv = _data(state).movement_of(horse.kind) if _data(state) is not None else None
-    num, den = state.rules.weather[state.weather].movement
-    return max(0, (mv or 0) * num // den - state.mp_spent.get(horse.id, 0))
 
 
-def _led_camels(state: GameState, c: Character) -> list[Horse]:
-    return [x for x in state.horses.values() if x.alive and x.led_by == c.id and x.kind in CAMEL_KINDS]
 
 
-def led_cap(state: GameState, c: Character, left: int) -> int:
-    """``c``'s points left, no more than those of the camels he leads (§4.6.2, §4.6.3)."""
-    for x in _led_camels(state, c):
-        left = min(left, camel_left(state, x))
-    return left
 
 
 def after_move(state: GameState, c: Character, spent_before: int) -> None:
     """The camels ``c`` leads spend what his move cost (they walk with him, §4.6.3)."""
     delta = state.mp_spent.get(c.id, 0) - spent_before
     if delta > 0:
-        for x in _led_camels(state, c):
+        for x in led_camels(state, c):
             state.mp_spent[x.id] = state.mp_spent.get(x.id, 0) + delta
 
 
@@ -197,17 +182,10 @@ def dismount_problem(state: GameState, c: Character) -> tuple[str, str] | None:
 
 
 def dismount_hexes(state: GameState, c: Character) -> list[Hex]:
-    from .horses import free_for_foot
+    from .places import free_for_foot
     return [h for h in side_hexes(c.hex, c.facing) if h in state.gmap and free_for_foot(state, c, h)]
 
 
-# --- the litter (§4.6.1, §4.6.4, §4.6.8) ------------------------------------------------------
-def litter_of(state: GameState, cid: str) -> Horse | None:
-    """The litter camel carrying ``cid``, if any."""
-    for x in state.horses.values():
-        if x.passenger == cid:
-            return x
-    return None
 
 
 def board_problem(state: GameState, c: Character | None, horse: Horse | None) -> tuple[str, str] | None:
@@ -252,7 +230,7 @@ def board(state: GameState, c: Character, horse: Horse) -> None:
 
 
 def alight_hexes(state: GameState, c: Character, horse: Horse) -> list[Hex]:
-    from .horses import free_for_foot
+    from .places import free_for_foot
     return [h for h in side_hexes(horse.hex, horse.facing) if h in state.gmap and free_for_foot(state, c, h)]
 
 
@@ -288,35 +266,10 @@ def alight(state: GameState, c: Character, h: Hex) -> None:
          f"{points_left(state, c)} PM left)", char=c.id, horse=horse.id, ref=REF)
 
 
-def passive_problem(state: GameState, c: Character) -> tuple[str, str] | None:
-    """A passenger in his litter: passive, he does not act, and only his camel is attacked
-    (§4.6.8); None for anyone else."""
-    if c.hex is None and state.horses and litter_of(state, c.id) is not None:
-        return (f"{c.name} is in a litter: passive, he does not act and only the camel can be attacked", "MC §4.6.8")
-    return None
 
 
-def as_target(state: GameState, c: Character) -> Character:
-    """A passenger as fire sees him: on the head hex of his camel, on foot (§4.6.6); anyone
-    else unchanged."""
-    if c.hex is not None or not state.horses:
-        return c
-    horse = litter_of(state, c.id)
-    if horse is None or not horse.alive:
-        return c
-    probe = copy.copy(c)
-    probe.hex, probe.mounted = horse.hex, False
-    return probe
 
 
-def passengers(state: GameState) -> list[Character]:
-    out = []
-    for x in sorted(state.horses.values(), key=lambda x: x.id):
-        if x.alive and x.passenger is not None:
-            c = state.characters.get(x.passenger)
-            if c is not None and c.alive:
-                out.append(c)
-    return out
 
 
 def collapse(state: GameState, horse: Horse) -> None:
@@ -330,49 +283,13 @@ def collapse(state: GameState, horse: Horse) -> None:
     spots = [horse.hex, horse.hexes[1]]
     free = [h for h in spots if h in state.gmap and not state.live_at(h)]
     if not free:
-        from .horses import around, free_for_foot
+        from .places import around, free_for_foot
         free = [h for h in around(state, horse.hexes) if free_for_foot(state, c, h)] or [horse.hex]
     c.hex = free[0]
     emit(state, "litter_falls", f"{camel_name(horse)} collapses: {c.name} falls from the litter into {c.hex.label}",
          char=c.id, horse=horse.id, ref="MC §4.6.8")
 
 
-# --- cover (§4.6.6) -------------------------------------------------------------------------
-def camel_cover(state: GameState, target: Character, t_hex: Hex, line: tuple[Hex, ...],
-                notes: list[tuple[str, str]]) -> str:
-    """The cover the camels give ``target`` on this line (see the module's docstring)."""
-    from ..rulesdata import COVER_ORDER
-    cv = _data(state).cover if _data(state) is not None else None
-    if cv is None:
-        return "none"
-    best = "none"
-    mid = set(line[1:-1])
-    shields: list[tuple[tuple[Hex, ...], str, str]] = []
-    for x in state.horses.values():
-        if not x.alive or x.kind not in CAMEL_KINDS:
-            continue
-        if x.passenger == target.id:
-            notes.append((f"{target.name} is in the litter: {cv.passenger} cover", cv.ref))
-            best = cv.passenger if COVER_ORDER.index(cv.passenger) > COVER_ORDER.index(best) else best
-            continue
-        if target.id == f"horse:{x.id}":
-            continue
-        what = cv.litter if x.kind == "litter_camel" else (cv.kneeling if x.kneeling else None)
-        if what:
-            shields.append((x.hexes, what, camel_name(x)))
-    for rid in state.kneeling:
-        r = state.characters.get(rid)
-        if r is not None and r.alive and r.hex is not None and r.id != target.id:
-            shields.append((r.hexes, cv.kneeling, f"{r.name}'s kneeling camel"))
-    for hexes, what, name in shields:
-        if mid.isdisjoint(hexes):
-            continue
-        if min(t_hex.distance(h) for h in hexes) > cv.behind_distance:
-            continue
-        notes.append((f"the line crosses {name}, {target.name} stands behind it: {what} cover", cv.ref))
-        if COVER_ORDER.index(what) > COVER_ORDER.index(best):
-            best = what
-    return best
 
 
 # --- the actions of the movement step ---------------------------------------------------------

@@ -39,20 +39,13 @@ from ..resolve.ruling import Ruling
 from .character import Character
 from .events import emit
 from .state import MOVEMENT, GameState, Horse
+from .animals import ANIMAL_NAMES, horse_name  # noqa: F401 (the one naming, public here too)
 
 REF = "MC §4.4.4"
 
 
-#: How the texts name each kind of riderless animal (§4.4.4 horses, §4.5.1 draught animals,
-#: §4.6.1 camels); the one naming for the whole engine and the terminal.
-ANIMAL_NAMES = {"horse": "horse", "draught_horse": "draught horse", "ox": "ox", "camel": "camel",
-                "pack_camel": "pack camel", "litter_camel": "litter camel"}
 
 
-def horse_name(horse: Horse) -> str:
-    """"the <kind> in <head>-<rear>": any riderless animal (horse, draught animal, camel)."""
-    a, b = horse.hexes
-    return f"the {ANIMAL_NAMES.get(horse.kind, horse.kind)} in {a.label}-{b.label}"
 
 
 def touches(c: Character, horse: Horse) -> bool:
@@ -203,7 +196,7 @@ def place_by(state: GameState, leader: Character, horse: Horse) -> tuple[Hex, in
     return min(cands, key=key)
 
 
-def _let_go(state: GameState, horse: Horse, why: str, ref: str) -> None:
+def let_go(state: GameState, horse: Horse, why: str, ref: str) -> None:
     c = state.characters.get(horse.led_by or "")
     horse.led_by = None
     if c is not None:
@@ -218,21 +211,21 @@ def settle(state: GameState) -> None:
         if horse.led_by is not None:
             c = state.characters.get(horse.led_by)
             if c is None or c.hex is None or not c.alive:
-                _let_go(state, horse, "he is dead", REF)
+                let_go(state, horse, "he is dead", REF)
             elif not c.active:
-                _let_go(state, horse, f"he is {c.status if c.ransom != 'prisoner' else 'a prisoner'}", REF)
+                let_go(state, horse, f"he is {c.status if c.ransom != 'prisoner' else 'a prisoner'}", REF)
             elif c.id in state.engaged:
-                _let_go(state, horse, "he is in combat", REF)
+                let_go(state, horse, "he is in combat", REF)
             elif horse not in led_by(state, c)[:max_led(state, c)]:
-                _let_go(state, horse, "a rider leads only one horse", REF)
+                let_go(state, horse, "a rider leads only one horse", REF)
             elif not touches(c, horse) or any(state.live_at(h) for h in horse.hexes):
                 # it no longer touches him, or he (or another) stands on it: a move paused by a
                 # prompt may have let it follow onto the rest of his path (§4.4.4)
                 pos = None if horse.kneeling else place_by(state, c, horse)  # §4.6.4 a kneeling camel stays
                 if horse.kneeling:
-                    _let_go(state, horse, "the camel kneels and does not follow", "MC §4.6.4")
+                    let_go(state, horse, "the camel kneels and does not follow", "MC §4.6.4")
                 elif pos is None:
-                    _let_go(state, horse, "it cannot follow him there", REF)
+                    let_go(state, horse, "it cannot follow him there", REF)
                 else:
                     horse.hex, horse.facing = pos
                     emit(state, "horse_follows", f"{horse_name(horse)} follows {c.name}", char=c.id,

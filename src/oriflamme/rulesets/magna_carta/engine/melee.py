@@ -15,7 +15,7 @@ from ..resolve.ruling import Ruling, Step
 from .character import Character
 from .character import PRISONER
 from .movement import can_attack_hex, could_strike_hex
-from .ransom import group_problem, join_problem
+from .escort import group_problem, join_problem
 from .state import MELEE, GameState
 
 MAX_DEFENDERS = 3
@@ -48,7 +48,7 @@ def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if state.step != MELEE or c.side != state.active:
         return ("attacks are made in the combat step of one's own phase", "MC §2.1")
     if c.hex is None and state.horses:  # a passenger in a litter is passive (§4.6.8)
-        from .kneeling import passive_problem
+        from .animals import passive_problem
         p = passive_problem(state, c)
         if p:
             return p
@@ -83,7 +83,7 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
         return Ruling(kind="melee").refuse("a character is listed twice", "MC §6.2")
     for d in defenders:
         if d.hex is None and d.side != attackers[0].side and state.horses:  # only the camel is attacked (§4.6.8)
-            from .kneeling import passive_problem
+            from .animals import passive_problem
             p = passive_problem(state, d)
             if p:
                 return Ruling(kind="melee").refuse(*p)

@@ -17,7 +17,8 @@ import heapq
 from typing import Iterable
 
 from ....geometry.hexgrid import Hex
-from .bodies import bodies_map, thresholds
+from ..resolve.movement import thresholds
+from .carcasses import bodies_map
 from .character import Character
 from .state import GameState
 
@@ -27,7 +28,7 @@ def allowance(state: GameState, c: Character) -> int:
     """Movement points of ``c`` this phase: his allowance by status (§4), weather (§3.2,
     rounded down), and the limit of the fire he made this phase (§5.1)."""
     if not c.active:
-        from .ransom import escape_problem
+        from .escort import escape_problem
         if c.ransom != "prisoner" or escape_problem(state, c) is not None:
             return 0
     base = c.current_movement
@@ -46,7 +47,7 @@ def points_left(state: GameState, c: Character) -> int:
         return 0
     left = max(0, allowance(state, c) - state.mp_spent.get(c.id, 0))
     if state.horses:  # §4.6.2 a man leading camels goes no further than they can
-        from .kneeling import led_cap
+        from .animals import led_cap
         left = led_cap(state, c, left)
     return left
 
@@ -224,11 +225,11 @@ def _attack_table(state: GameState, mounted: bool, armour: bool) -> dict[Hex, tu
                                if tcost[tid] != "impassable" and not (side and side in no_combat))
                      for h, row in m.adjacency().items()})
 
-    return _per_ruleset(m, ("attack", mounted, armour), rs, build)
+    return per_ruleset(m, ("attack", mounted, armour), rs, build)
 
 
-def _step_table(state: GameState, mounted: bool, armour: bool) -> dict[Hex, tuple[tuple[Hex, int], ...]]:
-    """Map hex -> ``((neighbour, cost << _SHIFT), ...)``: the steps terrain and hexsides allow
+def step_table(state: GameState, mounted: bool, armour: bool) -> dict[Hex, tuple[tuple[Hex, int], ...]]:
+    """Map hex -> ``((neighbour, cost << SHIFT), ...)``: the steps terrain and hexsides allow
     a mover ``mounted``/``armour`` out of it, with their cost (terrain + hexside, §3.1, §8.1),
     in direction order. Occupants (enemies, dead bodies) are not in it: they change."""
     rs = state.rules
@@ -239,7 +240,7 @@ def _step_table(state: GameState, mounted: bool, armour: bool) -> dict[Hex, tupl
         hcost = {hid: h.crossing_for(mounted) for hid, h in rs.hexsides.items()}
         return (rs, {h: _steps_from(row, tcost, hcost) for h, row in m.adjacency().items()})
 
-    return _per_ruleset(m, ("steps", mounted, armour), rs, build)
+    return per_ruleset(m, ("steps", mounted, armour), rs, build)
 
 
 def _steps_from(row, tcost, hcost) -> tuple[tuple[Hex, int], ...]:
@@ -253,18 +254,18 @@ def _steps_from(row, tcost, hcost) -> tuple[tuple[Hex, int], ...]:
             if extra == "impassable":
                 continue
             cost += extra
-        out.append((n, cost << _SHIFT))
+        out.append((n, cost << SHIFT))
     return tuple(out)
 
 
-def _per_ruleset(m, key: tuple, rs, build):
+def per_ruleset(m, key: tuple, rs, build):
     # keyed by the ruleset object too (its id() kept alive by the value): two rulesets never mix
     held, table = m.memo(key + (id(rs),), build)
     assert held is rs
     return table
 
 
-def _obstacles(state: GameState, c: Character, th):
+def obstacles(state: GameState, c: Character, th):
     """``(blocked, heavy, occupied)`` for ``c`` now: hexes he cannot enter (an enemy neither
     stunned nor dead, §4.2; or choked with dead men and horses, §4.2.2), hexes costing +1 for
     the dead in them, hexes holding a live character (no move ends there, §4.1)."""
@@ -302,12 +303,12 @@ def _search_setup(state: GameState, c: Character):
     th = thresholds(rs)
     if th.empty_counts or c.hex not in state.gmap:
         return None  # an empty hex would count as "dead", or a start off the map
-    steps = _step_table(state, bool(c.mounted), bool(c.armour))
-    blocked, heavy, occupied = _obstacles(state, c, th)
+    steps = step_table(state, bool(c.mounted), bool(c.armour))
+    blocked, heavy, occupied = obstacles(state, c, th)
     return steps, blocked, heavy, occupied
 
 
-_SHIFT = 32  # search keys: cost << _SHIFT | threatened crossings
+SHIFT = 32  # search keys: cost << SHIFT | threatened crossings
 
 
 def reachable(state: GameState, c: Character, budget: int | None = None) -> dict[Hex, tuple[int, tuple[Hex, ...]]]:
@@ -337,8 +338,8 @@ def reachable(state: GameState, c: Character, budget: int | None = None) -> dict
     # crossings (the same order; fewer than 2**32 crossings). Every hex is pushed only on a
     # strict improvement, so it is expanded once, with its final key, after the hex it was
     # reached from: its path is that hex's path plus itself, built at that moment.
-    limit = (budget + 1) << _SHIFT  # keys of costs over the budget start here
-    one = 1 << _SHIFT
+    limit = (budget + 1) << SHIFT  # keys of costs over the budget start here
+    one = 1 << SHIFT
     best: dict[Hex, int] = {start: 0}
     prev: dict[Hex, Hex] = {}
     paths: dict[Hex, tuple[Hex, ...]] = {start: ()}
@@ -360,7 +361,7 @@ def reachable(state: GameState, c: Character, budget: int | None = None) -> dict
                 best[n] = nk
                 prev[n] = h
                 push(heap, (nk, n))
-    return {h: (k >> _SHIFT, paths[h]) for h, k in best.items() if h != start and h not in occupied}
+    return {h: (k >> SHIFT, paths[h]) for h, k in best.items() if h != start and h not in occupied}
 
 
 def can_move(state: GameState, c: Character) -> bool:
@@ -381,8 +382,8 @@ def can_move(state: GameState, c: Character) -> bool:
     start = c.hex
     # cheapest cost only (the threat tie-break does not change which hexes are within reach);
     # costs shifted as in the step table
-    limit = (budget + 1) << _SHIFT
-    one = 1 << _SHIFT
+    limit = (budget + 1) << SHIFT
+    one = 1 << SHIFT
     best = {start: 0}
     heap = [(0, start)]
     pop, push = heapq.heappop, heapq.heappush
@@ -453,7 +454,7 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
     if not path:
         return None, "an empty move", "MC §4"
     if c.hex is None:  # a passenger in a litter (§4.6.8), a man led off the map (§6.9)
-        from .kneeling import passive_problem
+        from .animals import passive_problem
         why, ref = passive_problem(state, c) or (f"{c.name} is not on the map", "MC §4")
         return None, why, ref
     if c.mounted:

@@ -10,22 +10,12 @@ from ....geometry.hexgrid import Hex
 from ..resolve.infiltration import Infiltrator, Opposer, infiltration_test
 from .character import Character
 from .events import emit
+from .hooks import HOOKS
 from .movement import opposers, position_opposers
 from .state import GameState
+from .places import passable_for  # noqa: F401 (public here too)
 
 
-def passable_for(state: GameState, c: Character, frm: Hex, to: Hex) -> bool:
-    """Terrain and hexsides allow ``c`` into ``to`` and no enemy stands there (retreats and
-    advances spend no movement points but respect what is impassable, §4.2)."""
-    rs = state.rules
-    if to not in state.gmap:
-        return False
-    if rs.terrain[state.gmap.terrain(to)].cost_for(c.mounted, c.armour) == "impassable":
-        return False
-    hs = state.gmap.hexside(frm, to)
-    if hs and rs.hexsides[hs].crossing_for(c.mounted) == "impassable":
-        return False
-    return True
 
 
 #: Second value :func:`walk` returns when defensive fire (§5.3) paused the move.
@@ -49,13 +39,13 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
     stops on the last free position of his path instead (§4.1 one live character per hex —
     Oriflamme's reading). ``after_wound(c, step_index)`` says whether a wounded mover may go on.
 
-    Moves (``why == "move"``) call :data:`turn.DEFENSIVE_FIRE_HOOK` on every hex entered; when it
+    Moves (``why == "move"``) call the hook ``defensive_fire_on_enter`` (engine/hooks.py) on every hex entered; when it
     pauses the move (§5.3) the walk returns ``(hex, PAUSED, steps)``. ``move`` describes the move
     in progress (JSON-able, see :mod:`engine.defensive_fire`); ``move["at"]`` set means resume:
     ``c`` stands where step ``at`` took him (from ``move["origin"]``, facing
     ``move["facing"]``), and that hex's hook has been answered.
     """
-    from . import riding, turn
+    from . import riding
     extras = riding.extra_costs(state) if c.mounted else {}
     ctx = None
     if c.mounted and why == "move":
@@ -90,8 +80,7 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
                     i < len(path) - 1 and after_wound is not None and not after_wound(c, i)):
                 return _stop_back(state, c, h, visited, i)
             if c.mounted and state.horses and why == "move":  # §4.4.4: the grab in passing
-                from .bridle import offer
-                if offer(state, c, visited[-2], h, i, len(path), move):
+                if HOOKS.offer_grab(state, c, visited[-2], h, i, len(path), move):
                     return h, PAUSED, i + 1
         else:
             if c.mounted:
@@ -116,12 +105,11 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
             # a rider in mid-jump, astride the obstacle he clears (§4.4.3), is not stopped there:
             # neither defensive fire nor the grab pauses his move on that position
             astride = c.mounted and why == "move" and riding.counter_problem(state, c, c.hex, c.facing) is not None
-            if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None and move is not None and not astride:
-                if turn.DEFENSIVE_FIRE_HOOK(state, c, h, i, move):  # §5.3: defensive fire interrupts here
+            if why == "move" and move is not None and not astride:
+                if HOOKS.defensive_fire_on_enter(state, c, h, i, move):  # §5.3: defensive fire interrupts here
                     return h, PAUSED, i + 1
             if why == "move" and c.mounted and state.horses and move is not None and not astride:  # §4.4.4: the grab
-                from .bridle import offer
-                if offer(state, c, visited[-2], h, i, len(path), move):
+                if HOOKS.offer_grab(state, c, visited[-2], h, i, len(path), move):
                     return h, PAUSED, i + 1
         last = i == len(path) - 1
         if kind == riding.VOLTE:

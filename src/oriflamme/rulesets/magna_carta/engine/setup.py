@@ -58,6 +58,6 @@ def new_game(scenario: dict, gmap: GameMap, seed) -> GameState:
         from .carts import place
         place(state, scenario["map"]["carts"])
     turn.begin_phase(state)
-    from .game import _settle
-    _settle(state)
+    from .game import settle  # the engine's top: imported when a game is set up
+    settle(state)
     return state
