@@ -43,6 +43,8 @@ from .character import Character
 from .events import emit
 from .state import MOVEMENT, GameState, Pending
 from .carcasses import HORSE, KINDS, MAN, add_carcass, bodies_at, bodies_map, body_kind, describe, take_carcass  # noqa: F401
+from .movement import MoveContext, allowance, points_left, step_cost
+from .paths import walk
 
 
 
@@ -218,7 +220,6 @@ def do_clear(state: GameState, a: ClearBodies) -> None:
 # carrying a stunned friend (§4.2.4)
 # =============================================================================================
 def carrier_problem(state: GameState, c: Character) -> tuple[str, str] | None:
-    from .movement import points_left
     if state.step != MOVEMENT:
         return "characters move in the movement step", "MC §2.1 (2)"
     if c.side != state.active:
@@ -301,7 +302,6 @@ def _cheapest(ctx, start: Hex, budget: int) -> dict[Hex, tuple[int, tuple[Hex, .
 def carry_costs(state: GameState, c: Character, f: Character, path: tuple[Hex, ...]):
     """``(before, after, left, reason, ref)``: the cost of the path up to and including the
     friend's hex, the cost after it, the points left; reason None when the carry is legal."""
-    from .movement import MoveContext, points_left, step_cost
     p = carrier_problem(state, c) or friend_problem(state, c, f)
     if p:
         return 0, 0, 0, *p
@@ -336,7 +336,6 @@ def carry_costs(state: GameState, c: Character, f: Character, path: tuple[Hex, .
 def carry_options(state: GameState) -> list[Carry]:
     """Every carry of the active side now: for each carrier and stunned friend, the cheapest
     path to the friend, then the cheapest path on to each free hex within half the points."""
-    from .movement import MoveContext, points_left
     if state.step != MOVEMENT or state.pending:
         return []
     side = state.active
@@ -392,8 +391,6 @@ def carry_ruling(state: GameState, a: Carry) -> Ruling:
 
 
 def do_carry(state: GameState, a: Carry) -> None:
-    from .movement import MoveContext, allowance, step_cost
-    from .paths import walk
     c, f = state.characters[a.char], state.characters[a.friend]
     path = tuple(Hex.from_label(x) for x in a.path)
     k = path.index(f.hex)

@@ -46,6 +46,7 @@ from .hooks import HOOKS
 from .led import horse_name, led_by, let_go, max_led, mixing_problem, place_by, touches
 from .moving import walk_move
 from .state import MOVEMENT, GameState, Horse, Pending
+from . import riding
 
 REF = "MC §4.4.4, §4.6.3"
 
@@ -196,7 +197,6 @@ def explain_move(state: GameState, c: Character, path: tuple[Hex, ...], r: Rulin
     on the way (the prompt of :func:`offer`)."""
     if not c.mounted or not state.horses or len(path) < 2:
         return
-    from . import riding
     steps = riding.path_steps(state, c, path, riding.extra_costs(state))
     was = c.hexes
     offered: set[str] = set()

@@ -64,6 +64,8 @@ from .character import Character
 from .events import emit
 from .animals import horse_name as animal_name  # one naming for every animal
 from .state import MOVEMENT, Cart, GameState, Horse
+from . import riding
+from .movement import MoveContext, allowance, points_left
 
 REF = "MC §4.5.1"
 MOVING_REF = "MC §4.5.4"
@@ -152,7 +154,6 @@ def _probe(state: GameState, cid: str, side: str, movement: int, mounted: bool, 
 
 def _busy(state: GameState, c: Character) -> tuple[str, str] | None:
     """Why ``c`` cannot take on a cart's chore (drive, pull, harness) now, or None."""
-    from .movement import points_left
     if state.step != MOVEMENT or c.side != state.active:
         return (f"{c.name} handles a cart in the movement step of his side's phase", "MC §2.1 (2), §4.5.1")
     if c.hex is None or not c.active:
@@ -187,7 +188,6 @@ class Team:
 
 def team_problem(state: GameState, a: DriveCart) -> tuple[str, str] | Team:
     """The team that would move for ``a`` (its path unchecked), or why there is none."""
-    from .movement import allowance
     ch = state.characters
     c = ch.get(a.char)
     if c is None:
@@ -246,7 +246,6 @@ def team_problem(state: GameState, a: DriveCart) -> tuple[str, str] | Team:
 def _step(state: GameState, team: Team, chain: tuple[Hex, ...], h: Hex, ctx, base: GameMap,
           blocked: dict[Hex, str]) -> tuple[int, tuple[Hex, ...], str] | tuple[None, str, str]:
     """One step of the team's head into ``h``: ``(cost, new chain, note)`` or ``(None, why, ref)``."""
-    from . import riding
     rs = state.rules
     head = chain[0]
     extra, note = 0, ""
@@ -305,7 +304,6 @@ def _blocked(state: GameState, team: Team) -> dict[Hex, str]:
 
 
 def _context(state: GameState, team: Team):
-    from .movement import MoveContext
     probe = _probe(state, f"team:{team.cart.id}", team.driver.side, team.allowance, mounted=team.animal is not None,
                    armour=team.driver.armour if team.animal is None else False)
     return MoveContext(state, probe)
@@ -399,7 +397,6 @@ def drive_options(state: GameState) -> list[DriveCart]:
 
 
 def drive(state: GameState, a: DriveCart) -> None:
-    from .movement import allowance
     team = team_problem(state, a)
     r = check_drive(state, a)
     assert isinstance(team, Team) and r.legal

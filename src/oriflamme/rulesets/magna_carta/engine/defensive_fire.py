@@ -33,6 +33,10 @@ from .hooks import HOOKS
 from .moving import walk_move
 from .fire import target_ruling, apply_status, weapon_problem
 from .state import MOVEMENT, OFFENSIVE_FIRE, GameState, Pending
+from . import riding
+from .horses import unhorse
+from .movement import allowance
+from ....geometry.hexgrid import Hex
 
 OFFENSIVE = ("offensive", "offensive_or_defensive", "offensive_and_defensive")
 DEFENSIVE = ("defensive", "offensive_or_defensive", "offensive_and_defensive")
@@ -78,7 +82,6 @@ def declare_problem(state: GameState, c: Character, fire: str) -> tuple[str, str
 
 
 def _limited(state: GameState, c: Character, movement: str) -> int:
-    from .movement import allowance
     saved = state.fire_limit.get(c.id)
     state.fire_limit[c.id] = movement
     try:
@@ -278,7 +281,6 @@ def answer(state: GameState, p: Pending, a: Action) -> None:
 
 
 def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
-    from .movement import allowance
     shooters = [state.characters[x] for x in p.data["designated"]]
     emit(state, "defensive_volley", f"{', '.join(s.name for s in shooters)} fire defensively at {mover.name} "
          f"in {p.data['hex']}", shooters=[s.id for s in shooters], char=mover.id, hex=p.data["hex"], ref=REF)
@@ -309,7 +311,6 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
         if mover.alive and mover.mounted and res.unhorse:
             # unhorsed in the middle of his move (§5.4.2, §6.8): the horse stays (or lies dead)
             # where the shot caught him, he is put beside it and moves no further this phase
-            from .horses import unhorse
             unhorse(state, mover, res.horse_killed, res.ref)
             mv["unhorsed"] = True
             mv["spent_before"] = allowance(state, mover)
@@ -330,14 +331,12 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
 def _lose(state: GameState, mover: Character, mv: dict, n: int) -> None:
     """The mover loses ``n`` movement points this phase (counted as spent, never beyond his
     allowance)."""
-    from .movement import allowance
     cap = max(mv["spent_before"], allowance(state, mover) - sum(mv["steps"][: mv["at"] + 1]))
     mv["spent_before"] = min(mv["spent_before"] + n, cap)
 
 
 def _resume(state: GameState, mover: Character, mv: dict) -> None:
     """Go on with the paused move: along the part of its path the mover can still pay for."""
-    from .movement import allowance
     at, steps = mv["at"], mv["steps"]
     if mover.alive and not mv.get("unhorsed") and (mover.hex is None or mover.hex.label != mv["path"][at]):
         # moved off his path while the shots were resolved (a retreat): his move ends there
@@ -365,12 +364,10 @@ def _resume(state: GameState, mover: Character, mv: dict) -> None:
 def _counters(state: GameState, mover: Character, mv: dict) -> list[tuple]:
     """The hexes of ``mover``'s counter after each step of the move ``mv`` (a rider: his front
     and rear hexes, replayed from the move's origin)."""
-    from ....geometry.hexgrid import Hex
     path = [Hex.from_label(x) for x in mv["path"]]
     if not mover.mounted:
         return [(h,) for h in path]
     import copy
-    from . import riding
     probe = copy.copy(mover)
     probe.hex, probe.facing = Hex.from_label(mv["origin"]), mv.get("facing", mover.facing)
     return [(st.front, st.front.neighbour(st.facing + 3))

@@ -12,25 +12,24 @@ Every die is rolled through ``state.dice`` and every consequence is logged in ``
 
 from __future__ import annotations
 
-from ....geometry.hexgrid import DIRECTION_NAMES, Hex
+from ....geometry.hexgrid import Hex
 from ..resolve.ruling import Ruling
-from . import bodies, bridle, carts, defensive_fire, handlers, horses, kneeling, led, lone_horse, ransom, turn
-from .actions import (Action, Advance, AskQuarter, Attack, AttackHorse, Carry, Casualty, ClearBodies, Declare, Decline,
-                      Designate, Dismount, DriveCart, EndStep, EnterLitter, FightOn, Fire, FireAtHorse, Grab, Harness,
-                      Kneel, Lead, LeaveLitter, Mount, Move, Place, Retreat, Rise, SetDown, Stand, Unharness, Volley)
+from . import bodies, bridle, carts, defensive_fire, handlers, horses, kneeling, led, lone_horse, ransom, riding, turn
+from .actions import (Action, Advance, AskQuarter, Attack, AttackHorse, Casualty, Declare, Decline, Dismount, EndStep,
+                      Fire, FireAtHorse, Lead, Mount, Move, Place, Retreat, Stand)
 from .character import Character
 from .errors import IllegalAction
 from .events import emit
-from .fire import fire_ruling, fire_targets
-from .melee import attack_options, is_attack_option, melee_ruling
-from ..resolve.infiltration import Infiltrator, Opposer, infiltration_test
-from .movement import check_path, opposers, points_left, reachable, step_cost
-from .paths import advance_paths, retreat_paths, walk
-from .state import MELEE, MOVEMENT, OFFENSIVE_FIRE, GameState, Pending
+from .fire import apply_status, fire_ruling, fire_targets, has_fire_target
+from .melee import attack_options, has_attack_option, is_attack_option, melee_ruling
+from ..resolve.infiltration import infiltration_test, Infiltrator, Opposer
+from .movement import can_move, check_path, opposers, points_left, position_opposers, reachable
+from .paths import make_room, step_aside, walk
+from .state import GameState, MELEE, MOVEMENT, OFFENSIVE_FIRE, Pending
 from .victory import sudden_death_check
-from .combat import (casualty, fill_advance_paths, fill_retreat_paths, hit, melee_roll, offer_advance, order_retreat,
-                     stray)
-from .moving import move, step_costs, walk_move
+from .combat import fill_advance_paths, fill_retreat_paths, hit, melee_roll, order_retreat, stray
+from .moving import move, step_costs
+from ..resolve.jump import jump_test
 
 
 # =============================================================================================
@@ -95,10 +94,8 @@ def _moves(state: GameState, c: Character) -> list[Move]:
     if c.id in state.kneeling:  # §4.6.4 a kneeling camel does not move
         return []
     if c.mounted:  # one move per (front hex, facing) reached (§4.4.1)
-        from .movement import points_left as _left
-        from . import riding
         return [Move(c.id, tuple(x.label for x in path))
-                for _, (_, path) in sorted(riding.reachable(state, c, _left(state, c)).items())]
+                for _, (_, path) in sorted(riding.reachable(state, c, points_left(state, c)).items())]
     return [Move(c.id, tuple(x.label for x in path)) for h, (_, path) in sorted(reachable(state, c).items())]
 
 
@@ -222,8 +219,6 @@ def _horse_ruling(state: GameState, a: Action) -> Ruling:
 def _explain_path(state: GameState, c: Character, path: tuple[Hex, ...], r: Ruling) -> None:
     """The steps of a move's preview: each hex, its cost, the turns of a rider (§4.4.1), and
     the infiltration tests it would meet with their odds (§4.3)."""
-    from .movement import position_opposers
-    from . import riding
     rs = state.rules
     costs = step_costs(state, c, path)
     steps = riding.path_steps(state, c, path, riding.extra_costs(state)) if c.mounted else [None] * len(path)
@@ -234,7 +229,6 @@ def _explain_path(state: GameState, c: Character, path: tuple[Hex, ...], r: Ruli
         if s is not None and s.kind == riding.VOLTE:
             r.step(f"{h.label}: half-turn on the spot, {sc} PM", "MC §4.4.1")
         elif s is not None and s.kind == riding.JUMP:
-            from ..resolve.jump import jump_test
             p = jump_test(rs, c.armour, c.status == "wounded", len(s.over) == 2)
             odds = ", ".join(f"{k} {float(v):.0%}" for k, v in p.probabilities.items())
             what = f"over {', '.join(x.label for x in s.over)}" if s.over else "over the low wall"
@@ -369,9 +363,6 @@ def settle(state: GameState) -> None:
 
 def _step_has_actions(state: GameState) -> bool:
     """Whether the active side can do anything but end the step (cheap early exits)."""
-    from .fire import has_fire_target
-    from .melee import has_attack_option
-    from .movement import can_move
     mine = sorted((c for c in state.characters.values() if c.side == state.active and c.hex is not None),
                   key=lambda c: c.id)
     # each test is the truth value of fire_targets / points_left > 0 and reachable /
@@ -408,7 +399,6 @@ def _fire(state: GameState, shooter: Character, target: Character) -> None:
     emit(state, "fire", f"{shooter.name} fires at {target.name}: {r.result}", ruling=r,
          shooter=shooter.id, target=target.id, result=r.result)
     res = state.rules.fire_results[(r.data["table"], r.result)]
-    from .fire import apply_status
     apply_status(state, target, res)
     if res.unhorse and target.mounted:
         horses.unhorse(state, target, res.horse_killed, res.ref)
@@ -451,7 +441,6 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
         c = state.characters[a.char]
         path = _labels(a.path)
         start = c.hex
-        from .paths import make_room, step_aside
         for f in [o for o in state.live_at(path[-1]) if o.id != c.id]:  # a friend makes room (§6.5 (§))
             to = make_room(state, f, path[-1], c)
             if to is not None:

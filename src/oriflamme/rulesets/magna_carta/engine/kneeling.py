@@ -40,8 +40,6 @@
 
 from __future__ import annotations
 
-import copy
-
 from ....geometry.hexgrid import Hex
 from .character import Character
 from .events import emit
@@ -49,6 +47,12 @@ from .animals import (CAMEL_KINDS, _data, as_target, camel_cover, camel_left, le
                       litter_of, passengers, passive_problem)
 from .animals import horse_name as camel_name  # one naming for every animal
 from .state import MOVEMENT, GameState, Horse
+from .actions import EnterLitter, Kneel, LeaveLitter, Rise
+from .camels import is_camel as rides_camel
+from .led import led_by
+from .movement import allowance, points_left
+from .places import around, free_for_foot
+from ..resolve.ruling import Ruling
 
 
 REF = "MC §4.6.4"
@@ -91,7 +95,6 @@ def _spend(state: GameState, cid: str, pts: int) -> None:
 
 # --- kneeling and rising ------------------------------------------------------------------
 def _own_camel(state: GameState, c: Character) -> bool:
-    from .camels import is_camel as rides_camel
     return rides_camel(state, c)
 
 
@@ -112,7 +115,6 @@ def _mover_problem(state: GameState, c: Character | None) -> tuple[str, str] | N
 def kneel_problem(state: GameState, c: Character | None, animal: str, rise: bool) -> tuple[str, str] | None:
     """Why ``c`` cannot order ``animal`` (a riderless camel's id, or his own id for the camel
     he rides) to kneel (``rise`` False) or to rise; None if he can."""
-    from .movement import points_left
     prob = _mover_problem(state, c)
     if prob:
         return prob
@@ -182,15 +184,12 @@ def dismount_problem(state: GameState, c: Character) -> tuple[str, str] | None:
 
 
 def dismount_hexes(state: GameState, c: Character) -> list[Hex]:
-    from .places import free_for_foot
     return [h for h in side_hexes(c.hex, c.facing) if h in state.gmap and free_for_foot(state, c, h)]
 
 
 
 
 def board_problem(state: GameState, c: Character | None, horse: Horse | None) -> tuple[str, str] | None:
-    from .led import led_by
-    from .movement import points_left
     prob = _mover_problem(state, c)
     if prob:
         return prob
@@ -217,7 +216,6 @@ def board_problem(state: GameState, c: Character | None, horse: Horse | None) ->
 
 
 def board(state: GameState, c: Character, horse: Horse) -> None:
-    from .movement import allowance
     cost = _data(state).kneeling.litter_cost
     was = c.hex
     horse.passenger = c.id
@@ -230,12 +228,10 @@ def board(state: GameState, c: Character, horse: Horse) -> None:
 
 
 def alight_hexes(state: GameState, c: Character, horse: Horse) -> list[Hex]:
-    from .places import free_for_foot
     return [h for h in side_hexes(horse.hex, horse.facing) if h in state.gmap and free_for_foot(state, c, h)]
 
 
 def alight_problem(state: GameState, c: Character | None, hex_label: str) -> tuple[str, str] | None:
-    from .movement import points_left
     if c is None:
         return ("unknown character", REF)
     horse = litter_of(state, c.id)
@@ -256,7 +252,6 @@ def alight_problem(state: GameState, c: Character | None, hex_label: str) -> tup
 
 
 def alight(state: GameState, c: Character, h: Hex) -> None:
-    from .movement import points_left
     horse = litter_of(state, c.id)
     cost = _data(state).kneeling.litter_cost
     horse.passenger = None
@@ -283,7 +278,6 @@ def collapse(state: GameState, horse: Horse) -> None:
     spots = [horse.hex, horse.hexes[1]]
     free = [h for h in spots if h in state.gmap and not state.live_at(h)]
     if not free:
-        from .places import around, free_for_foot
         free = [h for h in around(state, horse.hexes) if free_for_foot(state, c, h)] or [horse.hex]
     c.hex = free[0]
     emit(state, "litter_falls", f"{camel_name(horse)} collapses: {c.name} falls from the litter into {c.hex.label}",
@@ -295,7 +289,6 @@ def collapse(state: GameState, horse: Horse) -> None:
 # --- the actions of the movement step ---------------------------------------------------------
 def options(state: GameState) -> list:
     """Kneel / Rise / EnterLitter / LeaveLitter for the active side (the movement step)."""
-    from .actions import EnterLitter, Kneel, LeaveLitter, Rise
     if state.step != MOVEMENT or _data(state) is None:
         return []
     out: list = []
@@ -323,7 +316,6 @@ def options(state: GameState) -> list:
 
 
 def problem(state: GameState, a) -> tuple[str, str] | None:
-    from .actions import EnterLitter, Kneel, LeaveLitter, Rise
     ch = state.characters
     if isinstance(a, (Kneel, Rise)):
         return kneel_problem(state, ch.get(a.char), a.animal, isinstance(a, Rise))
@@ -340,8 +332,6 @@ def problem(state: GameState, a) -> tuple[str, str] | None:
 
 def ruling(state: GameState, a):
     """The preview of a kneeling or litter action (cost and rule), or its refusal."""
-    from ..resolve.ruling import Ruling
-    from .actions import EnterLitter, Kneel, LeaveLitter
     r = Ruling(kind=a.type)
     prob = problem(state, a)
     if prob:
@@ -367,7 +357,6 @@ def ruling(state: GameState, a):
 
 
 def do(state: GameState, a) -> None:
-    from .actions import EnterLitter, Kneel, LeaveLitter, Rise
     ch = state.characters
     if isinstance(a, (Kneel, Rise)):
         kneel(state, ch[a.char], a.animal, isinstance(a, Rise))

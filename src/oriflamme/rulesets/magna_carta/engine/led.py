@@ -40,6 +40,8 @@ from .character import Character
 from .events import emit
 from .state import MOVEMENT, GameState, Horse
 from .animals import ANIMAL_NAMES, horse_name  # noqa: F401 (the one naming, public here too)
+from .camels import mount_of
+from .movement import allowance
 
 REF = "MC §4.4.4"
 
@@ -111,7 +113,6 @@ def mixing_problem(state: GameState, c: Character, horse: Horse) -> tuple[str, s
     """"Dromadaires et chevaux ne peuvent pas être mélangés quand ils sont menés par la bride"
     (§4.6.5): the animals ``c`` leads are of one family; a rider's own mount counts
     (Oriflamme's reading: a horse rider leads no camel, a camel rider no horse)."""
-    from .camels import mount_of
     kinds = {family(x.kind) for x in led_by(state, c) if x.id != horse.id}
     if c.mounted:
         kinds.add(family(mount_of(state, c)))
@@ -139,7 +140,6 @@ def lead_ruling(state: GameState, c: Character, horse: Horse | None) -> Ruling:
 
 
 def lead(state: GameState, c: Character, horse: Horse) -> None:
-    from .movement import allowance
     ending = c.mounted and state.mp_spent.get(c.id, 0) > 0
     horse.led_by, horse.side = c.id, c.side
     if ending:  # a rider takes a horse only at rest: at the end of his move (§4.4.4)

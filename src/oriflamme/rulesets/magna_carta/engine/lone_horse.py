@@ -39,6 +39,12 @@ from .fire import fire_ruling
 from .animals import horse_name
 from .melee import attacker_problem, can_strike, melee_ruling
 from .state import GameState, Horse
+from . import defensive_fire
+from .carcasses import add_carcass
+from .carts import retreat_team
+from .kneeling import collapse
+from .led import let_go, touches
+from .paths import retreat_paths
 
 REF = "MC §6.8"
 
@@ -97,7 +103,6 @@ def fire_targets(state: GameState, shooter: Character) -> list[Horse]:
 
 
 def fire_at(state: GameState, shooter: Character, horse: Horse) -> None:
-    from . import defensive_fire
     die = state.dice.roll(10)
     target = stand_in(state, horse)
     r = fire_ruling_at(state, shooter, horse, die)
@@ -198,10 +203,8 @@ def attack(state: GameState, attackers: list[Character], horse: Horse) -> None:
 
 # --- outcomes ------------------------------------------------------------------------------
 def kill(state: GameState, horse: Horse, ref: str) -> None:
-    from .carcasses import add_carcass
     name = horse_name(horse)
     if horse.passenger is not None:  # §4.6.8 the litter falls with its camel (engine/kneeling.py)
-        from .kneeling import collapse
         collapse(state, horse)
     del state.horses[horse.id]
     add_carcass(state, horse.hex)  # a dead horse is a body in the hex of its head (§4.2.2)
@@ -211,10 +214,7 @@ def kill(state: GameState, horse: Horse, ref: str) -> None:
 def retreat(state: GameState, horse: Horse, n: int, away: list, combatants: tuple[str, ...], ref: str) -> None:
     """The lone horse backs away ``n`` hexes as a rider would (see the module's docstring);
     ``away``: the hexes of the shooter or of the attackers."""
-    from .led import let_go, touches
-    from .paths import retreat_paths
     if horse.harnessed_to is not None:  # §6.8: the draught horse's cart backs with it
-        from .carts import retreat_team
         retreat_team(state, horse, n, ref)
         return
     proxy = stand_in(state, horse)

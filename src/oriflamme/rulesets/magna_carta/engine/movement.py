@@ -21,6 +21,8 @@ from ..resolve.movement import thresholds
 from .carcasses import bodies_map
 from .character import Character
 from .state import GameState
+from .animals import led_cap, passive_problem
+from .escort import escape_problem
 
 
 # --- allowance -------------------------------------------------------------------------------
@@ -28,7 +30,6 @@ def allowance(state: GameState, c: Character) -> int:
     """Movement points of ``c`` this phase: his allowance by status (§4), weather (§3.2,
     rounded down), and the limit of the fire he made this phase (§5.1)."""
     if not c.active:
-        from .escort import escape_problem
         if c.ransom != "prisoner" or escape_problem(state, c) is not None:
             return 0
     base = c.current_movement
@@ -47,7 +48,6 @@ def points_left(state: GameState, c: Character) -> int:
         return 0
     left = max(0, allowance(state, c) - state.mp_spent.get(c.id, 0))
     if state.horses:  # §4.6.2 a man leading camels goes no further than they can
-        from .animals import led_cap
         left = led_cap(state, c, left)
     return left
 
@@ -454,7 +454,6 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
     if not path:
         return None, "an empty move", "MC §4"
     if c.hex is None:  # a passenger in a litter (§4.6.8), a man led off the map (§6.9)
-        from .animals import passive_problem
         why, ref = passive_problem(state, c) or (f"{c.name} is not on the map", "MC §4")
         return None, why, ref
     if c.mounted:

@@ -7,13 +7,18 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from ....geometry.hexgrid import Hex
-from ..resolve.infiltration import Infiltrator, Opposer, infiltration_test
+from ..resolve.infiltration import infiltration_test, Infiltrator, Opposer
 from .character import Character
 from .events import emit
 from .hooks import HOOKS
-from .movement import opposers, position_opposers
+from .movement import opposers, position_opposers, MoveContext
 from .state import GameState
 from .places import passable_for  # noqa: F401 (public here too)
+from . import riding
+from .camels import fear_on_entering
+from .horses import unhorse
+from .riding import counter_problem
+from ..resolve.jump import jump_test
 
 
 
@@ -45,11 +50,9 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
     ``c`` stands where step ``at`` took him (from ``move["origin"]``, facing
     ``move["facing"]``), and that hex's hook has been answered.
     """
-    from . import riding
     extras = riding.extra_costs(state) if c.mounted else {}
     ctx = None
     if c.mounted and why == "move":
-        from .movement import MoveContext
         ctx = MoveContext(state, c)
     at = move.get("at") if move else None
     if at is not None:
@@ -64,7 +67,6 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
             front, facing = pos
             if c.mounted or move.get("mounted"):
                 if ctx is None:
-                    from .movement import MoveContext
                     ctx = MoveContext(state, c)
                 st = riding.step_of(state, ctx, front, facing, h, extras or riding.extra_costs(state))
                 pos, kind = (st.front, st.facing), st.kind
@@ -99,7 +101,6 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
                 c.hex = h
             visited.append((c.hex, c.facing))
             if why == "move" and c.mounted:  # §4.6.5: the horses' fear of camels
-                from .camels import fear_on_entering
                 if fear_on_entering(state, c, visited[-2], h):
                     return _stop_back(state, c, h, visited[:-1], i - 1)
             # a rider in mid-jump, astride the obstacle he clears (§4.4.3), is not stopped there:
@@ -133,8 +134,6 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
 def _jump(state: GameState, c: Character, st, i: int, move: dict | None):
     """The jump test when a rider jumps (§4.4.3): None if he lands and rides on, otherwise the
     walk's result (the horse refused, or fell on landing)."""
-    from ..resolve.jump import jump_test
-    from .horses import unhorse
     rs = state.rules
     r = jump_test(rs, c.armour, c.status == "wounded", len(st.over) == 2, state.dice.roll(10))
     what = f"over {', '.join(x.label for x in st.over)}" if st.over else f"over the low wall into {st.front.label}"
@@ -186,7 +185,6 @@ def _stop_back(state: GameState, c: Character, h: Hex, visited: list, i: int) ->
     position he passed (§4.1; not on a riderless horse he was crossing, §4.4.4)."""
     if not c.alive and not c.mounted:
         return h, True, i + 1  # he lies where he fell (a dead rider's horse needs free hexes)
-    from .riding import counter_problem
     for k in range(len(visited) - 1, -1, -1):
         front, facing = visited[k]
         c.hex, c.facing = front, facing

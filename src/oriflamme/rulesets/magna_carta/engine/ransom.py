@@ -39,9 +39,12 @@ from ..resolve.ruling import Ruling, distribution
 from .character import CAPTURED, ESCAPED, HEALTHY, PRISONER, STUNNED, WOUNDED, Character
 from .combat import melee_roll
 from .events import emit
-from .state import MELEE, MOVEMENT, GameState, Pending
+from .state import GameState, Pending
 
 from .escort import REF, escape_problem, escort_broken, group_problem, guards, join_problem  # noqa: F401 (public here too)
+from .actions import AskQuarter, FightOn
+from .horses import unhorse
+from .melee import melee_ruling
 
 
 def enabled(state: GameState) -> bool:
@@ -83,7 +86,6 @@ def quarter_ruling(state: GameState, atts: list[Character], defs: list[Character
         return r.refuse("a knight surrenders only to another knight: no knight among the attackers", REF)
     if len(atts) < rn.surrender.min_attackers:
         return r.refuse(f"several characters, one of them a knight, must attack (at least {rn.surrender.min_attackers})", sref)
-    from .melee import melee_ruling
     m = melee_ruling(state, atts, defs)
     if not m.legal:
         return r.refuse(m.reason or "illegal attack")
@@ -119,13 +121,11 @@ def offer_quarter(state: GameState, atts: list[Character], defs: list[Character]
 
 
 def pending_options(state: GameState, p: Pending) -> list:
-    from .actions import AskQuarter, FightOn
     return [AskQuarter(p.chars[0]), FightOn(p.chars[0])]
 
 
 def answer(state: GameState, p: Pending, a) -> None:
     """The defender's answer: fight on (the melee is rolled), or ask (the §6.9 die)."""
-    from .actions import AskQuarter
     atts = [state.characters[x] for x in p.data["attackers"]]
     defs = [state.characters[x] for x in p.data["defenders"]]
     d = defs[0]
@@ -171,7 +171,6 @@ def _dismount(state: GameState, c: Character) -> None:
     it, with his values on foot (engine/horses.py, §6.8)."""
     if c.mounted:
         emit(state, "surrender", f"{c.name} dismounts", char=c.id, ref=REF)
-        from .horses import unhorse
         unhorse(state, c, False, REF)  # his horse stays riderless; he takes his values on foot
 
 

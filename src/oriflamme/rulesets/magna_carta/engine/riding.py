@@ -27,6 +27,7 @@ from typing import NamedTuple
 from ....geometry.hexgrid import Hex
 from .character import Character
 from .state import GameState
+from .movement import MoveContext, SHIFT, obstacles, per_ruleset, points_left, step_table, threatened_hexes, thresholds
 
 AHEAD, SIDE, SWING_SIDE, SWING_BEHIND, VOLTE = "ahead", "central side", "rear side", "behind", "volte"
 JUMP = "jump"
@@ -175,7 +176,6 @@ def _rider_table(state: GameState, armour: bool):
     crossed from, extra << SHIFT)``, their cost asked per search (it depends on who stands
     there); ``may_end`` False when the horse would stand astride an obstacle
     (:func:`counter_problem`)."""
-    from .movement import SHIFT, per_ruleset, step_table
     rs, m = state.rules, state.gmap
 
     def build():
@@ -227,7 +227,6 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
     steps, the start excluded); the cheapest path, then the one with fewest threatened
     positions crossed (§4.3.1.2: an enemy next to either hex). ``first_only``: stop at the
     first such position found (``can_move``)."""
-    from .movement import SHIFT, MoveContext, obstacles, thresholds, threatened_hexes
     idx, rows, row = _rider_table(state, bool(c.armour))
     rear0 = c.hex.neighbour(c.facing + 3)
     if c.hex not in idx or rear0 not in idx:
@@ -308,7 +307,6 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
 
 def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[int | None, str, str]:
     """Total cost of a rider's move along ``path`` (front steps) or ``(None, reason, ref)``."""
-    from .movement import MoveContext, points_left
     ctx = MoveContext(state, c)
     extras = extra_costs(state)
     front, facing = c.hex, c.facing
@@ -355,7 +353,6 @@ def step_of(state: GameState, ctx, front: Hex, facing: int, h: Hex, extras: dict
 
 def path_steps(state: GameState, c: Character, path: tuple[Hex, ...], extras: dict[str, int], ctx=None) -> list[RiderStep]:
     """The steps of a (checked) path from the rider's position."""
-    from .movement import MoveContext
     ctx = ctx or MoveContext(state, c)
     out = []
     front, facing = c.hex, c.facing

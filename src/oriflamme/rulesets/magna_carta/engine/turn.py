@@ -18,6 +18,8 @@ from __future__ import annotations
 from .defensive_fire import new_phase as _new_fire_phase
 from .events import emit
 from .state import MELEE, MOVEMENT, OFFENSIVE_FIRE, GameState
+from .carts import on_movement_step
+from .victory import end_of_turn_check
 
 SEQUENCE: tuple[str, ...] = (OFFENSIVE_FIRE, MOVEMENT, MELEE)
 STEP_TITLES = {
@@ -49,7 +51,6 @@ def next_step(state: GameState) -> None:
         title = STEP_TITLES[state.step]
         emit(state, "step", f"{title[0]} ({title[1]})", ref=title[2])
         if state.step == MOVEMENT and state.carts:  # carts stop moving (§4.5.4, engine/carts.py)
-            from .carts import on_movement_step
             on_movement_step(state)
     else:
         end_phase(state)
@@ -61,7 +62,6 @@ def end_phase(state: GameState) -> None:
         if c.side == state.active and c.status == "stunned" and c.stunned_in_phase < state.phase_no:
             c.recover()
             emit(state, "status", f"{c.name} gets back on his feet", char=c.id, ref="MC §2.1 (4)")
-    from .victory import end_of_turn_check
     second = state.active == state.sides[1]
     if second and state.turn >= state.last_turn:
         end_of_turn_check(state, final=True)
