@@ -30,7 +30,8 @@ from .events import emit
 from .state import GameState, Horse, Pending
 from .places import around, free_for_foot  # noqa: F401 (public here too)
 from .carcasses import add_carcass
-from .kneeling import camel_name, dismount_hexes as beside_head, dismount_problem as camel_problem
+from .kneeling import (camel_name, dismount_hexes as beside_head, dismount_problem as camel_dismount_problem,
+                       mount_problem as camel_mount_problem)
 from .movement import allowance, points_left
 from .places import passable_for
 
@@ -210,7 +211,7 @@ def dismount_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if not c.foot_type:
         return (f"{c.name}'s type has no counterpart on foot", "MC §4.4.2")
     if _mount(state, c) == "camel":  # the camel must kneel first (§4.6.4)
-        prob = camel_problem(state, c)
+        prob = camel_dismount_problem(state, c)
         if prob:
             return prob
     if points_left(state, c) < mount_cost(state, c):
@@ -251,8 +252,7 @@ def mount_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[
     if horse is None or horse not in mountable(state, c):
         return ("the horse must be riderless, alive, next to him and not held by an enemy standing by", "MC §4.4.2, §4.4.4")
     if horse.kind == "camel":  # kneeling, from beside its head (§4.6.4)
-        from .kneeling import mount_problem as camel_problem
-        prob = camel_problem(state, c, horse)
+        prob = camel_mount_problem(state, c, horse)
         if prob:
             return prob
     if points_left(state, c) < mount_cost(state, c):

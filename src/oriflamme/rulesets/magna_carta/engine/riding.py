@@ -27,7 +27,8 @@ from typing import NamedTuple
 from ....geometry.hexgrid import Hex
 from .character import Character
 from .state import GameState
-from .movement import MoveContext, SHIFT, obstacles, per_ruleset, points_left, step_table, threatened_hexes, thresholds
+from ..resolve.movement import thresholds
+from .costs import SHIFT, MoveContext, obstacles, per_ruleset, points_left, step_table, threatened_hexes
 
 AHEAD, SIDE, SWING_SIDE, SWING_BEHIND, VOLTE = "ahead", "central side", "rear side", "behind", "volte"
 JUMP = "jump"
