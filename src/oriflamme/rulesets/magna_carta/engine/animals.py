@@ -33,7 +33,7 @@ def horse_name(horse: Horse) -> str:
 # --- points ---------------------------------------------------------------------------------
 def camel_left(state: GameState, horse: Horse) -> int:
     """The points a riderless camel has left this phase (§4.6.2; the weather, §3.2, as for men)."""
-    mv = _data(state).movement_of(horse.kind) if _data(state) is not None else None
+    mv = camel_rules(state).movement_of(horse.kind) if camel_rules(state) is not None else None
     num, den = state.rules.weather[state.weather].movement
     return max(0, (mv or 0) * num // den - state.mp_spent.get(horse.id, 0))
 
@@ -94,7 +94,7 @@ def camel_cover(state: GameState, target: Character, t_hex: Hex, line: tuple[Hex
                 notes: list[tuple[str, str]]) -> str:
     """The cover the camels give ``target`` on this line (see the module's docstring)."""
 
-    cv = _data(state).cover if _data(state) is not None else None
+    cv = camel_rules(state).cover if camel_rules(state) is not None else None
     if cv is None:
         return "none"
     best = "none"
@@ -127,5 +127,6 @@ def camel_cover(state: GameState, target: Character, t_hex: Hex, line: tuple[Hex
     return best
 
 
-def _data(state: GameState):
+def camel_rules(state: GameState):
+    """The camels' rules (§4.6), or None when the ruleset has none."""
     return state.rules.camels

@@ -25,6 +25,10 @@ from __future__ import annotations
 from typing import Callable
 
 
+class MissingHook(AttributeError, LookupError):
+    """No module provided the hook asked for."""
+
+
 class Hooks:
     """A table of named functions, read as attributes."""
 
@@ -42,10 +46,12 @@ class Hooks:
         return register(fn) if fn is not None else register
 
     def __getattr__(self, key: str) -> Callable:
-        try:
-            return self.__dict__["_table"][key]
-        except KeyError:
-            raise LookupError(f"no engine hook {key!r} (import oriflamme.rulesets.magna_carta.engine first)") from None
+        table = self.__dict__.get("_table", {})
+        if key in table:
+            return table[key]
+        if key.startswith("__"):  # introspection (copy, inspect, doctest) asks for dunders
+            raise AttributeError(key)
+        raise MissingHook(f"no engine hook {key!r} (import oriflamme.rulesets.magna_carta.engine first)")
 
     def names(self) -> list[str]:
         return sorted(self._table)

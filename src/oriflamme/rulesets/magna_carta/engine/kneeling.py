@@ -43,7 +43,7 @@ from __future__ import annotations
 from ....geometry.hexgrid import Hex
 from .character import Character
 from .events import emit
-from .animals import (CAMEL_KINDS, _data, as_target, camel_cover, camel_left, led_camels, led_cap,  # noqa: F401
+from .animals import (CAMEL_KINDS, camel_rules, as_target, camel_cover, camel_left, led_camels, led_cap,  # noqa: F401
                       litter_of, passengers, passive_problem)
 from .animals import horse_name as camel_name  # one naming for every animal
 from .state import MOVEMENT, GameState, Horse
@@ -118,7 +118,7 @@ def kneel_problem(state: GameState, c: Character | None, animal: str, rise: bool
     prob = _mover_problem(state, c)
     if prob:
         return prob
-    kd = _data(state).kneeling
+    kd = camel_rules(state).kneeling
     cost = kd.rise_cost if rise else kd.kneel_cost
     if animal == c.id:
         if not _own_camel(state, c):
@@ -147,7 +147,7 @@ def kneel_problem(state: GameState, c: Character | None, animal: str, rise: bool
 
 
 def kneel(state: GameState, c: Character, animal: str, rise: bool) -> None:
-    kd = _data(state).kneeling
+    kd = camel_rules(state).kneeling
     cost = kd.rise_cost if rise else kd.kneel_cost
     kind = "rise" if rise else "kneel"
     if animal == c.id:
@@ -209,14 +209,14 @@ def board_problem(state: GameState, c: Character | None, horse: Horse | None) ->
     if led_by(state, c):
         return (f"{c.name} leads animals by the bridle and cannot get into a litter",
                 "MC §4.6.8; docs/decisions.md (litters)")
-    cost = _data(state).kneeling.litter_cost
+    cost = camel_rules(state).kneeling.litter_cost
     if points_left(state, c) < cost:
         return (f"getting into a litter costs {cost} PM and {c.name} has {points_left(state, c)} left", REF)
     return None
 
 
 def board(state: GameState, c: Character, horse: Horse) -> None:
-    cost = _data(state).kneeling.litter_cost
+    cost = camel_rules(state).kneeling.litter_cost
     was = c.hex
     horse.passenger = c.id
     if horse.side is None:
@@ -243,7 +243,7 @@ def alight_problem(state: GameState, c: Character | None, hex_label: str) -> tup
         return (f"{c.name} is {c.status} and cannot get out of the litter", "MC §1.2")
     if not horse.kneeling:
         return (f"{camel_name(horse)} must kneel before {c.name} gets out of the litter", REF)
-    cost = _data(state).kneeling.litter_cost
+    cost = camel_rules(state).kneeling.litter_cost
     if points_left(state, c) < cost:
         return (f"getting out of a litter costs {cost} PM and {c.name} has {points_left(state, c)} left", REF)
     if hex_label not in [h.label for h in alight_hexes(state, c, horse)]:
@@ -253,7 +253,7 @@ def alight_problem(state: GameState, c: Character | None, hex_label: str) -> tup
 
 def alight(state: GameState, c: Character, h: Hex) -> None:
     horse = litter_of(state, c.id)
-    cost = _data(state).kneeling.litter_cost
+    cost = camel_rules(state).kneeling.litter_cost
     horse.passenger = None
     c.hex = h
     _spend(state, c.id, cost)
@@ -289,7 +289,7 @@ def collapse(state: GameState, horse: Horse) -> None:
 # --- the actions of the movement step ---------------------------------------------------------
 def options(state: GameState) -> list:
     """Kneel / Rise / EnterLitter / LeaveLitter for the active side (the movement step)."""
-    if state.step != MOVEMENT or _data(state) is None:
+    if state.step != MOVEMENT or camel_rules(state) is None:
         return []
     out: list = []
     camels = [x for x in sorted(state.horses.values(), key=lambda x: x.id) if x.alive and x.kind in CAMEL_KINDS]
@@ -336,7 +336,7 @@ def ruling(state: GameState, a):
     prob = problem(state, a)
     if prob:
         return r.refuse(*prob)
-    kd = _data(state).kneeling
+    kd = camel_rules(state).kneeling
     c = state.characters[a.char]
     if isinstance(a, (Kneel,)) or a.type == "rise":
         cost = kd.kneel_cost if isinstance(a, Kneel) else kd.rise_cost
