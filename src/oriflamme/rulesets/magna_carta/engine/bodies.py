@@ -38,6 +38,7 @@ import heapq
 from ....geometry.hexgrid import Hex
 from ..resolve.movement import Thresholds, thresholds  # noqa: F401  (re-exported)
 from ..resolve.ruling import Ruling
+from . import handlers
 from .actions import Carry, ClearBodies, SetDown
 from .character import Character
 from .events import emit
@@ -478,3 +479,13 @@ def set_down_options(p: Pending, state: GameState | None = None) -> list[SetDown
 
 def answer_set_down(state: GameState, p: Pending, a: SetDown) -> None:
     put_down(state, state.characters[a.char], state.characters[p.data["friend"]], Hex.from_label(a.hex))
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+handlers.register("clear_bodies", check=lambda state, a: handlers.refuse_if(clear_problem(state, a)), do=do_clear,
+                  explain=clear_ruling)
+handlers.register("carry", check=lambda state, a: handlers.refuse_unless_legal(carry_ruling(state, a)), do=do_carry,
+                  explain=carry_ruling)
+handlers.register("set_down", check=handlers.no_prompt)  # a prompt's answer

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from ....geometry.hexgrid import Hex
 from ..resolve.ruling import Ruling, distribution
+from . import handlers
 from .actions import Action, Decline, Grab
 from .character import Character
 from .events import emit
@@ -210,3 +211,9 @@ def explain_move(state: GameState, c: Character, path: tuple[Hex, ...], r: Rulin
                 r.step(f"{s.front.label}: passing by {horse_name(x)}, he may try to take it by the bridle "
                        f"(1D10, 1-{success_max(state)})", REF)
         was = now
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+handlers.register("grab", check=handlers.no_prompt, explain=explain)  # §4.4.4: a prompt's answer

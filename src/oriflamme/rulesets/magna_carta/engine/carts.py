@@ -59,6 +59,7 @@ import heapq
 from ....geometry.hexgrid import Hex
 from ..maps import GameMap, cart_animal_hexes, cart_base, cart_can_stand, effective_map, with_carts  # noqa: F401
 from ..resolve.ruling import Ruling
+from . import handlers
 from .actions import DriveCart, Harness, Unharness
 from .character import Character
 from .events import emit
@@ -604,3 +605,14 @@ def retreat_team(state: GameState, horse: Horse, n: int, ref: str) -> bool:
     emit(state, "cart_retreat", f"{animal_name(horse)} backs {n} hex(es) and {cart_name(cart)} with it",
          cart=cart.id, horse=horse.id, ref=f"{ref}; MC §6.8")
     return True
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+handlers.register("drive_cart", check=lambda state, a: handlers.refuse_unless_legal(check_drive(state, a)), do=drive,
+                  explain=check_drive)
+handlers.register("harness", check=lambda state, a: handlers.refuse_unless_legal(harness_ruling(state, a)), do=harness,
+                  explain=harness_ruling)
+handlers.register("unharness", check=lambda state, a: handlers.refuse_unless_legal(harness_ruling(state, a)),
+                  do=unharness, explain=harness_ruling)

@@ -25,6 +25,7 @@ resumes along the rest of its path (``moving.walk_move``).
 from __future__ import annotations
 
 from ..resolve.ruling import Ruling
+from . import handlers
 from .actions import Action, Decline, Declare, Designate, Stand, Volley
 from .character import Character
 from .combat import stray
@@ -400,3 +401,33 @@ def stand(state: GameState, c: Character) -> None:
         state.pending.append(Pending("defensive_fire", state.enemy_of(c.side), [c.id],
                                      {"mover": c.id, "hex": c.hex.label, "move": mv,
                                       "eligible": shooters, "designated": [], "ref": REF}))
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+def _explain_declare(state: GameState, action: Declare) -> Ruling:
+    ch = state.characters
+    r = Ruling(kind="declare")
+    if action.char not in ch:
+        return r.refuse(f"unknown character {action.char!r}")
+    prob = declare_problem(state, ch[action.char], action.fire)
+    if prob:
+        return r.refuse(*prob)
+    c = ch[action.char]
+    move = next(x.movement for x in state.rules.weapons[c.weapon].choices if x.fire == action.fire)
+    r.step(f"{c.name} declares {action.fire.replace('_', ' ')} fire", "MC §5.1, §5.3")
+    return r.step(f"{move} movement this phase, and no attack", "MC §5.1, §5.2")
+
+
+def _explain_answer(state: GameState, action: Action) -> Ruling:
+    r = explain(state, action)  # an answer to a defensive fire prompt (§5.3)
+    return r if r is not None else Ruling(kind=action.type)
+
+
+handlers.register("declare", explain=_explain_declare,
+                  check=lambda state, a: handlers.refuse_if(declare_problem(state, handlers.character(state, a.char), a.fire)),
+                  do=lambda state, a: declare(state, state.characters[a.char], a.fire))
+handlers.register("stand", check=lambda state, a: handlers.refuse_if(stand_problem(state, handlers.character(state, a.char))),
+                  do=lambda state, a: stand(state, state.characters[a.char]))
+handlers.register("designate", "volley", check=handlers.no_prompt, explain=_explain_answer)  # a prompt's answers

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ....geometry.hexgrid import Hex
 from ..resolve.ruling import Ruling
 from . import bodies, bridle, carts, defensive_fire, handlers, horses, kneeling, led, lone_horse, ransom, riding, turn
-from .actions import (Action, Advance, AskQuarter, Attack, AttackHorse, Casualty, Declare, Decline, Dismount, EndStep,
+from .actions import (Action, Advance, Attack, AttackHorse, Casualty, Declare, Decline, Dismount, EndStep,
                       Fire, FireAtHorse, Lead, Mount, Move, Place, Retreat, Stand)
 from .character import Character
 from .errors import IllegalAction
@@ -128,20 +128,6 @@ def explain(state: GameState, action: Action) -> Ruling:
     return handlers.explain_with(state, action)
 
 
-def _explain_declare(state: GameState, action: Declare) -> Ruling:
-    ch = state.characters
-    r = Ruling(kind="declare")
-    if action.char not in ch:
-        return r.refuse(f"unknown character {action.char!r}")
-    prob = defensive_fire.declare_problem(state, ch[action.char], action.fire)
-    if prob:
-        return r.refuse(*prob)
-    c = ch[action.char]
-    move = next(x.movement for x in state.rules.weapons[c.weapon].choices if x.fire == action.fire)
-    r.step(f"{c.name} declares {action.fire.replace('_', ' ')} fire", "MC §5.1, §5.3")
-    return r.step(f"{move} movement this phase, and no attack", "MC §5.1, §5.2")
-
-
 def _explain_fire(state: GameState, action: Fire) -> Ruling:
     ch = state.characters
     if action.shooter not in ch or action.target not in ch:
@@ -184,36 +170,6 @@ def _explain_move(state: GameState, action: Move) -> Ruling:
     bridle.explain_move(state, c, path, r)  # §4.4.4: horses he may grab on the way
     r.step(f"{c.name} moves {c.hex.label} → {path[-1].label}: {cost} PM of {points_left(state, c)}", "MC §4, §3.1")
     return r
-
-
-def _explain_ask_quarter(state: GameState, action: AskQuarter) -> Ruling:
-    if state.pending and state.pending[0].kind == "quarter":
-        ch = state.characters
-        p = state.pending[0]
-        return ransom.quarter_ruling(state, [ch[x] for x in p.data["attackers"]], [ch[x] for x in p.data["defenders"]])
-    return Ruling(kind=action.type)
-
-
-def _explain_defensive(state: GameState, action: Action) -> Ruling:
-    r = defensive_fire.explain(state, action)  # an answer to a defensive fire prompt (§5.3)
-    return r if r is not None else Ruling(kind=action.type)
-
-
-def _horse_ruling(state: GameState, a: Action) -> Ruling:
-    """Previews of leading a horse (§4.4.4) and of fire and attacks at a lone horse (§6.8)."""
-    ch = state.characters
-    ids = (a.attackers if isinstance(a, AttackHorse) else (a.shooter if isinstance(a, FireAtHorse) else a.char,))
-    kind = {"lead": "lead", "fire_at_horse": "fire", "attack_horse": "melee"}[a.type]
-    unknown = [x for x in ids if x not in ch]
-    if unknown:
-        return Ruling(kind=kind).refuse(f"unknown character {unknown[0]!r}")
-    horse = state.horses.get(a.horse)
-    if isinstance(a, Lead):
-        return led.lead_ruling(state, ch[a.char], horse)
-    if isinstance(a, FireAtHorse):
-        return lone_horse.fire_ruling_at(state, ch[a.shooter], horse)
-    prob = lone_horse.attack_problem(state, a.attackers, horse)
-    return Ruling(kind=kind).refuse(*prob) if prob else lone_horse.attack_ruling(state, [ch[x] for x in ids], horse)
 
 
 def _explain_path(state: GameState, c: Character, path: tuple[Hex, ...], r: Ruling) -> None:
@@ -479,37 +435,6 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
 # =============================================================================================
 # the action handlers (check, effect, preview), registered by type name (engine/handlers.py)
 # =============================================================================================
-def _raise_if(prob) -> None:
-    if prob:
-        raise IllegalAction(*prob)
-
-
-def _raise_unless_legal(r: Ruling) -> None:
-    if not r.legal:
-        raise IllegalAction(r.steps[-1].text, r.steps[-1].ref)
-
-
-def _check_mount(state: GameState, a: Action) -> None:
-    if state.step != MOVEMENT:
-        raise IllegalAction("mounting and dismounting are movement", "MC §2.1 (2), §4.4.2")
-    c = _char(state, a.char)
-    if c.side != state.active:
-        raise IllegalAction(f"{c.name} belongs to side {c.side}; it is side {state.active}'s phase", "MC §2.1")
-    if not c.active or c.id in state.stopped:
-        raise IllegalAction(f"{c.name} cannot move now", "MC §1.2, §4.3.1")
-    if isinstance(a, Mount):
-        prob = horses.mount_problem(state, c, state.horses.get(a.horse))
-    else:
-        prob = horses.dismount_problem(state, c)
-        if prob is None and a.hex not in [h.label for h in horses.dismount_hexes(state, c)]:
-            prob = (f"{a.hex} is not a free hex next to {c.name}'s horse", "MC §4.4.2")
-    _raise_if(prob)
-
-
-def _check_no_prompt(state: GameState, a: Action) -> None:
-    raise IllegalAction(f"there is no pending {a.type} to answer", "")
-
-
 def _check_fire(state: GameState, a: Fire) -> None:
     shooter, target = _char(state, a.shooter), _char(state, a.target)
     if shooter.side != state.active:
@@ -578,10 +503,6 @@ def _do_attack(state: GameState, a: Attack) -> None:
         melee_roll(state, atts, defs)
 
 
-def _check_horse(state: GameState, a: Action) -> None:  # §4.4.4, §6.8
-    _raise_unless_legal(_horse_ruling(state, a))
-
-
 def _register() -> None:
     reg, ch = handlers.register, lambda state, cid: state.characters[cid]
     reg("end_step", check=lambda state, a: None, do=_do_end_step)
@@ -592,43 +513,9 @@ def _register() -> None:
     reg("move", check=_check_move, do=_do_move, explain=_explain_move)
     # §6: melee
     reg("attack", check=_check_attack, do=_do_attack, explain=_explain_attack)
-    # §4.4.2: mounting and dismounting
-    reg("mount", check=_check_mount, do=lambda state, a: horses.mount(state, ch(state, a.char), state.horses[a.horse]))
-    reg("dismount", check=_check_mount,
-        do=lambda state, a: horses.dismount(state, ch(state, a.char), Hex.from_label(a.hex)))
-    # §5.1, §5.3: declarations of fire, standing to shoot
-    reg("declare", check=lambda state, a: _raise_if(defensive_fire.declare_problem(state, _char(state, a.char), a.fire)),
-        do=lambda state, a: defensive_fire.declare(state, ch(state, a.char), a.fire), explain=_explain_declare)
-    reg("stand", check=lambda state, a: _raise_if(defensive_fire.stand_problem(state, _char(state, a.char))),
-        do=lambda state, a: defensive_fire.stand(state, ch(state, a.char)))
-    # answers to prompts: only while the prompt waits (see _check, _answer)
-    reg("retreat", "advance", "decline", "casualty", "place", "set_down", "fight_on", check=_check_no_prompt)
-    reg("grab", check=_check_no_prompt, explain=bridle.explain)  # §4.4.4: the grab in passing
-    reg("designate", "volley", check=_check_no_prompt, explain=_explain_defensive)
-    reg("ask_quarter", check=_check_no_prompt, explain=_explain_ask_quarter)
-    # §4.2.3, §4.2.4: bodies
-    reg("clear_bodies", check=lambda state, a: _raise_if(bodies.clear_problem(state, a)), do=bodies.do_clear,
-        explain=bodies.clear_ruling)
-    reg("carry", check=lambda state, a: _raise_unless_legal(bodies.carry_ruling(state, a)), do=bodies.do_carry,
-        explain=bodies.carry_ruling)
-    # §4.4.4 leading a horse, §6.8 fire and attacks at a lone horse
-    reg("lead", check=_check_horse, do=lambda state, a: led.lead(state, ch(state, a.char), state.horses[a.horse]),
-        explain=_horse_ruling)
-    reg("fire_at_horse", check=_check_horse,
-        do=lambda state, a: lone_horse.fire_at(state, ch(state, a.shooter), state.horses[a.horse]), explain=_horse_ruling)
-    reg("attack_horse", check=_check_horse,
-        do=lambda state, a: lone_horse.attack(state, [ch(state, x) for x in a.attackers], state.horses[a.horse]),
-        explain=_horse_ruling)
-    # §4.6.4 kneeling camels and litters
-    reg("kneel", "rise", "enter_litter", "leave_litter", check=lambda state, a: _raise_if(kneeling.problem(state, a)),
-        do=kneeling.do, explain=kneeling.ruling)
-    # §4.5.1, §4.5.4 carts
-    reg("drive_cart", check=lambda state, a: _raise_unless_legal(carts.check_drive(state, a)), do=carts.drive,
-        explain=carts.check_drive)
-    reg("harness", check=lambda state, a: _raise_unless_legal(carts.harness_ruling(state, a)), do=carts.harness,
-        explain=carts.harness_ruling)
-    reg("unharness", check=lambda state, a: _raise_unless_legal(carts.harness_ruling(state, a)), do=carts.unharness,
-        explain=carts.harness_ruling)
+    # answers to the prompts of this module (retreat, casualty, advance after combat): only
+    # while the prompt waits (see _check, _answer); the features register their own prompts'
+    reg("retreat", "advance", "decline", "casualty", check=handlers.no_prompt)
 
 
 _register()

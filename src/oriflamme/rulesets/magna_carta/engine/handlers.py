@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..resolve.ruling import Ruling
+from .errors import IllegalAction
 
 
 @dataclass(frozen=True)
@@ -40,3 +41,30 @@ def explain_with(state, action) -> Ruling:
     if h is None or h.explain is None:
         return Ruling(kind=action.type)
     return h.explain(state, action)
+
+
+# --- helpers for the checks ------------------------------------------------------------------
+def character(state, cid: str):
+    """The character ``cid``, or :class:`IllegalAction` if there is none."""
+    c = state.characters.get(cid)
+    if c is None:
+        raise IllegalAction(f"unknown character {cid!r}")
+    return c
+
+
+def refuse_if(problem) -> None:
+    """Raise the ``(reason, rule)`` of a ``*_problem`` query, if any."""
+    if problem:
+        raise IllegalAction(*problem)
+
+
+def refuse_unless_legal(ruling: Ruling) -> None:
+    """Raise the last step of an illegal ruling (its reason and rule)."""
+    if not ruling.legal:
+        raise IllegalAction(ruling.steps[-1].text, ruling.steps[-1].ref)
+
+
+def no_prompt(state, action) -> None:
+    """The check of an answer to a prompt when no prompt waits (``game._check`` tests the
+    answers while one does)."""
+    raise IllegalAction(f"there is no pending {action.type} to answer", "")

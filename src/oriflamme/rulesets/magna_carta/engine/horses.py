@@ -27,7 +27,9 @@ from __future__ import annotations
 from ....geometry.hexgrid import Hex
 from .character import Character
 from .events import emit
-from .state import GameState, Horse, Pending
+from . import handlers
+from .errors import IllegalAction
+from .state import MOVEMENT, GameState, Horse, Pending
 from .places import around, free_for_foot  # noqa: F401 (public here too)
 from .carcasses import add_carcass
 from .kneeling import (camel_name, dismount_hexes as beside_head, dismount_problem as camel_dismount_problem,
@@ -293,3 +295,30 @@ def mount(state: GameState, c: Character, horse: Horse) -> None:
     _set_left(state, c, left * r["mount_points_factor"])
     emit(state, "mount", f"{c.name} mounts the horse in {horse.hexes[0].label}-{horse.hexes[1].label} ({cost} PM; "
          f"{left} PM left on foot become {left * r['mount_points_factor']} on horseback)", char=c.id, ref="MC §4.4.2")
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+def _check_mount(state: GameState, a) -> None:  # Mount and Dismount (§4.4.2)
+    if state.step != MOVEMENT:
+        raise IllegalAction("mounting and dismounting are movement", "MC §2.1 (2), §4.4.2")
+    c = handlers.character(state, a.char)
+    if c.side != state.active:
+        raise IllegalAction(f"{c.name} belongs to side {c.side}; it is side {state.active}'s phase", "MC §2.1")
+    if not c.active or c.id in state.stopped:
+        raise IllegalAction(f"{c.name} cannot move now", "MC §1.2, §4.3.1")
+    if a.type == "mount":
+        prob = mount_problem(state, c, state.horses.get(a.horse))
+    else:
+        prob = dismount_problem(state, c)
+        if prob is None and a.hex not in [h.label for h in dismount_hexes(state, c)]:
+            prob = (f"{a.hex} is not a free hex next to {c.name}'s horse", "MC §4.4.2")
+    handlers.refuse_if(prob)
+
+
+handlers.register("mount", check=_check_mount,
+                  do=lambda state, a: mount(state, state.characters[a.char], state.horses[a.horse]))
+handlers.register("dismount", check=_check_mount,
+                  do=lambda state, a: dismount(state, state.characters[a.char], Hex.from_label(a.hex)))
+handlers.register("place", check=handlers.no_prompt)  # the unhorsed rider's landing hex, a prompt

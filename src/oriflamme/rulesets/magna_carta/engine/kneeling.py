@@ -41,6 +41,7 @@
 from __future__ import annotations
 
 from ....geometry.hexgrid import Hex
+from . import handlers
 from .character import Character
 from .events import emit
 from .animals import (CAMEL_KINDS, camel_rules, as_target, camel_cover, camel_left, led_camels, led_cap,  # noqa: F401
@@ -364,3 +365,10 @@ def do(state: GameState, a) -> None:
         board(state, ch[a.char], state.horses[a.horse])
     elif isinstance(a, LeaveLitter):
         alight(state, ch[a.char], Hex.from_label(a.hex))
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+handlers.register("kneel", "rise", "enter_litter", "leave_litter", do=do, explain=ruling,
+                  check=lambda state, a: handlers.refuse_if(problem(state, a)))

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from ....geometry.hexgrid import Hex
 from ..resolve.ruling import Ruling
+from . import handlers
 from .character import Character
 from .events import emit
 from .state import MOVEMENT, GameState, Horse
@@ -235,3 +236,16 @@ def settle(state: GameState) -> None:
                 emit(state, "horse_loose", f"{horse_name(horse)} is no longer held by side {horse.side}",
                      horse=horse.id, ref=REF)
                 horse.side = None
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+def _lead_ruling(state: GameState, a) -> Ruling:
+    if a.char not in state.characters:
+        return Ruling(kind="lead").refuse(f"unknown character {a.char!r}")
+    return lead_ruling(state, state.characters[a.char], state.horses.get(a.horse))
+
+
+handlers.register("lead", check=lambda state, a: handlers.refuse_unless_legal(_lead_ruling(state, a)),
+                  do=lambda state, a: lead(state, state.characters[a.char], state.horses[a.horse]), explain=_lead_ruling)

@@ -32,6 +32,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..resolve.ruling import Ruling, Step
+from . import handlers
 from .character import Character
 from .combat import casualty, order_retreat, stray
 from .events import emit
@@ -245,3 +246,30 @@ def retreat(state: GameState, horse: Horse, n: int, away: list, combatants: tupl
 def unharmed(state: GameState, horse: Horse, letter: str | None) -> None:
     emit(state, "horse_unharmed", f"{horse_name(horse)} is unharmed (result {letter or '-'}: no effect on a lone horse)",
          horse=horse.id, ref=f"{REF}; docs/decisions.md (lone horses)")
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+def _fire_at_horse_ruling(state: GameState, a) -> Ruling:
+    if a.shooter not in state.characters:
+        return Ruling(kind="fire").refuse(f"unknown character {a.shooter!r}")
+    return fire_ruling_at(state, state.characters[a.shooter], state.horses.get(a.horse))
+
+
+def _attack_horse_ruling(state: GameState, a) -> Ruling:
+    ch = state.characters
+    unknown = [x for x in a.attackers if x not in ch]
+    if unknown:
+        return Ruling(kind="melee").refuse(f"unknown character {unknown[0]!r}")
+    horse = state.horses.get(a.horse)
+    prob = attack_problem(state, a.attackers, horse)
+    return Ruling(kind="melee").refuse(*prob) if prob else attack_ruling(state, [ch[x] for x in a.attackers], horse)
+
+
+handlers.register("fire_at_horse", explain=_fire_at_horse_ruling,
+                  check=lambda state, a: handlers.refuse_unless_legal(_fire_at_horse_ruling(state, a)),
+                  do=lambda state, a: fire_at(state, state.characters[a.shooter], state.horses[a.horse]))
+handlers.register("attack_horse", explain=_attack_horse_ruling,
+                  check=lambda state, a: handlers.refuse_unless_legal(_attack_horse_ruling(state, a)),
+                  do=lambda state, a: attack(state, [state.characters[x] for x in a.attackers], state.horses[a.horse]))

@@ -36,6 +36,7 @@ again without a new surrender (the seed gives no procedure), several defenders.
 from __future__ import annotations
 
 from ..resolve.ruling import Ruling, distribution
+from . import handlers
 from .character import CAPTURED, ESCAPED, HEALTHY, PRISONER, STUNNED, WOUNDED, Character
 from .combat import melee_roll
 from .events import emit
@@ -269,3 +270,18 @@ def _follow(state: GameState, p: Character, mover: Character) -> None:
         p.ransom = CAPTURED
         p.hex = None
         emit(state, "captured", f"{p.name} is led off the map at {at} by his escort: captured", char=p.id, ref=REF)
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+def _explain_ask_quarter(state: GameState, action) -> Ruling:
+    if state.pending and state.pending[0].kind == "quarter":
+        ch = state.characters
+        p = state.pending[0]
+        return quarter_ruling(state, [ch[x] for x in p.data["attackers"]], [ch[x] for x in p.data["defenders"]])
+    return Ruling(kind=action.type)
+
+
+handlers.register("ask_quarter", check=handlers.no_prompt, explain=_explain_ask_quarter)  # a prompt's answers
+handlers.register("fight_on", check=handlers.no_prompt)
