@@ -429,7 +429,7 @@ def corpus_texts() -> list[str]:
 
 
 def refusal_texts() -> list[str]:
-    from oriflamme.rulesets.magna_carta.engine.fire import _target_ruling, shooter_problem
+    from oriflamme.rulesets.magna_carta.engine.fire import target_ruling, shooter_problem
     from oriflamme.rulesets.magna_carta.engine.melee import melee_ruling
     from oriflamme.rulesets.magna_carta.engine.ransom import group_problem, join_problem
     reasons = []
@@ -469,7 +469,7 @@ def refusal_texts() -> list[str]:
     reasons.append(join_problem(st, d)[0])
     _phase(st, "A", MELEE)
     reasons.append(melee_ruling(st, [st.characters["sewal"]], [d]).reason)
-    reasons.append(_target_ruling(st, st.characters["sewal"], d, None, None).reason)
+    reasons.append(target_ruling(st, st.characters["sewal"], d, None, None).reason)
     d.weapon = "longbow"
     _phase(st, "B", "offensive_fire")
     reasons.append(shooter_problem(st, d)[0])

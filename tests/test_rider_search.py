@@ -22,25 +22,25 @@ from oriflamme.rulesets.magna_carta.scenario import load_scenario
 
 def reference_reachable(state, c, budget, first_only=False):
     """``riding.reachable`` as it was before the int-state tables (commit f705963)."""
-    from oriflamme.rulesets.magna_carta.engine.movement import _SHIFT, MoveContext, _obstacles, _step_table, thresholds, threatened_hexes
+    from oriflamme.rulesets.magna_carta.engine.movement import SHIFT, MoveContext, obstacles, step_table, thresholds, threatened_hexes
     rs = state.rules
-    steps = _step_table(state, True, bool(c.armour))
+    steps = step_table(state, True, bool(c.armour))
     cost_of = {}
-    blocked, heavy, occupied = _obstacles(state, c, thresholds(rs))
+    blocked, heavy, occupied = obstacles(state, c, thresholds(rs))
     occupied = occupied - set(c.hexes)
     danger = threatened_hexes(state, c)
     ex = extra_costs(state)
-    extra = {k: ex[k] << _SHIFT for k in _KINDS}
+    extra = {k: ex[k] << SHIFT for k in _KINDS}
     jump_hexes, jump_sides = _jumpable(state)
     ctx = None
     m_terrain, hexside = state.gmap.terrain, state.gmap.hexside
     horse_cannot = {tid for tid, t in rs.terrain.items() if t.cost_for(True, c.armour) == "impassable"}
-    one = 1 << _SHIFT
+    one = 1 << SHIFT
     start = (c.hex, c.facing)
     best = {start: 0}
     prev = {}
     heap = [(0, start)]
-    limit = (budget + 1) << _SHIFT
+    limit = (budget + 1) << SHIFT
     pop, push = heapq.heappop, heapq.heappush
     astride_possible = bool(jump_hexes) or jump_sides
     no_cross = {f for f, hs in rs.hexsides.items() if hs.crossing_for(True) == "impassable"}
@@ -60,7 +60,7 @@ def reference_reachable(state, c, budget, first_only=False):
         if best[st] < key:
             continue
         if first_only and st != start and can_end(st):
-            return {st: (key >> _SHIFT, ())}
+            return {st: (key >> SHIFT, ())}
         front, facing = st
         rear, moves, ahead = _geometry(front, facing)
         if st != start and (front in danger or rear in danger):
@@ -92,7 +92,7 @@ def reference_reachable(state, c, budget, first_only=False):
                 sc = ctx.cost(j.crossed_from, x, jump=True)
                 if sc is None:
                     continue
-                nk = key + ((sc + j.extra) << _SHIFT)
+                nk = key + ((sc + j.extra) << SHIFT)
                 ns = (j.front, j.facing)
                 if nk < limit and nk < best.get(ns, limit):
                     best[ns] = nk
@@ -115,7 +115,7 @@ def reference_reachable(state, c, budget, first_only=False):
                 p = paths[x] = p + (prev[x][1],)
         return p
 
-    return {st: (k >> _SHIFT, path_of(st)) for st, k in best.items() if st != start and can_end(st)}
+    return {st: (k >> SHIFT, path_of(st)) for st, k in best.items() if st != start and can_end(st)}
 
 
 # --- the boards: the bundled maps (open country with its water, the hamlet) and a walled one ----

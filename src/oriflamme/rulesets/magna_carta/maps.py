@@ -835,3 +835,23 @@ def with_carts(gmap: "GameMap", carts, rules: Ruleset, source: str = "map") -> "
 def cart_base(gmap: "GameMap") -> "GameMap":
     """The map without carts under ``gmap`` (itself when it has none drawn)."""
     return gmap._base if gmap._base is not None else gmap
+
+
+#: The maps with carts drawn, by (base map, carts' positions): the game state redraws its map
+#: after every cart move (engine/carts.py).
+_MAPS: dict[tuple, tuple[GameMap, GameMap]] = {}
+
+
+def effective_map(gmap: GameMap, carts, rules) -> GameMap:
+    """``gmap``'s base with ``carts`` drawn over it (cached by the carts' positions)."""
+    base = cart_base(gmap)
+    specs = [x.spec() for x in sorted(carts, key=lambda x: x.id)]
+    key = (id(base), tuple(tuple(sorted(s.items())) for s in specs))
+    hit = _MAPS.get(key)
+    if hit is not None and hit[0] is base:
+        return hit[1]
+    m = with_carts(base, specs, rules) if specs else base
+    if len(_MAPS) > 256:
+        _MAPS.clear()
+    _MAPS[key] = (base, m)
+    return m

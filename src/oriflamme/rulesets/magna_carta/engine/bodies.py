@@ -38,87 +38,31 @@ import heapq
 from ....geometry.hexgrid import Hex
 from ..resolve.movement import Thresholds, thresholds  # noqa: F401  (re-exported)
 from ..resolve.ruling import Ruling
+from . import handlers
 from .actions import Carry, ClearBodies, SetDown
 from .character import Character
 from .events import emit
 from .state import MOVEMENT, GameState, Pending
+from .carcasses import HORSE, KINDS, MAN, add_carcass, bodies_at, bodies_map, body_kind, describe, take_carcass  # noqa: F401
+from .movement import MoveContext, allowance, points_left, step_cost
+from .paths import walk
 
-MAN, HORSE = "man", "horse"
-KINDS = (MAN, HORSE)
+
+
 CLEAR_REF = "MC §4.2.3"
 CARRY_REF = "MC §4.2.4"
 
 
-# =============================================================================================
-# where the bodies lie (§4.2.2)
-# =============================================================================================
-def body_kind(c: Character) -> str:
-    """What a dead character counts as. Every character of the roster is a man today; a hook
-    for animals of the roster (a riderless horse led by the bridle, §4.2.1) when they come."""
-    return MAN
 
 
-def bodies_map(state: GameState) -> dict[Hex, tuple[int, int]]:
-    """Every hex holding bodies -> ``(dead men, dead horses)``."""
-    men: dict[Hex, int] = {}
-    horses: dict[Hex, int] = {}
-    for c in state.characters.values():
-        if c.hex is not None and not c.alive:
-            if body_kind(c) == HORSE:
-                horses[c.hex] = horses.get(c.hex, 0) + 1
-            else:
-                men[c.hex] = men.get(c.hex, 0) + 1
-    for h, kinds in state.carcasses.items():
-        if kinds.get(MAN):
-            men[h] = men.get(h, 0) + kinds[MAN]
-        if kinds.get(HORSE):
-            horses[h] = horses.get(h, 0) + kinds[HORSE]
-    return {h: (men.get(h, 0), horses.get(h, 0)) for h in set(men) | set(horses)}
 
 
-def bodies_at(state: GameState, h: Hex) -> tuple[int, int]:
-    """``(dead men, dead horses)`` lying in ``h``."""
-    men = horses = 0
-    for c in state.characters.values():
-        if c.hex == h and not c.alive:
-            if body_kind(c) == HORSE:
-                horses += 1
-            else:
-                men += 1
-    kinds = state.carcasses.get(h)
-    if kinds:
-        men += kinds.get(MAN, 0)
-        horses += kinds.get(HORSE, 0)
-    return men, horses
 
 
-def add_carcass(state: GameState, h: Hex, kind: str = HORSE, n: int = 1) -> None:
-    """Lay ``n`` bodies of ``kind`` in ``h`` (a dead horse under its fallen rider)."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown kind of body {kind!r}")
-    kinds = state.carcasses.setdefault(h, {})
-    kinds[kind] = kinds.get(kind, 0) + n
 
 
-def _take_carcass(state: GameState, h: Hex, kind: str, n: int) -> int:
-    kinds = state.carcasses.get(h, {})
-    taken = min(n, kinds.get(kind, 0))
-    if taken:
-        kinds[kind] -= taken
-        if not kinds[kind]:
-            del kinds[kind]
-        if not kinds:
-            del state.carcasses[h]
-    return taken
 
 
-def describe(men: int, horses: int) -> str:
-    parts = []
-    if men:
-        parts.append(f"{men} dead {'man' if men == 1 else 'men'}")
-    if horses:
-        parts.append(f"{horses} dead {'horse' if horses == 1 else 'horses'}")
-    return ", ".join(parts) or "no dead"
 
 
 # =============================================================================================
@@ -259,9 +203,9 @@ def do_clear(state: GameState, a: ClearBodies) -> None:
                         key=lambda c: c.id)[:left]:
             c.hex = None if sink else to   # a sunk body stays in the roster, dead, off the board
             moved += 1
-        extra = _take_carcass(state, h, MAN, left - moved)
+        extra = take_carcass(state, h, MAN, left - moved)
     else:
-        moved, extra = 0, _take_carcass(state, h, HORSE, _rule(state, "clear_dead_horses"))
+        moved, extra = 0, take_carcass(state, h, HORSE, _rule(state, "clear_dead_horses"))
     if extra and not sink:
         add_carcass(state, to, a.kind, extra)
     n = moved + extra
@@ -277,7 +221,6 @@ def do_clear(state: GameState, a: ClearBodies) -> None:
 # carrying a stunned friend (§4.2.4)
 # =============================================================================================
 def carrier_problem(state: GameState, c: Character) -> tuple[str, str] | None:
-    from .movement import points_left
     if state.step != MOVEMENT:
         return "characters move in the movement step", "MC §2.1 (2)"
     if c.side != state.active:
@@ -360,7 +303,6 @@ def _cheapest(ctx, start: Hex, budget: int) -> dict[Hex, tuple[int, tuple[Hex, .
 def carry_costs(state: GameState, c: Character, f: Character, path: tuple[Hex, ...]):
     """``(before, after, left, reason, ref)``: the cost of the path up to and including the
     friend's hex, the cost after it, the points left; reason None when the carry is legal."""
-    from .movement import MoveContext, points_left, step_cost
     p = carrier_problem(state, c) or friend_problem(state, c, f)
     if p:
         return 0, 0, 0, *p
@@ -395,7 +337,6 @@ def carry_costs(state: GameState, c: Character, f: Character, path: tuple[Hex, .
 def carry_options(state: GameState) -> list[Carry]:
     """Every carry of the active side now: for each carrier and stunned friend, the cheapest
     path to the friend, then the cheapest path on to each free hex within half the points."""
-    from .movement import MoveContext, points_left
     if state.step != MOVEMENT or state.pending:
         return []
     side = state.active
@@ -451,8 +392,6 @@ def carry_ruling(state: GameState, a: Carry) -> Ruling:
 
 
 def do_carry(state: GameState, a: Carry) -> None:
-    from .movement import MoveContext, allowance, step_cost
-    from .paths import walk
     c, f = state.characters[a.char], state.characters[a.friend]
     path = tuple(Hex.from_label(x) for x in a.path)
     k = path.index(f.hex)
@@ -540,3 +479,13 @@ def set_down_options(p: Pending, state: GameState | None = None) -> list[SetDown
 
 def answer_set_down(state: GameState, p: Pending, a: SetDown) -> None:
     put_down(state, state.characters[a.char], state.characters[p.data["friend"]], Hex.from_label(a.hex))
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+handlers.register("clear_bodies", check=lambda state, a: handlers.refuse_if(clear_problem(state, a)), do=do_clear,
+                  explain=clear_ruling)
+handlers.register("carry", check=lambda state, a: handlers.refuse_unless_legal(carry_ruling(state, a)), do=do_carry,
+                  explain=carry_ruling)
+handlers.register("set_down", check=handlers.no_prompt)  # a prompt's answer

@@ -39,11 +39,15 @@ from __future__ import annotations
 
 from ....geometry.hexgrid import Hex
 from ..resolve.ruling import Ruling, distribution
+from . import handlers
 from .actions import Action, Decline, Grab
 from .character import Character
 from .events import emit
-from .led import horse_name, led_by, max_led, mixing_problem, place_by, touches
+from .hooks import HOOKS
+from .led import horse_name, led_by, let_go, max_led, mixing_problem, place_by, touches
+from .moving import walk_move
 from .state import MOVEMENT, GameState, Horse, Pending
+from . import riding
 
 REF = "MC §4.4.4, §4.6.3"
 
@@ -92,6 +96,7 @@ def _counter(front: Hex, facing: int) -> tuple[Hex, Hex]:
     return (front, front.neighbour(facing + 3))
 
 
+@HOOKS.provide(name="offer_grab")
 def offer(state: GameState, c: Character, before: tuple[Hex, int], h: Hex, i: int, n_steps: int,
           move: dict) -> bool:
     """Called by :func:`paths.walk` after step ``i`` of the rider ``c``'s move (``before``: his
@@ -150,7 +155,6 @@ def explain(state: GameState, a: Grab) -> Ruling:
 
 
 def answer(state: GameState, p: Pending, a: Action) -> None:
-    from .game import _walk_move
     c = state.characters[p.chars[0]]
     mv = p.data["move"]
     if isinstance(a, Decline):
@@ -169,9 +173,10 @@ def answer(state: GameState, p: Pending, a: Action) -> None:
             state.grab_failed[_key(c, horse)] = state.turn
             emit(state, "grab", f"{c.name} fails to take {name} by the bridle (die {die}): it stays where it is "
                  f"and he cannot control it this turn", ruling=r, char=c.id, horse=horse.id, result="failure", ref=REF)
-    _walk_move(state, c, mv)  # the move goes on
+    walk_move(state, c, mv)  # the move goes on
 
 
+@HOOKS.provide(name="after_move_grab")
 def after_move(state: GameState, c: Character, mv: dict) -> None:
     """At the end of a move in which ``c`` grabbed a horse: it goes beside him, parallel and
     slightly behind (§4.4.4), or anywhere next to him; nowhere: he lets go."""
@@ -180,8 +185,7 @@ def after_move(state: GameState, c: Character, mv: dict) -> None:
         return
     pos = place_by(state, c, horse)
     if pos is None:
-        from .led import _let_go
-        _let_go(state, horse, "it cannot follow him there", "MC §4.4.4")
+        let_go(state, horse, "it cannot follow him there", "MC §4.4.4")
         return
     if pos != (horse.hex, horse.facing):
         horse.hex, horse.facing = pos
@@ -194,7 +198,6 @@ def explain_move(state: GameState, c: Character, path: tuple[Hex, ...], r: Rulin
     on the way (the prompt of :func:`offer`)."""
     if not c.mounted or not state.horses or len(path) < 2:
         return
-    from . import riding
     steps = riding.path_steps(state, c, path, riding.extra_costs(state))
     was = c.hexes
     offered: set[str] = set()
@@ -208,3 +211,9 @@ def explain_move(state: GameState, c: Character, path: tuple[Hex, ...], r: Rulin
                 r.step(f"{s.front.label}: passing by {horse_name(x)}, he may try to take it by the bridle "
                        f"(1D10, 1-{success_max(state)})", REF)
         was = now
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+handlers.register("grab", check=handlers.no_prompt, explain=explain)  # §4.4.4: a prompt's answer

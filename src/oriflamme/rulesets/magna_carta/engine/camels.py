@@ -21,6 +21,7 @@ from ....geometry.hexgrid import Hex
 from .character import Character
 from .events import emit
 from .state import GameState
+from ..resolve.camels import fear_test
 
 
 def mount_of(state: GameState, c: Character) -> str:
@@ -77,7 +78,6 @@ def fear_on_entering(state: GameState, c: Character, before: tuple[Hex, int], he
     new = [x for x in near if x.id not in was]
     if not new:
         return False  # already next to the camel: no test (§4.6.5)
-    from ..resolve.camels import fear_test
     r = fear_test(state.rules, c.used_to_camels, state.dice.roll(10))
     names = ", ".join(x.name for x in sorted(new, key=lambda x: x.id))
     text = {"frightened": "frightened, the horse backs away", "forced": "frightened, the horse is forced on",

@@ -57,13 +57,16 @@ from __future__ import annotations
 import heapq
 
 from ....geometry.hexgrid import Hex
-from ..maps import GameMap, cart_animal_hexes, cart_base, cart_can_stand, with_carts
+from ..maps import GameMap, cart_animal_hexes, cart_base, cart_can_stand, effective_map, with_carts  # noqa: F401
 from ..resolve.ruling import Ruling
+from . import handlers
 from .actions import DriveCart, Harness, Unharness
 from .character import Character
 from .events import emit
-from .led import horse_name as animal_name  # one naming for every animal
+from .animals import horse_name as animal_name  # one naming for every animal
 from .state import MOVEMENT, Cart, GameState, Horse
+from . import riding
+from .movement import MoveContext, allowance, points_left
 
 REF = "MC §4.5.1"
 MOVING_REF = "MC §4.5.4"
@@ -71,27 +74,10 @@ KINDS = {"horse": "draught_horse", "ox": "ox"}   # a scenario's animal -> the Ho
 KIND_NAMES = {"draught_horse": "draught horse", "ox": "ox"}
 ALLOWANCE_RULE = {"draught_horse": "draught_horse_movement", "ox": "ox_movement"}
 
-_MAPS: dict[tuple, tuple[GameMap, GameMap]] = {}
-
 
 # =============================================================================================
 # the map and the setting up
 # =============================================================================================
-def effective_map(gmap: GameMap, carts, rules) -> GameMap:
-    """``gmap``'s base with ``carts`` drawn over it (cached by the carts' positions)."""
-    base = cart_base(gmap)
-    specs = [x.spec() for x in sorted(carts, key=lambda x: x.id)]
-    key = (id(base), tuple(tuple(sorted(s.items())) for s in specs))
-    hit = _MAPS.get(key)
-    if hit is not None and hit[0] is base:
-        return hit[1]
-    m = with_carts(base, specs, rules) if specs else base
-    if len(_MAPS) > 256:
-        _MAPS.clear()
-    _MAPS[key] = (base, m)
-    return m
-
-
 def redraw(state: GameState) -> None:
     state.gmap = effective_map(state.gmap, state.carts.values(), state.rules)
 
@@ -169,7 +155,6 @@ def _probe(state: GameState, cid: str, side: str, movement: int, mounted: bool, 
 
 def _busy(state: GameState, c: Character) -> tuple[str, str] | None:
     """Why ``c`` cannot take on a cart's chore (drive, pull, harness) now, or None."""
-    from .movement import points_left
     if state.step != MOVEMENT or c.side != state.active:
         return (f"{c.name} handles a cart in the movement step of his side's phase", "MC §2.1 (2), §4.5.1")
     if c.hex is None or not c.active:
@@ -204,7 +189,6 @@ class Team:
 
 def team_problem(state: GameState, a: DriveCart) -> tuple[str, str] | Team:
     """The team that would move for ``a`` (its path unchecked), or why there is none."""
-    from .movement import allowance
     ch = state.characters
     c = ch.get(a.char)
     if c is None:
@@ -263,7 +247,6 @@ def team_problem(state: GameState, a: DriveCart) -> tuple[str, str] | Team:
 def _step(state: GameState, team: Team, chain: tuple[Hex, ...], h: Hex, ctx, base: GameMap,
           blocked: dict[Hex, str]) -> tuple[int, tuple[Hex, ...], str] | tuple[None, str, str]:
     """One step of the team's head into ``h``: ``(cost, new chain, note)`` or ``(None, why, ref)``."""
-    from . import riding
     rs = state.rules
     head = chain[0]
     extra, note = 0, ""
@@ -322,7 +305,6 @@ def _blocked(state: GameState, team: Team) -> dict[Hex, str]:
 
 
 def _context(state: GameState, team: Team):
-    from .movement import MoveContext
     probe = _probe(state, f"team:{team.cart.id}", team.driver.side, team.allowance, mounted=team.animal is not None,
                    armour=team.driver.armour if team.animal is None else False)
     return MoveContext(state, probe)
@@ -416,7 +398,6 @@ def drive_options(state: GameState) -> list[DriveCart]:
 
 
 def drive(state: GameState, a: DriveCart) -> None:
-    from .movement import allowance
     team = team_problem(state, a)
     r = check_drive(state, a)
     assert isinstance(team, Team) and r.legal
@@ -624,3 +605,14 @@ def retreat_team(state: GameState, horse: Horse, n: int, ref: str) -> bool:
     emit(state, "cart_retreat", f"{animal_name(horse)} backs {n} hex(es) and {cart_name(cart)} with it",
          cart=cart.id, horse=horse.id, ref=f"{ref}; MC §6.8")
     return True
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+handlers.register("drive_cart", check=lambda state, a: handlers.refuse_unless_legal(check_drive(state, a)), do=drive,
+                  explain=check_drive)
+handlers.register("harness", check=lambda state, a: handlers.refuse_unless_legal(harness_ruling(state, a)), do=harness,
+                  explain=harness_ruling)
+handlers.register("unharness", check=lambda state, a: handlers.refuse_unless_legal(harness_ruling(state, a)),
+                  do=unharness, explain=harness_ruling)

@@ -19,17 +19,25 @@ Defensive fire: every hex an enemy enters during a move (:func:`paths.walk`) cal
 pauses in a ``defensive_fire`` prompt holding the move in progress. The other side designates
 shooters (:class:`~.actions.Designate`, all before any die), then fires
 (:class:`~.actions.Volley`) or lets him pass (:class:`~.actions.Decline`); the move then
-resumes along the rest of its path (``game._walk_move``).
+resumes along the rest of its path (``moving.walk_move``).
 """
 
 from __future__ import annotations
 
 from ..resolve.ruling import Ruling
+from . import handlers
 from .actions import Action, Decline, Declare, Designate, Stand, Volley
 from .character import Character
+from .combat import stray
 from .events import emit
-from .fire import _target_ruling, apply_status, weapon_problem
+from .hooks import HOOKS
+from .moving import walk_move
+from .fire import target_ruling, apply_status, weapon_problem
 from .state import MOVEMENT, OFFENSIVE_FIRE, GameState, Pending
+from . import riding
+from .horses import unhorse
+from .movement import allowance
+from ....geometry.hexgrid import Hex
 
 OFFENSIVE = ("offensive", "offensive_or_defensive", "offensive_and_defensive")
 DEFENSIVE = ("defensive", "offensive_or_defensive", "offensive_and_defensive")
@@ -75,7 +83,6 @@ def declare_problem(state: GameState, c: Character, fire: str) -> tuple[str, str
 
 
 def _limited(state: GameState, c: Character, movement: str) -> int:
-    from .movement import allowance
     saved = state.fire_limit.get(c.id)
     state.fire_limit[c.id] = movement
     try:
@@ -188,7 +195,7 @@ def defensive_ruling(state: GameState, shooter: Character, mover: Character, die
     prob = shooter_problem(state, shooter) or target_problem(state, mover)
     if prob:
         return Ruling(kind="fire").refuse(*prob)
-    r = _target_ruling(state, shooter, mover, die, None)
+    r = target_ruling(state, shooter, mover, die, None)
     if r.legal:
         r.step(f"defensive fire at {mover.name} while he moves: the defensive reading of the result applies", REF)
     return r
@@ -206,13 +213,14 @@ def eligible(state: GameState, mover: Character) -> list[str]:
             continue
         if occ is None:
             occ = state.occupants()
-        if _target_ruling(state, c, mover, None, occ).legal:
+        if target_ruling(state, c, mover, None, occ).legal:
             out.append(cid)
     return out
 
 
+@HOOKS.provide(name="defensive_fire_on_enter")
 def on_enter(state: GameState, mover: Character, h, i: int, move: dict) -> bool:
-    """:data:`turn.DEFENSIVE_FIRE_HOOK`: ``mover`` entered ``h`` (step ``i`` of ``move``).
+    """The hook ``defensive_fire_on_enter`` (engine/hooks.py): ``mover`` entered ``h`` (step ``i`` of ``move``).
     Pauses the move (returns True) with a prompt when the other side has an eligible shooter."""
     state.df_walked[mover.id] = state.df_walked.get(mover.id, 0) + 1
     if not state.defensive_ready:
@@ -274,8 +282,6 @@ def answer(state: GameState, p: Pending, a: Action) -> None:
 
 
 def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
-    from .game import _stray
-    from .movement import allowance
     shooters = [state.characters[x] for x in p.data["designated"]]
     emit(state, "defensive_volley", f"{', '.join(s.name for s in shooters)} fire defensively at {mover.name} "
          f"in {p.data['hex']}", shooters=[s.id for s in shooters], char=mover.id, hex=p.data["hex"], ref=REF)
@@ -290,14 +296,14 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
             emit(state, "defensive_fire", f"{s.name}'s shot is wasted: {mover.name} is already down",
                  shooter=s.id, char=mover.id, ref=REF)
             continue
-        pre = _target_ruling(state, s, mover, None, None)
+        pre = target_ruling(state, s, mover, None, None)
         if not pre.legal:  # e.g. unhorsed by an earlier shot of the volley and set down out of sight
             emit(state, "defensive_fire", f"{s.name}'s shot is wasted: {mover.name} can no longer be shot at",
                  ruling=pre, shooter=s.id, char=mover.id, ref=REF)  # the ruling says why
             continue
         die = state.dice.roll(10)
         s.shots += 1
-        r = _target_ruling(state, s, mover, die, None)
+        r = target_ruling(state, s, mover, die, None)
         r.step(f"defensive fire at {mover.name} while he moves: the defensive reading of the result applies", REF)
         emit(state, "fire", f"{s.name} fires at {mover.name}: {r.result}", ruling=r,
              shooter=s.id, target=mover.id, result=r.result, defensive=True)
@@ -306,7 +312,6 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
         if mover.alive and mover.mounted and res.unhorse:
             # unhorsed in the middle of his move (§5.4.2, §6.8): the horse stays (or lies dead)
             # where the shot caught him, he is put beside it and moves no further this phase
-            from .horses import unhorse
             unhorse(state, mover, res.horse_killed, res.ref)
             mv["unhorsed"] = True
             mv["spent_before"] = allowance(state, mover)
@@ -321,21 +326,18 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
             _lose(state, mover, mv, left - left // 2)
             emit(state, "defensive_fire", f"{mover.name} may go on with only {left // 2} PM", char=mover.id, ref=res.ref)
         if res.miss:
-            _stray(state, s, mover)
+            stray(state, s, mover)
 
 
 def _lose(state: GameState, mover: Character, mv: dict, n: int) -> None:
     """The mover loses ``n`` movement points this phase (counted as spent, never beyond his
     allowance)."""
-    from .movement import allowance
     cap = max(mv["spent_before"], allowance(state, mover) - sum(mv["steps"][: mv["at"] + 1]))
     mv["spent_before"] = min(mv["spent_before"] + n, cap)
 
 
 def _resume(state: GameState, mover: Character, mv: dict) -> None:
     """Go on with the paused move: along the part of its path the mover can still pay for."""
-    from .game import _walk_move
-    from .movement import allowance
     at, steps = mv["at"], mv["steps"]
     if mover.alive and not mv.get("unhorsed") and (mover.hex is None or mover.hex.label != mv["path"][at]):
         # moved off his path while the shots were resolved (a retreat): his move ends there
@@ -357,18 +359,16 @@ def _resume(state: GameState, mover: Character, mv: dict) -> None:
                 mv["path"], mv["steps"] = mv["path"][: free[-1] + 1], steps[: free[-1] + 1]
             else:
                 mv["path"], mv["steps"], mv["halt"] = mv["path"][: at + 1], steps[: at + 1], True
-    _walk_move(state, mover, mv)
+    walk_move(state, mover, mv)
 
 
 def _counters(state: GameState, mover: Character, mv: dict) -> list[tuple]:
     """The hexes of ``mover``'s counter after each step of the move ``mv`` (a rider: his front
     and rear hexes, replayed from the move's origin)."""
-    from ....geometry.hexgrid import Hex
     path = [Hex.from_label(x) for x in mv["path"]]
     if not mover.mounted:
         return [(h,) for h in path]
     import copy
-    from . import riding
     probe = copy.copy(mover)
     probe.hex, probe.facing = Hex.from_label(mv["origin"]), mv.get("facing", mover.facing)
     return [(st.front, st.front.neighbour(st.facing + 3))
@@ -401,3 +401,33 @@ def stand(state: GameState, c: Character) -> None:
         state.pending.append(Pending("defensive_fire", state.enemy_of(c.side), [c.id],
                                      {"mover": c.id, "hex": c.hex.label, "move": mv,
                                       "eligible": shooters, "designated": [], "ref": REF}))
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+def _explain_declare(state: GameState, action: Declare) -> Ruling:
+    ch = state.characters
+    r = Ruling(kind="declare")
+    if action.char not in ch:
+        return r.refuse(f"unknown character {action.char!r}")
+    prob = declare_problem(state, ch[action.char], action.fire)
+    if prob:
+        return r.refuse(*prob)
+    c = ch[action.char]
+    move = next(x.movement for x in state.rules.weapons[c.weapon].choices if x.fire == action.fire)
+    r.step(f"{c.name} declares {action.fire.replace('_', ' ')} fire", "MC §5.1, §5.3")
+    return r.step(f"{move} movement this phase, and no attack", "MC §5.1, §5.2")
+
+
+def _explain_answer(state: GameState, action: Action) -> Ruling:
+    r = explain(state, action)  # an answer to a defensive fire prompt (§5.3)
+    return r if r is not None else Ruling(kind=action.type)
+
+
+handlers.register("declare", explain=_explain_declare,
+                  check=lambda state, a: handlers.refuse_if(declare_problem(state, handlers.character(state, a.char), a.fire)),
+                  do=lambda state, a: declare(state, state.characters[a.char], a.fire))
+handlers.register("stand", check=lambda state, a: handlers.refuse_if(stand_problem(state, handlers.character(state, a.char))),
+                  do=lambda state, a: stand(state, state.characters[a.char]))
+handlers.register("designate", "volley", check=handlers.no_prompt, explain=_explain_answer)  # a prompt's answers

@@ -8,14 +8,16 @@ fire (§5.3): :mod:`oriflamme.rulesets.magna_carta.engine.defensive_fire`.
 
 from __future__ import annotations
 
-from ..resolve.fire import FireSituation, fire as resolve_fire
-from ..resolve.ruling import Ruling
+from ..resolve.fire import fire as resolve_fire, FireSituation
+from ..resolve.ruling import Ruling, Step
 from .character import Character
 from ....geometry.hexgrid import in_front_arc
 from ..rulesdata import COVER_ORDER
 from .lines import line_of_fire
 from .movement import can_attack_hex
-from .state import OFFENSIVE_FIRE, GameState
+from .state import GameState, OFFENSIVE_FIRE
+from .animals import as_target, passengers, passive_problem
+from .events import emit
 
 _MOVE_ORDER = ("full", "half", "none")
 
@@ -42,7 +44,6 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if c.ransom == "prisoner":
         return (f"{c.name} is a prisoner and cannot fire", "MC §6.9")
     if c.hex is None:  # a passenger in a litter (§4.6.8)
-        from .kneeling import passive_problem
         return passive_problem(state, c) or (f"{c.name} is not on the map", "MC §5")
     if not c.active:
         return (f"{c.name} is {c.status}", "MC §1.2")
@@ -73,7 +74,6 @@ def weapon_problem(state: GameState, c: Character) -> tuple[str, str] | None:
 
 def apply_status(state: GameState, target: Character, res) -> None:
     """The status a fire result gives its target (killed, wounded or stunned), logged."""
-    from .events import emit
     if res.kill:
         emit(state, "status", f"{target.name} is {target.kill()}", char=target.id, ref=res.ref)
     elif res.wound:
@@ -88,15 +88,14 @@ def fire_ruling(state: GameState, shooter: Character, target: Character, die: in
     prob = shooter_problem(state, shooter)
     if prob:
         return Ruling(kind="fire").refuse(*prob)
-    return _target_ruling(state, shooter, target, die, None)
+    return target_ruling(state, shooter, target, die, None)
 
 
-def _target_ruling(state: GameState, shooter: Character, target: Character, die: int | None,
+def target_ruling(state: GameState, shooter: Character, target: Character, die: int | None,
                    occ: dict | None) -> Ruling:
     """:func:`fire_ruling` once ``shooter_problem`` is known to be None."""
     rs = state.rules
     if target.hex is None and state.horses:  # a passenger in a litter (§4.6.6): engine/kneeling.py
-        from .kneeling import as_target
         target = as_target(state, target)
     if target.side == shooter.side or not target.alive or target.hex is None:
         return Ruling(kind="fire").refuse(f"{target.name} is not a living enemy on the map", "MC §5")
@@ -160,7 +159,6 @@ def _target_ruling(state: GameState, shooter: Character, target: Character, die:
     )
     r = resolve_fire(rs, sit, die)
     pre = [f"{shooter.name} ({shooter.hex.label}) fires at {target.name} ({t_hex.label}): line of fire clear"]
-    from ..resolve.ruling import Step
     r.steps[:0] = [Step(pre[0], "MC §5.5.1")] + [Step(t, ref) for t, ref in notes]
     r.data["line"] = [h.label for h in lof.hexes]
     r.data["shooter"] = shooter.id
@@ -189,13 +187,12 @@ def _legal_targets(state: GameState, shooter: Character):
         if t.side != shooter.side and t.alive and t.hex is not None:
             if occ is None:
                 occ = state.occupants()
-            r = _target_ruling(state, shooter, t, None, occ)
+            r = target_ruling(state, shooter, t, None, occ)
             if r.legal:
                 yield t, r
     if state.horses:  # passengers in litters may be fired at (§4.6.6)
-        from .kneeling import passengers
         for t in passengers(state):
             if t.side != shooter.side:
-                r = _target_ruling(state, shooter, t, None, None)
+                r = target_ruling(state, shooter, t, None, None)
                 if r.legal:
                     yield t, r

@@ -27,7 +27,15 @@ from __future__ import annotations
 from ....geometry.hexgrid import Hex
 from .character import Character
 from .events import emit
-from .state import GameState, Horse, Pending
+from . import handlers
+from .errors import IllegalAction
+from .state import MOVEMENT, GameState, Horse, Pending
+from .places import around, free_for_foot  # noqa: F401 (public here too)
+from .carcasses import add_carcass
+from .kneeling import (camel_name, dismount_hexes as beside_head, dismount_problem as camel_dismount_problem,
+                       mount_problem as camel_mount_problem)
+from .movement import allowance, points_left
+from .places import passable_for
 
 
 def rules(state: GameState) -> dict[str, int]:
@@ -53,23 +61,8 @@ def to_foot(state: GameState, c: Character) -> None:
         c.mounted = False
 
 
-def around(state: GameState, hexes: tuple[Hex, ...]) -> list[Hex]:
-    """Map hexes next to a two-hex counter (not its own)."""
-    out = []
-    for h in hexes:
-        for n in h.neighbours():
-            if n not in hexes and n in state.gmap and n not in out:
-                out.append(n)
-    return sorted(out)
 
 
-def free_for_foot(state: GameState, c: Character, h: Hex) -> bool:
-    rs = state.rules
-    if rs.terrain[state.gmap.terrain(h)].cost_for(False, c.armour) == "impassable":
-        return False
-    if [o for o in state.live_at(h) if o.id != c.id]:
-        return False
-    return state.horse_at(h) is None
 
 
 def _new_horse_id(state: GameState, c: Character) -> str:
@@ -88,7 +81,6 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
     horse = Horse(_new_horse_id(state, c), c.hex, c.facing, c.side, alive=not horse_killed, kind=_mount(state, c))
     if horse_killed:
         # a dead horse is a body (§4.2.2), counted in the hex of its head (Oriflamme's reading)
-        from .bodies import add_carcass
         add_carcass(state, horse.hex)
     else:
         state.horses[horse.id] = horse
@@ -96,7 +88,6 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
     state.kneeling.discard(c.id)
     to_foot(state, c)
     if c.side == state.active:  # unhorsed in his own phase: no movement left (Oriflamme's reading)
-        from .movement import allowance
         state.mp_spent[c.id] = allowance(state, c)
     emit(state, "unhorse", f"{c.name} is unhorsed; his horse {'lies dead' if horse_killed else 'stays'} in "
          f"{horse.hexes[0].label}-{horse.hexes[1].label}", char=c.id, horse=horse.id, ref=ref)
@@ -137,7 +128,6 @@ def shift_to(state: GameState, f: Character, h: Hex, c: Character) -> Hex | None
     room for a retreat, engine/paths.py ``make_room``). A friend alive and not a prisoner is
     shifted (stunned included: "on décale" the counter); a friend on horseback is moved one
     hex, his facing kept, both his hexes free (the returned hex is his new front hex)."""
-    from .paths import passable_for
     if f.side != c.side or not f.alive or f.ransom == "prisoner" or h not in f.hexes:
         return None
     if f.mounted:
@@ -160,7 +150,6 @@ def _near_enemy(state: GameState, f: Character, hexes) -> bool:
 def _shift_rider(state: GameState, f: Character, h: Hex, c: Character) -> Hex | None:
     """The new front hex of the rider ``f`` moved one hex (both hexes the same way, his facing
     kept) off ``h`` (§6.8, Oriflamme's reading of "décaler d'une case" for a two-hex counter)."""
-    from .paths import passable_for
     rs, old = state.rules, f.hexes
     cands = []
     for d in range(6):
@@ -214,20 +203,17 @@ def mount_cost(state: GameState, c: Character) -> int:
 
 def dismount_hexes(state: GameState, c: Character) -> list[Hex]:
     if _mount(state, c) == "camel" and c.mounted:  # beside the camel's head (§4.6.4)
-        from .kneeling import dismount_hexes as beside_head
         return beside_head(state, c)
     return [h for h in around(state, c.hexes) if free_for_foot(state, c, h)]
 
 
 def dismount_problem(state: GameState, c: Character) -> tuple[str, str] | None:
-    from .movement import points_left
     if not c.mounted:
         return (f"{c.name} is not on horseback", "MC §4.4.2")
     if not c.foot_type:
         return (f"{c.name}'s type has no counterpart on foot", "MC §4.4.2")
     if _mount(state, c) == "camel":  # the camel must kneel first (§4.6.4)
-        from .kneeling import dismount_problem as camel_problem
-        prob = camel_problem(state, c)
+        prob = camel_dismount_problem(state, c)
         if prob:
             return prob
     if points_left(state, c) < mount_cost(state, c):
@@ -257,21 +243,18 @@ def _mount(state: GameState, c: Character) -> str:
 
 
 def mount_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[str, str] | None:
-    from .movement import points_left
     if c.mounted:
         return (f"{c.name} is already on horseback", "MC §4.4.2")
     if not c.horse_type:
         return (f"only riders may mount a horse; {c.name} is not one", "MC §4.4.2")
     if horse is not None and horse.kind in ("pack_camel", "litter_camel"):
-        from .kneeling import camel_name
         return (f"{camel_name(horse)} carries no rider: it is only led by the bridle", "MC §4.6.3")
     if horse is not None and horse.kind != _mount(state, c):
         return (f"{c.name} rides a {_mount(state, c)}, not a {horse.kind}", "MC §4.4.2, §4.6.4")
     if horse is None or horse not in mountable(state, c):
         return ("the horse must be riderless, alive, next to him and not held by an enemy standing by", "MC §4.4.2, §4.4.4")
     if horse.kind == "camel":  # kneeling, from beside its head (§4.6.4)
-        from .kneeling import mount_problem as camel_problem
-        prob = camel_problem(state, c, horse)
+        prob = camel_mount_problem(state, c, horse)
         if prob:
             return prob
     if points_left(state, c) < mount_cost(state, c):
@@ -280,12 +263,10 @@ def mount_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[
 
 
 def _set_left(state: GameState, c: Character, left: int) -> None:
-    from .movement import allowance
     state.mp_spent[c.id] = allowance(state, c) - left
 
 
 def dismount(state: GameState, c: Character, h: Hex) -> None:
-    from .movement import points_left
     r = rules(state)
     left = points_left(state, c) - mount_cost(state, c)
     div = r["dismount_points_divisor_wounded"] if c.status == "wounded" else r["dismount_points_divisor"]
@@ -303,7 +284,6 @@ def dismount(state: GameState, c: Character, h: Hex) -> None:
 
 
 def mount(state: GameState, c: Character, horse: Horse) -> None:
-    from .movement import points_left
     r = rules(state)
     cost = mount_cost(state, c)
     left = points_left(state, c) - cost
@@ -315,3 +295,30 @@ def mount(state: GameState, c: Character, horse: Horse) -> None:
     _set_left(state, c, left * r["mount_points_factor"])
     emit(state, "mount", f"{c.name} mounts the horse in {horse.hexes[0].label}-{horse.hexes[1].label} ({cost} PM; "
          f"{left} PM left on foot become {left * r['mount_points_factor']} on horseback)", char=c.id, ref="MC §4.4.2")
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+def _check_mount(state: GameState, a) -> None:  # Mount and Dismount (§4.4.2)
+    if state.step != MOVEMENT:
+        raise IllegalAction("mounting and dismounting are movement", "MC §2.1 (2), §4.4.2")
+    c = handlers.character(state, a.char)
+    if c.side != state.active:
+        raise IllegalAction(f"{c.name} belongs to side {c.side}; it is side {state.active}'s phase", "MC §2.1")
+    if not c.active or c.id in state.stopped:
+        raise IllegalAction(f"{c.name} cannot move now", "MC §1.2, §4.3.1")
+    if a.type == "mount":
+        prob = mount_problem(state, c, state.horses.get(a.horse))
+    else:
+        prob = dismount_problem(state, c)
+        if prob is None and a.hex not in [h.label for h in dismount_hexes(state, c)]:
+            prob = (f"{a.hex} is not a free hex next to {c.name}'s horse", "MC §4.4.2")
+    handlers.refuse_if(prob)
+
+
+handlers.register("mount", check=_check_mount,
+                  do=lambda state, a: mount(state, state.characters[a.char], state.horses[a.horse]))
+handlers.register("dismount", check=_check_mount,
+                  do=lambda state, a: dismount(state, state.characters[a.char], Hex.from_label(a.hex)))
+handlers.register("place", check=handlers.no_prompt)  # the unhorsed rider's landing hex, a prompt

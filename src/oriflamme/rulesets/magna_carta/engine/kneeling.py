@@ -40,24 +40,27 @@
 
 from __future__ import annotations
 
-import copy
-
 from ....geometry.hexgrid import Hex
+from . import handlers
 from .character import Character
 from .events import emit
-from .led import horse_name as camel_name  # one naming for every animal
+from .animals import (CAMEL_KINDS, camel_rules, as_target, camel_cover, camel_left, led_camels, led_cap,  # noqa: F401
+                      litter_of, passengers, passive_problem)
+from .animals import horse_name as camel_name  # one naming for every animal
 from .state import MOVEMENT, GameState, Horse
+from .actions import EnterLitter, Kneel, LeaveLitter, Rise
+from .camels import is_camel as rides_camel
+from .led import led_by
+from .movement import allowance, points_left
+from .places import around, free_for_foot
+from ..resolve.ruling import Ruling
 
-CAMEL_KINDS = ("camel", "pack_camel", "litter_camel")
+
 REF = "MC §4.6.4"
 
 
 def is_camel(horse: Horse | None) -> bool:
     return horse is not None and horse.kind in CAMEL_KINDS
-
-
-def _data(state: GameState):
-    return state.rules.camels
 
 
 # --- positions around a camel (§4.6.4) -------------------------------------------------------
@@ -73,30 +76,17 @@ def side_hexes(head: Hex, facing: int) -> list[Hex]:
     return [head.neighbour(facing - 1), head.neighbour(facing + 1)]
 
 
-# --- points ---------------------------------------------------------------------------------
-def camel_left(state: GameState, horse: Horse) -> int:
-    """The points a riderless camel has left this phase (§4.6.2; the weather, §3.2, as for men)."""
-    mv = _data(state).movement_of(horse.kind) if _data(state) is not None else None
-    num, den = state.rules.weather[state.weather].movement
-    return max(0, (mv or 0) * num // den - state.mp_spent.get(horse.id, 0))
 
 
-def _led_camels(state: GameState, c: Character) -> list[Horse]:
-    return [x for x in state.horses.values() if x.alive and x.led_by == c.id and x.kind in CAMEL_KINDS]
 
 
-def led_cap(state: GameState, c: Character, left: int) -> int:
-    """``c``'s points left, no more than those of the camels he leads (§4.6.2, §4.6.3)."""
-    for x in _led_camels(state, c):
-        left = min(left, camel_left(state, x))
-    return left
 
 
 def after_move(state: GameState, c: Character, spent_before: int) -> None:
     """The camels ``c`` leads spend what his move cost (they walk with him, §4.6.3)."""
     delta = state.mp_spent.get(c.id, 0) - spent_before
     if delta > 0:
-        for x in _led_camels(state, c):
+        for x in led_camels(state, c):
             state.mp_spent[x.id] = state.mp_spent.get(x.id, 0) + delta
 
 
@@ -106,7 +96,6 @@ def _spend(state: GameState, cid: str, pts: int) -> None:
 
 # --- kneeling and rising ------------------------------------------------------------------
 def _own_camel(state: GameState, c: Character) -> bool:
-    from .camels import is_camel as rides_camel
     return rides_camel(state, c)
 
 
@@ -127,11 +116,10 @@ def _mover_problem(state: GameState, c: Character | None) -> tuple[str, str] | N
 def kneel_problem(state: GameState, c: Character | None, animal: str, rise: bool) -> tuple[str, str] | None:
     """Why ``c`` cannot order ``animal`` (a riderless camel's id, or his own id for the camel
     he rides) to kneel (``rise`` False) or to rise; None if he can."""
-    from .movement import points_left
     prob = _mover_problem(state, c)
     if prob:
         return prob
-    kd = _data(state).kneeling
+    kd = camel_rules(state).kneeling
     cost = kd.rise_cost if rise else kd.kneel_cost
     if animal == c.id:
         if not _own_camel(state, c):
@@ -160,7 +148,7 @@ def kneel_problem(state: GameState, c: Character | None, animal: str, rise: bool
 
 
 def kneel(state: GameState, c: Character, animal: str, rise: bool) -> None:
-    kd = _data(state).kneeling
+    kd = camel_rules(state).kneeling
     cost = kd.rise_cost if rise else kd.kneel_cost
     kind = "rise" if rise else "kneel"
     if animal == c.id:
@@ -197,22 +185,12 @@ def dismount_problem(state: GameState, c: Character) -> tuple[str, str] | None:
 
 
 def dismount_hexes(state: GameState, c: Character) -> list[Hex]:
-    from .horses import free_for_foot
     return [h for h in side_hexes(c.hex, c.facing) if h in state.gmap and free_for_foot(state, c, h)]
 
 
-# --- the litter (§4.6.1, §4.6.4, §4.6.8) ------------------------------------------------------
-def litter_of(state: GameState, cid: str) -> Horse | None:
-    """The litter camel carrying ``cid``, if any."""
-    for x in state.horses.values():
-        if x.passenger == cid:
-            return x
-    return None
 
 
 def board_problem(state: GameState, c: Character | None, horse: Horse | None) -> tuple[str, str] | None:
-    from .led import led_by
-    from .movement import points_left
     prob = _mover_problem(state, c)
     if prob:
         return prob
@@ -232,15 +210,14 @@ def board_problem(state: GameState, c: Character | None, horse: Horse | None) ->
     if led_by(state, c):
         return (f"{c.name} leads animals by the bridle and cannot get into a litter",
                 "MC §4.6.8; docs/decisions.md (litters)")
-    cost = _data(state).kneeling.litter_cost
+    cost = camel_rules(state).kneeling.litter_cost
     if points_left(state, c) < cost:
         return (f"getting into a litter costs {cost} PM and {c.name} has {points_left(state, c)} left", REF)
     return None
 
 
 def board(state: GameState, c: Character, horse: Horse) -> None:
-    from .movement import allowance
-    cost = _data(state).kneeling.litter_cost
+    cost = camel_rules(state).kneeling.litter_cost
     was = c.hex
     horse.passenger = c.id
     if horse.side is None:
@@ -252,12 +229,10 @@ def board(state: GameState, c: Character, horse: Horse) -> None:
 
 
 def alight_hexes(state: GameState, c: Character, horse: Horse) -> list[Hex]:
-    from .horses import free_for_foot
     return [h for h in side_hexes(horse.hex, horse.facing) if h in state.gmap and free_for_foot(state, c, h)]
 
 
 def alight_problem(state: GameState, c: Character | None, hex_label: str) -> tuple[str, str] | None:
-    from .movement import points_left
     if c is None:
         return ("unknown character", REF)
     horse = litter_of(state, c.id)
@@ -269,7 +244,7 @@ def alight_problem(state: GameState, c: Character | None, hex_label: str) -> tup
         return (f"{c.name} is {c.status} and cannot get out of the litter", "MC §1.2")
     if not horse.kneeling:
         return (f"{camel_name(horse)} must kneel before {c.name} gets out of the litter", REF)
-    cost = _data(state).kneeling.litter_cost
+    cost = camel_rules(state).kneeling.litter_cost
     if points_left(state, c) < cost:
         return (f"getting out of a litter costs {cost} PM and {c.name} has {points_left(state, c)} left", REF)
     if hex_label not in [h.label for h in alight_hexes(state, c, horse)]:
@@ -278,9 +253,8 @@ def alight_problem(state: GameState, c: Character | None, hex_label: str) -> tup
 
 
 def alight(state: GameState, c: Character, h: Hex) -> None:
-    from .movement import points_left
     horse = litter_of(state, c.id)
-    cost = _data(state).kneeling.litter_cost
+    cost = camel_rules(state).kneeling.litter_cost
     horse.passenger = None
     c.hex = h
     _spend(state, c.id, cost)
@@ -288,35 +262,10 @@ def alight(state: GameState, c: Character, h: Hex) -> None:
          f"{points_left(state, c)} PM left)", char=c.id, horse=horse.id, ref=REF)
 
 
-def passive_problem(state: GameState, c: Character) -> tuple[str, str] | None:
-    """A passenger in his litter: passive, he does not act, and only his camel is attacked
-    (§4.6.8); None for anyone else."""
-    if c.hex is None and state.horses and litter_of(state, c.id) is not None:
-        return (f"{c.name} is in a litter: passive, he does not act and only the camel can be attacked", "MC §4.6.8")
-    return None
 
 
-def as_target(state: GameState, c: Character) -> Character:
-    """A passenger as fire sees him: on the head hex of his camel, on foot (§4.6.6); anyone
-    else unchanged."""
-    if c.hex is not None or not state.horses:
-        return c
-    horse = litter_of(state, c.id)
-    if horse is None or not horse.alive:
-        return c
-    probe = copy.copy(c)
-    probe.hex, probe.mounted = horse.hex, False
-    return probe
 
 
-def passengers(state: GameState) -> list[Character]:
-    out = []
-    for x in sorted(state.horses.values(), key=lambda x: x.id):
-        if x.alive and x.passenger is not None:
-            c = state.characters.get(x.passenger)
-            if c is not None and c.alive:
-                out.append(c)
-    return out
 
 
 def collapse(state: GameState, horse: Horse) -> None:
@@ -330,56 +279,18 @@ def collapse(state: GameState, horse: Horse) -> None:
     spots = [horse.hex, horse.hexes[1]]
     free = [h for h in spots if h in state.gmap and not state.live_at(h)]
     if not free:
-        from .horses import around, free_for_foot
         free = [h for h in around(state, horse.hexes) if free_for_foot(state, c, h)] or [horse.hex]
     c.hex = free[0]
     emit(state, "litter_falls", f"{camel_name(horse)} collapses: {c.name} falls from the litter into {c.hex.label}",
          char=c.id, horse=horse.id, ref="MC §4.6.8")
 
 
-# --- cover (§4.6.6) -------------------------------------------------------------------------
-def camel_cover(state: GameState, target: Character, t_hex: Hex, line: tuple[Hex, ...],
-                notes: list[tuple[str, str]]) -> str:
-    """The cover the camels give ``target`` on this line (see the module's docstring)."""
-    from ..rulesdata import COVER_ORDER
-    cv = _data(state).cover if _data(state) is not None else None
-    if cv is None:
-        return "none"
-    best = "none"
-    mid = set(line[1:-1])
-    shields: list[tuple[tuple[Hex, ...], str, str]] = []
-    for x in state.horses.values():
-        if not x.alive or x.kind not in CAMEL_KINDS:
-            continue
-        if x.passenger == target.id:
-            notes.append((f"{target.name} is in the litter: {cv.passenger} cover", cv.ref))
-            best = cv.passenger if COVER_ORDER.index(cv.passenger) > COVER_ORDER.index(best) else best
-            continue
-        if target.id == f"horse:{x.id}":
-            continue
-        what = cv.litter if x.kind == "litter_camel" else (cv.kneeling if x.kneeling else None)
-        if what:
-            shields.append((x.hexes, what, camel_name(x)))
-    for rid in state.kneeling:
-        r = state.characters.get(rid)
-        if r is not None and r.alive and r.hex is not None and r.id != target.id:
-            shields.append((r.hexes, cv.kneeling, f"{r.name}'s kneeling camel"))
-    for hexes, what, name in shields:
-        if mid.isdisjoint(hexes):
-            continue
-        if min(t_hex.distance(h) for h in hexes) > cv.behind_distance:
-            continue
-        notes.append((f"the line crosses {name}, {target.name} stands behind it: {what} cover", cv.ref))
-        if COVER_ORDER.index(what) > COVER_ORDER.index(best):
-            best = what
-    return best
 
 
 # --- the actions of the movement step ---------------------------------------------------------
 def options(state: GameState) -> list:
     """Kneel / Rise / EnterLitter / LeaveLitter for the active side (the movement step)."""
-    from .actions import EnterLitter, Kneel, LeaveLitter, Rise
-    if state.step != MOVEMENT or _data(state) is None:
+    if state.step != MOVEMENT or camel_rules(state) is None:
         return []
     out: list = []
     camels = [x for x in sorted(state.horses.values(), key=lambda x: x.id) if x.alive and x.kind in CAMEL_KINDS]
@@ -406,7 +317,6 @@ def options(state: GameState) -> list:
 
 
 def problem(state: GameState, a) -> tuple[str, str] | None:
-    from .actions import EnterLitter, Kneel, LeaveLitter, Rise
     ch = state.characters
     if isinstance(a, (Kneel, Rise)):
         return kneel_problem(state, ch.get(a.char), a.animal, isinstance(a, Rise))
@@ -423,13 +333,11 @@ def problem(state: GameState, a) -> tuple[str, str] | None:
 
 def ruling(state: GameState, a):
     """The preview of a kneeling or litter action (cost and rule), or its refusal."""
-    from ..resolve.ruling import Ruling
-    from .actions import EnterLitter, Kneel, LeaveLitter
     r = Ruling(kind=a.type)
     prob = problem(state, a)
     if prob:
         return r.refuse(*prob)
-    kd = _data(state).kneeling
+    kd = camel_rules(state).kneeling
     c = state.characters[a.char]
     if isinstance(a, (Kneel,)) or a.type == "rise":
         cost = kd.kneel_cost if isinstance(a, Kneel) else kd.rise_cost
@@ -450,7 +358,6 @@ def ruling(state: GameState, a):
 
 
 def do(state: GameState, a) -> None:
-    from .actions import EnterLitter, Kneel, LeaveLitter, Rise
     ch = state.characters
     if isinstance(a, (Kneel, Rise)):
         kneel(state, ch[a.char], a.animal, isinstance(a, Rise))
@@ -458,3 +365,10 @@ def do(state: GameState, a) -> None:
         board(state, ch[a.char], state.horses[a.horse])
     elif isinstance(a, LeaveLitter):
         alight(state, ch[a.char], Hex.from_label(a.hex))
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+handlers.register("kneel", "rise", "enter_litter", "leave_litter", do=do, explain=ruling,
+                  check=lambda state, a: handlers.refuse_if(problem(state, a)))

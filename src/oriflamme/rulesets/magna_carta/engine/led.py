@@ -36,23 +36,19 @@ from __future__ import annotations
 
 from ....geometry.hexgrid import Hex
 from ..resolve.ruling import Ruling
+from . import handlers
 from .character import Character
 from .events import emit
 from .state import MOVEMENT, GameState, Horse
+from .animals import ANIMAL_NAMES, horse_name  # noqa: F401 (the one naming, public here too)
+from .camels import mount_of
+from .movement import allowance
 
 REF = "MC §4.4.4"
 
 
-#: How the texts name each kind of riderless animal (§4.4.4 horses, §4.5.1 draught animals,
-#: §4.6.1 camels); the one naming for the whole engine and the terminal.
-ANIMAL_NAMES = {"horse": "horse", "draught_horse": "draught horse", "ox": "ox", "camel": "camel",
-                "pack_camel": "pack camel", "litter_camel": "litter camel"}
 
 
-def horse_name(horse: Horse) -> str:
-    """"the <kind> in <head>-<rear>": any riderless animal (horse, draught animal, camel)."""
-    a, b = horse.hexes
-    return f"the {ANIMAL_NAMES.get(horse.kind, horse.kind)} in {a.label}-{b.label}"
 
 
 def touches(c: Character, horse: Horse) -> bool:
@@ -118,7 +114,6 @@ def mixing_problem(state: GameState, c: Character, horse: Horse) -> tuple[str, s
     """"Dromadaires et chevaux ne peuvent pas être mélangés quand ils sont menés par la bride"
     (§4.6.5): the animals ``c`` leads are of one family; a rider's own mount counts
     (Oriflamme's reading: a horse rider leads no camel, a camel rider no horse)."""
-    from .camels import mount_of
     kinds = {family(x.kind) for x in led_by(state, c) if x.id != horse.id}
     if c.mounted:
         kinds.add(family(mount_of(state, c)))
@@ -146,7 +141,6 @@ def lead_ruling(state: GameState, c: Character, horse: Horse | None) -> Ruling:
 
 
 def lead(state: GameState, c: Character, horse: Horse) -> None:
-    from .movement import allowance
     ending = c.mounted and state.mp_spent.get(c.id, 0) > 0
     horse.led_by, horse.side = c.id, c.side
     if ending:  # a rider takes a horse only at rest: at the end of his move (§4.4.4)
@@ -203,7 +197,7 @@ def place_by(state: GameState, leader: Character, horse: Horse) -> tuple[Hex, in
     return min(cands, key=key)
 
 
-def _let_go(state: GameState, horse: Horse, why: str, ref: str) -> None:
+def let_go(state: GameState, horse: Horse, why: str, ref: str) -> None:
     c = state.characters.get(horse.led_by or "")
     horse.led_by = None
     if c is not None:
@@ -218,21 +212,21 @@ def settle(state: GameState) -> None:
         if horse.led_by is not None:
             c = state.characters.get(horse.led_by)
             if c is None or c.hex is None or not c.alive:
-                _let_go(state, horse, "he is dead", REF)
+                let_go(state, horse, "he is dead", REF)
             elif not c.active:
-                _let_go(state, horse, f"he is {c.status if c.ransom != 'prisoner' else 'a prisoner'}", REF)
+                let_go(state, horse, f"he is {c.status if c.ransom != 'prisoner' else 'a prisoner'}", REF)
             elif c.id in state.engaged:
-                _let_go(state, horse, "he is in combat", REF)
+                let_go(state, horse, "he is in combat", REF)
             elif horse not in led_by(state, c)[:max_led(state, c)]:
-                _let_go(state, horse, "a rider leads only one horse", REF)
+                let_go(state, horse, "a rider leads only one horse", REF)
             elif not touches(c, horse) or any(state.live_at(h) for h in horse.hexes):
                 # it no longer touches him, or he (or another) stands on it: a move paused by a
                 # prompt may have let it follow onto the rest of his path (§4.4.4)
                 pos = None if horse.kneeling else place_by(state, c, horse)  # §4.6.4 a kneeling camel stays
                 if horse.kneeling:
-                    _let_go(state, horse, "the camel kneels and does not follow", "MC §4.6.4")
+                    let_go(state, horse, "the camel kneels and does not follow", "MC §4.6.4")
                 elif pos is None:
-                    _let_go(state, horse, "it cannot follow him there", REF)
+                    let_go(state, horse, "it cannot follow him there", REF)
                 else:
                     horse.hex, horse.facing = pos
                     emit(state, "horse_follows", f"{horse_name(horse)} follows {c.name}", char=c.id,
@@ -242,3 +236,16 @@ def settle(state: GameState) -> None:
                 emit(state, "horse_loose", f"{horse_name(horse)} is no longer held by side {horse.side}",
                      horse=horse.id, ref=REF)
                 horse.side = None
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+def _lead_ruling(state: GameState, a) -> Ruling:
+    if a.char not in state.characters:
+        return Ruling(kind="lead").refuse(f"unknown character {a.char!r}")
+    return lead_ruling(state, state.characters[a.char], state.horses.get(a.horse))
+
+
+handlers.register("lead", check=lambda state, a: handlers.refuse_unless_legal(_lead_ruling(state, a)),
+                  do=lambda state, a: lead(state, state.characters[a.char], state.horses[a.horse]), explain=_lead_ruling)

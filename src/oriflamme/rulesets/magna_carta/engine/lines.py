@@ -42,6 +42,7 @@ from ....geometry.hexgrid import DIRECTIONS, Hex, lines_of_fire
 from ..rulesdata import COVER_ORDER
 from .character import Character
 from .state import GameState
+from .animals import camel_cover
 
 
 @dataclass
@@ -297,7 +298,6 @@ def _one_line(state: GameState, shot: _Shot, line: tuple[Hex, ...]) -> LineOfFir
             notes.append((f"the line crosses the {f.names[0].lower()} in front of the target: {f.cover} cover", f.ref + "; MC §5.5.6"))
             other = _stronger(other, f.cover)
     if state.horses or state.kneeling:  # §4.6.6 kneeling camels, litters (engine/kneeling.py)
-        from .kneeling import camel_cover
         other = _stronger(other, camel_cover(state, target, t_hex, line, notes))
     if small != "none" and other != "none":
         cover = combine(lr, small, other)

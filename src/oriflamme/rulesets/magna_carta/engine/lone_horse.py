@@ -32,12 +32,20 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..resolve.ruling import Ruling, Step
+from . import handlers
 from .character import Character
+from .combat import casualty, order_retreat, stray
 from .events import emit
 from .fire import fire_ruling
-from .led import horse_name
+from .animals import horse_name
 from .melee import attacker_problem, can_strike, melee_ruling
 from .state import GameState, Horse
+from . import defensive_fire
+from .carcasses import add_carcass
+from .carts import retreat_team
+from .kneeling import collapse
+from .led import let_go, touches
+from .paths import retreat_paths
 
 REF = "MC §6.8"
 
@@ -96,8 +104,6 @@ def fire_targets(state: GameState, shooter: Character) -> list[Horse]:
 
 
 def fire_at(state: GameState, shooter: Character, horse: Horse) -> None:
-    from . import defensive_fire
-    from .game import _stray
     die = state.dice.roll(10)
     target = stand_in(state, horse)
     r = fire_ruling_at(state, shooter, horse, die)
@@ -109,7 +115,7 @@ def fire_at(state: GameState, shooter: Character, horse: Horse) -> None:
     if res.kills_lone_horse:
         kill(state, horse, res.ref)
     elif res.miss:
-        _stray(state, shooter, target)
+        stray(state, shooter, target)
     elif res.retreat:
         retreat(state, horse, res.retreat, [shooter.hex], (), res.ref)
     else:
@@ -169,7 +175,6 @@ def attack_problem(state: GameState, ids: tuple[str, ...], horse: Horse | None) 
 
 
 def attack(state: GameState, attackers: list[Character], horse: Horse) -> None:
-    from .game import _casualty, _order_retreat
     die = state.dice.roll(10)
     target = stand_in(state, horse)
     r = attack_ruling(state, attackers, horse, die)
@@ -185,24 +190,22 @@ def attack(state: GameState, attackers: list[Character], horse: Horse) -> None:
     elif res is not None and res.attacker_wounded:
         ctx = {"attackers": [a.id for a in attackers], "defenders": [], "defender_hexes": {}, "attacker_hexes": {},
                "letter": r.result, "ref": res.ref, "unhorse": False, "horse_killed": False}
-        _casualty(state, ctx, "attacker", "wound")
+        casualty(state, ctx, "attacker", "wound")
     elif res is not None and res.defender_retreats:
         retreat(state, horse, res.defender_retreats, [h for a in attackers for h in a.hexes],
                 tuple(a.id for a in attackers), res.ref)
     elif res is not None and res.attacker_retreats:
         for a in attackers:
             away = min(horse.hexes, key=lambda h: (a.distance_to(h), h.label))
-            _order_retreat(state, a, res.attacker_retreats, away_from=away, combatants=(), ref=res.ref)
+            order_retreat(state, a, res.attacker_retreats, away_from=away, combatants=(), ref=res.ref)
     else:
         unharmed(state, horse, r.result)
 
 
 # --- outcomes ------------------------------------------------------------------------------
 def kill(state: GameState, horse: Horse, ref: str) -> None:
-    from .bodies import add_carcass
     name = horse_name(horse)
     if horse.passenger is not None:  # §4.6.8 the litter falls with its camel (engine/kneeling.py)
-        from .kneeling import collapse
         collapse(state, horse)
     del state.horses[horse.id]
     add_carcass(state, horse.hex)  # a dead horse is a body in the hex of its head (§4.2.2)
@@ -212,10 +215,7 @@ def kill(state: GameState, horse: Horse, ref: str) -> None:
 def retreat(state: GameState, horse: Horse, n: int, away: list, combatants: tuple[str, ...], ref: str) -> None:
     """The lone horse backs away ``n`` hexes as a rider would (see the module's docstring);
     ``away``: the hexes of the shooter or of the attackers."""
-    from .led import _let_go, touches
-    from .paths import retreat_paths
     if horse.harnessed_to is not None:  # §6.8: the draught horse's cart backs with it
-        from .carts import retreat_team
         retreat_team(state, horse, n, ref)
         return
     proxy = stand_in(state, horse)
@@ -240,9 +240,36 @@ def retreat(state: GameState, horse: Horse, n: int, away: list, combatants: tupl
             emit(state, "horse_retreat", f"{leader.name} stays where he is and keeps {horse_name(horse)} by the bridle",
                  char=leader.id, horse=horse.id, ref=REF)
         else:
-            _let_go(state, horse, "it retreated without him", REF)
+            let_go(state, horse, "it retreated without him", REF)
 
 
 def unharmed(state: GameState, horse: Horse, letter: str | None) -> None:
     emit(state, "horse_unharmed", f"{horse_name(horse)} is unharmed (result {letter or '-'}: no effect on a lone horse)",
          horse=horse.id, ref=f"{REF}; docs/decisions.md (lone horses)")
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+def _fire_at_horse_ruling(state: GameState, a) -> Ruling:
+    if a.shooter not in state.characters:
+        return Ruling(kind="fire").refuse(f"unknown character {a.shooter!r}")
+    return fire_ruling_at(state, state.characters[a.shooter], state.horses.get(a.horse))
+
+
+def _attack_horse_ruling(state: GameState, a) -> Ruling:
+    ch = state.characters
+    unknown = [x for x in a.attackers if x not in ch]
+    if unknown:
+        return Ruling(kind="melee").refuse(f"unknown character {unknown[0]!r}")
+    horse = state.horses.get(a.horse)
+    prob = attack_problem(state, a.attackers, horse)
+    return Ruling(kind="melee").refuse(*prob) if prob else attack_ruling(state, [ch[x] for x in a.attackers], horse)
+
+
+handlers.register("fire_at_horse", explain=_fire_at_horse_ruling,
+                  check=lambda state, a: handlers.refuse_unless_legal(_fire_at_horse_ruling(state, a)),
+                  do=lambda state, a: fire_at(state, state.characters[a.shooter], state.horses[a.horse]))
+handlers.register("attack_horse", explain=_attack_horse_ruling,
+                  check=lambda state, a: handlers.refuse_unless_legal(_attack_horse_ruling(state, a)),
+                  do=lambda state, a: attack(state, [state.characters[x] for x in a.attackers], state.horses[a.horse]))

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..resolve.melee import Fighter, melee as resolve_melee
+from ..resolve.melee import melee as resolve_melee, Fighter
 from ..resolve.ruling import Ruling, Step
-from .character import Character
-from .character import PRISONER
+from .character import Character, PRISONER
 from .movement import can_attack_hex, could_strike_hex
-from .ransom import group_problem, join_problem
-from .state import MELEE, GameState
+from .escort import group_problem, join_problem
+from .state import GameState, MELEE
+from .animals import passive_problem
+from .camels import melee_shifts
 
 MAX_DEFENDERS = 3
 
@@ -48,7 +49,6 @@ def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if state.step != MELEE or c.side != state.active:
         return ("attacks are made in the combat step of one's own phase", "MC §2.1")
     if c.hex is None and state.horses:  # a passenger in a litter is passive (§4.6.8)
-        from .kneeling import passive_problem
         p = passive_problem(state, c)
         if p:
             return p
@@ -83,7 +83,6 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
         return Ruling(kind="melee").refuse("a character is listed twice", "MC §6.2")
     for d in defenders:
         if d.hex is None and d.side != attackers[0].side and state.horses:  # only the camel is attacked (§4.6.8)
-            from .kneeling import passive_problem
             p = passive_problem(state, d)
             if p:
                 return Ruling(kind="melee").refuse(*p)
@@ -114,7 +113,6 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
         options = [marks_of(state, d, a, False) for a in facing]
         worst = min(options, key=lambda ms: sum(rs.terrain_marks[x].value for x in ms))
         fd.append(Fighter(d.current_defence, mounted=d.mounted, armour=d.armour, marks=worst, name=d.name))
-    from .camels import melee_shifts  # §4.6.5, §4.6.8
     r = resolve_melee(rs, fa, fd, weather=state.weather if state.weather != "clear" else None, die=die,
                       cited_shifts=melee_shifts(state, attackers, defenders))
     names_a = ", ".join(f"{a.name} ({a.current_attack})" for a in attackers)

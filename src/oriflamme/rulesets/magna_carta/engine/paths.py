@@ -7,25 +7,20 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from ....geometry.hexgrid import Hex
-from ..resolve.infiltration import Infiltrator, Opposer, infiltration_test
+from ..resolve.infiltration import infiltration_test, Infiltrator, Opposer
 from .character import Character
 from .events import emit
-from .movement import opposers, position_opposers
+from .hooks import HOOKS
+from .movement import opposers, position_opposers, MoveContext
 from .state import GameState
+from .places import passable_for  # noqa: F401 (public here too)
+from . import riding
+from .camels import fear_on_entering
+from .horses import unhorse
+from .riding import counter_problem
+from ..resolve.jump import jump_test
 
 
-def passable_for(state: GameState, c: Character, frm: Hex, to: Hex) -> bool:
-    """Terrain and hexsides allow ``c`` into ``to`` and no enemy stands there (retreats and
-    advances spend no movement points but respect what is impassable, §4.2)."""
-    rs = state.rules
-    if to not in state.gmap:
-        return False
-    if rs.terrain[state.gmap.terrain(to)].cost_for(c.mounted, c.armour) == "impassable":
-        return False
-    hs = state.gmap.hexside(frm, to)
-    if hs and rs.hexsides[hs].crossing_for(c.mounted) == "impassable":
-        return False
-    return True
 
 
 #: Second value :func:`walk` returns when defensive fire (§5.3) paused the move.
@@ -49,17 +44,15 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
     stops on the last free position of his path instead (§4.1 one live character per hex —
     Oriflamme's reading). ``after_wound(c, step_index)`` says whether a wounded mover may go on.
 
-    Moves (``why == "move"``) call :data:`turn.DEFENSIVE_FIRE_HOOK` on every hex entered; when it
+    Moves (``why == "move"``) call the hook ``defensive_fire_on_enter`` (engine/hooks.py) on every hex entered; when it
     pauses the move (§5.3) the walk returns ``(hex, PAUSED, steps)``. ``move`` describes the move
     in progress (JSON-able, see :mod:`engine.defensive_fire`); ``move["at"]`` set means resume:
     ``c`` stands where step ``at`` took him (from ``move["origin"]``, facing
     ``move["facing"]``), and that hex's hook has been answered.
     """
-    from . import riding, turn
     extras = riding.extra_costs(state) if c.mounted else {}
     ctx = None
     if c.mounted and why == "move":
-        from .movement import MoveContext
         ctx = MoveContext(state, c)
     at = move.get("at") if move else None
     if at is not None:
@@ -74,7 +67,6 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
             front, facing = pos
             if c.mounted or move.get("mounted"):
                 if ctx is None:
-                    from .movement import MoveContext
                     ctx = MoveContext(state, c)
                 st = riding.step_of(state, ctx, front, facing, h, extras or riding.extra_costs(state))
                 pos, kind = (st.front, st.facing), st.kind
@@ -90,8 +82,7 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
                     i < len(path) - 1 and after_wound is not None and not after_wound(c, i)):
                 return _stop_back(state, c, h, visited, i)
             if c.mounted and state.horses and why == "move":  # §4.4.4: the grab in passing
-                from .bridle import offer
-                if offer(state, c, visited[-2], h, i, len(path), move):
+                if HOOKS.offer_grab(state, c, visited[-2], h, i, len(path), move):
                     return h, PAUSED, i + 1
         else:
             if c.mounted:
@@ -110,18 +101,16 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
                 c.hex = h
             visited.append((c.hex, c.facing))
             if why == "move" and c.mounted:  # §4.6.5: the horses' fear of camels
-                from .camels import fear_on_entering
                 if fear_on_entering(state, c, visited[-2], h):
                     return _stop_back(state, c, h, visited[:-1], i - 1)
             # a rider in mid-jump, astride the obstacle he clears (§4.4.3), is not stopped there:
             # neither defensive fire nor the grab pauses his move on that position
             astride = c.mounted and why == "move" and riding.counter_problem(state, c, c.hex, c.facing) is not None
-            if why == "move" and turn.DEFENSIVE_FIRE_HOOK is not None and move is not None and not astride:
-                if turn.DEFENSIVE_FIRE_HOOK(state, c, h, i, move):  # §5.3: defensive fire interrupts here
+            if why == "move" and move is not None and not astride:
+                if HOOKS.defensive_fire_on_enter(state, c, h, i, move):  # §5.3: defensive fire interrupts here
                     return h, PAUSED, i + 1
             if why == "move" and c.mounted and state.horses and move is not None and not astride:  # §4.4.4: the grab
-                from .bridle import offer
-                if offer(state, c, visited[-2], h, i, len(path), move):
+                if HOOKS.offer_grab(state, c, visited[-2], h, i, len(path), move):
                     return h, PAUSED, i + 1
         last = i == len(path) - 1
         if kind == riding.VOLTE:
@@ -145,8 +134,6 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
 def _jump(state: GameState, c: Character, st, i: int, move: dict | None):
     """The jump test when a rider jumps (§4.4.3): None if he lands and rides on, otherwise the
     walk's result (the horse refused, or fell on landing)."""
-    from ..resolve.jump import jump_test
-    from .horses import unhorse
     rs = state.rules
     r = jump_test(rs, c.armour, c.status == "wounded", len(st.over) == 2, state.dice.roll(10))
     what = f"over {', '.join(x.label for x in st.over)}" if st.over else f"over the low wall into {st.front.label}"
@@ -198,7 +185,6 @@ def _stop_back(state: GameState, c: Character, h: Hex, visited: list, i: int) ->
     position he passed (§4.1; not on a riderless horse he was crossing, §4.4.4)."""
     if not c.alive and not c.mounted:
         return h, True, i + 1  # he lies where he fell (a dead rider's horse needs free hexes)
-    from .riding import counter_problem
     for k in range(len(visited) - 1, -1, -1):
         front, facing = visited[k]
         c.hex, c.facing = front, facing

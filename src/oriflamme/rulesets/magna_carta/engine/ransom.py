@@ -36,11 +36,16 @@ again without a new surrender (the seed gives no procedure), several defenders.
 from __future__ import annotations
 
 from ..resolve.ruling import Ruling, distribution
+from . import handlers
 from .character import CAPTURED, ESCAPED, HEALTHY, PRISONER, STUNNED, WOUNDED, Character
+from .combat import melee_roll
 from .events import emit
-from .state import MELEE, MOVEMENT, GameState, Pending
+from .state import GameState, Pending
 
-REF = "MC §6.9"
+from .escort import REF, escape_problem, escort_broken, group_problem, guards, join_problem  # noqa: F401 (public here too)
+from .actions import AskQuarter, FightOn
+from .horses import unhorse
+from .melee import melee_ruling
 
 
 def enabled(state: GameState) -> bool:
@@ -82,7 +87,6 @@ def quarter_ruling(state: GameState, atts: list[Character], defs: list[Character
         return r.refuse("a knight surrenders only to another knight: no knight among the attackers", REF)
     if len(atts) < rn.surrender.min_attackers:
         return r.refuse(f"several characters, one of them a knight, must attack (at least {rn.surrender.min_attackers})", sref)
-    from .melee import melee_ruling
     m = melee_ruling(state, atts, defs)
     if not m.legal:
         return r.refuse(m.reason or "illegal attack")
@@ -118,20 +122,17 @@ def offer_quarter(state: GameState, atts: list[Character], defs: list[Character]
 
 
 def pending_options(state: GameState, p: Pending) -> list:
-    from .actions import AskQuarter, FightOn
     return [AskQuarter(p.chars[0]), FightOn(p.chars[0])]
 
 
 def answer(state: GameState, p: Pending, a) -> None:
     """The defender's answer: fight on (the melee is rolled), or ask (the §6.9 die)."""
-    from .actions import AskQuarter
-    from .game import _melee_roll
     atts = [state.characters[x] for x in p.data["attackers"]]
     defs = [state.characters[x] for x in p.data["defenders"]]
     d = defs[0]
     if not isinstance(a, AskQuarter):
         emit(state, "quarter", f"{d.name} fights on without asking for quarter", char=d.id, ref=REF)
-        _melee_roll(state, atts, defs)
+        melee_roll(state, atts, defs)
         return
     die = state.dice.roll(10)
     r = quarter_ruling(state, atts, defs, die)
@@ -145,7 +146,7 @@ def answer(state: GameState, p: Pending, a) -> None:
     else:
         emit(state, "quarter", f"{d.name} asks for quarter: die {die}, he fights on", ruling=r,
              char=d.id, result=r.result, ref=REF)
-        _melee_roll(state, atts, defs)
+        melee_roll(state, atts, defs)
 
 
 # =============================================================================================
@@ -171,7 +172,6 @@ def _dismount(state: GameState, c: Character) -> None:
     it, with his values on foot (engine/horses.py, §6.8)."""
     if c.mounted:
         emit(state, "surrender", f"{c.name} dismounts", char=c.id, ref=REF)
-        from .horses import unhorse
         unhorse(state, c, False, REF)  # his horse stays riderless; he takes his values on foot
 
 
@@ -194,58 +194,14 @@ def surrender(state: GameState, d: Character, atts: list[Character]) -> None:
          f"defence {d.current_defence} (ransom counter)", char=d.id, escort=list(d.escort), ref=REF)
 
 
-def guards(state: GameState, p: Character) -> list[Character]:
-    """The members of ``p``'s escort still guarding him: alive, not stunned, adjacent."""
-    out = []
-    for g in p.escort:
-        c = state.characters.get(g)
-        if c is not None and c.active and c.hex is not None and p.hex is not None and c.hex.distance(p.hex) == 1:
-            out.append(c)
-    return out
 
 
-def escort_broken(state: GameState, p: Character) -> bool:
-    """§6.9: a member of the escort is no longer beside him (killed, stunned, driven back,
-    negligence) — which covers the escort of two reduced to one."""
-    return len(guards(state, p)) < len(p.escort)
 
 
-def escape_problem(state: GameState, c: Character) -> tuple[str, str] | None:
-    """Why the prisoner ``c`` may not try to escape now (None: he may)."""
-    if c.ransom != PRISONER:
-        return (f"{c.name} is not a prisoner", REF)
-    if c.status not in (HEALTHY, WOUNDED):
-        return (f"{c.name} is {c.status} and cannot move", "MC §1.2")
-    if state.step != MOVEMENT or c.side != state.active:
-        return ("a prisoner tries to escape in the movement step of his own side", REF)
-    if not escort_broken(state, c):
-        return (f"{c.name} is a prisoner and his escort stands beside him: he cannot move", REF)
-    return None
 
 
-def join_problem(state: GameState, c: Character) -> tuple[str, str] | None:
-    """Why the prisoner ``c`` may not join an attack of his friends on his escort now."""
-    if c.status not in (HEALTHY, WOUNDED):
-        return (f"{c.name} is {c.status} and cannot attack", "MC §1.2")
-    if not any(state.characters[g].alive and state.characters[g].hex is not None
-               and state.characters[g].hex.distance(c.hex) == 1 for g in c.escort if g in state.characters):
-        return (f"{c.name} is a prisoner: he may only join an attack on a member of his escort beside him", REF)
-    return None
 
 
-def group_problem(atts: list[Character], defs: list[Character]) -> tuple[str, str] | None:
-    """A prisoner joins an attack of his friends (one of them free) and strikes only at the
-    members of his escort."""
-    pris = [a for a in atts if a.ransom == PRISONER]
-    if not pris:
-        return None
-    if len(pris) == len(atts):
-        return ("a prisoner may only join an attack of his friends", REF)
-    for a in pris:
-        for d in defs:
-            if d.hex is not None and a.hex.distance(d.hex) == 1 and d.id not in a.escort:
-                return (f"{a.name} is a prisoner: he may attack only a member of his escort, not {d.name}", REF)
-    return None
 
 
 def on_attack(state: GameState, atts: list[Character], defs: list[Character]) -> bool:
@@ -314,3 +270,18 @@ def _follow(state: GameState, p: Character, mover: Character) -> None:
         p.ransom = CAPTURED
         p.hex = None
         emit(state, "captured", f"{p.name} is led off the map at {at} by his escort: captured", char=p.id, ref=REF)
+
+
+# =============================================================================================
+# action handlers (engine/handlers.py)
+# =============================================================================================
+def _explain_ask_quarter(state: GameState, action) -> Ruling:
+    if state.pending and state.pending[0].kind == "quarter":
+        ch = state.characters
+        p = state.pending[0]
+        return quarter_ruling(state, [ch[x] for x in p.data["attackers"]], [ch[x] for x in p.data["defenders"]])
+    return Ruling(kind=action.type)
+
+
+handlers.register("ask_quarter", check=handlers.no_prompt, explain=_explain_ask_quarter)  # a prompt's answers
+handlers.register("fight_on", check=handlers.no_prompt)

@@ -27,6 +27,8 @@ from typing import NamedTuple
 from ....geometry.hexgrid import Hex
 from .character import Character
 from .state import GameState
+from ..resolve.movement import thresholds
+from .costs import SHIFT, MoveContext, obstacles, per_ruleset, points_left, step_table, threatened_hexes
 
 AHEAD, SIDE, SWING_SIDE, SWING_BEHIND, VOLTE = "ahead", "central side", "rear side", "behind", "volte"
 JUMP = "jump"
@@ -169,26 +171,25 @@ def _rider_table(state: GameState, armour: bool):
     ``hex index * 6 + facing`` (the hexes sorted, so the ints sort like ``(Hex, facing)`` and
     the heap breaks ties as before), and a list, filled the first time a state is expanded, of
     ``(front, rear, moves, jumps, may_end)``: ``moves`` the steps terrain and hexsides allow,
-    ``(next state, cost << _SHIFT with the turn's extra, entered hex or None for the volte)``
+    ``(next state, cost << SHIFT with the turn's extra, entered hex or None for the volte)``
     in :func:`_geometry`'s order (a volte whose new front the horse cannot enter dropped);
     ``jumps`` the jumps straight ahead (:func:`jump_step`) as ``(next state, landing hex,
-    crossed from, extra << _SHIFT)``, their cost asked per search (it depends on who stands
+    crossed from, extra << SHIFT)``, their cost asked per search (it depends on who stands
     there); ``may_end`` False when the horse would stand astride an obstacle
     (:func:`counter_problem`)."""
-    from .movement import _SHIFT, _per_ruleset, _step_table
     rs, m = state.rules, state.gmap
 
     def build():
-        steps = _step_table(state, True, armour)
+        steps = step_table(state, True, armour)
         hexes = sorted(m.adjacency())
         idx = {h: i for i, h in enumerate(hexes)}
         return (rs, (hexes, idx, [None] * (6 * len(hexes)), steps))
 
-    hexes, idx, rows, steps = _per_ruleset(m, ("rider-states", armour), rs, build)
+    hexes, idx, rows, steps = per_ruleset(m, ("rider-states", armour), rs, build)
     jump_hexes, jump_sides = _jumpable(state)
     astride_possible = bool(jump_hexes) or jump_sides  # only a jump leaves a horse astride
     ex = extra_costs(state)
-    extra = {k: ex[k] << _SHIFT for k in _KINDS}
+    extra = {k: ex[k] << SHIFT for k in _KINDS}
     horse_cannot = {tid for tid, t in rs.terrain.items() if t.cost_for(True, armour) == "impassable"}
     no_cross = {f for f, hs in rs.hexsides.items() if hs.crossing_for(True) == "impassable"}
     m_terrain, hexside = m.terrain, m.hexside
@@ -213,7 +214,7 @@ def _rider_table(state: GameState, armour: bool):
                 j = jump_step(state, front, facing, x)
                 if j is None or j.front not in idx:
                     continue  # off the map: MoveContext.cost would refuse it
-                jumps.append((idx[j.front] * 6 + j.facing, x, j.crossed_from, j.extra << _SHIFT))
+                jumps.append((idx[j.front] * 6 + j.facing, x, j.crossed_from, j.extra << SHIFT))
         may_end = not (astride_possible and (m_terrain(front) in horse_cannot or m_terrain(rear) in horse_cannot
                                              or hexside(front, rear) in no_cross))
         r = rows[s] = (front, rear, tuple(moves), tuple(jumps), may_end)
@@ -227,23 +228,22 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
     steps, the start excluded); the cheapest path, then the one with fewest threatened
     positions crossed (§4.3.1.2: an enemy next to either hex). ``first_only``: stop at the
     first such position found (``can_move``)."""
-    from .movement import _SHIFT, MoveContext, _obstacles, thresholds, threatened_hexes
     idx, rows, row = _rider_table(state, bool(c.armour))
     rear0 = c.hex.neighbour(c.facing + 3)
     if c.hex not in idx or rear0 not in idx:
         # a counter not wholly on the map: scenarios refuse one and no step makes one
         # (every step keeps both hexes on the map), so it has nowhere to go
         return {}
-    blocked, heavy, occupied = _obstacles(state, c, thresholds(state.rules))
+    blocked, heavy, occupied = obstacles(state, c, thresholds(state.rules))
     occupied = occupied - set(c.hexes)
     danger = threatened_hexes(state, c)
     ctx = None  # a MoveContext, for jumps only (§4.4.3): built on the first one
-    one = 1 << _SHIFT
+    one = 1 << SHIFT
     start = idx[c.hex] * 6 + c.facing
     best: dict[int, int] = {start: 0}
     prev: dict[int, int] = {}
     heap = [(0, start)]
-    limit = (budget + 1) << _SHIFT
+    limit = (budget + 1) << SHIFT
     pop, push = heapq.heappop, heapq.heappush
     while heap:
         key, s = pop(heap)
@@ -253,7 +253,7 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
         front, rear, moves, jumps, may_end = r
         if s != start:
             if first_only and may_end and front not in occupied and rear not in occupied:
-                return {(front, s % 6): (key >> _SHIFT, ())}
+                return {(front, s % 6): (key >> SHIFT, ())}
             if front in danger or rear in danger:
                 key += 1  # leaving a threatened position crosses it
         for ns, cost, h in moves:
@@ -273,7 +273,7 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
             sc = ctx.cost(frm, x, jump=True)
             if sc is None:
                 continue
-            nk = key + (sc << _SHIFT) + jx
+            nk = key + (sc << SHIFT) + jx
             if nk < limit and nk < best.get(ns, limit):
                 best[ns] = nk
                 prev[ns] = s
@@ -302,13 +302,12 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
             continue
         front, rear, _, _, may_end = rows[s] or row(s)
         if may_end and front not in occupied and rear not in occupied:
-            out[(front, s % 6)] = (k >> _SHIFT, path_of(s))
+            out[(front, s % 6)] = (k >> SHIFT, path_of(s))
     return out
 
 
 def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[int | None, str, str]:
     """Total cost of a rider's move along ``path`` (front steps) or ``(None, reason, ref)``."""
-    from .movement import MoveContext, points_left
     ctx = MoveContext(state, c)
     extras = extra_costs(state)
     front, facing = c.hex, c.facing
@@ -355,7 +354,6 @@ def step_of(state: GameState, ctx, front: Hex, facing: int, h: Hex, extras: dict
 
 def path_steps(state: GameState, c: Character, path: tuple[Hex, ...], extras: dict[str, int], ctx=None) -> list[RiderStep]:
     """The steps of a (checked) path from the rider's position."""
-    from .movement import MoveContext
     ctx = ctx or MoveContext(state, c)
     out = []
     front, facing = c.hex, c.facing

@@ -8,7 +8,9 @@ from ..maps import GameMap
 from ..rulesdata import load_ruleset
 from . import turn
 from .character import Character
-from .state import GameState
+from .state import GameState, Horse
+from .carts import place
+from .game import settle
 
 
 def new_game(scenario: dict, gmap: GameMap, seed) -> GameState:
@@ -47,7 +49,6 @@ def new_game(scenario: dict, gmap: GameMap, seed) -> GameState:
         dice=seed if hasattr(seed, "roll") else Dice(seed), weather=rs.find_weather(scenario.get("weather", "clear")).id,
         turn=1, last_turn=scenario["turns"], active=sides[0],
     )
-    from .state import Horse
     for a in scenario.get("animals") or ():  # riderless horses and camels (§4.4.4, §4.6.1)
         horse = Horse(a["id"], Hex.from_label(a["hex"]), DIRECTION_NAMES.index(a.get("facing") or "N"), a.get("side"),
                       kind=a["kind"], passenger=a.get("passenger"))
@@ -55,9 +56,7 @@ def new_game(scenario: dict, gmap: GameMap, seed) -> GameState:
             chars[horse.passenger].hex = None  # in the litter (engine/kneeling.py)
         state.horses[horse.id] = horse
     if scenario.get("map", {}).get("carts"):  # carts and their animals (§4.5, engine/carts.py)
-        from .carts import place
         place(state, scenario["map"]["carts"])
     turn.begin_phase(state)
-    from .game import _settle
-    _settle(state)
+    settle(state)
     return state

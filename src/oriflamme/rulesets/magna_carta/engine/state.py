@@ -13,8 +13,8 @@ from typing import Any
 
 from ....core.dice import Dice, SealedDice
 from ....geometry.hexgrid import Hex
-from ..maps import GameMap
-from ..rulesdata import Ruleset, load_ruleset
+from ..maps import effective_map, GameMap
+from ..rulesdata import load_ruleset, Ruleset
 from .character import Character
 
 OFFENSIVE_FIRE, MOVEMENT, MELEE = "offensive_fire", "movement", "melee"
@@ -260,7 +260,6 @@ class GameState:
     def from_json(cls, d: dict, gmap: GameMap) -> "GameState":
         carts = {k: Cart.from_json(v) for k, v in d.get("carts", {}).items()}
         if carts:  # ``gmap`` is the scenario's map: draw the carts where they stand now
-            from .carts import effective_map
             gmap = effective_map(gmap, carts.values(), load_ruleset(d["ruleset"]))
         return cls(carts=carts,
             ruleset_id=d["ruleset"], scenario=d["scenario"], gmap=gmap,

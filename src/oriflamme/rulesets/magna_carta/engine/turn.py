@@ -5,7 +5,7 @@ A game turn is the phase of the first side, then the phase of the second. Each p
 1. ``offensive_fire`` — TIR OFFENSIF: characters with a missile weapon, not in contact, fire.
 2. ``movement``       — MOUVEMENT ET TIR DÉFENSIF: those who did not fire move freely, the
                         others as their weapon allows (§5.1). Defensive fire by the other side
-                        hooks in here (:data:`DEFENSIVE_FIRE_HOOK`, engine/defensive_fire.py).
+                        hooks in here (``defensive_fire_on_enter``, engine/hooks.py).
 3. ``melee``          — COMBAT: characters in contact may attack, except those who fired.
 4. stunned recovery   — PERSONNAGES ASSOMMÉS: friends stunned during the enemy's phase get up.
 
@@ -15,9 +15,11 @@ A step in which nothing can be done is passed automatically, with an event sayin
 
 from __future__ import annotations
 
-from .defensive_fire import new_phase as _new_fire_phase, on_enter as _defensive_fire
+from .defensive_fire import new_phase as _new_fire_phase
 from .events import emit
 from .state import MELEE, MOVEMENT, OFFENSIVE_FIRE, GameState
+from .carts import on_movement_step
+from .victory import end_of_turn_check
 
 SEQUENCE: tuple[str, ...] = (OFFENSIVE_FIRE, MOVEMENT, MELEE)
 STEP_TITLES = {
@@ -25,11 +27,6 @@ STEP_TITLES = {
     MOVEMENT: ("Movement", "Mouvement et tir défensif", "MC §2.1 (2)"),
     MELEE: ("Combat", "Combat", "MC §2.1 (3)"),
 }
-
-#: Called after every hex a character enters during his movement (defensive fire, §5.3,
-#: interrupts moves here). Signature: (state, character, hex, step index, move) -> pause?
-DEFENSIVE_FIRE_HOOK = _defensive_fire
-
 
 def begin_phase(state: GameState) -> None:
     state.step = OFFENSIVE_FIRE
@@ -54,7 +51,6 @@ def next_step(state: GameState) -> None:
         title = STEP_TITLES[state.step]
         emit(state, "step", f"{title[0]} ({title[1]})", ref=title[2])
         if state.step == MOVEMENT and state.carts:  # carts stop moving (§4.5.4, engine/carts.py)
-            from .carts import on_movement_step
             on_movement_step(state)
     else:
         end_phase(state)
@@ -66,7 +62,6 @@ def end_phase(state: GameState) -> None:
         if c.side == state.active and c.status == "stunned" and c.stunned_in_phase < state.phase_no:
             c.recover()
             emit(state, "status", f"{c.name} gets back on his feet", char=c.id, ref="MC §2.1 (4)")
-    from .victory import end_of_turn_check
     second = state.active == state.sides[1]
     if second and state.turn >= state.last_turn:
         end_of_turn_check(state, final=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .events import emit
 from .state import GameState
+from ....geometry.hexgrid import Hex
 
 
 def _finish(state: GameState, winner: str | None, text: str) -> None:
@@ -48,7 +49,6 @@ def sudden_death_check(state: GameState) -> None:
 def holds(state: GameState, side: str) -> list[str]:
     out = []
     for lab in state.scenario.get("victory", {}).get("objectives", []):
-        from ....geometry.hexgrid import Hex
         h = Hex.from_label(lab)
         if any(c.side == side and c.active for c in state.live_at(h)):
             out.append(lab)

@@ -7,11 +7,11 @@ point exists here (and only here) for rulesets that hide things (Les Guerres Fle
 from __future__ import annotations
 
 from .state import GameState
+from .game import legal_actions
+from .movement import points_left
 
 
 def view(state: GameState, side: str | None) -> dict:
-    from .game import legal_actions  # late import: game imports view's siblings
-    from .movement import points_left
     chars = []
     for c in sorted(state.characters.values(), key=lambda c: c.id):
         d = {
