@@ -27,7 +27,10 @@ def client(db):
 
 
 def new_game(client, mode="hotseat", seed=3, scenario="the-hill"):
-    r = client.post("/api/games", json={"scenario": scenario, "mode": mode, "seed": seed})
+    body = {"scenario": scenario, "mode": mode}
+    if mode == "hotseat" and seed is not None:  # an online game's dice are the server's secret
+        body["seed"] = seed
+    r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -242,6 +245,8 @@ def test_record_replays_and_frames_follow_the_actions(client):
     v = to_movement(client, g["id"], tok)
     act(client, g["id"], tok, first_move(v)["action"], v["version"])
     rec = client.get(f"/api/games/{g['id']}/record", headers=H(tok)).json()
+    assert rec["seed"] is None and rec["version"] == 2  # the dice stay secret while the game runs
+    rec["seed"] = 5  # a hot-seat game's chosen seed: its players may replay it
     game = replay(json.loads(json.dumps(rec)), lambda d: validate_scenario(d, "record"))
     assert len(game.actions) == view(client, g["id"], tok)["version"]
     fr = client.get(f"/api/games/{g['id']}/frames", headers=H(tok)).json()
