@@ -40,7 +40,7 @@ class LiveGame:
     listeners: set = field(default_factory=set)
     undo_requested_by: str | None = None
     undo_version: int | None = None
-    frames_cache: dict = field(default_factory=dict)     # side -> (version, frames)
+    frames_cache: dict = field(default_factory=dict)   # side -> (version, frames); cleared by an undo
     action_sides: list = field(default_factory=list)   # who took each action (for undo requests)
     #: the seat views of the current position, by side: computed once (legal actions, options,
     #: rulings) and reused by every response until the next action or undo clears them
@@ -260,6 +260,7 @@ class Hub:
                     raise HubError(409, "cannot_undo", "the last action rolled a die (or there is none): it cannot be undone")
                 g.undo()
                 live.views.clear()
+                live.frames_cache.clear()
                 del live.action_sides[live.version:]
                 out = g.outcome()
                 self.store.truncate(live.id, live.version, "over" if out.over else "playing", out.winner)
@@ -295,8 +296,8 @@ class Hub:
         computed by one replay."""
         side = self.acting_side(live, seat) if seat != HOTSEAT else None
         cached = live.frames_cache.get(side)
-        if cached and cached[0] == live.version and cached[1] == live.game.actions[-1:]:
-            return cached[2]
+        if cached and cached[0] == live.version:
+            return cached[1]
         g = live.game
         rs = g.ruleset
         replayed = Game(rs, g.scenario, g.secret_seed)
@@ -304,5 +305,5 @@ class Hub:
         for i, a in enumerate(g.actions, 1):
             replayed.apply(a)
             frames.append({"version": i, **rs.frame(replayed.state, side)})
-        live.frames_cache[side] = (live.version, g.actions[-1:], frames)
+        live.frames_cache[side] = (live.version, frames)
         return frames
