@@ -436,3 +436,18 @@ def test_a_game_stored_before_the_seam_still_loads(db):
         v = view(client, "old", "tok")
         assert v["version"] == 3 and v["ruleset"] == "magna-carta" and "dice_seed" not in v
         assert v["dice_commitment"] == game.commitment
+
+
+def test_web_and_store_reach_rulesets_only_through_the_core():
+    import ast
+    from pathlib import Path
+    import oriflamme
+    root = Path(oriflamme.__file__).parent
+    for pkg in ("web", "store"):
+        for f in (root / pkg).rglob("*.py"):
+            for node in ast.walk(ast.parse(f.read_text())):
+                if isinstance(node, ast.ImportFrom):
+                    mod = "." * node.level + (node.module or "")
+                    assert "rulesets" not in mod, f"{f.name} imports {mod}"
+                elif isinstance(node, ast.Import):
+                    assert not any("rulesets" in a.name for a in node.names), f.name
