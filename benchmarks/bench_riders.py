@@ -228,10 +228,10 @@ def main() -> None:
                 align="lrrrrrrrrrrl"))
     print()
 
-    # 5. the web view's options and a rider's fetched moves (web/hub.py)
+    # 5. the web view's options and a rider's fetched moves (rulesets/magna_carta/web_options.py)
     import json
     from oriflamme.rulesets.magna_carta.engine.record import Game
-    from oriflamme.web.hub import moves as web_moves, options
+    from oriflamme.rulesets.magna_carta.web_options import moves as web_moves, options
     rows = []
     for sid in ("the-hill", "hamlet-raid", "the-ford"):
         sc, gm = load_scenario(sid)

@@ -27,7 +27,10 @@ def client(db):
 
 
 def new_game(client, mode="hotseat", seed=3, scenario="the-hill"):
-    r = client.post("/api/games", json={"scenario": scenario, "mode": mode, "seed": seed})
+    body = {"scenario": scenario, "mode": mode}
+    if mode == "hotseat" and seed is not None:  # an online game's dice are the server's secret
+        body["seed"] = seed
+    r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -242,6 +245,8 @@ def test_record_replays_and_frames_follow_the_actions(client):
     v = to_movement(client, g["id"], tok)
     act(client, g["id"], tok, first_move(v)["action"], v["version"])
     rec = client.get(f"/api/games/{g['id']}/record", headers=H(tok)).json()
+    assert rec["seed"] is None and rec["version"] == 2  # the dice stay secret while the game runs
+    rec["seed"] = 5  # a hot-seat game's chosen seed: its players may replay it
     game = replay(json.loads(json.dumps(rec)), lambda d: validate_scenario(d, "record"))
     assert len(game.actions) == view(client, g["id"], tok)["version"]
     fr = client.get(f"/api/games/{g['id']}/frames", headers=H(tok)).json()
@@ -305,3 +310,144 @@ def test_moves_endpoint_refuses_wrong_seats_and_unknown_characters(client):
     # outside the movement step, or for a character who cannot move, the list is empty
     r = client.get(f"/api/games/{gid}/moves/robert", headers=H(g["seats"][v["to_act"]]))
     assert r.status_code == 200 and (v["step"] == "movement" or r.json()["moves"] == [])
+
+
+# --- secret, verifiable dice (the seam) ---------------------------------------------------------
+def _play_to_the_end(client, g, seen: list[str], limit: int = 400):
+    """Play an online game to its end through both seats (prompts, then shots, then end of
+    step), keeping the text of every response in ``seen``."""
+    gid, seats = g["id"], g["seats"]
+    for _ in range(limit):
+        for side, tok in seats.items():
+            for lang in ("en", "fr"):
+                r = client.get(f"/api/games/{gid}", headers=H(tok), params={"lang": lang})
+                seen.append(r.text)
+        v = json.loads(seen[-1])
+        if v["over"]:
+            return v
+        tok = seats[v["to_act"]]
+        v = view(client, gid, tok)
+        o = v["options"]
+        if o["prompts"]:
+            a = o["prompts"][0]["action"]
+        elif o["fires"] or o["attacks"]:
+            a = (o["fires"] or o["attacks"])[0]["action"]
+            seen.append(client.post(f"/api/games/{gid}/explain", headers=H(tok), json={"action": a}).text)
+        else:
+            a = o["end_step"]
+        r = act(client, gid, tok, a, v["version"], lang="fr")
+        assert r.status_code == 200, r.text
+        seen.append(r.text)
+        for side, t in seats.items():
+            for path in ("record", "report", "frames", "map"):
+                seen.append(client.get(f"/api/games/{gid}/{path}", headers=H(t)).text)
+    raise AssertionError("the game did not end")
+
+
+def test_an_online_game_cannot_choose_its_seed(client):
+    r = client.post("/api/games", json={"scenario": "the-hill", "mode": "online", "seed": 3})
+    assert r.status_code == 422
+    assert r.json()["message"].startswith('field seed: an online game\'s dice are drawn by the server')
+
+
+def test_the_secret_never_leaves_the_server_while_the_game_runs_and_checks_at_the_end(client):
+    import hashlib
+    from oriflamme.core import record as core_record
+    g = new_game(client, mode="online")
+    gid = g["id"]
+    secret = client.app.state.hub.get(gid).game.secret_seed
+    assert isinstance(secret, str) and len(secret) == 64
+    # published from creation: the commitment (SHA-256 of the secret), in the creation answer and every view
+    commitment = hashlib.sha256(secret.encode()).hexdigest()
+    assert g["dice_commitment"] == commitment
+    # the store keeps it as text (an INTEGER column would turn an all-digit hex string into a number)
+    row = client.app.state.store.conn.execute("SELECT secret, typeof(secret) FROM games WHERE id = ?", (gid,)).fetchone()
+    assert tuple(row) == (secret, "text")
+    seen: list[str] = []
+    with client.websocket_connect(f"/api/games/{gid}/ws?seat={g['seats']['A']}") as ws:
+        seen.append(json.dumps(ws.receive_json()))
+        final = None
+        for side, tok in g["seats"].items():
+            v = view(client, gid, tok)
+            assert v["dice_commitment"] == commitment and "dice_seed" not in v
+        # play to the end; the last responses (game over) reveal the seed: check those before it
+        final = _play_to_the_end(client, g, seen)
+        seen.append(json.dumps(ws.receive_json()))
+    over_at = next(i for i, text in enumerate(seen) if '"over":true' in text)
+    for text in seen[:over_at]:
+        assert secret not in text
+    assert all(commitment in t for t in seen[:over_at] if t.startswith('{"') and '"dice_commitment"' in t)
+    # the end: the seed is revealed, matches the commitment, and the record replays, checked
+    assert final["dice_seed"] == secret and hashlib.sha256(final["dice_seed"].encode()).hexdigest() == final["dice_commitment"]
+    for tok in g["seats"].values():
+        rec = client.get(f"/api/games/{gid}/record", headers=H(tok)).json()
+        assert rec["seed"] == secret and rec["over"]
+        game, verification = core_record.replay(json.loads(json.dumps(rec)))
+        assert verification.commitment == "checked" and game.outcome().over
+    # a finished game cannot be undone
+    r = client.post(f"/api/games/{gid}/undo", headers=H(g["seats"]["A"]), json={})
+    assert r.status_code == 409 and "over" in r.json()["message"]
+
+
+def test_rulesets_are_listed_and_an_unknown_one_is_refused(client):
+    r = client.get("/api/rulesets")
+    assert r.status_code == 200
+    ids = [x["id"] for x in r.json()["rulesets"]]
+    assert "magna-carta" in ids
+    mc = next(x for x in r.json()["rulesets"] if x["id"] == "magna-carta")
+    assert "the-hill" in mc["scenarios"]
+    g = client.post("/api/games", json={"scenario": "the-hill", "ruleset": "magna-carta"})
+    assert g.status_code == 201 and g.json()["ruleset"] == "magna-carta"
+    r = client.post("/api/games", json={"scenario": "the-hill", "ruleset": "chess"})
+    assert r.status_code == 404 and r.json()["error"] == "unknown_ruleset"
+    assert "known: " in r.json()["message"] and "magna-carta" in r.json()["message"]
+    assert "\n" not in r.json()["message"]
+    s = client.get("/api/scenarios", params={"ruleset": "magna-carta"}).json()["scenarios"]
+    assert s and all(x["ruleset"] == "magna-carta" for x in s)
+    assert client.get("/api/scenarios", params={"ruleset": "chess"}).status_code == 404
+
+
+def test_a_game_stored_before_the_seam_still_loads(db):
+    """A database of schema 2 (integer seed, digests with the seed in them) is migrated and
+    its games replay: their digests are checked with the ruleset's legacy digest."""
+    from oriflamme.core import registry
+    from oriflamme.core.record import Game
+    from oriflamme.store import MIGRATIONS, token_hash
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL)")
+    for version, sql in MIGRATIONS[:2]:
+        conn.executescript(sql)
+        conn.execute("INSERT INTO schema_migrations VALUES (?, 0)", (version,))
+    rs = registry.get("magna-carta")
+    sc = rs.load_scenario("the-hill")
+    game = Game(rs, sc, 7)
+    conn.execute("INSERT INTO games (id, created_at, updated_at, scenario_id, scenario_json, seed, mode, version) "
+                 "VALUES ('old', 0, 0, 'the-hill', ?, 7, 'hotseat', 0)", (json.dumps(rs.scenario_to_json(sc)),))
+    conn.execute("INSERT INTO seats VALUES ('old', '*', ?)", (token_hash("tok"),))
+    for seq in range(1, 4):
+        a = rs.legal_actions(game.state)[0]
+        game.apply(a)
+        conn.execute("INSERT INTO actions VALUES ('old', ?, ?, ?, ?, 0)",
+                     (seq, "A", json.dumps(rs.action_to_json(a)), rs.legacy_digest(game.state, 7)))
+        conn.execute("UPDATE games SET version = ? WHERE id = 'old'", (seq,))
+    conn.commit()
+    conn.close()
+    with TestClient(create_app(db)) as client:
+        v = view(client, "old", "tok")
+        assert v["version"] == 3 and v["ruleset"] == "magna-carta" and "dice_seed" not in v
+        assert v["dice_commitment"] == game.commitment
+
+
+def test_web_and_store_reach_rulesets_only_through_the_core():
+    import ast
+    from pathlib import Path
+    import oriflamme
+    root = Path(oriflamme.__file__).parent
+    for pkg in ("web", "store"):
+        for f in (root / pkg).rglob("*.py"):
+            for node in ast.walk(ast.parse(f.read_text())):
+                if isinstance(node, ast.ImportFrom):
+                    mod = "." * node.level + (node.module or "")
+                    assert "rulesets" not in mod, f"{f.name} imports {mod}"
+                elif isinstance(node, ast.Import):
+                    assert not any("rulesets" in a.name for a in node.names), f.name

@@ -510,7 +510,7 @@ def test_corpus_texts_have_french_templates():
 def test_terminal_describes_and_browser_lists_the_new_actions():
     from oriflamme.cli.play import describe
     from oriflamme.rulesets.magna_carta.engine.record import Game
-    from oriflamme.web.hub import options
+    from oriflamme.rulesets.magna_carta.web_options import options
     g = Game(scenario([("khafr", "camel_rider", "A", "0305", {"facing": "N"}), ("ahmed", "peasant", "A", "0604"),
                        ("hassan", "man_at_arms", "A", "0605"), FOE], [dict(LITTER, passenger="hassan")]),
              board(OPEN), seed=1)

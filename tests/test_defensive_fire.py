@@ -322,7 +322,7 @@ def test_offensive_fire_still_keeps_the_most_permissive_movement():
 def test_web_options_list_the_prompt_with_odds_and_the_declarations_apart():
     """The web hub shows the defensive fire prompt (each shooter with his odds) and keeps the
     optional declarations out of the prompts (they do not block the step)."""
-    from oriflamme.web.hub import options
+    from oriflamme.rulesets.magna_carta.web_options import options
     st = _board(ready=("x",))
     apply(st, Move("a", PATH))
     o = json.loads(json.dumps(options(st)))

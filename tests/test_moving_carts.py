@@ -542,7 +542,7 @@ def test_terminal_and_browser_list_the_cart_actions():
     from types import SimpleNamespace
 
     from oriflamme.cli.play import describe
-    from oriflamme.web.hub import options
+    from oriflamme.rulesets.magna_carta.web_options import options
     st = cgame([("a", "spearman", "A", "0508")])
     extras = options(st)["extras"]
     drive = next(e for e in extras if e["action"]["type"] == "drive_cart")

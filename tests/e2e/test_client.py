@@ -6,6 +6,7 @@ the page computes nothing itself.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from urllib.parse import urlparse
@@ -104,7 +105,8 @@ def test_hotseat_fire_prompt_move_reload_restart(page: Page, server_factory, art
     expect(page.get_by_test_id("counter-dunstan")).to_be_visible()
     gid, token = game_of(page)
     v = view(server, gid, token)
-    assert v["seed"] == seed and v["mode"] == "hotseat"
+    assert v["dice_commitment"] == hashlib.sha256(str(seed).encode()).hexdigest() and v["mode"] == "hotseat"
+    assert "seed" not in v and "dice_seed" not in v                # the dice stay secret until the end
 
     # the phase bar
     expect(page.get_by_test_id("turn")).to_have_text("Turn 1/10")
@@ -304,8 +306,7 @@ def test_online_two_seats_live(browser, server, artifacts):
         a = ctx_a.new_page()
         a.add_init_script("localStorage.setItem('oriflamme.lang', 'en')")
         a.goto(server.url + "/")
-        a.get_by_test_id("seed-the-hill").fill(str(SEED_MELEE))
-        a.get_by_test_id("online-the-hill").click()
+        a.get_by_test_id("online-the-hill").click()        # an online game's dice are the server's
         expect(a.get_by_test_id("links-dialog")).to_be_visible()
         link_a = a.get_by_test_id("seat-link-A").input_value()
         link_b = a.get_by_test_id("seat-link-B").input_value()

@@ -218,3 +218,49 @@ class Ruleset(ABC):
     def info(self) -> dict:
         return {"id": self.id, "title": self.title, "title_fr": self.title_fr or self.title, "base": self.base,
                 "scenarios": self.scenario_ids()}
+
+    # --- web UI hooks (the web app's only way into a ruleset; generic defaults) ---------------
+    # Added for the web adapter (oriflamme.web). Each has a default that works for any ruleset;
+    # a ruleset overrides them to group its options, draw its board or speak French.
+    def seat_view(self, state, side: str | None, acting: bool) -> dict:
+        """The view a seat's client renders: :meth:`view` for ``side``, plus ``options``
+        (:meth:`options`) when ``acting``. Called once per response, so a ruleset that can
+        share work between the two (its legal actions) does it here (UI)."""
+        out = dict(self.view(state, side))
+        out.pop("legal_actions", None)
+        if acting:
+            out["options"] = self.options(state, side)
+        return out
+
+    def option_detail(self, state, key: str) -> dict:
+        """The options a view leaves out for one piece (fetched on selection); KeyError for an
+        unknown key (UI)."""
+        raise KeyError(key)
+
+    def frame(self, state, side: str | None) -> dict:
+        """The position a replay frame shows to ``side`` (UI)."""
+        return {"log_length": len(self.visible_events(state, side)), **self.outcome(state).to_json()}
+
+    def board(self, scenario) -> dict:
+        """The scenario's board as the browser draws it (UI; empty: the ruleset's browser
+        module draws without it)."""
+        return {}
+
+    def rules_sections(self) -> dict:
+        """The rule sections a citation may name, with their titles (UI)."""
+        return {"ruleset": self.id, "title": self.title, "sections": {}}
+
+    def render_text(self, text: str, lang: str) -> str:
+        """A message (a result, a refusal) in ``lang`` (UI; default: as it is)."""
+        return text
+
+    def render_events(self, events: list[dict], lang: str) -> list[dict]:
+        """Log events in ``lang`` (copies when translated; UI)."""
+        return events
+
+    def render_ruling(self, ruling: dict, lang: str) -> dict:
+        return ruling
+
+    def render_options(self, options: dict, lang: str) -> dict:
+        """The :meth:`options` JSON in ``lang`` (a copy when translated; UI)."""
+        return options

@@ -1,4 +1,10 @@
-"""SQLite storage of games: their scenario, seed, seats and the append-only list of actions.
+"""SQLite storage of games: their ruleset, scenario, secret dice seed, seats and the
+append-only list of actions.
+
+The seed is the game's secret (:mod:`oriflamme.core.dice`): a text of 64 hex digits kept in
+the TEXT column ``secret`` (an INTEGER column would turn an all-digit hex string into a
+number). Games stored before secret dice keep their integer ``seed`` (``secret`` NULL), and
+their digests were computed the old way (``digest_version`` 1: ``Ruleset.legacy_digest``).
 
 The record of a game is its actions: the state is rebuilt by replaying them (and checked
 against the digest stored with each action). An action is committed (``synchronous=FULL``,
@@ -54,7 +60,17 @@ MIGRATIONS: list[tuple[int, str]] = [
         ALTER TABLE games ADD COLUMN undo_requested_by TEXT;
         ALTER TABLE games ADD COLUMN undo_version INTEGER;
     """),
+    # the ruleset seam: the ruleset of each game (old rows are Magna Carta), the secret seed as
+    # text, and how the stored digests were computed (1: with the seed, before the seam)
+    (3, """
+        ALTER TABLE games ADD COLUMN ruleset TEXT NOT NULL DEFAULT 'magna-carta';
+        ALTER TABLE games ADD COLUMN secret TEXT;
+        ALTER TABLE games ADD COLUMN digest_version INTEGER NOT NULL DEFAULT 1;
+    """),
 ]
+
+#: how the digests of new games are computed (``Ruleset.digest``, without the seed)
+DIGEST_VERSION = 2
 
 
 def default_db_path() -> Path:
@@ -80,7 +96,7 @@ class StoredGame:
     id: str
     scenario_id: str
     scenario: dict
-    seed: int
+    seed: int | str      # the secret: never put it in a view
     mode: str
     version: int
     status: str
@@ -92,6 +108,8 @@ class StoredGame:
     actions: list[dict]
     digests: list[str]
     sides_of_actions: list[str]
+    ruleset: str = "magna-carta"
+    digest_version: int = DIGEST_VERSION
 
 
 class Store:
@@ -136,15 +154,20 @@ class Store:
         return applied
 
     # --- games -----------------------------------------------------------------------------
-    def create_game(self, game_id: str, scenario_id: str, scenario: dict, seed: int, mode: str,
-                    seats: dict[str, str]) -> None:
+    def create_game(self, game_id: str, scenario_id: str, scenario: dict, seed: int | str, mode: str,
+                    seats: dict[str, str], ruleset: str = "magna-carta") -> None:
+        """Store a new game. A text seed (the server's secret) goes to the TEXT column
+        ``secret``; an integer one (a hot-seat game's chosen seed) to ``seed``."""
         now = time.time()
+        int_seed, secret = (seed, None) if isinstance(seed, int) else (0, str(seed))
         with self._lock:
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 self.conn.execute(
-                    "INSERT INTO games (id, created_at, updated_at, scenario_id, scenario_json, seed, mode) VALUES (?,?,?,?,?,?,?)",
-                    (game_id, now, now, scenario_id, json.dumps(scenario, ensure_ascii=False), seed, mode))
+                    "INSERT INTO games (id, created_at, updated_at, scenario_id, scenario_json, seed, secret, mode, ruleset, "
+                    "digest_version) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (game_id, now, now, scenario_id, json.dumps(scenario, ensure_ascii=False), int_seed, secret, mode,
+                     ruleset, DIGEST_VERSION))
                 for side, token in seats.items():
                     self.conn.execute("INSERT INTO seats VALUES (?,?,?)", (game_id, side, token_hash(token)))
                 self.conn.execute("COMMIT")
@@ -170,17 +193,19 @@ class Store:
             rows = self.conn.execute("SELECT seq, side, action_json, digest FROM actions WHERE game_id = ? ORDER BY seq",
                                      (game_id,)).fetchall()
         return StoredGame(
-            id=g["id"], scenario_id=g["scenario_id"], scenario=json.loads(g["scenario_json"]), seed=g["seed"],
+            id=g["id"], scenario_id=g["scenario_id"], scenario=json.loads(g["scenario_json"]),
+            seed=g["secret"] if g["secret"] is not None else g["seed"],
             mode=g["mode"], version=g["version"], status=g["status"], winner=g["winner"],
             created_at=g["created_at"], updated_at=g["updated_at"],
             undo_requested_by=g["undo_requested_by"], undo_version=g["undo_version"],
             actions=[json.loads(r["action_json"]) for r in rows], digests=[r["digest"] for r in rows],
             sides_of_actions=[r["side"] for r in rows],
+            ruleset=g["ruleset"], digest_version=g["digest_version"],
         )
 
     def list_games(self, limit: int = 50) -> list[dict]:
         with self._lock:
-            rows = self.conn.execute("SELECT id, scenario_id, mode, version, status, winner, updated_at FROM games "
+            rows = self.conn.execute("SELECT id, ruleset, scenario_id, mode, version, status, winner, updated_at FROM games "
                                      "ORDER BY updated_at DESC LIMIT ?", (limit,)).fetchall()
         return [dict(r) for r in rows]
 

@@ -1,5 +1,9 @@
-"""The web server: a JSON API over the engine (docs/api.md), a WebSocket per game for live
+"""The web server: a JSON API over the core (docs/api.md), a WebSocket per game for live
 updates, and the static browser client. The browser computes no rule.
+
+It knows no ruleset: every game names its ruleset (registry), and everything specific (the
+options, the board, the French texts) comes from the ruleset's UI hooks. Responses are built
+as plain JSON and sent as they are (no ``jsonable_encoder`` pass over large views).
 """
 
 from __future__ import annotations
@@ -16,14 +20,10 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTex
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..rulesets.magna_carta import i18n
-from ..rulesets.magna_carta.engine import explain
-from ..rulesets.magna_carta.engine.actions import Action
-from ..rulesets.magna_carta.engine.errors import IllegalAction
-from ..rulesets.magna_carta.rulesdata import load_ruleset
-from ..rulesets.magna_carta.scenario import bundled_scenario_ids, load_scenario
+from ..core import registry
+from ..core.errors import IllegalAction
 from ..store import Store, default_db_path
-from .hub import HOTSEAT, Hub, HubError
+from .hub import HOTSEAT, Hub, HubError, get_ruleset
 from .report import report_text
 
 MAX_BODY = 64 * 1024
@@ -33,6 +33,7 @@ STATIC = Path(str(resources.files("oriflamme.web").joinpath("static")))
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     scenario: str = Field(min_length=1, max_length=64)
+    ruleset: str | None = Field(default=None, min_length=1, max_length=64)
     mode: str = Field(default="hotseat", pattern="^(hotseat|online)$")
     seed: int | None = Field(default=None, ge=0, lt=2**31)
 
@@ -84,37 +85,6 @@ async def _body(request: Request, model):
         raise HubError(422, "bad_request", f"field {loc}: {msg}") from None
 
 
-def _scenario_summary(sid: str) -> dict:
-    sc, m = load_scenario(sid)
-    return {
-        "id": sid, "name": sc["name"], "name_fr": sc.get("name_fr") or sc["name"],
-        "description": sc.get("description", ""), "description_fr": sc.get("description_fr") or sc.get("description", ""),
-        "sides": [{"id": s["id"], "name": s["name"], "name_fr": s.get("name_fr") or s["name"]} for s in sc["side"]],
-        "turns": sc["turns"], "weather": sc.get("weather", "clear"), "size": [m.width, m.height],
-        "victory": sc.get("victory", {}).get("text", ""), "victory_fr": sc.get("victory", {}).get("text_fr", ""),
-        "characters": len(sc["character"]),
-    }
-
-
-def _map_json(gmap) -> dict:
-    rs = load_ruleset()
-    return {
-        "id": gmap.id, "name": gmap.name, "width": gmap.width, "height": gmap.height,
-        "hexes": [{"label": h.label, "q": h.q, "r": h.r, "col": h.col, "row": h.row,
-                   "terrain": gmap.terrain(h), "elevation": gmap.elevation(h)} for h in gmap.hexes],
-        "hexsides": [{"a": a.label, "b": b.label, "feature": f}
-                     for pair, f in sorted(gmap.hexside_features().items(), key=lambda kv: sorted(kv[0]))
-                     for a, b in [sorted(pair)]],
-        "name_fr": gmap.name_fr,
-        "terrain": {t.id: {"name_fr": t.names[0], "name_en": t.name_en or t.id.replace("_", " "),
-                           "foot": t.foot, "foot_armoured": t.foot_armoured if t.foot_armoured is not None else t.foot,
-                           "mounted": t.mounted, "cover": t.cover, "combat": t.combat, "blocks_los": t.blocks_los,
-                           "ref": t.ref} for t in rs.terrain.values()},
-        "hexside_features": {f.id: {"name_fr": f.names[0], "name_en": f.name_en or f.id.replace("_", " "),
-                                    "crossing": f.crossing, "cover": f.cover, "ref": f.ref} for f in rs.hexsides.values()},
-    }
-
-
 def _log_from(request: Request) -> int:
     raw = request.query_params.get("log_from", "0")
     if not raw.isdigit():
@@ -122,21 +92,22 @@ def _log_from(request: Request) -> int:
     return int(raw)
 
 
-def _translated_view(v: dict, lang: str, log_from: int = 0) -> dict:
-    if log_from:
-        v = dict(v, log=v["log"][log_from:], log_from=log_from)
+def _json(data, status_code: int = 200, headers: dict | None = None) -> Response:
+    """A response already JSON-safe, serialised once (no ``jsonable_encoder`` pass)."""
+    return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), status_code=status_code,
+                    media_type="application/json", headers=headers)
+
+
+def _rendered_view(rs, v: dict, lang: str) -> dict:
+    """The view in ``lang`` (the ruleset's catalogue; English is the source)."""
     if lang == "en":
         return v
     v = dict(v)
-    v["log"] = [i18n.translate_event(e, lang) for e in v["log"]]
+    v["log"] = rs.render_events(v["log"], lang)
     if v.get("result"):
-        v["result"] = i18n.translate(v["result"], lang)
-    opts = v.get("options")
-    if opts:
-        opts = dict(opts)
-        for key in ("fires", "attacks"):
-            opts[key] = [dict(o, ruling=i18n.translate_ruling(o["ruling"], lang)) for o in opts[key]]
-        v["options"] = opts
+        v["result"] = rs.render_text(v["result"], lang)
+    if v.get("options"):
+        v["options"] = rs.render_options(v["options"], lang)
     return v
 
 
@@ -156,8 +127,10 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
     @app.exception_handler(HubError)
     async def _hub_error(request: Request, exc: HubError):
         message = exc.message
-        if exc.code == "illegal":  # the engine's refusal: in the player's language
-            message = i18n.translate(message, _lang(request))
+        if exc.code == "illegal":  # the ruleset's refusal: in the player's language
+            live = hub.games.get(request.path_params.get("game_id", ""))
+            if live is not None:
+                message = live.ruleset.render_text(message, _lang(request))
         return _error(exc.status, exc.code, message, **exc.extra)
 
     @app.middleware("http")
@@ -179,46 +152,50 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # --- rules and scenarios ----------------------------------------------------------------------
+    @app.get("/api/rulesets")
+    async def rulesets():
+        return _json({"rulesets": [rs.info() for rs in registry.all_rulesets()]})
+
     @app.get("/api/scenarios")
-    async def scenarios():
-        return {"scenarios": [_scenario_summary(s) for s in bundled_scenario_ids()]}
+    async def scenarios(request: Request):
+        rid = request.query_params.get("ruleset")
+        chosen = [get_ruleset(rid)] if rid else registry.all_rulesets()
+        return _json({"scenarios": [dict(rs.scenario_info(s).to_json(), ruleset=rs.id)
+                                    for rs in chosen for s in rs.scenario_ids()]})
 
     @app.get("/api/rules/sections")
-    async def sections():
-        rs = load_ruleset()
-        return {"ruleset": rs.id, "title": rs.title,
-                "sections": {s.id: {"fr": s.title, "en": s.title_en or s.title} for s in rs.sections.values()}}
+    async def sections(request: Request):
+        return _json(get_ruleset(request.query_params.get("ruleset")).rules_sections())
 
     # --- games ---------------------------------------------------------------------------------
     @app.post("/api/games", status_code=201)
     async def new_game(request: Request):
         body = await _body(request, NewGame)
-        game_id, seats = hub.create(body.scenario, body.mode, body.seed)
+        game_id, seats = hub.create(body.scenario, body.mode, body.seed, body.ruleset)
+        live = hub.get(game_id)
         links = {("hotseat" if side == HOTSEAT else side): f"/play/{game_id}#seat={token}" for side, token in seats.items()}
-        return {"id": game_id, "mode": body.mode,
-                "seats": {("hotseat" if side == HOTSEAT else side): token for side, token in seats.items()},
-                "links": links}
+        return _json({"id": game_id, "mode": body.mode, "ruleset": live.ruleset.id,
+                      "dice_commitment": live.game.commitment,
+                      "seats": {("hotseat" if side == HOTSEAT else side): token for side, token in seats.items()},
+                      "links": links}, status_code=201)
 
     @app.get("/api/games/{game_id}")
     async def game_view(game_id: str, request: Request):
         live = hub.get(game_id)
         seat = hub.seat(live, _token(request))
-        return _translated_view(hub.view(live, seat), _lang(request), _log_from(request))
+        return _json(_rendered_view(live.ruleset, hub.view(live, seat, _log_from(request)), _lang(request)))
 
     @app.get("/api/games/{game_id}/map")
     async def game_map(game_id: str, request: Request):
         live = hub.get(game_id)
         hub.seat(live, _token(request))
-        # the carts move (§4.5.4): the board draws them from the view's "carts" over the map
-        # without them (engine/carts.py)
-        from ..rulesets.magna_carta.maps import cart_base
-        return _map_json(cart_base(live.game.gmap))
+        return _json(live.ruleset.board(live.game.scenario))
 
     @app.get("/api/games/{game_id}/moves/{char_id}")
     async def game_moves(game_id: str, char_id: str, request: Request):
         live = hub.get(game_id)
         seat = hub.seat(live, _token(request))
-        return hub.moves(live, seat, char_id)
+        return _json(hub.moves(live, seat, char_id))
 
     @app.post("/api/games/{game_id}/actions")
     async def post_action(game_id: str, request: Request):
@@ -227,47 +204,54 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
         body = await _body(request, PostAction)
         events = await hub.act(live, seat, body.action, body.version)
         lang = _lang(request)
-        return {"version": live.version, "events": [i18n.translate_event(e, lang) for e in events],
-                "view": _translated_view(hub.view(live, seat), lang, _log_from(request))}
+        rs = live.ruleset
+        v = hub.view(live, seat, _log_from(request))
+        # the events of this action, as the seat may see them
+        events = rs.visible_events(live.game.state, hub.acting_side(live, seat),
+                                   len(rs.events(live.game.state)) - len(events)) if events else []
+        return _json({"version": live.version, "events": rs.render_events(events, lang),
+                      "view": _rendered_view(rs, v, lang)})
 
     @app.post("/api/games/{game_id}/explain")
     async def post_explain(game_id: str, request: Request):
         live = hub.get(game_id)
         hub.seat(live, _token(request))
         body = await _body(request, Explain)
+        rs = live.ruleset
         try:
-            action = Action.from_json(body.action)
+            action = rs.action_from_json(body.action)
+            ruling = rs.explain(live.game.state, action)
         except IllegalAction as exc:
             raise HubError(422, "bad_action", str(exc)) from None
-        return i18n.translate_ruling(explain(live.game.state, action).to_json(), _lang(request))
+        return _json(rs.render_ruling(ruling, _lang(request)))
 
     @app.post("/api/games/{game_id}/undo")
     async def post_undo(game_id: str, request: Request):
         live = hub.get(game_id)
         seat = hub.seat(live, _token(request))
         body = await _body(request, UndoAnswer)
-        return await hub.undo(live, seat, body.answer)
+        return _json(await hub.undo(live, seat, body.answer))
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str, request: Request):
         live = hub.get(game_id)
-        hub.seat(live, _token(request))
-        return JSONResponse(live.game.record(),
+        seat = hub.seat(live, _token(request))
+        return _json(hub.record(live, seat),
                             headers={"Content-Disposition": f'attachment; filename="oriflamme-{game_id}.json"'})
 
     @app.get("/api/games/{game_id}/report")
     async def report(game_id: str, request: Request):
         live = hub.get(game_id)
-        hub.seat(live, _token(request))
+        seat = hub.seat(live, _token(request))
         lang = _lang(request)
-        return PlainTextResponse(report_text(live.game, lang),
+        return PlainTextResponse(report_text(hub.record(live, seat), live.ruleset, live.game.outcome().text, lang),
                                  headers={"Content-Disposition": f'attachment; filename="oriflamme-{game_id}-{lang}.md"'})
 
     @app.get("/api/games/{game_id}/frames")
     async def frames(game_id: str, request: Request):
         live = hub.get(game_id)
-        hub.seat(live, _token(request))
-        return {"version": live.version, "frames": hub.frames(live)}
+        seat = hub.seat(live, _token(request))
+        return _json({"version": live.version, "frames": hub.frames(live, seat)})
 
     @app.websocket("/api/games/{game_id}/ws")
     async def ws(websocket: WebSocket, game_id: str):

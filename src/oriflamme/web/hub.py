@@ -1,8 +1,11 @@
-"""Live games of the server: loaded from the store, played through the engine, persisted before
+"""Live games of the server: loaded from the store, played through the core, persisted before
 acknowledgement, announced to the seats' WebSockets.
 
-The hub never decides a rule: it asks the engine (``legal_actions``, ``apply``, ``explain``,
-``view``) and stores what happened.
+The hub never decides a rule and knows no ruleset: it asks the game's ruleset (through the
+registry and :class:`oriflamme.core.ruleset.Ruleset`: ``seat_view``, ``apply``, ``explain``,
+``visible_events``) and stores what happened. The dice seed is drawn here for every online
+game (:func:`oriflamme.core.dice.new_secret`) and never leaves the server while the game
+runs: views carry only its commitment.
 """
 
 from __future__ import annotations
@@ -11,15 +14,12 @@ import asyncio
 import secrets
 from dataclasses import dataclass, field
 
-from ..rulesets.magna_carta.engine import IllegalAction, explain, legal_actions, moves_of, view
-from ..rulesets.magna_carta.engine import riding
-from ..rulesets.magna_carta.engine.actions import (Action, Attack, AttackHorse, Carry, ClearBodies, Dismount, EndStep, EnterLitter, Fire,
-                              FireAtHorse, Kneel, Lead, LeaveLitter, Mount, Move, Rise)
-from ..rulesets.magna_carta.engine.errors import OriflammeError
-from ..rulesets.magna_carta.engine.record import Game
-from ..rulesets.magna_carta.engine.movement import reachable
-from ..rulesets.magna_carta.scenario import bundled_scenario_ids, load_scenario, validate_scenario
-from ..store import Store
+from ..core import registry
+from ..core.dice import new_secret
+from ..core.errors import IllegalAction, OriflammeError, UnknownRuleset
+from ..core.record import Game
+from ..core.ruleset import CHANCE, Ruleset
+from ..store import DIGEST_VERSION, Store
 
 HOTSEAT = "*"
 
@@ -40,12 +40,26 @@ class LiveGame:
     listeners: set = field(default_factory=set)
     undo_requested_by: str | None = None
     undo_version: int | None = None
-    frames_cache: tuple[int, list] | None = None
+    frames_cache: dict = field(default_factory=dict)   # side -> (version, frames); cleared by an undo
     action_sides: list = field(default_factory=list)   # who took each action (for undo requests)
+    #: the seat views of the current position, by side: computed once (legal actions, options,
+    #: rulings) and reused by every response until the next action or undo clears them
+    views: dict = field(default_factory=dict)
 
     @property
     def version(self) -> int:
         return len(self.game.actions)
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.game.ruleset
+
+
+def get_ruleset(ruleset_id: str | None) -> Ruleset:
+    try:
+        return registry.get(ruleset_id)
+    except UnknownRuleset as exc:
+        raise HubError(404, "unknown_ruleset", str(exc)) from None
 
 
 class Hub:
@@ -54,20 +68,29 @@ class Hub:
         self.games: dict[str, LiveGame] = {}
 
     # --- creation and loading ---------------------------------------------------------------
-    def create(self, scenario_id: str, mode: str, seed: int | None = None) -> tuple[str, dict[str, str]]:
-        if scenario_id not in bundled_scenario_ids():
-            raise HubError(404, "unknown_scenario", f"unknown scenario {scenario_id!r} (bundled: {', '.join(bundled_scenario_ids())})")
+    def create(self, scenario_id: str, mode: str, seed: int | None = None,
+               ruleset_id: str | None = None) -> tuple[str, dict[str, str]]:
+        rs = get_ruleset(ruleset_id)
+        known = rs.scenario_ids()
+        if scenario_id not in known:
+            raise HubError(404, "unknown_scenario", f"unknown scenario {scenario_id!r} for {rs.id} (bundled: {', '.join(known)})")
         if mode not in ("hotseat", "online"):
             raise HubError(422, "bad_mode", "mode must be 'hotseat' or 'online'")
-        scenario, gmap = load_scenario(scenario_id)
-        seed = secrets.randbits(31) if seed is None else seed
+        if seed is not None and mode != "hotseat":
+            raise HubError(422, "bad_request", "field seed: an online game's dice are drawn by the server and kept "
+                                               "secret until the end; only a hot-seat game may choose its seed")
+        try:
+            scenario = rs.load_scenario(scenario_id)
+        except OriflammeError as exc:
+            raise HubError(500, "bad_scenario", str(exc)) from None
+        game = Game(rs, scenario, new_secret() if seed is None else seed)
         game_id = secrets.token_urlsafe(9)
-        game = Game(scenario, gmap, seed)
         if mode == "hotseat":
             seats = {HOTSEAT: secrets.token_urlsafe(24)}          # 192 bits
         else:
-            seats = {side: secrets.token_urlsafe(24) for side in game.state.sides}
-        self.store.create_game(game_id, scenario_id, scenario, seed, mode, seats)
+            seats = {s.id: secrets.token_urlsafe(24) for s in rs.sides(scenario)}
+        self.store.create_game(game_id, scenario_id, rs.scenario_to_json(scenario), game.secret_seed, mode, seats,
+                               ruleset=rs.id)
         self.games[game_id] = LiveGame(game_id, mode, scenario_id, game)
         return game_id, seats
 
@@ -79,11 +102,13 @@ class Hub:
         if stored is None:
             raise HubError(404, "unknown_game", f"no game {game_id!r}")
         try:
-            scenario, gmap = validate_scenario(stored.scenario, f"game {game_id}")
-            game = Game(scenario, gmap, stored.seed)
+            rs = registry.get(stored.ruleset)
+            scenario = rs.scenario_from_json(stored.scenario, f"game {game_id}")
+            game = Game(rs, scenario, stored.seed)
+            legacy = stored.digest_version < DIGEST_VERSION  # stored before the seam: the seed was in the digest
             for i, (a, digest) in enumerate(zip(stored.actions, stored.digests)):
                 game.apply(a)
-                if game.state.digest() != digest:
+                if game.digest() != digest and not (legacy and rs.legacy_digest(game.state, stored.seed) == digest):
                     raise HubError(500, "corrupt", f"game {game_id}: action {i + 1} does not reproduce the stored state")
         except OriflammeError as exc:
             raise HubError(500, "corrupt", f"game {game_id} cannot be replayed: {exc}") from None
@@ -103,48 +128,68 @@ class Hub:
 
     # --- reading ---------------------------------------------------------------------------
     def acting_side(self, live: LiveGame, seat: str) -> str | None:
-        to_act = live.game.state.to_act()
+        """The side a seat sees as: its own, or (hot seat) the side to act."""
         if seat == HOTSEAT:
-            return to_act
+            to_act = live.game.to_act()
+            return None if to_act == CHANCE else to_act
         return seat
 
-    def view(self, live: LiveGame, seat: str) -> dict:
-        st = live.game.state
+    def _seat_view(self, live: LiveGame, side: str | None) -> dict:
+        cached = live.views.get(side)
+        if cached is None:
+            g = live.game
+            acting = side is not None and side == g.to_act()
+            cached = live.views[side] = (g.ruleset.seat_view(g.state, side, acting), acting)
+        return cached
+
+    def view(self, live: LiveGame, seat: str, log_from: int = 0) -> dict:
+        """The seat's view (a fresh dict over the cached one): the ruleset's view of the
+        position, the log the seat may see from ``log_from``, the dice commitment (and the seed
+        once the game is over), the undo state."""
+        g = live.game
+        rs = g.ruleset
         side = self.acting_side(live, seat)
-        out = view(st, side)
-        can_act = to_act_ok = (side is not None and side == st.to_act())
+        base, acting = self._seat_view(live, side)
+        out = dict(base)
+        out["log"] = rs.visible_events(g.state, side, log_from)
+        if log_from:
+            out["log_from"] = log_from
+        over = g.outcome().over
         out.update({
             "game_id": live.id, "mode": live.mode, "seat": "hotseat" if seat == HOTSEAT else seat,
-            "version": live.version, "can_act": can_act, "dice_commitment": live.game.commitment,
-            "sides": [{"id": s["id"], "name": s["name"], "name_fr": s.get("name_fr") or s["name"]}
-                      for s in st.scenario["side"]],
+            "ruleset": rs.id, "web_module": rs.web_module,
+            "version": live.version, "can_act": acting, "dice_commitment": g.commitment,
+            "sides": [s.to_json() for s in rs.sides(g.scenario)],
             "undo": self._undo_info(live, seat),
         })
-        out.pop("legal_actions", None)
-        rs = st.rules
-        for ch in out["characters"]:  # display names from the rules data
-            ct = rs.character_types.get(ch["type"])
-            if ct is not None:
-                ch["type_name"], ch["type_name_fr"] = ct.name, ct.name_fr or ct.name
-            w = rs.weapons.get(ch["weapon"]) if ch.get("weapon") else None
-            if w is not None:
-                ch["weapon_name_fr"] = w.names[0]
-                ch["weapon_name"] = w.name_en or w.names[0]
-        if to_act_ok:
-            out["options"] = options(st)
+        if over:
+            out["dice_seed"] = g.secret_seed  # the game is over: the dice can be checked
         return out
 
-    def moves(self, live: LiveGame, seat: str, char_id: str) -> dict:
-        """One character's moves (the list a view leaves out for riders), for the seat to act."""
-        st = live.game.state
-        to_act = st.to_act()
+    def record(self, live: LiveGame, seat: str) -> dict:
+        """The record a seat may download: the seed only when the game is over; while it runs,
+        the log the seat may see."""
+        g = live.game
+        rec = g.record()
+        if not g.outcome().over:
+            rec["seed"] = None
+            rec["events"] = list(g.ruleset.visible_events(g.state, self.acting_side(live, seat), 0))
+        return rec
+
+    def moves(self, live: LiveGame, seat: str, key: str) -> dict:
+        """One piece's options (the list a view leaves out, e.g. a rider's moves), for the seat
+        to act."""
+        g = live.game
+        to_act = g.to_act()
         if to_act is None:
             raise HubError(409, "over", "the game is over")
         if seat != HOTSEAT and seat != to_act:
             raise HubError(403, "not_your_turn", f"side {to_act} is to act; this seat plays side {seat}")
-        if char_id not in st.characters:
-            raise HubError(404, "not_found", f"no character {char_id!r} in this game")
-        return {"version": live.version, "char": char_id, "moves": moves(st, char_id)}
+        try:
+            detail = g.ruleset.option_detail(g.state, key)
+        except KeyError:
+            raise HubError(404, "not_found", f"no piece {key!r} with options in this game") from None
+        return {"version": live.version, **detail}
 
     def _undo_info(self, live: LiveGame, seat: str) -> dict:
         g = live.game
@@ -164,28 +209,29 @@ class Hub:
     # --- acting ------------------------------------------------------------------------------
     async def act(self, live: LiveGame, seat: str, action_json, version: int | None) -> list[dict]:
         async with live.lock:
-            st = live.game.state
+            g = live.game
+            rs = g.ruleset
             if version is not None and version != live.version:
                 raise HubError(409, "stale", f"the game is at version {live.version}, not {version}: reload the view",
                                version=live.version)
-            to_act = st.to_act()
+            to_act = g.to_act()
             if to_act is None:
                 raise HubError(409, "over", "the game is over")
             if seat != HOTSEAT and seat != to_act:
                 raise HubError(403, "not_your_turn", f"side {to_act} is to act; this seat plays side {seat}")
             try:
-                action = Action.from_json(action_json)
+                action = rs.action_from_json(action_json)
             except IllegalAction as exc:
                 raise HubError(422, "bad_action", str(exc)) from None
-            game = live.game
             try:
-                events = game.apply(action)  # the engine refuses illegal actions, state unchanged
+                events = g.apply(action)  # the ruleset refuses illegal actions, state unchanged
             except IllegalAction as exc:
                 raise HubError(409, "illegal", exc.reason, ref=exc.ref) from None
-            st = game.state
+            live.views.clear()
+            out = g.outcome()
             try:
-                self.store.append_action(live.id, live.version, to_act, action.to_json(), st.digest(),
-                                         "over" if st.over else "playing", st.winner)
+                self.store.append_action(live.id, live.version, to_act, g.actions[-1], g.digest(),
+                                         "over" if out.over else "playing", out.winner)
             except BaseException:
                 # not committed, so not acknowledged: forget the in-memory game; the next
                 # request rebuilds it from the database, which does not hold this action
@@ -202,6 +248,8 @@ class Hub:
         ``accept`` or ``decline``."""
         async with live.lock:
             g = live.game
+            if g.outcome().over and answer != "decline":
+                raise HubError(409, "over", "the game is over: its last action cannot be undone")
             if live.mode == "hotseat" or answer == "accept":
                 if live.mode != "hotseat":
                     if live.undo_requested_by is None:
@@ -211,9 +259,11 @@ class Hub:
                 if not g.can_undo:
                     raise HubError(409, "cannot_undo", "the last action rolled a die (or there is none): it cannot be undone")
                 g.undo()
+                live.views.clear()
+                live.frames_cache.clear()
                 del live.action_sides[live.version:]
-                st = g.state
-                self.store.truncate(live.id, live.version, "over" if st.over else "playing", st.winner)
+                out = g.outcome()
+                self.store.truncate(live.id, live.version, "over" if out.over else "playing", out.winner)
                 live.undo_requested_by = live.undo_version = None
                 result = {"undone": True, "version": live.version}
             elif answer == "decline":
@@ -235,123 +285,25 @@ class Hub:
 
     # --- live updates ------------------------------------------------------------------------
     async def announce(self, live: LiveGame) -> None:
+        """Tell the seats a new version exists (no content: each seat fetches its own view)."""
         msg = {"type": "update", "version": live.version}
         for q in list(live.listeners):
             q.put_nowait(msg)
 
     # --- replay frames -----------------------------------------------------------------------
-    def frames(self, live: LiveGame) -> list[dict]:
-        """The position after each action (for the replay mode), computed by one replay."""
-        if live.frames_cache and live.frames_cache[0] == live.version:
-            return live.frames_cache[1]
+    def frames(self, live: LiveGame, seat: str) -> list[dict]:
+        """The position after each action (for the replay mode) as the seat may see it,
+        computed by one replay."""
+        side = self.acting_side(live, seat) if seat != HOTSEAT else None
+        cached = live.frames_cache.get(side)
+        if cached and cached[0] == live.version:
+            return cached[1]
         g = live.game
-        scenario, gmap = g.scenario, g.gmap
-        replayed = Game(scenario, gmap, g.secret_seed)
-        frames = [_frame(replayed, 0)]
+        rs = g.ruleset
+        replayed = Game(rs, g.scenario, g.secret_seed)
+        frames = [{"version": 0, **rs.frame(replayed.state, side)}]
         for i, a in enumerate(g.actions, 1):
             replayed.apply(a)
-            frames.append(_frame(replayed, i))
-        live.frames_cache = (live.version, frames)
+            frames.append({"version": i, **rs.frame(replayed.state, side)})
+        live.frames_cache[side] = (live.version, frames)
         return frames
-
-
-def _frame(g: Game, version: int) -> dict:
-    st = g.state
-    return {
-        "version": version, "turn": st.turn, "active": st.active, "step": st.step, "log_length": len(st.log),
-        "characters": [{"id": c.id, "hex": c.hex.label if c.hex else None, "status": c.status,
-                        "attack": c.current_attack, "defence": c.current_defence,
-                        "movement": c.current_movement, "mounted": c.mounted,
-                        "rear": c.rear.label if c.mounted and c.hex else None, "facing": c.facing}
-                       for c in sorted(st.characters.values(), key=lambda c: c.id)],
-        "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive, "kind": h.kind,
-                    "led_by": h.led_by}
-                   for h in sorted(st.horses.values(), key=lambda h: h.id)],
-        "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(st.carcasses.items(), key=lambda x: x[0].label)],
-        "carts": [{"id": x.id, "hexes": [x.front.label, x.rear.label], "facing": x.facing, "animal": x.animal,
-                   "moving": x.moving} for x in sorted(st.carts.values(), key=lambda x: x.id)],  # §4.5
-        "over": st.over, "result": st.result_text,
-    }
-
-
-#: Riders have one move per (front hex, facing) reached, each with its whole path: about 600 a
-#: rider, 540 KB for the four riders of ``the-ford``. Their lists are not put in the view; the
-#: client asks ``GET /api/games/{id}/moves/{char}`` when the player selects the rider. A foot
-#: character's list (one move a hex) stays inline.
-def _lazy(c) -> bool:
-    return c.mounted
-
-
-def _move_costs(state, c) -> dict:
-    """Move path (labels) -> (cost, facing) for ``c`` now (facing None on foot)."""
-    if c.mounted:
-        from ..rulesets.magna_carta.engine.movement import points_left
-        return {tuple(x.label for x in path): (cost, facing)
-                for (_, facing), (cost, path) in riding.reachable(state, c, points_left(state, c)).items()}
-    return {tuple(x.label for x in path): (cost, None) for _, (cost, path) in reachable(state, c).items()}
-
-
-def _move_entries(state, c, acts) -> list[dict]:
-    costs = _move_costs(state, c)
-    out = []
-    for a in acts:
-        cost, facing = costs.get(a.path, (None, None))
-        entry = {"to": a.path[-1], "path": list(a.path), "action": a.to_json(), "cost": cost}
-        if c.mounted:
-            entry["facing"] = facing
-        out.append(entry)
-    return out
-
-
-def moves(state, char_id: str) -> list[dict]:
-    """One character's legal moves now, each with its path, cost (and a rider's final facing)."""
-    c = state.characters.get(char_id)
-    return _move_entries(state, c, moves_of(state, char_id)) if c is not None else []
-
-
-def options(state) -> dict:
-    """The legal actions now, grouped for the board and enriched with costs and odds so the
-    player sees them before committing (all computed by the engine).
-
-    ``reach`` gives, for every character who can move, each hex he can reach with its cheapest
-    cost (the board's highlights); ``moves`` the full move list of the characters on foot; a
-    rider's list is fetched on demand (:func:`moves`)."""
-    acts = legal_actions(state)
-    by_char: dict[str, list] = {}
-    fires, attacks, prompts, extras, declarations, horse_targets = [], [], [], [], [], []
-    end = None
-    for a in acts:
-        if isinstance(a, Move):
-            by_char.setdefault(a.char, []).append(a)
-        elif isinstance(a, (FireAtHorse, AttackHorse)):  # fire and attacks at a riderless horse (§6.8)
-            horse_targets.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
-        elif isinstance(a, (Mount, Dismount, Carry, ClearBodies, Lead, Kneel, Rise, EnterLitter, LeaveLitter)) \
-                or a.type in ("drive_cart", "harness", "unharness"):
-            # movement-step actions beside the moves (§4.4.2, §4.4.4, §4.2.3, §4.2.4): not prompts
-            extras.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
-        elif isinstance(a, (Fire, Attack)):
-            r = explain(state, a).to_json()
-            entry = {"action": a.to_json(), "ruling": r}
-            (fires if isinstance(a, Fire) else attacks).append(entry)
-        elif isinstance(a, EndStep):
-            end = a.to_json()
-        elif a.type == "declare":  # fire frequency declarations (§5.1), beside the step's actions
-            declarations.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
-        elif a.type in ("designate", "volley", "grab"):  # defensive fire (§5.3), a grab (§4.4.4): the odds
-            prompts.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
-        else:
-            prompts.append({"action": a.to_json()})
-    moves_inline, reach = {}, {}
-    for cid, lst in by_char.items():
-        c = state.characters[cid]
-        entries = _move_entries(state, c, lst)
-        cheapest: dict[str, int | None] = {}
-        for e in entries:
-            old = cheapest.get(e["to"], -1)
-            if old == -1 or (e["cost"] is not None and (old is None or e["cost"] < old)):
-                cheapest[e["to"]] = e["cost"]
-        reach[cid] = cheapest
-        if not _lazy(c):
-            moves_inline[cid] = entries
-    return {"moves": moves_inline, "reach": reach, "fires": fires, "attacks": attacks, "prompts": prompts, "extras": extras,
-            "declarations": declarations, "horse_targets": horse_targets, "end_step": end}

@@ -146,6 +146,48 @@ class MagnaCarta(Ruleset):
         return options(state)
 
     def option_detail(self, state, key: str) -> dict:
-        """One character's moves (riders' lists are fetched on selection)."""
+        """One character's moves (riders' lists are fetched on selection); KeyError for an
+        unknown character."""
         from .web_options import moves
         return {"char": key, "moves": moves(state, key)}
+
+    # --- web UI hooks (see core.ruleset; the code is in web_options.py) ---------------------
+    def seat_view(self, state, side: str | None, acting: bool) -> dict:
+        """Magna Carta hides nothing (engine/view.py), so every seat's view is the public one:
+        asking the engine for ``view(state, None)`` keeps it from listing the legal actions,
+        which are computed once here, for the options."""
+        from .engine.game import legal_actions
+        from .engine.view import view
+        from .web_options import decorate, options
+        out = decorate(view(state, None), state)
+        if acting:
+            out["options"] = options(state, legal_actions(state))
+        return out
+
+    def frame(self, state, side: str | None) -> dict:
+        from .web_options import frame
+        return frame(state)
+
+    def board(self, scenario: Scenario) -> dict:
+        from .web_options import board
+        return board(scenario.gmap)
+
+    def rules_sections(self) -> dict:
+        from .web_options import rules_sections
+        return rules_sections()
+
+    def render_text(self, text: str, lang: str) -> str:
+        from .web_options import render_text
+        return render_text(text, lang)
+
+    def render_events(self, events: list[dict], lang: str) -> list[dict]:
+        from .web_options import render_events
+        return render_events(events, lang)
+
+    def render_ruling(self, ruling: dict, lang: str) -> dict:
+        from .web_options import render_ruling
+        return render_ruling(ruling, lang)
+
+    def render_options(self, options: dict, lang: str) -> dict:
+        from .web_options import render_options
+        return render_options(options, lang)

@@ -83,7 +83,9 @@
 
   async function create(scenario, mode, seedInput) {
     const body = { scenario, mode };
-    const seed = seedInput && seedInput.value.trim();
+    // only a hot-seat game may choose its seed: an online game's dice are drawn by the server
+    // and stay secret until the end (the view shows their commitment)
+    const seed = mode === "hotseat" && seedInput && seedInput.value.trim();
     if (seed) body.seed = parseInt(seed, 10);
     document.body.classList.add("busy");
     try {
