@@ -214,7 +214,7 @@ def test_no_illegal_action_is_accepted(case, playout):
     pytest.param("magna-carta", marks=pytest.mark.xfail(strict=True, reason=(
         "engine: legal_actions lists one path per hex reached (engine/game.py _moves) while the "
         "checked apply accepts any legal path to it, so apply accepts actions legal_actions does not "
-        "list (a move, retreat or advance by another path); not fixed here (engine internals)"))),
+        "list (found: a move by another path to the same hex); not fixed here (engine internals)"))),
     "hidden-duel"])
 def test_apply_accepts_only_listed_actions(ruleset_id):
     """The strict form of the contract, without tolerance: over every bundled game (seed 1),
