@@ -27,7 +27,7 @@ from _common import (Hex, Placer, banner, build_state, four_board_map, measure, 
 from bench_playouts import LIMIT, Timed, play
 from bench_reachable import emptied
 
-import oriflamme.ai.random_player as rp
+from oriflamme.core import registry
 from oriflamme.rulesets.magna_carta.engine import explain, legal_actions
 from oriflamme.rulesets.magna_carta.engine import riding
 from oriflamme.rulesets.magna_carta.engine.actions import Move
@@ -36,6 +36,8 @@ from oriflamme.rulesets.magna_carta.engine.state import MOVEMENT
 from oriflamme.geometry.hexgrid import DIRECTION_NAMES
 from oriflamme.rulesets.magna_carta.rulesdata import load_ruleset
 from oriflamme.rulesets.magna_carta.scenario import load_scenario
+
+RULESET = registry.get("magna-carta")  # the instance RandomPlayer plays through
 
 ENEMY_TYPES = ["spearman", "man_at_arms", "pikeman", "sergeant", "peasant"]
 FRIEND_TYPES = ["spearman", "man_at_arms", "archer"]
@@ -205,14 +207,14 @@ def main() -> None:
 
     # 4. the-ford playouts
     timed = Timed(legal_actions)
-    rp.legal_actions = timed
+    RULESET.legal_actions = timed  # RandomPlayer.choose calls ruleset.legal_actions(state)
     try:
         scenario, gmap = load_scenario("the-ford")
         if not args.quick:
             play(scenario, gmap, 10_000, timed)  # warm-up
         games = [play(scenario, gmap, seed, timed) for seed in range(1, n_games + 1)]
     finally:
-        rp.legal_actions = legal_actions
+        del RULESET.legal_actions  # back to the class's method
     tot = sum(g["total"] for g in games)
     acts = sum(g["actions"] for g in games)
     la, app = sum(g["legal"] for g in games), sum(g["apply"] for g in games)
