@@ -17,7 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from oriflamme.rulesets.magna_carta.engine.record import RECORD_FORMAT
+from oriflamme.core.dice import commitment
+from oriflamme.core.record import RECORD_FORMAT
+
+COMMITMENT_OK = "dice: the seed matches the commitment published when the game was created (SHA-256)"
+FIXTURES = Path(__file__).parent / "fixtures" / "records"
 
 THE_HILL_SEED7 = "Side A wins: side B has lost 3 of 5 characters (rout at 60%)"
 
@@ -92,8 +96,9 @@ def test_play_random_quiet_prints_outcome_and_writes_record(record_dir, record):
     # the counts come from the record: an engine change may change the seeded game itself
     n = len(record["actions"])
     assert re.fullmatch(rf"{re.escape(record['events'][-1]['text'])}  \(turn \d+, {n} actions, seed 7\)", one_line(out))
-    assert record["format"] == RECORD_FORMAT and record["version"] == 1
-    assert record["ruleset"] == "magna-carta" and record["seed"] == 7
+    assert record["format"] == RECORD_FORMAT and record["version"] == 2
+    assert record["ruleset"] == "magna-carta" and record["seed"] == 7  # a local game: the seed is revealed
+    assert record["dice_commitment"] == commitment(7)
     assert record["scenario"]["id"] == "the-hill" and record["scenario"]["source"] == "the-hill.toml"
     assert record["over"] is True and record["winner"] in ("A", "B", None)
     assert record["events"][-1]["type"] == "game_over"
@@ -130,8 +135,8 @@ def test_replay_verify_ok(record_dir, record):
     p = run("replay", "game.json", "--verify", cwd=record_dir)
     assert p.returncode == 0, p.stderr
     n, e = len(record["actions"]), len(record["events"])
-    assert one_line(p.stdout) == (f"game.json: OK — {n} actions and {e} events reproduce exactly "
-                                  f"({record['events'][-1]['text']})")
+    assert p.stdout.splitlines() == [f"game.json: OK — {n} actions and {e} events reproduce exactly "
+                                     f"({record['events'][-1]['text']})", COMMITMENT_OK]
 
 
 def test_replay_prints_the_log(record_dir, record):
@@ -232,9 +237,19 @@ def test_replay_altered_final_digest(tmp_path, record):
     assert one_line(p.stderr) == "replay: bad.json: the final state differs from the recorded one (digest mismatch)"
 
 
-def test_replay_other_seed(tmp_path, record):
+def test_replay_tampered_seed_fails_on_the_commitment(tmp_path, record):
     rec = copy.deepcopy(record)
     rec["seed"] = 8
+    p = run("replay", tampered(tmp_path, rec), "--verify", cwd=tmp_path)
+    assert p.returncode == 1 and p.stdout == ""
+    assert one_line(p.stderr) == ("replay: bad.json: field seed: it does not match the record's dice_commitment "
+                                  "(SHA-256): these are not the dice the game was created with")
+
+
+def test_replay_other_seed_with_its_commitment(tmp_path, record):
+    """Other dice with a matching commitment: the replay itself names the first differing event."""
+    rec = copy.deepcopy(record)
+    rec["seed"], rec["dice_commitment"] = 8, commitment(8)
     p = run("replay", tampered(tmp_path, rec), "--verify", cwd=tmp_path)
     assert p.returncode == 1
     assert re.match(r"replay: bad\.json: event \d+ differs after action \d+ ", one_line(p.stderr))
@@ -257,13 +272,19 @@ def test_replay_malformed_json(tmp_path):
 
 @pytest.mark.parametrize("change,message", [
     (lambda r: r.update(format="chess-pgn"), "field format: expected 'oriflamme-record', got 'chess-pgn'"),
-    (lambda r: r.pop("format"), "field format: expected 'oriflamme-record', got None"),
-    (lambda r: r.update(version=2), "field version: unsupported version 2 (this program reads 1)"),
+    (lambda r: r.pop("format"), "field format: expected 'oriflamme-record', got 'None'"),
+    (lambda r: r.update(version=3), "field version: unsupported version '3' (this program reads 1, 2)"),
+    (lambda r: r.pop("dice_commitment"), "field dice_commitment: missing (a version-2 record carries the SHA-256 of its seed)"),
     (lambda r: r.pop("actions"), "field actions: missing"),
     (lambda r: r.pop("scenario"), "field scenario: missing"),
-    (lambda r: r.update(seed="7"), "field seed: expected int"),
-    (lambda r: r.update(seed=True), "field seed: expected int"),
-    (lambda r: r.update(actions={}), "field actions: expected list"),
+    (lambda r: r.update(seed=True), "field seed: expected an integer or a text of at most 200 characters"),
+    (lambda r: r.update(seed=[7]), "field seed: expected an integer or a text of at most 200 characters"),
+    (lambda r: r.update(seed="x" * 201), "field seed: expected an integer or a text of at most 200 characters"),
+    (lambda r: r.update(seed=None), "field seed: empty — the game was not over when this record was exported; "
+                                    "its dice stay secret until the end, so it cannot be replayed yet"),
+    (lambda r: r.update(seed="seven"), "field seed: it does not match the record's dice_commitment (SHA-256): "
+                                   "these are not the dice the game was created with"),
+    (lambda r: r.update(actions={}), "field actions: expected a list"),
     (lambda r: r.update(events="all"), "field events: expected a list"),
 ])
 def test_replay_not_a_record(tmp_path, record, change, message):
@@ -299,7 +320,7 @@ def test_replay_non_object_action_is_a_clean_error(tmp_path, record, action):
     rec["actions"][3] = action
     p = run("replay", tampered(tmp_path, rec), cwd=tmp_path)
     no_traceback(p)
-    assert p.returncode == 1 and one_line(p.stderr).startswith("replay: bad.json: action 4 ")
+    assert p.returncode == 1 and one_line(p.stderr).startswith("replay: bad.json: action 4")
 
 
 def test_replay_invalid_scenario_copy(tmp_path, record):
@@ -502,7 +523,8 @@ def test_hot_seat_record_with_undo_replays(tmp_path):
     assert rec["over"] is False and rec["winner"] is None and rec["seed"] == 3
     p = run("replay", "h.json", "--verify", cwd=tmp_path)
     assert p.returncode == 0
-    assert one_line(p.stdout).endswith("2 actions and 4 events reproduce exactly (game unfinished)")
+    assert p.stdout.splitlines()[0].endswith("2 actions and 4 events reproduce exactly (game unfinished)")
+    assert p.stdout.splitlines()[1:] == [COMMITMENT_OK]
 
 
 def test_human_against_computer(tmp_path):
