@@ -603,3 +603,335 @@ def test_hot_seat_rider_moves_with_a_facing(tmp_path):
     assert re.search(r"Sir Robert moves 0506 → .*0706 \(\d+ PM\), facing S", p.stdout)
     assert "'XX' is not a facing (N, NE, SE, S, SW, NW)" in p.stdout
     assert re.search(r"robert\s+Sir Robert\s+0706-0705 S ", p.stdout)  # front and rear hexes, facing
+
+
+# --- the platform: rulesets, the registry, old records -------------------------------------------
+
+def test_rulesets_lists_magna_carta(tmp_path):
+    p = run("rulesets", cwd=tmp_path)
+    assert p.returncode == 0 and p.stderr == ""
+    line = next(x for x in p.stdout.splitlines() if x.startswith("magna-carta "))
+    assert "La Magna Carta v1.2" in line and "the-hill" in line
+
+
+def test_rulesets_json(tmp_path):
+    p = run("rulesets", "--json", cwd=tmp_path)
+    assert p.returncode == 0 and p.stderr == ""
+    data = json.loads(p.stdout)
+    mc = next(r for r in data["rulesets"] if r["id"] == "magna-carta")
+    assert set(mc) == {"id", "title", "title_fr", "scenarios"}
+    assert mc["title"].startswith("La Magna Carta") and mc["title_fr"].startswith("La Magna Carta")
+    assert mc["scenarios"] == ["hamlet-raid", "the-caravan", "the-ford", "the-hay-cart", "the-hill"]
+
+
+@pytest.mark.parametrize("args", [("play", "the-hill", "--ruleset", "warhammer", "--a", "random", "--b", "random"),
+                                  ("scenarios", "--ruleset", "warhammer")])
+def test_unknown_ruleset_is_one_line(tmp_path, args):
+    p = run(*args, cwd=tmp_path)
+    no_traceback(p)
+    assert p.returncode == 2 and p.stdout == ""
+    assert re.fullmatch(rf"{args[0]}: unknown ruleset 'warhammer' \(known: .*magna-carta.*\)", one_line(p.stderr))
+
+
+def test_scenarios_of_a_named_ruleset(tmp_path):
+    p = run("scenarios", "--ruleset", "mc", cwd=tmp_path)  # an alias
+    assert p.returncode == 0 and p.stdout.split()[0] == "hamlet-raid"
+
+
+def test_play_named_ruleset_then_verify_prints_the_commitment_check(tmp_path):
+    p = run("play", "hamlet-raid", "--ruleset", "magna-carta", "--a", "random", "--b", "random", "--seed", "3",
+            "--quiet", "--record", "r.json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    rec = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert rec["version"] == 2 and rec["ruleset"] == "magna-carta" and rec["over"] is True
+    v = run("replay", "r.json", "--verify", cwd=tmp_path)
+    assert v.returncode == 0, v.stderr
+    lines = v.stdout.splitlines()
+    assert lines[0].startswith(f"r.json: OK — {len(rec['actions'])} actions and {len(rec['events'])} events reproduce")
+    assert lines[1:] == [COMMITMENT_OK]
+
+
+def test_play_with_a_text_seed(tmp_path):
+    p = run("play", "the-hill", "--a", "random", "--b", "random", "--seed", "la mêlée", "--quiet", "--record", "r.json",
+            cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert one_line(p.stdout).endswith(", seed la mêlée)")
+    rec = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert rec["seed"] == "la mêlée" and rec["dice_commitment"] == commitment("la mêlée")
+    assert run("replay", "r.json", "--verify", cwd=tmp_path).returncode == 0
+
+
+def test_play_without_seed_uses_a_fresh_secret(tmp_path):
+    p = run("play", "the-hill", "--a", "random", "--b", "random", "--quiet", "--max-actions", "3", "--record", "r.json",
+            cwd=tmp_path)
+    rec = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert p.returncode == 1 and re.fullmatch(r"[0-9a-f]{64}", rec["seed"])
+
+
+def test_record_of_an_unknown_ruleset(tmp_path, record):
+    rec = copy.deepcopy(record)
+    rec["ruleset"] = "chess"
+    p = run("replay", tampered(tmp_path, rec), "--verify", cwd=tmp_path)
+    assert p.returncode == 1 and p.stdout == ""
+    assert one_line(p.stderr).startswith("replay: bad.json: field ruleset: unknown ruleset 'chess' (known: ")
+
+
+def test_scenario_of_another_ruleset(tmp_path):
+    from test_scenarios import MINI
+
+    (tmp_path / "s.toml").write_text('ruleset = "croisades"\n' + MINI, encoding="utf-8")
+    p = run("play", "s.toml", "--a", "random", "--b", "random", cwd=tmp_path)
+    no_traceback(p)
+    assert p.returncode == 2 and p.stdout == ""
+    assert re.match(r"play: s\.toml: .*ruleset.*'croisades'", one_line(p.stderr)), p.stderr
+
+
+V1_RECORDS = sorted(FIXTURES.glob("v1-*.json"))
+
+
+def test_there_are_old_record_fixtures():
+    assert len(V1_RECORDS) == 3
+    assert {json.loads(f.read_text(encoding="utf-8"))["scenario"]["id"] for f in V1_RECORDS} == {
+        "the-hill", "hamlet-raid", "the-ford"}
+
+
+@pytest.mark.parametrize("path", V1_RECORDS, ids=[f.stem for f in V1_RECORDS])
+def test_version1_record_replays_through_the_cli(tmp_path, path):
+    """Records written before the seam (version 1, commit df82fb0) replay exactly; the check
+    says they carry no commitment."""
+    rec = json.loads(path.read_text(encoding="utf-8"))
+    assert rec["version"] == 1 and "dice_commitment" not in rec and isinstance(rec["seed"], int)
+    p = run("replay", str(path), "--verify", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == (f"{path}: OK — {len(rec['actions'])} actions and {len(rec['events'])} events reproduce exactly "
+                        f"({rec['events'][-1]['text']})")
+    assert lines[1:] == ["dice: this record (version 1) carries no dice commitment: the seed could not be checked"]
+
+
+@pytest.mark.parametrize("path", V1_RECORDS, ids=[f.stem for f in V1_RECORDS])
+def test_version1_record_replays_through_the_core(path):
+    from oriflamme.core.record import replay
+
+    rec = json.loads(path.read_text(encoding="utf-8"))
+    game, verification = replay(rec)
+    assert (verification.commitment, verification.version) == ("absent", 1)
+    assert "no dice commitment" in verification.lines()[0]
+    assert game.ruleset.id == "magna-carta"
+    assert game.ruleset.events(game.state) == rec["events"] and game.actions == rec["actions"]
+    out = game.outcome()
+    assert (out.over, out.winner) == (rec["over"], rec["winner"])
+    bad = copy.deepcopy(rec)
+    bad["final_digest"] = "0" * 64
+    with pytest.raises(Exception, match="digest mismatch"):
+        replay(bad)
+
+
+def test_cli_and_ai_import_only_the_core():
+    """The seam: cli/ and ai/ reach rulesets through the registry only."""
+    import ast
+
+    src = Path(__file__).parent.parent / "src" / "oriflamme"
+    for folder in ("cli", "ai"):
+        for f in sorted((src / folder).glob("*.py")):
+            tree = ast.parse(f.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom):
+                    name = "." * node.level + (node.module or "")
+                elif isinstance(node, ast.Import):
+                    name = ",".join(a.name for a in node.names)
+                else:
+                    continue
+                assert "rulesets" not in name, f"{f.name} imports {name}"
+
+
+# --- a ruleset with no terminal front end and no referee (in-process, registered at run time) ---
+
+class ToyState:
+    def __init__(self, dice, goal: int):
+        self.dice, self.goal = dice, goal
+        self.pos, self.turn, self.log, self.winner = {"A": 0, "B": 0}, "A", [], None
+
+
+def _toy_ruleset():
+    import copy as _copy
+    import hashlib
+
+    from oriflamme.core import IllegalAction, Outcome, Ruleset, ScenarioError, ScenarioInfo, SideInfo
+
+    ACTIONS = ("step", "roll", "pass")
+
+    class ToyRace(Ruleset):
+        """First to the goal: step 1, or roll a d6 and move that far, or pass."""
+        id, title = "toy-race", "Toy race"
+
+        def scenario_ids(self):
+            return ["sprint"]
+
+        def scenario_info(self, sid):
+            return ScenarioInfo(sid, "Sprint", description="first to 12", sides=self.sides(None))
+
+        def load_scenario(self, name):
+            if name != "sprint":
+                raise ScenarioError(f"unknown scenario {name!r} (bundled: sprint)")
+            return {"id": "sprint", "ruleset": self.id, "goal": 12}
+
+        def scenario_from_json(self, data, source="<scenario>"):
+            if not isinstance(data, dict) or data.get("ruleset") != self.id:
+                raise ScenarioError(f"{source}: not a {self.id} scenario")
+            return dict(data)
+
+        def scenario_to_json(self, scenario):
+            return dict(scenario)
+
+        def sides(self, scenario):
+            return [SideInfo("A", "Red"), SideInfo("B", "Blue")]
+
+        def setup(self, scenario, dice):
+            return ToyState(dice, scenario["goal"])
+
+        def to_act(self, st):
+            return None if st.winner else st.turn
+
+        def legal_actions(self, st, side=None):
+            if st.winner or (side is not None and side != st.turn):
+                return []
+            return [{"type": t} for t in ACTIONS]
+
+        def apply(self, st, action):
+            if action not in self.legal_actions(st):
+                raise IllegalAction(f"not now: {action}", "toy §1")
+            t, side = action["type"], st.turn
+            d = st.dice.roll(6) if t == "roll" else (1 if t == "step" else 0)
+            st.pos[side] += d
+            ev = {"n": len(st.log), "type": t, "text": f"{side} {t}s: +{d}, at {st.pos[side]}"}
+            st.log.append(ev)
+            out = [ev]
+            if st.pos[side] >= st.goal:
+                st.winner = side
+                ev2 = {"n": len(st.log), "type": "game_over", "text": f"{side} wins the race"}
+                st.log.append(ev2)
+                out.append(ev2)
+            st.turn = "B" if side == "A" else "A"
+            return out
+
+        def explain(self, st, action):
+            return {"legal": action in self.legal_actions(st)}
+
+        def outcome(self, st):
+            return Outcome(bool(st.winner), st.winner, f"{st.winner} wins the race" if st.winner else "")
+
+        def view(self, st, side):
+            return {"pos": dict(st.pos), "turn": st.turn}
+
+        def events(self, st):
+            return st.log
+
+        def action_from_json(self, data):
+            if not isinstance(data, dict) or data.get("type") not in ACTIONS or len(data) != 1:
+                raise IllegalAction(f"not a toy action: {data!r}")
+            return dict(data)
+
+        def action_to_json(self, action):
+            return dict(action)
+
+        def state_to_json(self, st):
+            return {"pos": st.pos, "turn": st.turn, "log": st.log, "winner": st.winner, "rolls": st.dice.count}
+
+        def state_from_json(self, data, scenario):
+            raise NotImplementedError
+
+        def clone(self, st):
+            c = _copy.copy(st)
+            c.dice = _copy.copy(st.dice)
+            c.pos, c.log = dict(st.pos), list(st.log)
+            return c
+
+        def digest(self, st):
+            return hashlib.sha256(json.dumps([st.pos, st.turn, st.log, st.winner]).encode()).hexdigest()
+
+        def is_pass(self, action):
+            return action["type"] == "pass"
+
+    return ToyRace()
+
+
+@pytest.fixture
+def toy():
+    from oriflamme.core import registry
+
+    rs = registry.register(_toy_ruleset())
+    yield rs
+    registry.unregister(rs.id)
+
+
+def main_in_process(capsys, *args, stdin: str = "") -> tuple[int, str, str]:
+    import io
+
+    from oriflamme.cli.main import main
+
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        code = main(list(args))
+    finally:
+        sys.stdin = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_generic_ruleset_listed_and_its_scenarios(toy, capsys):
+    code, out, _ = main_in_process(capsys, "rulesets", "--json")
+    assert code == 0 and {"id": "toy-race", "title": "Toy race", "title_fr": "Toy race", "scenarios": ["sprint"]} in json.loads(out)["rulesets"]
+    code, out, _ = main_in_process(capsys, "scenarios", "--ruleset", "toy-race")
+    assert code == 0 and out.split() == ["sprint", "Sprint", "—", "first", "to", "12"]
+
+
+def test_generic_ruleset_random_game_then_verify(toy, capsys, tmp_path):
+    rec_path = str(tmp_path / "toy.json")
+    code, out, err = main_in_process(capsys, "play", "sprint", "--ruleset", "toy-race", "--a", "random", "--b", "random",
+                                     "--seed", "5", "--record", rec_path)
+    assert code == 0, err
+    assert "Seed 5." in out and "[A] " in out and "A to act" in out
+    rec = json.loads(Path(rec_path).read_text(encoding="utf-8"))
+    assert rec["ruleset"] == "toy-race" and rec["over"] is True and rec["seed"] == 5
+    assert re.search(rf"[AB] wins the race  \({len(rec['actions'])} actions, seed 5\)", out)
+    code, out, err = main_in_process(capsys, "replay", rec_path, "--verify")
+    assert code == 0, err
+    assert out.splitlines()[1:] == [COMMITMENT_OK]
+    code, out, err = main_in_process(capsys, "replay", rec_path)
+    assert code == 0 and out.rstrip().endswith("wins the race")
+
+
+def test_generic_ruleset_human_gets_a_numbered_list(toy, capsys, tmp_path):
+    rec_path = str(tmp_path / "toy.json")
+    code, out, err = main_in_process(capsys, "play", "sprint", "--ruleset", "toy-race", "--b", "random", "--seed", "1",
+                                     "--record", rec_path, stdin="1\n9\nundo\nquit\n")
+    assert code == 0, err
+    assert "1. type=step" in out and "3. type=pass" in out
+    assert "A steps: +1, at 1" in out and "choose 1–3" in out
+    assert out.rstrip().endswith("Game left unfinished.")
+    rec = json.loads(Path(rec_path).read_text(encoding="utf-8"))
+    assert rec["actions"][0] == {"type": "step"} and rec["over"] is False
+    assert main_in_process(capsys, "replay", rec_path, "--verify")[0] == 0
+
+
+def test_record_of_one_ruleset_with_the_scenario_of_another(toy, capsys, tmp_path, record):
+    rec = copy.deepcopy(record)
+    rec["ruleset"] = "toy-race"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    code, out, err = main_in_process(capsys, "replay", str(path), "--verify")
+    assert code == 1 and out == ""
+    assert one_line(err) == f"replay: {path}: record field scenario: not a toy-race scenario"
+
+
+def test_play_scenario_of_another_ruleset_by_id(toy, capsys):
+    code, out, err = main_in_process(capsys, "play", "the-hill", "--ruleset", "toy-race")
+    assert code == 2 and out == "" and one_line(err) == "play: unknown scenario 'the-hill' (bundled: sprint)"
+
+
+def test_adjudicate_with_a_ruleset_without_referee(toy, capsys):
+    code, out, err = main_in_process(capsys, "adjudicate", stdin=json.dumps({"kind": "melee", "ruleset": "toy-race"}))
+    assert code == 2 and out == ""
+    assert one_line(err) == "adjudicate: situation 1: this ruleset (toy-race) has no referee"
