@@ -424,7 +424,7 @@ def test_a_carrier_stopped_before_his_friend_does_not_carry_him():
 
 def test_the_view_shows_the_dead_horses():
     """The per-side view lists the carcasses (the CLI and the web board draw them)."""
-    from oriflamme.cli.render import draw_board
+    from oriflamme.rulesets.magna_carta.terminal import draw_board
     from oriflamme.rulesets.magna_carta.engine import view
     st = _with_bodies(0, 2)
     assert view(st, "A")["carcasses"] == [{"hex": "0302", "horse": 2}]

@@ -390,14 +390,14 @@ def test_defensive_fire_then_the_grab_at_the_same_hex():
 
 
 def test_the_terminal_describes_the_grab_prompt():
-    from oriflamme.cli.play import describe
+    from oriflamme.rulesets.magna_carta.terminal_text import describe
     from oriflamme.rulesets.magna_carta.engine.record import Game
     st = grab_game()
     apply(st, Move("k", RIDE))
     g = Game.__new__(Game)
     g.state = st
-    assert "tries to grab the horse in 0705-0706 by the bridle in passing (1D10: 1-6" in describe(g, Grab("k", "h"))
-    assert "rides on without trying" in describe(g, Decline())
+    assert "tries to grab the horse in 0705-0706 by the bridle in passing (1D10: 1-6" in describe(g.state, Grab("k", "h"))
+    assert "rides on without trying" in describe(g.state, Decline())
 
 
 # --- random play (property) ------------------------------------------------------------------------

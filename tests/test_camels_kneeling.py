@@ -508,7 +508,7 @@ def test_corpus_texts_have_french_templates():
 
 # --- terminal and browser -------------------------------------------------------------------------
 def test_terminal_describes_and_browser_lists_the_new_actions():
-    from oriflamme.cli.play import describe
+    from oriflamme.rulesets.magna_carta.terminal_text import describe
     from oriflamme.rulesets.magna_carta.engine.record import Game
     from oriflamme.rulesets.magna_carta.web_options import options
     g = Game(scenario([("khafr", "camel_rider", "A", "0305", {"facing": "N"}), ("ahmed", "peasant", "A", "0604"),
@@ -516,8 +516,8 @@ def test_terminal_describes_and_browser_lists_the_new_actions():
              board(OPEN), seed=1)
     st = g.state
     st.step = MOVEMENT
-    assert "makes his camel kneel" in describe(g, Kneel("khafr", "khafr"))
-    assert "makes the litter camel in 0605-0606 kneel" in describe(g, Kneel("ahmed", "lit"))
+    assert "makes his camel kneel" in describe(g.state, Kneel("khafr", "khafr"))
+    assert "makes the litter camel in 0605-0606 kneel" in describe(g.state, Kneel("ahmed", "lit"))
     extras = [e["action"] for e in options(st)["extras"]]
     assert {"type": "kneel", "char": "ahmed", "animal": "lit"} in extras
     assert {"type": "kneel", "char": "khafr", "animal": "khafr"} in extras
@@ -525,10 +525,10 @@ def test_terminal_describes_and_browser_lists_the_new_actions():
     extras = [e["action"] for e in options(st)["extras"]]
     assert {"type": "leave_litter", "char": "hassan", "hex": "0505"} in extras
     assert {"type": "rise", "char": "ahmed", "animal": "lit"} in extras
-    assert "gets out of the litter into 0505" in describe(g, LeaveLitter("hassan", "0505"))
-    assert "makes the litter camel in 0605-0606 rise" in describe(g, Rise("ahmed", "lit"))
+    assert "gets out of the litter into 0505" in describe(g.state, LeaveLitter("hassan", "0505"))
+    assert "makes the litter camel in 0605-0606 rise" in describe(g.state, Rise("ahmed", "lit"))
     g.apply(LeaveLitter("hassan", "0505"))
-    assert "gets into the litter" in describe(g, EnterLitter("hassan", "lit"))
+    assert "gets into the litter" in describe(g.state, EnterLitter("hassan", "lit"))
 
 
 def test_camels_and_horses_are_not_led_together():

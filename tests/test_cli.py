@@ -17,7 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from oriflamme.rulesets.magna_carta.engine.record import RECORD_FORMAT
+from oriflamme.core.dice import commitment
+from oriflamme.core.record import RECORD_FORMAT
+
+COMMITMENT_OK = "dice: the seed matches the commitment published when the game was created (SHA-256)"
+FIXTURES = Path(__file__).parent / "fixtures" / "records"
 
 THE_HILL_SEED7 = "Side A wins: side B has lost 3 of 5 characters (rout at 60%)"
 
@@ -92,8 +96,9 @@ def test_play_random_quiet_prints_outcome_and_writes_record(record_dir, record):
     # the counts come from the record: an engine change may change the seeded game itself
     n = len(record["actions"])
     assert re.fullmatch(rf"{re.escape(record['events'][-1]['text'])}  \(turn \d+, {n} actions, seed 7\)", one_line(out))
-    assert record["format"] == RECORD_FORMAT and record["version"] == 1
-    assert record["ruleset"] == "magna-carta" and record["seed"] == 7
+    assert record["format"] == RECORD_FORMAT and record["version"] == 2
+    assert record["ruleset"] == "magna-carta" and record["seed"] == 7  # a local game: the seed is revealed
+    assert record["dice_commitment"] == commitment(7)
     assert record["scenario"]["id"] == "the-hill" and record["scenario"]["source"] == "the-hill.toml"
     assert record["over"] is True and record["winner"] in ("A", "B", None)
     assert record["events"][-1]["type"] == "game_over"
@@ -130,8 +135,8 @@ def test_replay_verify_ok(record_dir, record):
     p = run("replay", "game.json", "--verify", cwd=record_dir)
     assert p.returncode == 0, p.stderr
     n, e = len(record["actions"]), len(record["events"])
-    assert one_line(p.stdout) == (f"game.json: OK — {n} actions and {e} events reproduce exactly "
-                                  f"({record['events'][-1]['text']})")
+    assert p.stdout.splitlines() == [f"game.json: OK — {n} actions and {e} events reproduce exactly "
+                                     f"({record['events'][-1]['text']})", COMMITMENT_OK]
 
 
 def test_replay_prints_the_log(record_dir, record):
@@ -232,9 +237,19 @@ def test_replay_altered_final_digest(tmp_path, record):
     assert one_line(p.stderr) == "replay: bad.json: the final state differs from the recorded one (digest mismatch)"
 
 
-def test_replay_other_seed(tmp_path, record):
+def test_replay_tampered_seed_fails_on_the_commitment(tmp_path, record):
     rec = copy.deepcopy(record)
     rec["seed"] = 8
+    p = run("replay", tampered(tmp_path, rec), "--verify", cwd=tmp_path)
+    assert p.returncode == 1 and p.stdout == ""
+    assert one_line(p.stderr) == ("replay: bad.json: field seed: it does not match the record's dice_commitment "
+                                  "(SHA-256): these are not the dice the game was created with")
+
+
+def test_replay_other_seed_with_its_commitment(tmp_path, record):
+    """Other dice with a matching commitment: the replay itself names the first differing event."""
+    rec = copy.deepcopy(record)
+    rec["seed"], rec["dice_commitment"] = 8, commitment(8)
     p = run("replay", tampered(tmp_path, rec), "--verify", cwd=tmp_path)
     assert p.returncode == 1
     assert re.match(r"replay: bad\.json: event \d+ differs after action \d+ ", one_line(p.stderr))
@@ -257,13 +272,19 @@ def test_replay_malformed_json(tmp_path):
 
 @pytest.mark.parametrize("change,message", [
     (lambda r: r.update(format="chess-pgn"), "field format: expected 'oriflamme-record', got 'chess-pgn'"),
-    (lambda r: r.pop("format"), "field format: expected 'oriflamme-record', got None"),
-    (lambda r: r.update(version=2), "field version: unsupported version 2 (this program reads 1)"),
+    (lambda r: r.pop("format"), "field format: expected 'oriflamme-record', got 'None'"),
+    (lambda r: r.update(version=3), "field version: unsupported version '3' (this program reads 1, 2)"),
+    (lambda r: r.pop("dice_commitment"), "field dice_commitment: missing (a version-2 record carries the SHA-256 of its seed)"),
     (lambda r: r.pop("actions"), "field actions: missing"),
     (lambda r: r.pop("scenario"), "field scenario: missing"),
-    (lambda r: r.update(seed="7"), "field seed: expected int"),
-    (lambda r: r.update(seed=True), "field seed: expected int"),
-    (lambda r: r.update(actions={}), "field actions: expected list"),
+    (lambda r: r.update(seed=True), "field seed: expected an integer or a text of at most 200 characters"),
+    (lambda r: r.update(seed=[7]), "field seed: expected an integer or a text of at most 200 characters"),
+    (lambda r: r.update(seed="x" * 201), "field seed: expected an integer or a text of at most 200 characters"),
+    (lambda r: r.update(seed=None), "field seed: empty — the game was not over when this record was exported; "
+                                    "its dice stay secret until the end, so it cannot be replayed yet"),
+    (lambda r: r.update(seed="seven"), "field seed: it does not match the record's dice_commitment (SHA-256): "
+                                   "these are not the dice the game was created with"),
+    (lambda r: r.update(actions={}), "field actions: expected a list"),
     (lambda r: r.update(events="all"), "field events: expected a list"),
 ])
 def test_replay_not_a_record(tmp_path, record, change, message):
@@ -299,7 +320,7 @@ def test_replay_non_object_action_is_a_clean_error(tmp_path, record, action):
     rec["actions"][3] = action
     p = run("replay", tampered(tmp_path, rec), cwd=tmp_path)
     no_traceback(p)
-    assert p.returncode == 1 and one_line(p.stderr).startswith("replay: bad.json: action 4 ")
+    assert p.returncode == 1 and one_line(p.stderr).startswith("replay: bad.json: action 4")
 
 
 def test_replay_invalid_scenario_copy(tmp_path, record):
@@ -502,7 +523,8 @@ def test_hot_seat_record_with_undo_replays(tmp_path):
     assert rec["over"] is False and rec["winner"] is None and rec["seed"] == 3
     p = run("replay", "h.json", "--verify", cwd=tmp_path)
     assert p.returncode == 0
-    assert one_line(p.stdout).endswith("2 actions and 4 events reproduce exactly (game unfinished)")
+    assert p.stdout.splitlines()[0].endswith("2 actions and 4 events reproduce exactly (game unfinished)")
+    assert p.stdout.splitlines()[1:] == [COMMITMENT_OK]
 
 
 def test_human_against_computer(tmp_path):
@@ -581,3 +603,335 @@ def test_hot_seat_rider_moves_with_a_facing(tmp_path):
     assert re.search(r"Sir Robert moves 0506 → .*0706 \(\d+ PM\), facing S", p.stdout)
     assert "'XX' is not a facing (N, NE, SE, S, SW, NW)" in p.stdout
     assert re.search(r"robert\s+Sir Robert\s+0706-0705 S ", p.stdout)  # front and rear hexes, facing
+
+
+# --- the platform: rulesets, the registry, old records -------------------------------------------
+
+def test_rulesets_lists_magna_carta(tmp_path):
+    p = run("rulesets", cwd=tmp_path)
+    assert p.returncode == 0 and p.stderr == ""
+    line = next(x for x in p.stdout.splitlines() if x.startswith("magna-carta "))
+    assert "La Magna Carta v1.2" in line and "the-hill" in line
+
+
+def test_rulesets_json(tmp_path):
+    p = run("rulesets", "--json", cwd=tmp_path)
+    assert p.returncode == 0 and p.stderr == ""
+    data = json.loads(p.stdout)
+    mc = next(r for r in data["rulesets"] if r["id"] == "magna-carta")
+    assert set(mc) == {"id", "title", "title_fr", "scenarios"}
+    assert mc["title"].startswith("La Magna Carta") and mc["title_fr"].startswith("La Magna Carta")
+    assert mc["scenarios"] == ["hamlet-raid", "the-caravan", "the-ford", "the-hay-cart", "the-hill"]
+
+
+@pytest.mark.parametrize("args", [("play", "the-hill", "--ruleset", "warhammer", "--a", "random", "--b", "random"),
+                                  ("scenarios", "--ruleset", "warhammer")])
+def test_unknown_ruleset_is_one_line(tmp_path, args):
+    p = run(*args, cwd=tmp_path)
+    no_traceback(p)
+    assert p.returncode == 2 and p.stdout == ""
+    assert re.fullmatch(rf"{args[0]}: unknown ruleset 'warhammer' \(known: .*magna-carta.*\)", one_line(p.stderr))
+
+
+def test_scenarios_of_a_named_ruleset(tmp_path):
+    p = run("scenarios", "--ruleset", "mc", cwd=tmp_path)  # an alias
+    assert p.returncode == 0 and p.stdout.split()[0] == "hamlet-raid"
+
+
+def test_play_named_ruleset_then_verify_prints_the_commitment_check(tmp_path):
+    p = run("play", "hamlet-raid", "--ruleset", "magna-carta", "--a", "random", "--b", "random", "--seed", "3",
+            "--quiet", "--record", "r.json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    rec = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert rec["version"] == 2 and rec["ruleset"] == "magna-carta" and rec["over"] is True
+    v = run("replay", "r.json", "--verify", cwd=tmp_path)
+    assert v.returncode == 0, v.stderr
+    lines = v.stdout.splitlines()
+    assert lines[0].startswith(f"r.json: OK — {len(rec['actions'])} actions and {len(rec['events'])} events reproduce")
+    assert lines[1:] == [COMMITMENT_OK]
+
+
+def test_play_with_a_text_seed(tmp_path):
+    p = run("play", "the-hill", "--a", "random", "--b", "random", "--seed", "la mêlée", "--quiet", "--record", "r.json",
+            cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert one_line(p.stdout).endswith(", seed la mêlée)")
+    rec = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert rec["seed"] == "la mêlée" and rec["dice_commitment"] == commitment("la mêlée")
+    assert run("replay", "r.json", "--verify", cwd=tmp_path).returncode == 0
+
+
+def test_play_without_seed_uses_a_fresh_secret(tmp_path):
+    p = run("play", "the-hill", "--a", "random", "--b", "random", "--quiet", "--max-actions", "3", "--record", "r.json",
+            cwd=tmp_path)
+    rec = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert p.returncode == 1 and re.fullmatch(r"[0-9a-f]{64}", rec["seed"])
+
+
+def test_record_of_an_unknown_ruleset(tmp_path, record):
+    rec = copy.deepcopy(record)
+    rec["ruleset"] = "chess"
+    p = run("replay", tampered(tmp_path, rec), "--verify", cwd=tmp_path)
+    assert p.returncode == 1 and p.stdout == ""
+    assert one_line(p.stderr).startswith("replay: bad.json: field ruleset: unknown ruleset 'chess' (known: ")
+
+
+def test_scenario_of_another_ruleset(tmp_path):
+    from test_scenarios import MINI
+
+    (tmp_path / "s.toml").write_text('ruleset = "croisades"\n' + MINI, encoding="utf-8")
+    p = run("play", "s.toml", "--a", "random", "--b", "random", cwd=tmp_path)
+    no_traceback(p)
+    assert p.returncode == 2 and p.stdout == ""
+    assert re.match(r"play: s\.toml: .*ruleset.*'croisades'", one_line(p.stderr)), p.stderr
+
+
+V1_RECORDS = sorted(FIXTURES.glob("v1-*.json"))
+
+
+def test_there_are_old_record_fixtures():
+    assert len(V1_RECORDS) == 3
+    assert {json.loads(f.read_text(encoding="utf-8"))["scenario"]["id"] for f in V1_RECORDS} == {
+        "the-hill", "hamlet-raid", "the-ford"}
+
+
+@pytest.mark.parametrize("path", V1_RECORDS, ids=[f.stem for f in V1_RECORDS])
+def test_version1_record_replays_through_the_cli(tmp_path, path):
+    """Records written before the seam (version 1, commit df82fb0) replay exactly; the check
+    says they carry no commitment."""
+    rec = json.loads(path.read_text(encoding="utf-8"))
+    assert rec["version"] == 1 and "dice_commitment" not in rec and isinstance(rec["seed"], int)
+    p = run("replay", str(path), "--verify", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == (f"{path}: OK — {len(rec['actions'])} actions and {len(rec['events'])} events reproduce exactly "
+                        f"({rec['events'][-1]['text']})")
+    assert lines[1:] == ["dice: this record (version 1) carries no dice commitment: the seed could not be checked"]
+
+
+@pytest.mark.parametrize("path", V1_RECORDS, ids=[f.stem for f in V1_RECORDS])
+def test_version1_record_replays_through_the_core(path):
+    from oriflamme.core.record import replay
+
+    rec = json.loads(path.read_text(encoding="utf-8"))
+    game, verification = replay(rec)
+    assert (verification.commitment, verification.version) == ("absent", 1)
+    assert "no dice commitment" in verification.lines()[0]
+    assert game.ruleset.id == "magna-carta"
+    assert game.ruleset.events(game.state) == rec["events"] and game.actions == rec["actions"]
+    out = game.outcome()
+    assert (out.over, out.winner) == (rec["over"], rec["winner"])
+    bad = copy.deepcopy(rec)
+    bad["final_digest"] = "0" * 64
+    with pytest.raises(Exception, match="digest mismatch"):
+        replay(bad)
+
+
+def test_cli_and_ai_import_only_the_core():
+    """The seam: cli/ and ai/ reach rulesets through the registry only."""
+    import ast
+
+    src = Path(__file__).parent.parent / "src" / "oriflamme"
+    for folder in ("cli", "ai"):
+        for f in sorted((src / folder).glob("*.py")):
+            tree = ast.parse(f.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom):
+                    name = "." * node.level + (node.module or "")
+                elif isinstance(node, ast.Import):
+                    name = ",".join(a.name for a in node.names)
+                else:
+                    continue
+                assert "rulesets" not in name, f"{f.name} imports {name}"
+
+
+# --- a ruleset with no terminal front end and no referee (in-process, registered at run time) ---
+
+class ToyState:
+    def __init__(self, dice, goal: int):
+        self.dice, self.goal = dice, goal
+        self.pos, self.turn, self.log, self.winner = {"A": 0, "B": 0}, "A", [], None
+
+
+def _toy_ruleset():
+    import copy as _copy
+    import hashlib
+
+    from oriflamme.core import IllegalAction, Outcome, Ruleset, ScenarioError, ScenarioInfo, SideInfo
+
+    ACTIONS = ("step", "roll", "pass")
+
+    class ToyRace(Ruleset):
+        """First to the goal: step 1, or roll a d6 and move that far, or pass."""
+        id, title = "toy-race", "Toy race"
+
+        def scenario_ids(self):
+            return ["sprint"]
+
+        def scenario_info(self, sid):
+            return ScenarioInfo(sid, "Sprint", description="first to 12", sides=self.sides(None))
+
+        def load_scenario(self, name):
+            if name != "sprint":
+                raise ScenarioError(f"unknown scenario {name!r} (bundled: sprint)")
+            return {"id": "sprint", "ruleset": self.id, "goal": 12}
+
+        def scenario_from_json(self, data, source="<scenario>"):
+            if not isinstance(data, dict) or data.get("ruleset") != self.id:
+                raise ScenarioError(f"{source}: not a {self.id} scenario")
+            return dict(data)
+
+        def scenario_to_json(self, scenario):
+            return dict(scenario)
+
+        def sides(self, scenario):
+            return [SideInfo("A", "Red"), SideInfo("B", "Blue")]
+
+        def setup(self, scenario, dice):
+            return ToyState(dice, scenario["goal"])
+
+        def to_act(self, st):
+            return None if st.winner else st.turn
+
+        def legal_actions(self, st, side=None):
+            if st.winner or (side is not None and side != st.turn):
+                return []
+            return [{"type": t} for t in ACTIONS]
+
+        def apply(self, st, action):
+            if action not in self.legal_actions(st):
+                raise IllegalAction(f"not now: {action}", "toy §1")
+            t, side = action["type"], st.turn
+            d = st.dice.roll(6) if t == "roll" else (1 if t == "step" else 0)
+            st.pos[side] += d
+            ev = {"n": len(st.log), "type": t, "text": f"{side} {t}s: +{d}, at {st.pos[side]}"}
+            st.log.append(ev)
+            out = [ev]
+            if st.pos[side] >= st.goal:
+                st.winner = side
+                ev2 = {"n": len(st.log), "type": "game_over", "text": f"{side} wins the race"}
+                st.log.append(ev2)
+                out.append(ev2)
+            st.turn = "B" if side == "A" else "A"
+            return out
+
+        def explain(self, st, action):
+            return {"legal": action in self.legal_actions(st)}
+
+        def outcome(self, st):
+            return Outcome(bool(st.winner), st.winner, f"{st.winner} wins the race" if st.winner else "")
+
+        def view(self, st, side):
+            return {"pos": dict(st.pos), "turn": st.turn}
+
+        def events(self, st):
+            return st.log
+
+        def action_from_json(self, data):
+            if not isinstance(data, dict) or data.get("type") not in ACTIONS or len(data) != 1:
+                raise IllegalAction(f"not a toy action: {data!r}")
+            return dict(data)
+
+        def action_to_json(self, action):
+            return dict(action)
+
+        def state_to_json(self, st):
+            return {"pos": st.pos, "turn": st.turn, "log": st.log, "winner": st.winner, "rolls": st.dice.count}
+
+        def state_from_json(self, data, scenario):
+            raise NotImplementedError
+
+        def clone(self, st):
+            c = _copy.copy(st)
+            c.dice = _copy.copy(st.dice)
+            c.pos, c.log = dict(st.pos), list(st.log)
+            return c
+
+        def digest(self, st):
+            return hashlib.sha256(json.dumps([st.pos, st.turn, st.log, st.winner]).encode()).hexdigest()
+
+        def is_pass(self, action):
+            return action["type"] == "pass"
+
+    return ToyRace()
+
+
+@pytest.fixture
+def toy():
+    from oriflamme.core import registry
+
+    rs = registry.register(_toy_ruleset())
+    yield rs
+    registry.unregister(rs.id)
+
+
+def main_in_process(capsys, *args, stdin: str = "") -> tuple[int, str, str]:
+    import io
+
+    from oriflamme.cli.main import main
+
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        code = main(list(args))
+    finally:
+        sys.stdin = old
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_generic_ruleset_listed_and_its_scenarios(toy, capsys):
+    code, out, _ = main_in_process(capsys, "rulesets", "--json")
+    assert code == 0 and {"id": "toy-race", "title": "Toy race", "title_fr": "Toy race", "scenarios": ["sprint"]} in json.loads(out)["rulesets"]
+    code, out, _ = main_in_process(capsys, "scenarios", "--ruleset", "toy-race")
+    assert code == 0 and out.split() == ["sprint", "Sprint", "—", "first", "to", "12"]
+
+
+def test_generic_ruleset_random_game_then_verify(toy, capsys, tmp_path):
+    rec_path = str(tmp_path / "toy.json")
+    code, out, err = main_in_process(capsys, "play", "sprint", "--ruleset", "toy-race", "--a", "random", "--b", "random",
+                                     "--seed", "5", "--record", rec_path)
+    assert code == 0, err
+    assert "Seed 5." in out and "[A] " in out and "A to act" in out
+    rec = json.loads(Path(rec_path).read_text(encoding="utf-8"))
+    assert rec["ruleset"] == "toy-race" and rec["over"] is True and rec["seed"] == 5
+    assert re.search(rf"[AB] wins the race  \({len(rec['actions'])} actions, seed 5\)", out)
+    code, out, err = main_in_process(capsys, "replay", rec_path, "--verify")
+    assert code == 0, err
+    assert out.splitlines()[1:] == [COMMITMENT_OK]
+    code, out, err = main_in_process(capsys, "replay", rec_path)
+    assert code == 0 and out.rstrip().endswith("wins the race")
+
+
+def test_generic_ruleset_human_gets_a_numbered_list(toy, capsys, tmp_path):
+    rec_path = str(tmp_path / "toy.json")
+    code, out, err = main_in_process(capsys, "play", "sprint", "--ruleset", "toy-race", "--b", "random", "--seed", "1",
+                                     "--record", rec_path, stdin="1\n9\nundo\nquit\n")
+    assert code == 0, err
+    assert "1. type=step" in out and "3. type=pass" in out
+    assert "A steps: +1, at 1" in out and "choose 1–3" in out
+    assert out.rstrip().endswith("Game left unfinished.")
+    rec = json.loads(Path(rec_path).read_text(encoding="utf-8"))
+    assert rec["actions"][0] == {"type": "step"} and rec["over"] is False
+    assert main_in_process(capsys, "replay", rec_path, "--verify")[0] == 0
+
+
+def test_record_of_one_ruleset_with_the_scenario_of_another(toy, capsys, tmp_path, record):
+    rec = copy.deepcopy(record)
+    rec["ruleset"] = "toy-race"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    code, out, err = main_in_process(capsys, "replay", str(path), "--verify")
+    assert code == 1 and out == ""
+    assert one_line(err) == f"replay: {path}: record field scenario: not a toy-race scenario"
+
+
+def test_play_scenario_of_another_ruleset_by_id(toy, capsys):
+    code, out, err = main_in_process(capsys, "play", "the-hill", "--ruleset", "toy-race")
+    assert code == 2 and out == "" and one_line(err) == "play: unknown scenario 'the-hill' (bundled: sprint)"
+
+
+def test_adjudicate_with_a_ruleset_without_referee(toy, capsys):
+    code, out, err = main_in_process(capsys, "adjudicate", stdin=json.dumps({"kind": "melee", "ruleset": "toy-race"}))
+    assert code == 2 and out == ""
+    assert one_line(err) == "adjudicate: situation 1: this ruleset (toy-race) has no referee"

@@ -541,17 +541,17 @@ def test_corpus_texts_translate():
 def test_terminal_and_browser_list_the_cart_actions():
     from types import SimpleNamespace
 
-    from oriflamme.cli.play import describe
+    from oriflamme.rulesets.magna_carta.terminal_text import describe
     from oriflamme.rulesets.magna_carta.web_options import options
     st = cgame([("a", "spearman", "A", "0508")])
     extras = options(st)["extras"]
     drive = next(e for e in extras if e["action"]["type"] == "drive_cart")
     assert drive["ruling"]["cost"] >= 1 and drive["ruling"]["legal"]
     g = SimpleNamespace(state=st)
-    assert describe(g, DriveCart("a", "cart1", ("0505", "0504"))).startswith("drive: A")
-    assert "unharnesses" in describe(g, Unharness("a", "cart1"))
+    assert describe(g.state, DriveCart("a", "cart1", ("0505", "0504"))).startswith("drive: A")
+    assert "unharnesses" in describe(g.state, Unharness("a", "cart1"))
     st.horses["ox9"] = Horse("ox9", H("0303"), 0, None, kind="ox")
-    assert "harnesses the ox in 0303-0304" in describe(g, Harness("a", "cart1", "ox9"))
+    assert "harnesses the ox in 0303-0304" in describe(g.state, Harness("a", "cart1", "ox9"))
     assert any(e["action"]["type"] == "unharness" for e in options(st)["extras"])
 
 

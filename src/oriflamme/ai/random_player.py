@@ -1,14 +1,13 @@
 """The simplest computer player: a uniformly random legal action, from its own seeded RNG.
 
-It uses only the core interface (:meth:`oriflamme.core.ruleset.Ruleset.legal_actions`) and
-imports no ruleset; with the same seed it plays the same game, which makes it the fuzzer of
-every ruleset (random playouts must never crash, dead-end or loop — ``tests/contract``) and the
-opponent of the benchmarks.
+It uses only the core interface (``Ruleset.legal_actions`` and ``Ruleset.is_pass``) and
+imports no ruleset, so it plays any registered ruleset; with the same seed it plays the same
+game, which makes it the fuzzer of every ruleset (random playouts must never crash, dead-end or
+loop — ``tests/contract``) and the opponent of the benchmarks.
 
 A *pass* (an action that only ends the side's step, e.g. Magna Carta's ``end_step``) is taken
 with probability ``end_step_weight`` when something else is possible, so that random games
-move their pieces instead of passing at every prompt. What a pass is comes from the action's
-``type`` (its attribute, or the ``"type"`` of its JSON form) — a convention, not an import.
+move their pieces instead of passing at every prompt.
 """
 
 from __future__ import annotations
@@ -18,9 +17,6 @@ from typing import Any, Callable
 
 from ..core.errors import IllegalAction
 
-#: the action types that only end a step or a turn (a ruleset may name its own with ``passes=``)
-PASS_TYPES = frozenset({"end_step", "pass"})
-
 
 def _default_ruleset():
     from ..core import registry
@@ -28,17 +24,16 @@ def _default_ruleset():
 
 
 class RandomPlayer:
-    """``RandomPlayer(seed)`` chooses among ``ruleset.legal_actions(state)``; ``ruleset``
-    defaults to the registry's default ruleset (the callers written before the seam pass
-    none). ``passes`` tells a pass from another action (default: its ``type`` is in
-    :data:`PASS_TYPES`)."""
+    """``RandomPlayer(seed)`` chooses among ``ruleset.legal_actions(state, side)``; ``ruleset``
+    defaults to the registry's default ruleset. ``passes`` tells a pass from another action
+    (default: ``ruleset.is_pass``)."""
 
     def __init__(self, seed: int = 0, end_step_weight: float = 0.15, ruleset=None,
                  passes: Callable[[Any], bool] | None = None):
         self.rng = random.Random(seed)
         self.end_step_weight = end_step_weight
         self._ruleset = ruleset
-        self.passes = passes or _is_pass
+        self.passes = passes
 
     @property
     def ruleset(self):
@@ -46,17 +41,13 @@ class RandomPlayer:
             self._ruleset = _default_ruleset()
         return self._ruleset
 
-    def choose(self, state, ruleset=None):
-        rs = ruleset or self.ruleset
-        acts = rs.legal_actions(state)
+    def choose(self, state, side: str | None = None):
+        rs = self.ruleset
+        acts = rs.legal_actions(state, side)
         if not acts:
             raise IllegalAction("no legal action: the game is over or waits for chance")
-        others = [a for a in acts if not self.passes(a)]
+        passes = self.passes or rs.is_pass
+        others = [a for a in acts if not passes(a)]
         if others and (len(others) == len(acts) or self.rng.random() > self.end_step_weight):
             return self.rng.choice(others)
         return self.rng.choice(acts)
-
-
-def _is_pass(action) -> bool:
-    kind = action.get("type") if isinstance(action, dict) else getattr(action, "type", None)
-    return kind in PASS_TYPES

@@ -1,8 +1,9 @@
 """``oriflamme adjudicate [FILE]``: the digital referee on the command line.
 
 Reads one JSON situation (an object) or several (an array) from FILE or stdin and prints the
-ruling of each — one object for an object, an array for an array — as UTF-8 JSON. All the
-adjudication is in :mod:`oriflamme.rulesets.magna_carta.referee`; this module only does the I/O.
+ruling of each — one object for an object, an array for an array — as UTF-8 JSON. A situation's
+``"ruleset"`` field picks the ruleset (default ``magna-carta``) through the registry; all the
+adjudication is that ruleset's referee (``Ruleset.adjudicate``); this module only does the I/O.
 
 Bad input (malformed JSON, an unknown kind or field, a wrong type...) prints one line on stderr
 naming where and why, prints nothing on stdout, and exits with status 2. Every situation of an
@@ -16,7 +17,8 @@ import argparse
 import json
 import sys
 
-from ..rulesets.magna_carta.referee import SituationError, adjudicate_all, adjudicate_situation
+from ..core import registry
+from ..core.errors import OriflammeError
 
 PROG = "adjudicate"
 EXIT_BAD_INPUT = 2
@@ -68,6 +70,19 @@ def _read(name: str) -> bytes:
         return fh.read()
 
 
+def adjudicate_one(situation) -> dict:
+    """The ruling of one situation by the referee of its ``ruleset`` (default magna-carta)."""
+    rid = situation.get("ruleset") if isinstance(situation, dict) else None
+    if isinstance(rid, str):
+        try:
+            rs = registry.get(rid)
+        except OriflammeError as exc:
+            raise OriflammeError(f"field ruleset: {exc}") from None
+    else:  # absent, or of a wrong type: the default ruleset's referee names the field
+        rs = registry.get()
+    return rs.adjudicate(situation)
+
+
 def run(args: argparse.Namespace) -> int:
     name = args.file
     where = "<stdin>" if name == "-" else name
@@ -85,13 +100,14 @@ def run(args: argparse.Namespace) -> int:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return _fail(where, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
-    try:
-        if isinstance(data, list):
-            result: object = adjudicate_all(data)
-        else:
-            result = adjudicate_situation(data)
-    except SituationError as exc:
-        return _fail(f"situation {(exc.index or 0) + 1}", exc.render())
+    situations = data if isinstance(data, list) else [data]
+    rulings = []
+    for i, situation in enumerate(situations):  # every one is checked before anything is printed
+        try:
+            rulings.append(adjudicate_one(situation))
+        except OriflammeError as exc:
+            return _fail(f"situation {i + 1}", str(exc))
+    result: object = rulings if isinstance(data, list) else rulings[0]
     out = json.dumps(result, ensure_ascii=False, indent=2) + "\n"
     if hasattr(sys.stdout, "buffer"):
         sys.stdout.flush()

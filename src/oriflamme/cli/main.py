@@ -1,4 +1,4 @@
-"""The ``oriflamme`` command: a thin adapter over the engine.
+"""The ``oriflamme`` command: a thin adapter over the core (rulesets are reached through the registry).
 
 Subcommands are registered by their own modules (``adjudicate``, ``play`` ...); each module
 exposes ``register(subparsers)`` that adds its parser and sets ``func``; ``func(args)``
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUBCOMMAND_MODULES = ("adjudicate", "play", "serve")
+SUBCOMMAND_MODULES = ("adjudicate", "catalog", "play", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

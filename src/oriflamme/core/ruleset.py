@@ -210,10 +210,6 @@ class Ruleset(ABC):
         return {"actions": [{"action": self.action_to_json(a), "label": self.describe_action(state, a)}
                             for a in self.legal_actions(state, side)]}
 
-    def terminal(self):
-        """The ruleset's terminal front end (a module with ``play(game, players, lang)``), or
-        None for the generic numbered-list prompt (UI)."""
-        return None
 
     def info(self) -> dict:
         return {"id": self.id, "title": self.title, "title_fr": self.title_fr or self.title, "base": self.base,
@@ -264,3 +260,37 @@ class Ruleset(ABC):
     def render_options(self, options: dict, lang: str) -> dict:
         """The :meth:`options` JSON in ``lang`` (a copy when translated; UI)."""
         return options
+
+    # --- terminal, referee and computer players (CLI / AI hooks, generic defaults) -----------
+    def terminal(self):
+        """The ruleset's terminal front end, or None: ``oriflamme play`` then shows a generic
+        numbered list of the legal actions (:meth:`describe_action`) to a human seat (UI).
+
+        The front end is any object (usually a module) with:
+
+        * ``title(game) -> str`` — the scenario's name, description and victory (rich markup);
+        * ``render(state, full=False) -> str`` — the board; ``full`` adds legends and rosters;
+        * ``status(state) -> (key, str)`` — the CLI prints the line each time the key changes
+          (a new turn, phase or step);
+        * ``summary(state) -> str`` — where the game stands for the closing line (``turn 7``);
+        * ``play_turn(console, game, input) -> bool`` — one command typed by the human whose
+          turn it is (``game`` is a :class:`oriflamme.core.record.Game`: it applies and undoes,
+          ``input`` is the prompt function); returns False when the player leaves.
+        """
+        return None
+
+    def adjudicate(self, situation: dict) -> dict:
+        """The digital referee (``oriflamme adjudicate``): one situation typed as JSON, its
+        ruling as JSON. Bad input raises :class:`~oriflamme.core.errors.OriflammeError` whose
+        message names the field. Default: this ruleset has no referee."""
+        from .errors import OriflammeError
+        raise OriflammeError(f"this ruleset ({self.id}) has no referee")
+
+    def is_pass(self, action) -> bool:
+        """True for an action that only passes (ends a step doing nothing): random players
+        choose it less often, so that random games move forward (AI). Default: the action's
+        ``type`` is ``end_step`` or ``pass``."""
+        kind = getattr(action, "type", None)
+        if kind is None and isinstance(action, dict):
+            kind = action.get("type")
+        return kind in ("end_step", "pass")

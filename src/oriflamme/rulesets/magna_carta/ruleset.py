@@ -38,8 +38,13 @@ class MagnaCarta(Ruleset):
         return bundled_scenario_ids()
 
     def load_scenario(self, name_or_path: str) -> Scenario:
+        from .engine.errors import ScenarioError
+        from .maps import MapError
         from .scenario import load_scenario
-        return Scenario(*load_scenario(name_or_path))
+        try:
+            return Scenario(*load_scenario(name_or_path))
+        except MapError as exc:  # a broken board: one line naming the file (adapters know only core errors)
+            raise ScenarioError(str(exc)) from None
 
     def scenario_from_json(self, data, source: str = "<scenario>") -> Scenario:
         from .engine.errors import ScenarioError
@@ -49,7 +54,11 @@ class MagnaCarta(Ruleset):
         rid = data.get("ruleset", self.id)
         if rid not in (self.id, *self.aliases):
             raise ScenarioError(f"{source}: field ruleset: this scenario is for {rid!r}, not {self.id!r}")
-        return Scenario(*validate_scenario(data, source))
+        from .maps import MapError
+        try:
+            return Scenario(*validate_scenario(data, source))
+        except MapError as exc:
+            raise ScenarioError(f"{source}: {exc}") from None
 
     def scenario_to_json(self, scenario: Scenario) -> dict:
         return scenario.data
@@ -191,3 +200,18 @@ class MagnaCarta(Ruleset):
     def render_options(self, options: dict, lang: str) -> dict:
         from .web_options import render_options
         return render_options(options, lang)
+
+    def terminal(self):
+        from . import terminal
+        return terminal
+
+    def is_pass(self, action) -> bool:
+        return getattr(action, "type", None) == "end_step"
+
+    def adjudicate(self, situation) -> dict:
+        from ...core.errors import OriflammeError
+        from .referee import SituationError, adjudicate_situation
+        try:
+            return adjudicate_situation(situation)
+        except SituationError as exc:
+            raise OriflammeError(exc.render()) from None
