@@ -15,10 +15,6 @@ import pytest
 SRC = Path(__file__).resolve().parents[2] / "src"
 ROOT = "oriflamme"
 PLATFORM = ("core", "web", "cli", "store", "ai")
-NOT_YET_CONVERTED = {  # converted in parallel on other branches
-    "web": "web/ is being converted to the registry on another branch",
-    "cli": "cli/ is being converted to the registry on another branch",
-}
 MAX_CYCLE = 3
 
 
@@ -132,7 +128,6 @@ def _current_cycle() -> list[str]:
     return strongly_connected(import_graph())[0]
 
 
-_CYCLE = _current_cycle()
 
 
 def rulesets_imports(package: str) -> list[str]:
@@ -142,25 +137,13 @@ def rulesets_imports(package: str) -> list[str]:
                   for d in deps if d == f"{ROOT}.rulesets" or d.startswith(f"{ROOT}.rulesets."))
 
 
-def _seam_params():
-    for pkg in PLATFORM:
-        marks = []
-        if pkg in NOT_YET_CONVERTED and rulesets_imports(pkg):
-            marks = [pytest.mark.xfail(strict=False, reason=NOT_YET_CONVERTED[pkg])]
-        yield pytest.param(pkg, marks=marks, id=pkg)
-
-
-@pytest.mark.parametrize("package", list(_seam_params()))
+@pytest.mark.parametrize("package", PLATFORM)
 def test_the_platform_imports_no_ruleset(package):
     """core, web, cli, store and ai reach a ruleset only through ``oriflamme.core.registry``."""
     bad = rulesets_imports(package)
     assert not bad, f"oriflamme.{package} imports a ruleset's modules: {bad}"
 
 
-@pytest.mark.xfail(len(_CYCLE) > MAX_CYCLE, strict=False,
-                   reason=f"the largest import cycle has {len(_CYCLE)} modules today "
-                          f"({', '.join(m.removeprefix('oriflamme.') for m in _CYCLE[:6])}, …); "
-                          "the engine's cycles are being broken on another branch")
 def test_no_large_import_cycle():
     """The largest strongly connected component of the import graph of ``src/oriflamme``
     (every import statement, function-level ones included) has at most 3 modules."""
