@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import urllib.request
 from urllib.parse import urlparse
 
 import pytest
@@ -641,3 +642,21 @@ def test_the_ruleset_module_is_served_and_unknown_ones_are_404(page: Page, serve
         "/static/rulesets/no-such-ruleset/module.js", "/static/rulesets/magna-carta/nothing.js",
     ].map((u) => fetch(u).then((r) => r.status)))""")
     assert status == [200, 200, 404, 404]
+
+
+# --- a ruleset without a browser module: the generic page lists its legal actions -------------------
+def test_a_ruleset_without_module_gets_its_legal_actions_as_buttons(page: Page, fixture_server):
+    url, rs = fixture_server
+    req = urllib.request.Request(url + "/api/games", method="POST", headers={"Content-Type": "application/json"},
+                                 data=json.dumps({"scenario": rs.scenario_ids()[0], "ruleset": rs.id, "mode": "hotseat"}).encode())
+    with urllib.request.urlopen(req) as r:
+        g = json.loads(r.read())
+    page.goto(url + g["links"]["hotseat"])
+    buttons = page.locator("[data-testid^=action-]")
+    expect(buttons.first).to_be_visible()
+    expect(page.get_by_test_id("dice-commitment")).to_contain_text(g["dice_commitment"][:8])
+    first_label = buttons.first.inner_text()
+    buttons.first.click()
+    wait_version(page, 1)
+    expect(page.get_by_test_id("log-event").first).to_be_visible()
+    assert first_label

@@ -436,7 +436,7 @@
   /* What each result letter means, for the preview's chart. The server's rulings carry the
    * letters and their probabilities but not (yet) their meaning before the die is rolled, so
    * the printed tables' texts are repeated here, keyed by the ruling's kind and table. A
-   * ruling that carries `outcomes` / `results` texts itself takes precedence (see play.js). */
+   * ruling that carries `outcomes` / `results` texts itself takes precedence (see rulesets/magna_carta/static/module.js). */
 
 
   const KEY = "oriflamme.lang";

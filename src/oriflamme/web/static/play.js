@@ -356,7 +356,7 @@
     const sl = $("rp-slider");
     sl.max = String(n); sl.value = String(st.replay.idx);
     const step = st.ctl.stepName ? st.ctl.stepName(f.step) : human(f.step);
-    $("rp-label").textContent = f.version === 0 ? t("replay.start") :
+    $("rp-label").textContent = f.version === 0 ? t("replay.start") : f.turn === undefined ? `#${f.version}/${n}` :
       t("replay.position", { v: f.version, n, turn: f.turn, side: sideName(f.active), step });
   }
 
@@ -406,7 +406,7 @@
     box.hidden = false;
     box.appendChild(el("span", { testid: "dice-commitment", title: t("dice.commitment.title", { hash: v.dice_commitment }),
                                  dataset: { commitment: v.dice_commitment } },
-      "🎲 " + t("dice.sealed", { hash: short(v.dice_commitment) })));
+      t("dice.sealed", { hash: short(v.dice_commitment) })));
     if (v.dice_seed === undefined || v.dice_seed === null) return;
     const seed = String(v.dice_seed);
     const chk = st.seedCheck && st.seedCheck.seed === seed && st.seedCheck.commitment === v.dice_commitment ? st.seedCheck : null;
