@@ -177,6 +177,31 @@ def server_factory(tmp_path):
         s.stop()
 
 
+@pytest.fixture
+def fixture_server(tmp_path):
+    """An in-process server with the contract suite's fixture ruleset registered (no ``static/``
+    folder, no ``web_module``): what a new ruleset gets before it has a browser module."""
+    import threading
+
+    import uvicorn
+
+    from fixtures.hidden_duel import HiddenDuel
+    from oriflamme.core import registry
+    from oriflamme.web.app import create_app
+
+    rs = registry.register(HiddenDuel())
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(create_app(tmp_path / "duel.sqlite3"), host="127.0.0.1", port=port, log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    while not srv.started:
+        th.join(0.05)
+    yield f"http://127.0.0.1:{port}", rs
+    srv.should_exit = True
+    th.join(10)
+    registry.unregister(rs.id)
+
+
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import urllib.request
 from urllib.parse import urlparse
 
 import pytest
@@ -597,3 +598,65 @@ def test_the_carter_drives_his_ox_cart_and_a_camel_kneels(page: Page, server, ar
     after = view(server, gid, token)
     assert any(e["type"] == "kneel" or "kneel" in e["text"] for e in after["log"][len(v["log"]):])
     page.screenshot(path=str(artifacts / "camel-kneels.png"))
+
+
+# --- secret dice: the commitment is shown from the start, the seed once the game is over -------------
+def test_dice_commitment_then_the_seed_checked_at_the_end(page: Page, server):
+    _, g = server.call("POST", "/api/games", {"scenario": "the-hill", "mode": "hotseat", "seed": 3}, expect=201)
+    gid, token = g["id"], g["seats"]["hotseat"]
+    open_game(page, server, g["links"]["hotseat"])
+    commitment = g["dice_commitment"]
+    shown = page.get_by_test_id("dice-commitment")
+    expect(shown).to_contain_text("Dice sealed: " + commitment[:8] + "…")
+    expect(shown).to_have_attribute("data-commitment", commitment)
+    assert commitment in shown.get_attribute("title")
+    expect(page.get_by_test_id("dice-seed")).to_have_count(0)             # secret while the game runs
+    page.get_by_test_id("lang-fr").click()
+    expect(shown).to_contain_text("Dés scellés : " + commitment[:8])
+    page.get_by_test_id("lang-en").click()
+    # the shortest way to the end: every step ended (and any prompt answered) through the API;
+    # the page follows live (WebSocket)
+    for _ in range(400):
+        v = view(server, gid, token)
+        if v["over"]:
+            break
+        o = v["options"]
+        act = o["prompts"][0]["action"] if o["prompts"] else o["end_step"]
+        server.call("POST", f"/api/games/{gid}/actions", {"action": act, "version": v["version"]}, token=token, expect=200)
+    assert v["over"] and str(v["dice_seed"]) == "3"
+    assert hashlib.sha256(b"3").hexdigest() == commitment
+    seed = page.get_by_test_id("dice-seed")
+    expect(seed).to_contain_text("seed 3")
+    expect(seed).to_have_attribute("data-verified", "true")               # SHA-256 computed in the page
+    expect(page.get_by_test_id("dice-check")).to_contain_text("✓ matches the commitment")
+    page.get_by_test_id("lang-fr").click()
+    expect(page.get_by_test_id("dice-check")).to_contain_text("✓ conforme à l'engagement")
+
+
+# --- the ruleset's browser module: served from its package; an unknown ruleset's path is 404 ----------
+def test_the_ruleset_module_is_served_and_unknown_ones_are_404(page: Page, server):
+    _, g = server.call("POST", "/api/games", {"scenario": "the-hill", "mode": "hotseat", "seed": 3}, expect=201)
+    open_game(page, server, g["links"]["hotseat"])   # the board drawn by the imported module
+    status = page.evaluate("""async () => Promise.all([
+        "/static/rulesets/magna-carta/module.js", "/static/rulesets/magna-carta/board.js",
+        "/static/rulesets/no-such-ruleset/module.js", "/static/rulesets/magna-carta/nothing.js",
+    ].map((u) => fetch(u).then((r) => r.status)))""")
+    assert status == [200, 200, 404, 404]
+
+
+# --- a ruleset without a browser module: the generic page lists its legal actions -------------------
+def test_a_ruleset_without_module_gets_its_legal_actions_as_buttons(page: Page, fixture_server):
+    url, rs = fixture_server
+    req = urllib.request.Request(url + "/api/games", method="POST", headers={"Content-Type": "application/json"},
+                                 data=json.dumps({"scenario": rs.scenario_ids()[0], "ruleset": rs.id, "mode": "hotseat"}).encode())
+    with urllib.request.urlopen(req) as r:
+        g = json.loads(r.read())
+    page.goto(url + g["links"]["hotseat"])
+    buttons = page.locator("[data-testid^=action-]")
+    expect(buttons.first).to_be_visible()
+    expect(page.get_by_test_id("dice-commitment")).to_contain_text(g["dice_commitment"][:8])
+    first_label = buttons.first.inner_text()
+    buttons.first.click()
+    wait_version(page, 1)
+    expect(page.get_by_test_id("log-event").first).to_be_visible()
+    assert first_label

@@ -81,7 +81,9 @@ class Ruleset(ABC):
     title: str = ""
     title_fr: str = ""
     base: str | None = None
-    #: the ``web/static/rulesets/<id>/`` module the generic play page loads (UI)
+    #: the browser module the generic play page loads (UI): the id of the ruleset whose
+    #: :meth:`static_dir` holds ``module.js``, served at ``/static/rulesets/<web_module>/module.js``
+    #: (an edition names its base's); None: the page lists ``options()["actions"]`` as buttons
     web_module: str | None = None
     #: the die the ruleset rolls (10 for a d10, 100 for percentile dice): chance enumeration
     die_sides: int = 10
@@ -241,6 +243,20 @@ class Ruleset(ABC):
         """The scenario's board as the browser draws it (UI; empty: the ruleset's browser
         module draws without it)."""
         return {}
+
+    # --- browser static files (UI) --------------------------------------------------------------
+    def static_dir(self):
+        """The folder of the ruleset's browser files (its module, board drawing, styles), served
+        at ``/static/rulesets/<id>/``; None when it has none. Default: the ``static/`` folder
+        beside the module that defines the ruleset's class, if there is one (UI)."""
+        import inspect
+        from pathlib import Path
+
+        try:
+            folder = Path(inspect.getfile(type(self))).parent / "static"
+        except (TypeError, OSError):
+            return None
+        return folder if folder.is_dir() else None
 
     def rules_sections(self) -> dict:
         """The rule sections a citation may name, with their titles (UI)."""

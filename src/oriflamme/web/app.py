@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..core import registry
-from ..core.errors import IllegalAction
+from ..core.errors import IllegalAction, UnknownRuleset
 from ..store import Store, default_db_path
 from .hub import HOTSEAT, Hub, HubError, get_ruleset
 from .report import report_text
@@ -148,6 +148,24 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
     @app.get("/play/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def play_page(game_id: str):
         return FileResponse(STATIC / "play.html")
+
+    @app.get("/static/rulesets/{ruleset_id}/{path:path}", include_in_schema=False)
+    async def ruleset_static(ruleset_id: str, path: str):
+        """A ruleset's browser files (its module, board drawing), from its package's folder
+        (``Ruleset.static_dir``), found through the registry. 404 for an unknown ruleset, a
+        ruleset without files, a missing file or a path leaving the folder."""
+        try:
+            rs = registry.get(ruleset_id)
+        except UnknownRuleset:
+            return _error(404, "not_found", f"no ruleset {ruleset_id!r}")
+        root = rs.static_dir()
+        if root is None:
+            return _error(404, "not_found", f"the ruleset {ruleset_id!r} has no browser files")
+        root = Path(root).resolve()
+        target = (root / path).resolve()
+        if root not in target.parents or not target.is_file():
+            return _error(404, "not_found", f"no file {path!r} for the ruleset {ruleset_id!r}")
+        return FileResponse(target)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

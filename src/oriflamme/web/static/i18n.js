@@ -202,6 +202,14 @@
       "legend.impassable": "impassable",
       "legend.features": "Hexsides",
       "legend.counter": "Counter: name on top; movement in the white box; attack bottom left, defence bottom right (circled if armoured). ➶ missile weapon, ♞ mounted; red corner = wounded, grey and tilted with ✶ = stunned, cross = dead.",
+      "dice.sealed": "Dice sealed: {hash}",
+      "dice.commitment.title": "The server drew a secret seed for this game's dice and shows only its SHA-256 until the game is over: {hash}",
+      "dice.seed": "seed {seed}",
+      "dice.match": "matches the commitment (SHA-256)",
+      "dice.mismatch": "does NOT match the commitment",
+      "generic.no_board": "This rule system has no board in the browser yet: choose among its legal actions.",
+      "generic.actions": "Legal actions",
+      "generic.help": "Choose one of the legal actions.",
       "conn.live": "live",
       "conn.offline": "reconnecting…",
       "error.network": "Network error: {msg}",
@@ -406,6 +414,14 @@
       "legend.impassable": "infranchissable",
       "legend.features": "Côtés de case",
       "legend.counter": "Pion : nom en haut ; mouvement dans la case blanche ; attaque en bas à gauche, défense en bas à droite (cerclée si en armure). ➶ arme de jet, ♞ monté ; coin rouge = blessé, gris et penché avec ✶ = assommé, croix = mort.",
+      "dice.sealed": "Dés scellés : {hash}",
+      "dice.commitment.title": "Le serveur a tiré une graine secrète pour les dés de cette partie et n'en montre que le SHA-256 jusqu'à la fin : {hash}",
+      "dice.seed": "graine {seed}",
+      "dice.match": "conforme à l'engagement (SHA-256)",
+      "dice.mismatch": "NON conforme à l'engagement",
+      "generic.no_board": "Ce système de règles n'a pas encore de plateau dans le navigateur : choisissez parmi ses actions légales.",
+      "generic.actions": "Actions légales",
+      "generic.help": "Choisissez une des actions légales.",
       "conn.live": "en direct",
       "conn.offline": "reconnexion…",
       "error.network": "Erreur réseau : {msg}",
@@ -420,7 +436,7 @@
   /* What each result letter means, for the preview's chart. The server's rulings carry the
    * letters and their probabilities but not (yet) their meaning before the die is rolled, so
    * the printed tables' texts are repeated here, keyed by the ruling's kind and table. A
-   * ruling that carries `outcomes` / `results` texts itself takes precedence (see play.js). */
+   * ruling that carries `outcomes` / `results` texts itself takes precedence (see rulesets/magna_carta/static/module.js). */
 
 
   const KEY = "oriflamme.lang";

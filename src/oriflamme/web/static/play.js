@@ -1,31 +1,51 @@
-/* Oriflamme — the game page.
+/* Oriflamme — the game page, the same for every ruleset.
  *
- * The browser computes no rule: it shows what the server's view offers (`options`), previews
- * the server's rulings before a die is rolled, and asks `/explain` "why not?" for anything
- * else. Every action posted is one of the offered `action` objects.
+ * The page loads the view, keeps it live (WebSocket), shows the phase bar, the banner, the
+ * log, the dice commitment, undo, the replay, the downloads and the language switch, and posts
+ * actions. What a ruleset draws (its board, its cards) and how clicks become actions live in
+ * the ruleset's browser module, named by the view's `web_module` and imported from
+ * `/static/rulesets/<web_module>/module.js` (served from the ruleset package's `static/`
+ * folder, `Ruleset.static_dir()`). A ruleset without a module gets a generic list of its legal
+ * actions (`options.actions`, the `Ruleset.options()` default) as buttons.
+ *
+ * The module interface. The module exports
+ *
+ *   async mount(containers, core, view) -> controller
+ *
+ * `containers` = {board, panel}: the elements it draws into (the board area; the side panel
+ * under the banner). `view` is the first view. `core` is the page's API:
+ *   core.state        the page's state (read only): view, replay, busy, id, token
+ *   core.get(path)    GET /api/games/{id}{path} (seat and language added); rejects on error
+ *   core.commit(a)    post an offered action; the page then calls controller.clear(), update()
+ *   core.explain(a)   the server's ruling on any action (null on error, already shown)
+ *   core.render()     re-render the whole page;  core.frame(): the replay frame shown, or null
+ *   helpers: t, el, fr, pct, human, $, sideName, citeChips, citesOf, toast, handleError
+ * The controller (every member but render is optional):
+ *   render()              draw the board and the cards for core.state.view / core.frame()
+ *   update(old, view)     a new view arrived: drop what no longer fits (before render)
+ *   clear()               forget the transient choices (after a commit)
+ *   phase(view, frame)    {steps: [{id, label, title}], current, note, pending} for the phase bar
+ *   help(view)            the line under "your turn";  endStep(view): the end-step action or null
+ *   stepName(step)        a step's name (replay label);  colourOf(side): a side's colour
+ *   onLanguage()          the language changed (relabel);  onKey(event) -> true when handled
+ *
+ * The browser computes no rule: it shows what the server's view offers.
  */
 (function () {
   "use strict";
   const { t } = window.I18N;
-  const { Board, TERRAIN_STYLE, FEATURE_STYLE, featureName } = window.OriflammeBoard;
   const $ = (id) => document.getElementById(id);
-  const STEPS = ["offensive_fire", "movement", "melee", "recovery"];
 
   const st = {
     id: null, token: null,
-    view: null, map: null, board: null, sections: {}, scenario: null,
-    selected: null,       // id of the selected character
-    preview: null,        // {kind: "fire"|"attack", option}
-    groupChoice: null,    // attack groups offered for a clicked defender
-    facingChoice: null,   // a rider's moves ending on the clicked hex, one per facing (§4.4.1)
-    movesCache: {},       // "version/char" -> a rider's move list (GET /moves/{char})
-    movesLoading: {},     // "version/char" -> the pending fetch
-    why: null,            // {title, ruling, note}
+    view: null, sections: {}, scenario: null,
+    ctl: null,            // the ruleset module's controller
     replay: null,         // {frames, idx}
     fresh: new Set(), open: new Set(), userOpen: new Set(), autoOpen: [],
     ws: null, wsDelay: 500, wsClosedForGood: false,
     busy: false, loading: null, reloadAgain: false,
-    hover: null, lastLogLen: -1,
+    lastLogLen: -1,
+    seedCheck: null,      // {seed, ok}: the published seed checked against the commitment
   };
 
   /* --- small helpers ------------------------------------------------------------------------- */
@@ -159,24 +179,9 @@
     if (!s) return id || "";
     return fr() ? s.name_fr || s.name : s.name;
   }
+  function colourOf(side) { return st.ctl && st.ctl.colourOf ? st.ctl.colourOf(side) : "#555"; }
   function sideChip(id) {
-    return el("span", { class: "side-chip side-" + id, style: `--side:${st.board ? st.board.colourOf(id) : "#555"}` }, sideName(id));
-  }
-  function chars() { return st.view ? st.view.characters : []; }
-  function charById(id) { return chars().find((c) => c.id === id); }
-  function charName(id) { const c = charById(id); return c ? c.name : id; }
-  function names(ids) { return ids.map(charName).join(fr() ? " et " : " & "); }
-
-  function tooltip(c) {
-    const lines = [
-      `${c.name} — ${sideName(c.side)} (${c.side})`,
-      `${human(c.type)}${c.mounted ? ", " + t("char.mounted") : ""}${c.armour ? ", " + t("char.armour") : ""}`,
-      `${t("char.attack")} ${c.attack} · ${t("char.defence")} ${c.defence} · ${t("char.movement")} ${c.movement}`,
-      `${t("char.status")}: ${t("status." + c.status)} · ${t("char.hex")} ${c.hex || "—"}`,
-    ];
-    if (c.weapon) lines.push(`${t("char.weapon")}: ${human(c.weapon)}`);
-    if (c.points_left !== undefined) lines.push(`${t("char.points_left")}: ${c.points_left}`);
-    return lines.join("\n");
+    return el("span", { class: "side-chip side-" + id, style: `--side:${colourOf(id)}` }, sideName(id));
   }
 
   /* --- loading ------------------------------------------------------------------------------- */
@@ -213,72 +218,8 @@
       clearTimeout(st.freshTimer);
       st.freshTimer = setTimeout(() => { st.fresh = new Set(); }, 2500);
     }
-    if (!old || old.version !== v.version || old.to_act !== v.to_act || old.step !== v.step) {
-      st.preview = null;
-      st.groupChoice = null; st.facingChoice = null;
-      if (old && old.version !== v.version) st.why = null;
-    } else if (v.options) {
-      // same position (e.g. the language changed): re-attach the open preview to the new options
-      const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-      const pool = (kind) => (kind === "fire" ? v.options.fires : v.options.attacks).concat(v.options.horse_targets || []);
-      if (st.preview) {
-        const o = pool(st.preview.kind).find((x) => same(x.action, st.preview.option.action));
-        st.preview = o ? { kind: st.preview.kind, option: o } : null;
-      }
-      if (st.groupChoice) {
-        st.groupChoice = st.groupChoice.map((g) => v.options.attacks.find((x) => same(x.action, g.action))).filter(Boolean);
-        if (!st.groupChoice.length) st.groupChoice = null; st.facingChoice = null;
-      }
-    }
-    // keep the selection only while it can still do something now (or is just being looked at)
-    if (st.selected) {
-      const c = charById(st.selected);
-      if (!c || c.status === "dead") st.selected = null;
-      else if (v.options && c.side === v.to_act && !hasOptions(c.id) && old && old.version !== v.version) st.selected = null;
-    }
+    if (st.ctl && st.ctl.update) st.ctl.update(old, v);
     render();
-  }
-
-  function hasOptions(id) {
-    const o = st.view.options;
-    if (!o) return false;
-    return reachOf(id).length > 0 || o.fires.some((f) => f.action.shooter === id) ||
-      o.attacks.some((a) => a.action.attackers.includes(id)) ||
-      (o.horse_targets || []).some((h) => h.action.shooter === id || (h.action.attackers || []).includes(id)) ||
-      (o.extras || []).some((h) => h.action.char === id);
-  }
-
-  /* --- moves ----------------------------------------------------------------------------------
-   * The view gives every mover's reachable hexes with their cheapest cost (options.reach) and the
-   * full move lists of characters on foot (options.moves). A rider's list (one move per hex and
-   * facing, hundreds) is fetched when he is selected: GET /moves/{char}, cached per version. */
-  function reachOf(id) {
-    const o = st.view && st.view.options;
-    return o && o.reach && o.reach[id] ? Object.keys(o.reach[id]) : [];
-  }
-
-  function movesOf(id) {  // the list if known now, else null (and a fetch is started)
-    const o = st.view && st.view.options;
-    if (!o) return [];
-    if (o.moves[id]) return o.moves[id];
-    if (!reachOf(id).length) return [];
-    const key = st.view.version + "/" + id;
-    if (st.movesCache[key]) return st.movesCache[key];
-    if (!st.movesLoading[key]) {
-      st.movesLoading[key] = api("GET", "/moves/" + encodeURIComponent(id)).then((r) => {
-        st.movesCache = { [key]: r.moves };  // keep only the latest
-        delete st.movesLoading[key];
-        if (st.view && st.view.version + "/" + id === key) { renderBoardMarks(); if (st.hover) onHover(st.hover); }
-        return r.moves;
-      }).catch((e) => { delete st.movesLoading[key]; handleError(e); return []; });
-    }
-    return null;
-  }
-
-  async function movesNow(id) {  // the list, waiting for the fetch if needed
-    const m = movesOf(id);
-    if (m !== null) return m;
-    return (await st.movesLoading[st.view.version + "/" + id]) || [];
   }
 
   /* --- actions -------------------------------------------------------------------------------- */
@@ -288,8 +229,7 @@
     document.body.classList.add("busy");
     try {
       const r = await api("POST", "/actions", { action, version: st.view.version });
-      st.preview = null; st.why = null; st.groupChoice = null; st.facingChoice = null;
-      st.board.setPath(null, []);
+      if (st.ctl && st.ctl.clear) st.ctl.clear();
       setView(r.view);
     } catch (e) {
       handleError(e);
@@ -299,16 +239,12 @@
     }
   }
 
-  async function whyNot(action, title, note) {
+  async function explain(action) {
     try {
-      const r = await api("POST", "/explain", { action });
-      st.why = { title, ruling: r, note, action };
-      st.preview = null;
-      renderPanel();
-      renderBoardMarks();
-      reveal($("whynot"));
+      return await api("POST", "/explain", { action });
     } catch (e) {
       handleError(e);
+      return null;
     }
   }
 
@@ -317,140 +253,24 @@
       const r = await api("POST", "/undo", answer ? { answer } : {});
       if (r.undone) toast(t("undo.done"), "info");
       else if (r.declined) toast(t("undo.declined"), "info");
-      st.preview = null; st.why = null;
+      if (st.ctl && st.ctl.clear) st.ctl.clear();
       await refresh();
     } catch (e) {
       handleError(e);
     }
   }
 
-  /* --- board interaction ------------------------------------------------------------------------- */
-  function actingSide() { return st.view && st.view.options ? st.view.to_act : null; }
-
-  function onCounter(id, hex) {
-    if (!st.view) return;
-    const c = charById(id);
-    if (!c) return;
-    const o = st.view.options;
-    if (st.replay || !o || (o.prompts && o.prompts.length)) {
-      if (o && o.prompts && o.prompts.length) {
-        const dest = o.prompts.find((p) => p.action.path && p.action.path[p.action.path.length - 1] === hex);
-        if (dest) return commit(dest.action);
-      }
-      st.selected = id; st.why = null; render(); return;
-    }
-    const sel = st.selected && charById(st.selected);
-    const mine = c.side === actingSide();
-    if (sel && sel.side === actingSide() && !mine) {
-      // a target for the selected character
-      if (st.view.step === "offensive_fire") return onTarget(sel, c);
-      if (st.view.step === "melee") return onTarget(sel, c);
-      if (st.view.step === "movement") return onHex(hex);
-    }
-    if (sel && sel.id === id) { st.selected = null; st.why = null; render(); return; }
-    st.selected = id;
-    st.why = null; st.preview = null; st.groupChoice = null; st.facingChoice = null;
-    render();
-  }
-
-  function onTarget(sel, target) {
-    const o = st.view.options;
-    if (st.view.step === "offensive_fire") {
-      const opt = o.fires.find((f) => f.action.shooter === sel.id && f.action.target === target.id);
-      if (opt) { openPreview("fire", opt); return; }
-      return whyNot({ type: "fire", shooter: sel.id, target: target.id }, t("preview.fire", { shooter: sel.name, target: target.name }));
-    }
-    const groups = o.attacks.filter((a) => a.action.attackers.includes(sel.id) && a.action.defenders.includes(target.id));
-    if (groups.length === 1) { openPreview("attack", groups[0]); return; }
-    if (groups.length > 1) { st.groupChoice = groups; st.preview = null; st.why = null; render(); return; }
-    return whyNot({ type: "attack", attackers: [sel.id], defenders: [target.id] },
-                  t("preview.attack", { attackers: sel.name, defenders: target.name }));
-  }
-
-  async function onHex(label) {
-    if (!st.view || st.replay) return;
-    const o = st.view.options;
-    if (!o) { st.selected = null; render(); return; }
-    if (o.prompts && o.prompts.length) {
-      const p = o.prompts.find((x) => (x.action.path && x.action.path[x.action.path.length - 1] === label) ||
-                                      (x.action.type === "place" && x.action.hex === label));
-      if (p) commit(p.action);
-      return;
-    }
-    const sel = st.selected && charById(st.selected);
-    if (!sel) return;
-    if (st.view.step === "movement" && sel.side === actingSide()) {
-      const mvs = (await movesNow(sel.id)).filter((m) => m.to === label);
-      if (mvs.length === 1) return commit(mvs[0].action);
-      if (mvs.length > 1) {  // a rider: choose the facing he ends with
-        st.facingChoice = mvs.slice().sort((a, b) => (a.cost - b.cost) || (a.facing - b.facing));
-        st.why = null; st.preview = null;
-        render();
-        return;
-      }
-      if (label === sel.hex) { st.selected = null; st.why = null; render(); return; }
-      const adjacent = st.board.hexDistance(sel.hex, label) === 1;
-      const path = adjacent ? [label] : st.board.straightLine(sel.hex, label);
-      return whyNot({ type: "move", char: sel.id, path }, `${sel.name} → ${label}`, adjacent ? null : t("why.line_note"));
-    }
-    // clicking empty ground elsewhere drops the selection
-    st.selected = null; st.why = null; st.preview = null; st.groupChoice = null; st.facingChoice = null;
-    render();
-  }
-
-  function onHover(label) {
-    st.hover = label;
-    if (!st.view || st.replay || !st.board) return;
-    const o = st.view.options;
-    if (!o) return;
-    if (o.prompts && o.prompts.length) {
-      const p = o.prompts.find((x) => x.action.path && x.action.path[x.action.path.length - 1] === label);
-      if (p) st.board.setPath(charById(p.action.char).hex, p.action.path, "prompt");
-      else st.board.setPath(null, []);
-      return;
-    }
-    if (st.view.step !== "movement" || !st.selected) return;
-    const sel = charById(st.selected);
-    const mv = label && (movesOf(st.selected) || []).find((m) => m.to === label);
-    if (mv) st.board.setPath(sel.hex, mv.path);
-    else st.board.setPath(null, []);
-  }
-
-  /* Bring a panel card into sight without hiding the board: inside the side panel when it
-   * scrolls by itself (wide screens); on stacked layouts only when the card is off screen. */
-  function reveal(card) {
-    const panel = $("side-panel");
-    if (panel.scrollHeight > panel.clientHeight + 2 && getComputedStyle(panel).overflowY !== "visible") {
-      const pr = panel.getBoundingClientRect(), cr = card.getBoundingClientRect();
-      if (cr.top < pr.top || cr.top > pr.bottom - 60) panel.scrollTop += cr.top - pr.top - 8;
-      return;
-    }
-    const r = card.getBoundingClientRect();
-    if (r.top > window.innerHeight - 80 || r.bottom < 0) window.scrollBy({ top: r.top - window.innerHeight * 0.45, behavior: "smooth" });
-  }
-
-  function openPreview(kind, option) {
-    st.preview = { kind, option };
-    st.why = null;
-    st.groupChoice = null; st.facingChoice = null;
-    renderPanel();
-    renderBoardMarks();
-    const p = $("preview");
-    reveal(p);
-    const b = p.querySelector("[data-testid=commit]");
-    if (b) b.focus({ preventScroll: true });
-  }
-
   /* --- rendering ------------------------------------------------------------------------------- */
   function render() {
-    if (!st.view) return;
+    if (!st.view || !st.ctl) return;
     I18N.apply();
     renderHeader();
     renderPhaseBar();
     renderUndo();
     renderReplayBar();
-    renderBoardMarks();
-    renderPanel();
+    st.ctl.render();
+    renderBanner();
+    renderDice();
     renderLog();
   }
 
@@ -467,24 +287,24 @@
 
   function renderPhaseBar() {
     const v = st.view, f = frame();
-    const turn = f ? f.turn : v.turn, active = f ? f.active : v.active, step = f ? f.step : v.step;
+    const turn = f ? f.turn : v.turn, active = f ? f.active : v.active;
     const over = f ? f.over : v.over;
-    $("pb-turn").textContent = t("play.turn", { turn, last: v.last_turn });
+    const ph = (st.ctl.phase && st.ctl.phase(v, f)) || {};
+    $("pb-turn").textContent = turn !== undefined && turn !== null ? t("play.turn", { turn, last: v.last_turn }) : "";
     const side = $("pb-side");
     side.innerHTML = "";
-    side.append(t("play.active", { side: "" }).replace(/\s*$/, " "), sideChip(active));
-    side.dataset.side = active;
+    if (active) side.append(t("play.active", { side: "" }).replace(/\s*$/, " "), sideChip(active));
+    side.dataset.side = active || "";
     const w = $("pb-weather");
-    const wl = t("weather." + v.weather);
-    w.textContent = wl.startsWith("weather.") ? human(v.weather) : wl;
-    w.hidden = !v.weather;
+    w.textContent = ph.note || "";
+    w.hidden = !ph.note;
     const ol = $("pb-steps");
     ol.innerHTML = "";
-    STEPS.forEach((s, i) => {
-      const cur = !over && s === step;
-      ol.appendChild(el("li", { class: "step" + (cur ? " current" : ""), testid: "step-" + s, "aria-current": cur ? "step" : null,
-                                title: s === "recovery" ? t("step.recovery.title") : null },
-        el("span", { class: "step-no" }, String(i + 1)), " ", t("step." + s)));
+    (ph.steps || []).forEach((s, i) => {
+      const cur = !over && s.id === ph.current;
+      ol.appendChild(el("li", { class: "step" + (cur ? " current" : ""), testid: "step-" + s.id, "aria-current": cur ? "step" : null,
+                                title: s.title || null },
+        el("span", { class: "step-no" }, String(i + 1)), " ", s.label));
     });
     const pend = $("pb-pending");
     pend.innerHTML = "";
@@ -493,17 +313,15 @@
       pend.classList.add("over");
       pend.append(el("strong", {}, t("play.over")), " — ", f ? f.result || "" : v.result || "");
       if (!f && v.winner) pend.append(" ", el("span", { testid: "winner" }, t("play.winner", { side: sideName(v.winner) })));
-    } else if (!f && v.pending && v.pending.length) {
-      const p = v.pending[0];
-      const key = ["retreat", "advance", "casualty", "place", "set_down", "defensive_fire", "grab"].includes(p.kind) ? "pending." + p.kind : "pending.other";
+    } else if (!f && ph.pending) {
       pend.classList.add("has-pending");
-      pend.textContent = t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind });
+      pend.textContent = ph.pending;
     } else if (!f) {
       const who = v.to_act;
       if (who) pend.append(el("span", { class: "to-act" }, t("play.to_act", { side: sideName(who) })));
     }
     const end = $("end-step");
-    end.hidden = !(!st.replay && v.options && v.options.end_step && !(v.options.prompts && v.options.prompts.length));
+    end.hidden = !(!st.replay && st.ctl.endStep && st.ctl.endStep(v));
     end.disabled = st.busy;
   }
 
@@ -537,96 +355,9 @@
     const n = st.replay.frames.length - 1, f = frame();
     const sl = $("rp-slider");
     sl.max = String(n); sl.value = String(st.replay.idx);
-    $("rp-label").textContent = f.version === 0 ? t("replay.start") :
-      t("replay.position", { v: f.version, n, turn: f.turn, side: sideName(f.active), step: t("step." + f.step) });
-  }
-
-  function displayedCharacters() {
-    const f = frame();
-    if (!f) return chars();
-    const base = new Map(chars().map((c) => [c.id, c]));
-    return f.characters.map((fc) => {
-      const c = base.get(fc.id) || { id: fc.id, name: fc.id, side: "?", attack: "", defence: "", movement: "" };
-      const out = Object.assign({}, c, { hex: fc.hex, status: fc.status, points_left: undefined,
-                                         mounted: fc.mounted, rear: fc.rear, facing: fc.facing });
-      // frames carry no attack/defence/movement: the current values are shown only while the
-      // status is the same as now (they depend on it); otherwise they are left blank
-      if (fc.status !== c.status) Object.assign(out, { attack: "–", defence: "–", movement: "–" });
-      return out;
-    });
-  }
-
-  function renderBoardMarks() {
-    const b = st.board;
-    if (!b || !st.view) return;
-    const v = st.view, o = st.replay ? null : v.options;
-    const marks = { selected: st.selected, actors: new Set(), targets: new Set(), groups: new Set() };
-    const hl = [];
-    let line = null;
-    b.setPath(null, []);
-    if (o) {
-      const prompts = o.prompts || [];
-      if (prompts.length) {
-        prompts.forEach((p, i) => {
-          const a = p.action;
-          if (a.path && a.path.length) hl.push({ hex: a.path[a.path.length - 1], cls: "hl-prompt", testid: "prompt-dest-" + a.path[a.path.length - 1], text: String(i + 1) });
-          if (a.type === "place") hl.push({ hex: a.hex, cls: "hl-prompt", testid: "prompt-dest-" + a.hex, text: String(i + 1) });
-          if (a.char) marks.targets.add(a.char);
-        });
-      } else {
-        for (const id of Object.keys(o.reach || {})) if (reachOf(id).length) marks.actors.add(id);
-        o.fires.forEach((f) => marks.actors.add(f.action.shooter));
-        o.attacks.forEach((a) => a.action.attackers.forEach((x) => marks.actors.add(x)));
-        (o.horse_targets || []).forEach((h) => (h.action.attackers || [h.action.shooter]).forEach((x) => marks.actors.add(x)));
-        const sel = st.selected;
-        if (sel && v.step === "movement") {
-          movesOf(sel);  // a rider's list: fetched now, before he clicks
-          for (const [to, cost] of Object.entries((o.reach || {})[sel] || {})) hl.push({ hex: to, cls: "hl-move", text: cost === null || cost === undefined ? "" : String(cost), testid: "reach-" + to });
-          if (st.facingChoice) st.facingChoice.forEach((m) => hl.push({ hex: m.to, cls: "hl-prompt", testid: "facing-dest" }));
-        }
-        if (sel && v.step === "offensive_fire") {
-          o.fires.filter((f) => f.action.shooter === sel).forEach((f) => { marks.targets.add(f.action.target); });
-        }
-        if (sel && v.step === "melee") {
-          o.attacks.filter((a) => a.action.attackers.includes(sel)).forEach((a) => {
-            a.action.defenders.forEach((d) => marks.targets.add(d));
-            a.action.attackers.forEach((x) => marks.groups.add(x));
-          });
-        }
-        if (st.preview) {
-          const a = st.preview.option.action;
-          marks.targets = new Set(a.target ? [a.target] : a.defenders);
-          if (a.attackers) marks.groups = new Set(a.attackers);
-          if (st.preview.kind === "fire") line = st.preview.option.ruling.line;
-        }
-        if (st.groupChoice) {
-          marks.targets = new Set(st.groupChoice.flatMap((g) => g.action.defenders));
-        }
-      }
-    }
-    if (st.why && st.why.action) {
-      const a = st.why.action;
-      if (a.type === "move") b.setPath(charById(a.char) ? charById(a.char).hex : null, a.path, "refused");
-      if (st.why.ruling && st.why.ruling.line) line = st.why.ruling.line;
-    }
-    const selC = st.selected && charById(st.selected);
-    if (selC && selC.hex) hl.push({ hex: selC.hex, cls: "hl-selected" });
-    b.setHighlights(hl);
-    b.setLine(line);
-    const f = frame();
-    b.setCarts((f ? f.carts : v.carts) || []);  // carts (§4.5), drawn with the horses, under them
-    b.setHorses((f ? f.horses : v.horses) || []);
-    b.setCharacters(displayedCharacters(), marks, (f || st.view || {}).carcasses || []);
-  }
-
-  /* --- side panel ---------------------------------------------------------------------------------- */
-  function renderPanel() {
-    renderBanner();
-    renderPrompts();
-    renderDeclarations();
-    renderPreview();
-    renderWhy();
-    renderSelection();
+    const step = st.ctl.stepName ? st.ctl.stepName(f.step) : human(f.step);
+    $("rp-label").textContent = f.version === 0 ? t("replay.start") : f.turn === undefined ? `#${f.version}/${n}` :
+      t("replay.position", { v: f.version, n, turn: f.turn, side: sideName(f.active), step });
   }
 
   function renderBanner() {
@@ -634,6 +365,7 @@
     box.innerHTML = "";
     const v = st.view;
     box.className = "banner";
+    box.style.removeProperty("--side");
     if (st.replay) {
       box.classList.add("replay");
       box.append(el("strong", {}, t("replay.toggle")), " — ", $("rp-label").textContent);
@@ -652,278 +384,44 @@
       return;
     }
     box.classList.add("your-turn");
-    box.style.setProperty("--side", st.board.colourOf(v.to_act));
+    box.style.setProperty("--side", colourOf(v.to_act));
     box.append(el("strong", { testid: "your-turn" }, t("play.to_act", { side: sideName(v.to_act) })));
-    const o = v.options;
-    const key = o.prompts && o.prompts.length ? "panel.help.prompt" :
-      v.step === "offensive_fire" ? "panel.help.fire" : v.step === "movement" ? "panel.help.move" : "panel.help.melee";
-    box.appendChild(el("p", { class: "help" }, t(key)));
+    const help = st.ctl.help ? st.ctl.help(v) : t("generic.help");
+    if (help) box.appendChild(el("p", { class: "help" }, help));
   }
 
-  function renderDeclarations() {
-    // fire frequency declarations (§5.1): optional, beside the step's actions
-    const box = $("declarations");
-    if (!box) return;
-    const o = st.view.options;
-    const decl = (!st.replay && o && !(o.prompts && o.prompts.length) && o.declarations) || [];
-    box.hidden = !decl.length;
+  /* --- the dice commitment (docs/architecture.md, secret dice): the SHA-256 of the server's
+   * secret seed is shown from the start; the seed is published once the game is over, and the
+   * page checks it against the commitment itself (SHA-256 of the seed's text, as the server). */
+  const short = (s) => String(s).slice(0, 8) + "…";
+  async function sha256Hex(text) {
+    const buf = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+    return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  function renderDice() {
+    const box = $("dice");
+    const v = st.view;
     box.innerHTML = "";
-    if (!decl.length) return;
-    box.appendChild(el("h2", { class: "card-title" }, t("declare.title")));
-    box.appendChild(el("p", { class: "help" }, t("declare.help")));
-    const list = el("div", { class: "prompt-list" });
-    decl.forEach((p, i) => {
-      const a = p.action;
-      list.appendChild(el("button", { type: "button", class: "btn prompt-btn", testid: "declare-" + i, onclick: () => commit(a) },
-        t("prompt.declare", { char: charName(a.char), fire: t("fire." + a.fire) })));
-    });
-    box.appendChild(list);
-  }
-
-  function renderPrompts() {
-    const box = $("prompts");
-    const o = st.view.options;
-    const prompts = (!st.replay && o && o.prompts) || [];
-    box.hidden = !prompts.length;
-    box.innerHTML = "";
-    if (!prompts.length) return;
-    box.appendChild(el("h2", { class: "card-title" }, t("prompt.title")));
-    if (st.view.pending && st.view.pending.length) {
-      const p = st.view.pending[0];
-      const key = ["retreat", "advance", "casualty", "place", "set_down", "defensive_fire", "grab"].includes(p.kind) ? "pending." + p.kind : "pending.other";
-      box.appendChild(el("p", {}, t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind })));
+    if (!v.dice_commitment) { box.hidden = true; return; }
+    box.hidden = false;
+    box.appendChild(el("span", { testid: "dice-commitment", title: t("dice.commitment.title", { hash: v.dice_commitment }),
+                                 dataset: { commitment: v.dice_commitment } },
+      t("dice.sealed", { hash: short(v.dice_commitment) })));
+    if (v.dice_seed === undefined || v.dice_seed === null) return;
+    const seed = String(v.dice_seed);
+    const chk = st.seedCheck && st.seedCheck.seed === seed && st.seedCheck.commitment === v.dice_commitment ? st.seedCheck : null;
+    const mark = !chk ? "…" : chk.ok ? "✓" : "✗";
+    box.append(" · ", el("span", { testid: "dice-seed", title: seed, dataset: { seed, verified: chk ? String(chk.ok) : "" },
+                                   class: chk && !chk.ok ? "refusal" : null },
+      t("dice.seed", { seed: short(seed) }), " ",
+      el("span", { testid: "dice-check" }, mark + " " + (chk ? t(chk.ok ? "dice.match" : "dice.mismatch") : ""))));
+    if (!chk && window.crypto && crypto.subtle) {
+      const commitment = v.dice_commitment;
+      sha256Hex(seed).then((h) => {
+        st.seedCheck = { seed, commitment, ok: h === commitment };
+        if (st.view) renderDice();
+      }).catch(() => { /* no SubtleCrypto (plain http on a remote host): the server checked it */ });
     }
-    if (prompts.some((p) => p.action.path)) box.appendChild(el("p", { class: "help" }, t("prompt.hint")));
-    const list = el("div", { class: "prompt-list" });
-    prompts.forEach((p, i) => {
-      const a = p.action;
-      let label;
-      if (a.type === "retreat" || a.type === "advance") {
-        label = t("prompt." + a.type, { char: charName(a.char), to: a.path[a.path.length - 1] }) + (a.path.length > 1 ? ` (${a.path.join(" → ")})` : "");
-      } else if (a.type === "casualty") label = t("prompt.casualty", { char: charName(a.char) });
-      else if (a.type === "place") label = t("prompt.place", { char: charName(a.char), to: a.hex });
-      else if (a.type === "decline") {
-        const pk = st.view.pending && st.view.pending.length ? st.view.pending[0].kind : "";
-        label = t(pk === "defensive_fire" ? "prompt.pass" : pk === "grab" ? "prompt.ride_on" : "prompt.decline");
-      }
-      else if (a.type === "grab") label = t("prompt.grab", { char: charName(a.char), horse: a.horse });
-      else if (a.type === "set_down") label = t("prompt.set_down", { char: charName(a.char), to: a.hex });
-      else if (a.type === "carry") label = t("prompt.carry", { char: charName(a.char), friend: charName(a.friend), to: a.path[a.path.length - 1] });
-      else if (a.type === "clear_bodies") {
-        label = t("prompt.clear_bodies", { chars: a.chars.map(charName).join(", "), kind: t("body." + a.kind), from: a.hex, to: a.to });
-      }
-      else if (a.type === "designate") {
-        const pr = (p.ruling && p.ruling.probabilities) || {};
-        const odds = Object.keys(pr).map((k) => `${k} ${Math.round(100 * Number(pr[k]))}%`).join(", ");
-        label = t("prompt.designate", { char: charName(a.shooter) }) + (odds ? ` (${odds})` : "");
-      }
-      else if (a.type === "volley") label = t("prompt.volley");
-      else if (a.type === "declare") label = t("prompt.declare", { char: charName(a.char), fire: t("fire." + a.fire) });
-      else label = JSON.stringify(a);
-      const btn = el("button", { type: "button", class: "btn prompt-btn" + (a.type === "decline" ? "" : " primary"), testid: "prompt-" + i,
-                                 dataset: { type: a.type }, onclick: () => commit(a) },
-        a.path ? el("span", { class: "prompt-no" }, String(i + 1)) : null, label);
-      if (a.path) {
-        btn.addEventListener("mouseenter", () => st.board.setPath(charById(a.char).hex, a.path, "prompt"));
-        btn.addEventListener("mouseleave", () => st.board.setPath(null, []));
-      }
-      list.appendChild(btn);
-    });
-    box.appendChild(list);
-  }
-
-  function probChart(ruling) {
-    const probs = ruling.probabilities || {};
-    const letters = Object.keys(probs).sort((a, b) => (a === "-" ? -1 : b === "-" ? 1 : a.localeCompare(b)));
-    const meanings = ruling.outcomes || {};  // from the rules data, sent by the server
-    const chart = el("div", { class: "prob-chart", testid: "prob-chart", role: "table" });
-    const max = Math.max(...letters.map((l) => probs[l]), 0.0001);
-    for (const l of letters) {
-      const p = probs[l];
-      const m = meanings[l];
-      const meaning = (m && (m[I18N.lang()] || m.fr)) || t("result.unknown");
-      chart.appendChild(el("div", { class: "prob-row", testid: "prob", dataset: { letter: l, p: String(p) }, role: "row", title: meaning },
-        el("span", { class: "prob-letter res-" + (l === "-" ? "miss" : l) }, l),
-        el("span", { class: "prob-bar-wrap" }, el("span", { class: "prob-bar res-" + (l === "-" ? "miss" : l), style: `width:${(p / max) * 100}%` })),
-        el("span", { class: "prob-pct", testid: "prob-pct" }, pct(p)),
-        el("span", { class: "prob-meaning" }, meaning)));
-    }
-    return chart;
-  }
-
-  function fact(label, value, testid) {
-    return [el("dt", {}, label), el("dd", { testid }, value === undefined || value === null ? "—" : String(value))];
-  }
-
-  function renderPreview() {
-    const box = $("preview");
-    box.innerHTML = "";
-    box.hidden = !st.preview;
-    if (!st.preview) return;
-    const { kind, option } = st.preview;
-    const r = option.ruling, a = option.action;
-    const title = a.type === "fire_at_horse" ? t("preview.fire_horse", { shooter: charName(a.shooter), horse: a.horse })
-      : a.type === "attack_horse" ? t("preview.attack_horse", { attackers: names(a.attackers), horse: a.horse })
-      : kind === "fire"
-      ? t("preview.fire", { shooter: charName(a.shooter), target: charName(a.target) })
-      : t("preview.attack", { attackers: names(a.attackers), defenders: names(a.defenders) });
-    box.appendChild(el("h2", { class: "card-title", testid: "preview-title" }, title));
-    const dl = el("dl", { class: "facts" });
-    if (kind === "fire") {
-      dl.append(...fact(t("preview.band"), r.band ? t("band." + r.band) : "—", "preview-band"));
-      dl.append(...fact(t("preview.distance"), r.distance, "preview-distance"));
-      dl.append(...fact(t("preview.cover"), r.cover ? t("cover." + r.cover) : "—", "preview-cover"));
-      dl.append(...fact(t("preview.die_modifier"), signed(r.die_modifier), "preview-modifier"));
-      if (r.weapon) dl.append(...fact(t("char.weapon"), human(r.weapon)));
-    } else {
-      dl.append(...fact(t("preview.odds"), r.odds, "preview-odds"));
-      dl.append(...fact(t("preview.column"), r.column, "preview-column"));
-      if (r.shift) dl.append(...fact(t("preview.shift"), signed(r.shift)));
-      dl.append(...fact(t("preview.die_modifier"), signed(r.die_modifier), "preview-modifier"));
-    }
-    if (r.table) dl.append(...fact(t("preview.table"), t("table." + r.table).startsWith("table.") ? human(r.table) : t("table." + r.table)));
-    box.appendChild(dl);
-    if (kind === "fire" && r.line) box.appendChild(el("p", { class: "small muted" }, "▭ " + t("preview.line") + ` (${r.line.length})`));
-    box.appendChild(el("h3", {}, t("preview.probabilities")));
-    box.appendChild(probChart(r));
-    box.appendChild(el("details", { class: "explain", open: true },
-      el("summary", {}, t("preview.explanation")),
-      el("ol", { class: "explanation", testid: "preview-explanation" }, (r.explanation || []).map((x) => el("li", {}, x))),
-      citesOf(r.citations)));
-    box.appendChild(el("div", { class: "actions" },
-      el("button", { type: "button", class: "btn primary", testid: "commit", onclick: () => commit(a) }, t("preview.commit")),
-      el("button", { type: "button", class: "btn", testid: "cancel", onclick: () => { st.preview = null; renderPanel(); renderBoardMarks(); } }, t("preview.cancel"))));
-  }
-  function signed(n) { return n === undefined || n === null ? "—" : (n > 0 ? "+" + n : String(n)); }
-
-  function renderWhy() {
-    const box = $("whynot");
-    box.innerHTML = "";
-    box.hidden = !st.why;
-    if (!st.why) return;
-    const r = st.why.ruling;
-    box.appendChild(el("h2", { class: "card-title" }, t("why.title") + " ", el("span", { class: "muted" }, st.why.title)));
-    if (r.legal) {
-      box.appendChild(el("p", { testid: "why-legal" }, t("why.legal")));
-      box.appendChild(el("ol", { class: "explanation" }, (r.explanation || []).map((x) => el("li", {}, x))));
-    } else {
-      box.appendChild(el("p", { class: "refusal", testid: "why-reason" }, "⛔ " + (r.reason || "")));
-    }
-    if (st.why.note) box.appendChild(el("p", { class: "small muted" }, st.why.note));
-    box.appendChild(citesOf(r.citations));
-    box.appendChild(el("div", { class: "actions" },
-      el("button", { type: "button", class: "btn", testid: "why-close", onclick: () => { st.why = null; renderPanel(); renderBoardMarks(); } }, t("why.close"))));
-  }
-
-  const ARROWS = ["↑", "↗", "↘", "↓", "↙", "↖"];
-
-  function renderSelection() {
-    const box = $("selection");
-    box.innerHTML = "";
-    const c = st.selected && charById(st.selected);
-    box.hidden = !c && !st.groupChoice;
-    if (!c && !st.groupChoice) return;
-    const v = st.view, o = st.replay ? null : v.options;
-    if (c) {
-      const dc = displayedCharacters().find((x) => x.id === c.id) || c;
-      box.appendChild(el("h2", { class: "card-title" },
-        el("span", { class: "swatch", style: `background:${st.board.colourOf(c.side)}` }), " ", c.name, " ",
-        el("span", { class: "muted small" }, `${human(c.type)} · ${sideName(c.side)}`)));
-      const dl = el("dl", { class: "facts compact", testid: "selected-info" });
-      dl.append(...fact(t("char.hex"), dc.hex || "—"));
-      dl.append(...fact(t("char.status"), t("status." + dc.status)));
-      dl.append(...fact(`${t("char.attack")} / ${t("char.defence")} / ${t("char.movement")}`, `${c.attack} / ${c.defence}${c.armour ? " (" + t("char.armour") + ")" : ""} / ${c.movement}`));
-      if (c.weapon) dl.append(...fact(t("char.weapon"), human(c.weapon)));
-      if (c.mounted) dl.append(...fact(t("char.mounted"), "✓"));
-      if (c.points_left !== undefined && !st.replay) dl.append(...fact(t("char.points_left"), c.points_left, "points-left"));
-      box.appendChild(dl);
-    }
-    if (!o || (o.prompts && o.prompts.length)) return;
-    if (c && c.side !== v.to_act) {
-      box.appendChild(el("p", { class: "help" }, t("panel.not_yours", { name: c.name, side: sideName(c.side) })));
-    } else if (c && v.step === "movement") {
-      const n = reachOf(c.id).length;
-      box.appendChild(el("p", { class: "help", testid: "selection-help" }, n ? t("panel.moves", { n }) : t("panel.no_moves", { name: c.name })));
-      if (st.facingChoice && st.facingChoice.length) {
-        box.appendChild(el("p", { class: "help" }, t("panel.facing", { hex: st.facingChoice[0].to })));
-        const list = el("div", { class: "group-list", testid: "facing-choice" });
-        st.facingChoice.forEach((m, i) => {
-          list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "facing-" + i,
-                                          onclick: () => commit(m.action) },
-            `${ARROWS[m.facing]} ${t("dir." + m.facing)}`, " ", el("span", { class: "badge" }, `${m.cost} PM`)));
-        });
-        box.appendChild(list);
-      }
-      // dismount, mount (§4.4.2), carry a stunned friend (§4.2.4), clear the dead (§4.2.3)
-      const hx = (o.extras || []).filter((h) => h.action.char === c.id || (h.action.chars && h.action.chars.includes(c.id)));
-      if (hx.length) {
-        const list = el("div", { class: "group-list", testid: "extra-actions" });
-        hx.forEach((h, i) => {
-          const a = h.action;
-          let label;
-          if (a.type === "dismount") label = t("horse.dismount", { hex: a.hex });
-          else if (a.type === "mount") label = t("horse.mount", { horse: a.horse });
-          else if (a.type === "lead") label = t("horse.lead", { horse: a.horse });
-          else if (a.type === "kneel" || a.type === "rise")  // §4.6.4 camels kneeling (cost: the engine's ruling)
-            label = a.animal === a.char ? t("camel." + a.type + "_own", { cost: h.ruling.cost })
-              : t("camel." + a.type, { horse: a.animal, cost: h.ruling.cost });
-          else if (a.type === "enter_litter") label = t("camel.enter_litter", { horse: a.horse, cost: h.ruling.cost });
-          else if (a.type === "leave_litter") label = t("camel.leave_litter", { hex: a.hex, cost: h.ruling.cost });
-          else if (a.type === "carry") label = t("prompt.carry", { char: charName(a.char), friend: charName(a.friend), to: a.path[a.path.length - 1] });
-          else if (a.type === "stand") label = t("prompt.stand", { char: charName(a.char) });
-          else if (a.type === "drive_cart") {  // carts (§4.5.1, §4.5.4)
-            const cost = (h.ruling && h.ruling.cost) || "?";
-            const to = a.path[a.path.length - 1];
-            const chain = (h.ruling && h.ruling.chain) || [];
-            const at = chain.length >= 2 ? `${chain[chain.length - 2]}-${chain[chain.length - 1]}` : "?";
-            label = a.helpers && a.helpers.length
-              ? t("cart.pull", { cart: a.cart, helpers: names(a.helpers), to, cost, at })
-              : t("cart.drive", { cart: a.cart, to, cost, at });
-          }
-          else if (a.type === "harness") label = t("cart.harness", { animal: a.animal, cart: a.cart });
-          else if (a.type === "unharness") label = t("cart.unharness", { cart: a.cart });
-          else label = t("prompt.clear_bodies", { chars: a.chars.map(charName).join(", "), kind: t("body." + a.kind), from: a.hex, to: a.to });
-          list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "extra-" + i, onclick: () => commit(a) }, label));
-        });
-        box.appendChild(list);
-      }
-    } else if (c && v.step === "offensive_fire") {
-      const n = o.fires.filter((f) => f.action.shooter === c.id).length;
-      box.appendChild(el("p", { class: "help", testid: "selection-help" }, n ? t("panel.fires", { n }) : t("panel.no_fires", { name: c.name })));
-    }
-    // fire and attacks at riderless horses (§6.8): a button each, previewed with the odds
-    const ht = c && c.side === v.to_act ? (o.horse_targets || []).filter((h) => h.action.shooter === c.id ||
-      (h.action.attackers && h.action.attackers.includes(c.id))) : [];
-    if (ht.length) {
-      const list = el("div", { class: "group-list", testid: "horse-targets" });
-      ht.forEach((h, i) => {
-        const a = h.action;
-        const fire = a.type === "fire_at_horse";
-        const label = fire ? t("horse.fire", { horse: a.horse }) : t("horse.attack", { attackers: names(a.attackers), horse: a.horse });
-        list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "horse-target-" + i,
-                                        onclick: () => openPreview(fire ? "fire" : "attack", h) },
-          label, " ", el("span", { class: "badge" }, fire ? (h.ruling.band ? t("band." + h.ruling.band) : "") : (h.ruling.odds || ""))));
-      });
-      box.appendChild(list);
-    }
-    if (v.step === "melee") {
-      const groups = st.groupChoice || (c ? o.attacks.filter((a) => a.action.attackers.includes(c.id)) : []);
-      if (!groups.length && c) {
-        box.appendChild(el("p", { class: "help", testid: "selection-help" }, t("panel.no_attacks", { name: c.name })));
-      } else if (groups.length) {
-        box.appendChild(el("p", { class: "help" }, t("panel.attacks", { name: c ? c.name : "" })));
-        const list = el("div", { class: "group-list", testid: "attack-groups" });
-        groups.forEach((g, i) => {
-          const a = g.action;
-          list.appendChild(el("button", { type: "button", class: "btn group-btn", testid: "attack-group-" + i,
-                                          onclick: () => openPreview("attack", g) },
-            `${names(a.attackers)} → ${names(a.defenders)}`, " ", el("span", { class: "badge" }, g.ruling.odds || "")));
-        });
-        box.appendChild(list);
-      }
-    }
-    if (c) box.appendChild(el("div", { class: "actions" },
-      el("button", { type: "button", class: "btn small", testid: "deselect", onclick: () => { st.selected = null; st.groupChoice = null; st.facingChoice = null; st.why = null; render(); } }, t("panel.deselect"))));
   }
 
   /* --- log ------------------------------------------------------------------------------------------ */
@@ -973,16 +471,10 @@
   async function enterReplay() {
     try {
       await loadFrames(false);
-      st.preview = null; st.why = null; st.groupChoice = null; st.facingChoice = null;
+      if (st.ctl && st.ctl.clear) st.ctl.clear();
       render();
     } catch (e) { handleError(e); }
   }
-  function replayTo(i) {
-    if (!st.replay) return;
-    st.replay.idx = Math.max(0, Math.min(st.replay.frames.length - 1, i));
-    render();
-  }
-
   /* --- downloads ---------------------------------------------------------------------------------------- */
   async function download(path, fallbackName) {
     try {
@@ -1032,58 +524,40 @@
     ws.onerror = () => { /* onclose follows */ };
   }
 
-  /* --- legend --------------------------------------------------------------------------------------------- */
-  function renderLegend() {
-    const body = $("legend-body");
-    body.innerHTML = "";
-    const m = st.map;
-    const used = [...new Set(m.hexes.map((h) => h.terrain))];
-    const ids = Object.keys(m.terrain).filter((x) => used.includes(x)).concat(used.filter((x) => !m.terrain[x]));
-    const NS = "http://www.w3.org/2000/svg";
-    const ul = el("ul", { class: "legend-list" });
-    for (const id of ids) {
-      const tr = m.terrain[id] || { foot: "?", foot_armoured: "?", mounted: "?", cover: "?" };
-      const style = TERRAIN_STYLE[id] || { fill: "#ddd" };
-      const sw = document.createElementNS(NS, "svg");
-      sw.setAttribute("viewBox", "-34 -30 68 60");
-      sw.setAttribute("class", "legend-swatch");
-      const poly = document.createElementNS(NS, "polygon");
-      const pts = []; for (let i = 0; i < 6; i++) { const a = Math.PI / 3 * i; pts.push(`${32 * Math.cos(a)},${32 * Math.sin(a)}`); }
-      poly.setAttribute("points", pts.join(" ")); poly.setAttribute("fill", style.fill); poly.setAttribute("stroke", "#8a8270");
-      sw.appendChild(poly);
-      if (style.sym) { const u = document.createElementNS(NS, "use"); u.setAttribute("href", "#sym-" + style.sym); u.setAttribute("y", "2"); sw.appendChild(u); }
-      const cost = (x) => (x === "impassable" ? t("legend.impassable") : x);
-      const bits = [t("legend.cost", { foot: cost(tr.foot) })];
-      if (tr.foot_armoured !== tr.foot) bits.push(t("legend.cost_armoured", { n: cost(tr.foot_armoured) }));
-      if (tr.mounted !== tr.foot) bits.push(t("legend.cost_mounted", { n: cost(tr.mounted) }));
-      bits.push(t("legend.cover", { c: t("cover." + tr.cover) }));
-      if (tr.blocks_los) bits.push(t("legend.blocks"));
-      ul.appendChild(el("li", { testid: "legend-" + id, title: tr.ref || null },
-        sw, el("span", { class: "legend-name" }, featureName(m.terrain, id)), el("span", { class: "legend-info" }, bits.join(" · "))));
-    }
-    body.appendChild(ul);
-    const feats = el("ul", { class: "legend-list features" });
-    const usedFeatures = new Set(m.hexsides.map((x) => x.feature));
-    for (const [id, f] of Object.entries(m.hexside_features || {})) {
-      if (!usedFeatures.has(id)) continue;
-      const s = FEATURE_STYLE[id] || { stroke: "#d00", width: 5 };
-      const sw = document.createElementNS(NS, "svg");
-      sw.setAttribute("viewBox", "0 0 40 14"); sw.setAttribute("class", "legend-swatch line");
-      const ln = document.createElementNS(NS, "line");
-      ln.setAttribute("x1", "3"); ln.setAttribute("y1", "7"); ln.setAttribute("x2", "37"); ln.setAttribute("y2", "7");
-      ln.setAttribute("stroke", s.stroke); ln.setAttribute("stroke-width", String(s.width)); ln.setAttribute("stroke-linecap", "round");
-      if (s.dash) ln.setAttribute("stroke-dasharray", s.dash);
-      if (id === "low_wall") ln.setAttribute("stroke-dasharray", "7 1.5");
-      sw.appendChild(ln);
-      const bits = [];
-      if (f.crossing !== undefined && f.crossing !== null) bits.push(`+${f.crossing}`.replace("+impassable", t("legend.impassable")));
-      if (f.cover) bits.push(t("legend.cover", { c: t("cover." + f.cover) }));
-      feats.appendChild(el("li", { testid: "legend-" + id, title: f.ref || null }, sw, el("span", { class: "legend-name" }, featureName(m.hexside_features, id)), el("span", { class: "legend-info" }, bits.join(" · "))));
-    }
-    if (feats.childElementCount) body.append(el("h4", {}, t("legend.features")), feats);
-    body.append(
-      el("p", { class: "small" }, el("span", { class: "elev-sample" }, "▲1"), " ", t("legend.elevation")),
-      el("p", { class: "small" }, t("legend.counter")));
+  /* --- a ruleset without a browser module: its legal actions as buttons ---------------------------- */
+  function genericController(containers) {
+    containers.board.innerHTML = "";
+    const board = el("div", { id: "board", class: "board generic-board", testid: "board" },
+      el("p", { class: "muted" }, t("generic.no_board")));
+    containers.board.appendChild(board);
+    const card = el("section", { class: "card prompts", testid: "actions", id: "actions" });
+    containers.panel.appendChild(card);
+    return {
+      render() {
+        card.innerHTML = "";
+        const o = st.replay ? null : st.view.options;
+        const list = (o && o.actions) || [];
+        card.hidden = !list.length;
+        if (!list.length) return;
+        card.appendChild(el("h2", { class: "card-title" }, t("generic.actions")));
+        const box = el("div", { class: "prompt-list" });
+        list.forEach((x, i) => box.appendChild(el("button", { type: "button", class: "btn prompt-btn", testid: "action-" + i,
+                                                               onclick: () => commit(x.action) }, x.label || JSON.stringify(x.action))));
+        card.appendChild(box);
+      },
+      help: () => t("generic.help"),
+    };
+  }
+
+  async function loadModule(view) {
+    const containers = { board: $("board-area"), panel: $("ruleset-panel") };
+    const core = {
+      state: st, get: (path) => api("GET", path), commit, explain, render, frame,
+      t, el, fr, pct, human, $, sideName, citeChips, citesOf, toast, handleError,
+    };
+    if (!view.web_module) return genericController(containers);
+    const mod = await import(`/static/rulesets/${encodeURIComponent(view.web_module)}/module.js`);
+    return mod.mount(containers, core, view);
   }
 
   /* --- start ----------------------------------------------------------------------------------------------- */
@@ -1094,11 +568,17 @@
     st.token = h.get("seat");
   }
 
+  function replayTo(i) {
+    if (!st.replay) return;
+    st.replay.idx = Math.max(0, Math.min(st.replay.frames.length - 1, i));
+    render();
+  }
+
   function bindChrome() {
-    $("end-step").addEventListener("click", () => { if (st.view && st.view.options && st.view.options.end_step) commit(st.view.options.end_step); });
-    $("zoom-in").addEventListener("click", () => st.board && st.board.zoomBy(1.25));
-    $("zoom-out").addEventListener("click", () => st.board && st.board.zoomBy(0.8));
-    $("zoom-reset").addEventListener("click", () => st.board && st.board.fit());
+    $("end-step").addEventListener("click", () => {
+      const a = st.view && st.ctl && st.ctl.endStep && st.ctl.endStep(st.view);
+      if (a) commit(a);
+    });
     $("replay-toggle").addEventListener("click", enterReplay);
     $("rp-exit").addEventListener("click", () => { st.replay = null; render(); });
     $("rp-slider").addEventListener("input", (e) => replayTo(parseInt(e.target.value, 10)));
@@ -1110,57 +590,47 @@
     $("export-report").addEventListener("click", () => download("/report", `oriflamme-${st.id}-${I18N.lang()}.md`));
     document.addEventListener("keydown", (e) => {
       if (e.target && /input|textarea|select/i.test(e.target.tagName)) return;
-      if (e.key === "Escape") {
-        if (st.preview || st.why || st.groupChoice) { st.preview = null; st.why = null; st.groupChoice = null; st.facingChoice = null; }
-        else st.selected = null;
-        render();
-      } else if (st.replay && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+      if (e.key !== "Escape" && st.replay && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
         replayTo(st.replay.idx + (e.key === "ArrowLeft" ? -1 : 1));
-      } else if (e.key === "+" || e.key === "=") st.board && st.board.zoomBy(1.25);
-      else if (e.key === "-") st.board && st.board.zoomBy(0.8);
+      } else if (st.ctl && st.ctl.onKey) st.ctl.onKey(e);
     });
     I18N.mountSwitch($("lang-switch"), async () => {
       I18N.apply();
-      st.why = null;
-      if (st.map) renderLegend();
-      if (st.board) st.board.retitle();
+      if (st.ctl && st.ctl.onLanguage) st.ctl.onLanguage();
       if (st.view) { render(); await refresh(); }
     });
     window.addEventListener("hashchange", () => { parseLocation(); refresh(); });
+  }
+
+  function fatal(message) {
+    const area = $("board-area");
+    area.innerHTML = "";
+    area.appendChild(el("div", { id: "board", class: "board", testid: "board" }, el("p", { class: "fatal", testid: "fatal" }, message)));
   }
 
   async function start() {
     I18N.apply();
     bindChrome();
     parseLocation();
-    if (!st.id || !st.token) {
-      $("board").innerHTML = "";
-      $("board").appendChild(el("p", { class: "fatal", testid: "fatal" }, t("play.no_seat")));
-      return;
-    }
+    if (!st.id || !st.token) { fatal(t("play.no_seat")); return; }
     const lang0 = I18N.lang();
     try {
-      const [map, view, sections, scen] = await Promise.all([
-        api("GET", "/map"),
-        api("GET", ""),
-        fetch("/api/rules/sections").then((r) => r.json()).catch(() => ({ sections: {} })),
-        fetch("/api/scenarios").then((r) => r.json()).catch(() => ({ scenarios: [] })),
+      const view = await api("GET", "");
+      const rs = encodeURIComponent(view.ruleset || "");
+      const [sections, scen, ctl] = await Promise.all([
+        fetch("/api/rules/sections?ruleset=" + rs).then((r) => r.json()).catch(() => ({ sections: {} })),
+        fetch("/api/scenarios?ruleset=" + rs).then((r) => r.json()).catch(() => ({ scenarios: [] })),
+        loadModule(view),
       ]);
-      st.map = map;
       st.sections = sections.sections || {};
       st.scenario = (scen.scenarios || []).find((s) => s.id === view.scenario) || null;
-      $("board").innerHTML = "";
-      st.board = new Board($("board"), map, { onHex, onCounter, onHover, tooltip });
-      st.board.setSides(view.sides.map((s) => s.id));
-      for (const s of view.sides) document.documentElement.style.setProperty("--side-" + s.id, st.board.colourOf(s.id));
-      renderLegend();
+      st.ctl = ctl;
       setView(view);
       document.body.classList.add("ready");
       connect();
       if (I18N.lang() !== lang0) refresh();        // the language was switched while loading
     } catch (e) {
-      $("board").innerHTML = "";
-      $("board").appendChild(el("p", { class: "fatal", testid: "fatal" }, e.message));
+      fatal(e.message);
       handleError(e);
     }
   }

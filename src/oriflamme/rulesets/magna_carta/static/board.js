@@ -1,7 +1,8 @@
 /* Oriflamme — the SVG board: hex map, counters, highlights, zoom and pan.
  *
  * Pure drawing: the board knows hexes, pixels and colours, never a rule. It reports clicks on
- * hexes and counters and hovering to its owner (play.js), which asks the server what they mean.
+ * hexes and counters and hovering to its owner (module.js, Magna Carta's browser module), which
+ * asks the server what they mean.
  *
  * Hexes are flat-topped, odd-q; pixel positions come from the axial (q, r) the server gives:
  *   x = 1.5·S·q,  y = √3·S·(r + q/2)
