@@ -1,8 +1,16 @@
 """The engine's texts in the player's language (presentation layer).
 
-The engine writes English only: log lines, ruling explanations, refusal reasons. This module
-translates them after the fact, from a catalogue of message templates
-(``oriflamme/rulesets/magna_carta/texts/<lang>.toml``), so the engine never needs to know about languages.
+Two paths, one catalogue (``oriflamme/rulesets/magna_carta/texts/<lang>.toml``):
+
+* **Events (the log) by id.** Every event the engine emits carries a message id (``msg``) and
+  its parameters (``params``); its ``text`` is the English rendering.
+  :func:`translate_event` renders the event in the player's language from ``msg`` + ``params``
+  (:mod:`oriflamme.rulesets.magna_carta.texts.messages`): translatable parameters (statuses,
+  step titles, reasons) are nested message ids, never English phrases matched by regex. A
+  ``[[msg]]`` or ``[[word]]`` entry with an ``id`` is such a message.
+* **The regex path (below)** translates English texts after the fact. It remains for the
+  rulings' explanation steps and reasons, the refusal reasons (``IllegalAction``), and the
+  events of old records, which have no ``msg``.
 
 The catalogue
 -------------
@@ -62,9 +70,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from .texts import messages
+
 __all__ = [
     "LANGUAGES", "CatalogueError", "Catalogue", "catalogue", "translate", "missing",
-    "translate_event", "translate_ruling", "section_title", "step_title", "refs_of", "split_citation",
+    "translate_event", "event_text", "translate_ruling", "section_title", "step_title", "refs_of", "split_citation",
 ]
 
 #: Languages the presentation layer offers; ``en`` is the engine's own.
@@ -205,7 +215,7 @@ class Catalogue:
             where = f"{self.source}: [[msg]] #{i + 1}"
             if not isinstance(entry, dict) or lang not in entry or "en" not in entry:
                 raise CatalogueError(f"{where}: needs `en` and `{lang}`")
-            extra = set(entry) - {"en", lang, "part", "note"}
+            extra = set(entry) - {"en", lang, "part", "note", "id"}
             if extra:
                 raise CatalogueError(f"{where}: unknown key(s) {', '.join(sorted(extra))}")
             self.templates.append(_compile(entry["en"], entry[lang], bool(entry.get("part", False)), i, where))
@@ -217,7 +227,7 @@ class Catalogue:
             where = f"{self.source}: [[word]] #{i + 1}"
             if not isinstance(entry, dict) or not isinstance(entry.get("en"), str) or not isinstance(entry.get(lang), str):
                 raise CatalogueError(f"{where}: needs `en` and `{lang}` strings")
-            extra = set(entry) - {"en", lang, "kind", "note"}
+            extra = set(entry) - {"en", lang, "kind", "note", "id"}
             if extra:
                 raise CatalogueError(f"{where}: unknown key(s) {', '.join(sorted(extra))}")
             key = (entry.get("kind", ""), entry["en"])
@@ -385,13 +395,30 @@ def translate_ruling(ruling: dict, lang: str) -> dict:
     return out
 
 
+def event_text(event: dict, lang: str) -> str | None:
+    """An event's text in ``lang`` rendered from its message id and parameters, or None when
+    the event has no (known) ``msg`` — an event of an old record."""
+    mid = event.get("msg")
+    if not isinstance(mid, str) or not messages.known(mid):
+        return None
+    params = event.get("params")
+    try:
+        return messages.render(mid, params if isinstance(params, dict) else {}, _norm_lang(lang))
+    except messages.MessageError:
+        return None
+
+
 def translate_event(event: dict, lang: str) -> dict:
     """A copy of a log event with its ``text`` (and its ruling's explanation and reason)
-    in ``lang``."""
+    in ``lang``: from ``msg`` + ``params`` when the event has them, else (events of old
+    records) by the regex templates."""
     out = copy.deepcopy(event)
     if _norm_lang(lang) == SOURCE or not isinstance(out, dict):
         return out
-    if isinstance(out.get("text"), str):
+    by_id = event_text(out, lang)
+    if by_id is not None:
+        out["text"] = by_id
+    elif isinstance(out.get("text"), str):
         out["text"] = translate(out["text"], lang)
     if isinstance(out.get("ruling"), dict):
         out["ruling"] = translate_ruling(out["ruling"], lang)

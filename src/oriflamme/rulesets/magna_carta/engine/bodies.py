@@ -412,9 +412,9 @@ def do_carry(state: GameState, a: Carry) -> None:
         idx = path.index(final) if final in path[: k + 1] else -1
         state.mp_spent[c.id] = spent_before + (sum(steps[: idx + 1]) if idx >= 0 else 0)
         state.stopped.add(c.id)
-        emit(state, "carry", f"{c.name} does not reach {f.name}", char=c.id, friend=f.id, ref=CARRY_REF)
+        emit(state, "carry", msg="carry.miss", params={"name": c.name, "friend": f.name}, char=c.id, friend=f.id, ref=CARRY_REF)
         return
-    emit(state, "carry", f"{c.name} picks {f.name} up in {home.label} and carries him", char=c.id, friend=f.id,
+    emit(state, "carry", msg="carry.pick_up", params={"name": c.name, "friend": f.name, "hex": home.label}, char=c.id, friend=f.id,
          hex=home.label, ref=CARRY_REF)
     state.mp_spent[c.id] = allowance(state, c)  # the move ends with the set-down (§4.2.4)
     f.hex = None  # on the carrier's back
@@ -424,13 +424,13 @@ def do_carry(state: GameState, a: Carry) -> None:
         final, _, _ = walk(state, c, path[k:], why="move", after_wound=lambda ch, i: False)
         shown = [x.label for x in path[k:]]
         shown = shown[: len(shown) - shown[::-1].index(final.label)] if final.label in shown else [home.label]
-        emit(state, "move", f"{c.name} carries {f.name} along {' → '.join(shown)}", char=c.id, friend=f.id,
+        emit(state, "move", msg="carry.along", params={"name": c.name, "friend": f.name, "path": ' → '.join(shown)}, char=c.id, friend=f.id,
              path=shown, ref=CARRY_REF)
     f.hex = c.hex
     if not c.alive:
         if not _free_for(state, c.hex, f.id):  # killed while crossing a friend's hex (§4.1)
             f.hex = _nearest_free(state, c.hex, f, c.id) or c.hex
-        emit(state, "carry", f"{f.name} falls in {f.hex.label} with his carrier", char=f.id, ref=CARRY_REF)
+        emit(state, "carry", msg="carry.falls", params={"friend": f.name, "hex": f.hex.label}, char=f.id, ref=CARRY_REF)
         return
     opts = set_down_hexes(state, c.hex, f, c.id)
     if len(opts) == 1:
@@ -466,7 +466,7 @@ def _nearest_free(state: GameState, at: Hex, f: Character, carrier: str) -> Hex 
 
 def put_down(state: GameState, c: Character, f: Character, h: Hex) -> None:
     f.hex = h
-    emit(state, "carry", f"{c.name} sets {f.name} down in {h.label}", char=c.id, friend=f.id, hex=h.label,
+    emit(state, "carry", msg="carry.set_down", params={"name": c.name, "friend": f.name, "hex": h.label}, char=c.id, friend=f.id, hex=h.label,
          ref=CARRY_REF)
 
 

@@ -42,7 +42,7 @@ from ..resolve.ruling import Ruling, distribution
 from . import handlers
 from .actions import Action, Decline, Grab
 from .character import Character
-from .events import emit
+from .events import animal, emit
 from .hooks import HOOKS
 from .led import horse_name, led_by, let_go, max_led, mixing_problem, place_by, touches
 from .moving import walk_move
@@ -189,7 +189,7 @@ def after_move(state: GameState, c: Character, mv: dict) -> None:
         return
     if pos != (horse.hex, horse.facing):
         horse.hex, horse.facing = pos
-        emit(state, "horse_follows", f"{horse_name(horse)} follows {c.name}", char=c.id, horse=horse.id,
+        emit(state, "horse_follows", msg="lead.follows", params={"horse": animal(horse), "name": c.name}, char=c.id, horse=horse.id,
              ref="MC §4.4.4")
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ....geometry.hexgrid import Hex
 from . import horses
 from .character import Character
-from .events import emit
+from .events import emit, status
 from .melee import melee_ruling
 from .paths import advance_paths, retreat_paths
 from .state import GameState, Pending
@@ -25,7 +25,7 @@ def stray(state: GameState, shooter: Character, target: Character) -> None:
     if victim.armour:
         order_retreat(state, victim, st.armour_retreat, away_from=shooter.hex, combatants=(), ref=st.ref)
     else:
-        emit(state, "status", f"{victim.name} is {victim.wound()}", char=victim.id, ref=st.ref)
+        emit(state, "status", msg="status.is", params={"name": victim.name, "status": status(victim.wound())}, char=victim.id, ref=st.ref)
 
 
 # --- melee -------------------------------------------------------------------------------
@@ -37,8 +37,9 @@ def melee_roll(state: GameState, atts: list[Character], defs: list[Character]) -
         state.engaged.add(a.id)
     for d in defs:
         state.engaged.add(d.id)
-    emit(state, "melee", f"{', '.join(a.name for a in atts)} attack {', '.join(d.name for d in defs)}: "
-         f"{r.data['column']}, die {r.die} → {r.result}", ruling=r,
+    emit(state, "melee", ruling=r, msg="melee.result", params={
+        "attackers": ', '.join(a.name for a in atts), "defenders": ', '.join(d.name for d in defs),
+        "column": r.data['column'], "die": r.die, "result": r.result},
          attackers=[a.id for a in atts], defenders=[d.id for d in defs], result=r.result)
     res = state.rules.melee_results.get((r.data["table"], r.result))
     ctx = {
@@ -89,11 +90,12 @@ def casualty(state: GameState, ctx: dict, who: str, effect: str) -> None:
 def hit(state: GameState, c: Character, ctx: dict) -> None:
     effect = ctx["effect"]
     if effect == "wound":
-        emit(state, "status", f"{c.name} is {c.wound()}", char=c.id, ref=ctx["ref"])
+        emit(state, "status", msg="status.is", params={"name": c.name, "status": status(c.wound())}, char=c.id, ref=ctx["ref"])
     elif effect == "stun":
-        emit(state, "status", f"{c.name} is {c.stun(state.phase_no)}", char=c.id, ref=ctx["ref"])
+        emit(state, "status", msg="status.is", params={"name": c.name, "status": status(c.stun(state.phase_no))}, char=c.id,
+             ref=ctx["ref"])
     else:
-        emit(state, "status", f"{c.name} is {c.kill()}", char=c.id, ref=ctx["ref"])
+        emit(state, "status", msg="status.is", params={"name": c.name, "status": status(c.kill())}, char=c.id, ref=ctx["ref"])
     if ctx["who"] == "defender" and ctx.get("unhorse") and c.mounted:
         horses.unhorse(state, c, ctx.get("horse_killed", False), ctx["ref"])
     if ctx["who"] == "defender" and effect in ("stun", "kill", "wound"):
@@ -105,7 +107,7 @@ def hit(state: GameState, c: Character, ctx: dict) -> None:
 def order_retreat(state: GameState, c: Character, n: int, away_from: Hex | None, combatants, ref: str) -> None:
     if c.status == "stunned":
         c.kill()
-        emit(state, "status", f"{c.name}, stunned, is forced to retreat and is killed", char=c.id, ref="MC §5.4.3, §6.5")
+        emit(state, "status", msg="retreat.stunned_killed", params={"name": c.name}, char=c.id, ref="MC §5.4.3, §6.5")
         return
     # the paths are computed when the prompt comes up: an earlier retreat of the same combat
     # may have taken a hex (fill_retreat_paths)
@@ -132,7 +134,7 @@ def fill_retreat_paths(state: GameState) -> None:
             p.data["paths"] = [[h.label for h in x] for x in paths]
             return
         state.pending.pop(0)
-        emit(state, "retreat", f"{c.name} cannot retreat {p.data['n']} hex(es): he stays and is {c.wound()}",
+        emit(state, "retreat", msg="retreat.blocked", params={"name": c.name, "n": p.data['n'], "status": status(c.wound())},
              char=c.id, ref="MC §5.4.3 (§), §6.5 (§)")
 
 

@@ -29,7 +29,7 @@ from . import handlers
 from .actions import Action, Decline, Declare, Designate, Stand, Volley
 from .character import Character
 from .combat import stray
-from .events import emit
+from .events import emit, nested
 from .hooks import HOOKS
 from .moving import walk_move
 from .fire import target_ruling, apply_status, weapon_problem
@@ -106,7 +106,8 @@ def declare(state: GameState, c: Character, fire: str) -> None:
     w = state.rules.weapons[c.weapon]
     choice = next(ch for ch in w.choices if ch.fire == fire)
     _set_choice(state, c, fire, choice.movement)
-    emit(state, "declare", f"{c.name} declares {fire.replace('_', ' ')} fire ({choice.movement} movement)",
+    emit(state, "declare", msg="fire.declare", params={"name": c.name, "fire": nested(f"fire.{fire}"),
+                                                      "movement": nested(f"movement.{choice.movement}")},
          char=c.id, fire=fire, movement=choice.movement, ref="MC §5.1, §5.2")
 
 
@@ -272,9 +273,9 @@ def answer(state: GameState, p: Pending, a: Action) -> None:
         state.pending.insert(0, p)  # still waiting for more shooters, the volley or "let pass"
         return
     if isinstance(a, Decline) and mv.get("stand"):
-        emit(state, "defensive_fire", f"side {p.side} does not fire at {mover.name}", char=mover.id, ref=REF)
+        emit(state, "defensive_fire", msg="df.no_fire", params={"side": p.side, "name": mover.name}, char=mover.id, ref=REF)
     elif isinstance(a, Decline):
-        emit(state, "defensive_fire", f"side {p.side} lets {mover.name} pass {p.data['hex']}",
+        emit(state, "defensive_fire", msg="df.let_pass", params={"side": p.side, "name": mover.name, "hex": p.data['hex']},
              char=mover.id, hex=p.data["hex"], ref=REF)
     else:
         _volley(state, p, mover, mv)
@@ -283,8 +284,8 @@ def answer(state: GameState, p: Pending, a: Action) -> None:
 
 def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
     shooters = [state.characters[x] for x in p.data["designated"]]
-    emit(state, "defensive_volley", f"{', '.join(s.name for s in shooters)} fire defensively at {mover.name} "
-         f"in {p.data['hex']}", shooters=[s.id for s in shooters], char=mover.id, hex=p.data["hex"], ref=REF)
+    emit(state, "defensive_volley", msg="df.volley", params={"names": ', '.join(s.name for s in shooters), "name": mover.name,
+         "hex": p.data['hex']}, shooters=[s.id for s in shooters], char=mover.id, hex=p.data["hex"], ref=REF)
     # all the designated shooters count as having fired, whatever happens (§5.3)
     state.df_fired.update(s.id for s in shooters)
     if not state.df_targets or state.df_targets[-1] != mover.id:
@@ -293,19 +294,19 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
     rs = state.rules
     for s in shooters:
         if not mover.alive:
-            emit(state, "defensive_fire", f"{s.name}'s shot is wasted: {mover.name} is already down",
+            emit(state, "defensive_fire", msg="df.wasted_down", params={"shooter": s.name, "name": mover.name},
                  shooter=s.id, char=mover.id, ref=REF)
             continue
         pre = target_ruling(state, s, mover, None, None)
         if not pre.legal:  # e.g. unhorsed by an earlier shot of the volley and set down out of sight
-            emit(state, "defensive_fire", f"{s.name}'s shot is wasted: {mover.name} can no longer be shot at",
+            emit(state, "defensive_fire", msg="df.wasted_unseen", params={"shooter": s.name, "name": mover.name},
                  ruling=pre, shooter=s.id, char=mover.id, ref=REF)  # the ruling says why
             continue
         die = state.dice.roll(10)
         s.shots += 1
         r = target_ruling(state, s, mover, die, None)
         r.step(f"defensive fire at {mover.name} while he moves: the defensive reading of the result applies", REF)
-        emit(state, "fire", f"{s.name} fires at {mover.name}: {r.result}", ruling=r,
+        emit(state, "fire", ruling=r, msg="fire.result", params={"shooter": s.name, "target": mover.name, "result": r.result},
              shooter=s.id, target=mover.id, result=r.result, defensive=True)
         res = rs.fire_results[(r.data["table"], r.result)]
         apply_status(state, mover, res)
@@ -318,13 +319,13 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
             continue
         if mover.alive and res.defensive_movement_loss:
             _lose(state, mover, mv, res.defensive_movement_loss)
-            emit(state, "defensive_fire", f"{mover.name} loses {res.defensive_movement_loss} PM this turn",
+            emit(state, "defensive_fire", msg="df.loses", params={"name": mover.name, "n": res.defensive_movement_loss},
                  char=mover.id, ref=res.ref)
         if mover.alive and res.defensive_halve_remaining:
             spent = mv["spent_before"] + sum(mv["steps"][: mv["at"] + 1])
             left = max(0, allowance(state, mover) - spent)
             _lose(state, mover, mv, left - left // 2)
-            emit(state, "defensive_fire", f"{mover.name} may go on with only {left // 2} PM", char=mover.id, ref=res.ref)
+            emit(state, "defensive_fire", msg="df.halved", params={"name": mover.name, "n": left // 2}, char=mover.id, ref=res.ref)
         if res.miss:
             stray(state, s, mover)
 
@@ -392,7 +393,7 @@ def stand_problem(state: GameState, c: Character) -> tuple[str, str] | None:
 def stand(state: GameState, c: Character) -> None:
     """``c`` will not move this phase; the enemy may fire at him defensively now (§5.3 N.B.)."""
     state.stopped.add(c.id)
-    emit(state, "defensive_fire", f"{c.name} will not move this turn: the enemy may fire at him now",
+    emit(state, "defensive_fire", msg="df.stands", params={"name": c.name},
          char=c.id, ref="MC §5.3")
     shooters = eligible(state, c)
     if shooters:

@@ -1,6 +1,9 @@
 """The event log: append-only, one entry per thing that happened, with its explanation.
 
-Each event is a JSON object ``{"n", "turn", "phase", "side", "type", "text", ...}``; events that
+Each event is a JSON object ``{"n", "turn", "phase", "side", "type", "text", "msg", "params",
+...}``: ``msg`` is a message id of the ruleset's catalogue (``texts/fr.toml``, entries with an
+``id``) and ``params`` its parameters (:mod:`oriflamme.rulesets.magna_carta.texts.messages`);
+``text`` is the English rendering, kept for the log's readers and for old records. Events that
 involve a die carry the full ruling (``"ruling"``: steps, die, table cell, citations).
 """
 
@@ -9,10 +12,30 @@ from __future__ import annotations
 from typing import Any
 
 from ..resolve.ruling import Ruling
+from ..texts.messages import nested, render
 from .state import GameState
 
+#: The phrases the character methods return (``wound()``, ``stun()``, ``kill()``), as message ids.
+STATUS_IDS = {
+    "stunned": "status.stunned",
+    "wounded": "status.wounded",
+    "killed": "status.killed",
+    "already dead": "status.already_dead",
+    "killed (wounded again)": "status.killed_wounded_again",
+    "killed (stunned while already stunned or wounded)": "status.killed_stunned_again",
+}
 
-def emit(state: GameState, type_: str, text: str, ruling: Ruling | None = None, **data: Any) -> dict:
+
+def status(word: str) -> dict:
+    """A status returned by ``Character.wound()``/``stun()``/``kill()`` as a nested message."""
+    return nested(STATUS_IDS[word])
+
+
+def emit(state: GameState, type_: str, text: str | None = None, ruling: Ruling | None = None, *,
+         msg: str | None = None, params: dict | None = None, **data: Any) -> dict:
+    if msg is not None:
+        params = params or {}
+        text = render(msg, params, "en")
     ev: dict[str, Any] = {
         "n": len(state.log),
         "turn": state.turn,
@@ -21,8 +44,26 @@ def emit(state: GameState, type_: str, text: str, ruling: Ruling | None = None, 
         "type": type_,
         "text": text,
     }
+    if msg is not None:
+        ev["msg"] = msg
+        ev["params"] = params
     ev.update(data)
     if ruling is not None:
         ev["ruling"] = ruling.to_json()
     state.log.append(ev)
     return ev
+
+
+def animal(horse) -> dict:
+    """``animals.horse_name(horse)`` ("the horse in 0302-0201") as a nested message."""
+    a, b = horse.hexes
+    return nested(f"animal.{horse.kind}", hexes=f"{a.label}-{b.label}")
+
+
+#: Why a character walks (``paths.walk(why=...)``), as message ids.
+WHY_IDS = {"move": "why.move", "retreat": "why.retreat", "advance after combat": "why.advance"}
+#: The infiltration test's results (``resolve``), as message ids.
+INFILTRATION_IDS = {"none": "infiltration.none", "stop": "infiltration.stop", "wounded": "status.wounded",
+                    "killed": "status.killed"}
+#: The jump test's results, as message ids.
+JUMP_IDS = {"success": "jump.success", "refusal": "jump.refusal", "bad_landing": "jump.bad_landing"}

@@ -17,7 +17,7 @@ from .lines import line_of_fire
 from .movement import can_attack_hex
 from .state import GameState, OFFENSIVE_FIRE
 from .animals import as_target, passengers, passive_problem
-from .events import emit
+from .events import emit, status
 
 _MOVE_ORDER = ("full", "half", "none")
 
@@ -75,11 +75,12 @@ def weapon_problem(state: GameState, c: Character) -> tuple[str, str] | None:
 def apply_status(state: GameState, target: Character, res) -> None:
     """The status a fire result gives its target (killed, wounded or stunned), logged."""
     if res.kill:
-        emit(state, "status", f"{target.name} is {target.kill()}", char=target.id, ref=res.ref)
+        emit(state, "status", msg="status.is", params={"name": target.name, "status": status(target.kill())}, char=target.id, ref=res.ref)
     elif res.wound:
-        emit(state, "status", f"{target.name} is {target.wound()}", char=target.id, ref=res.ref)
+        emit(state, "status", msg="status.is", params={"name": target.name, "status": status(target.wound())}, char=target.id, ref=res.ref)
     elif res.stun:
-        emit(state, "status", f"{target.name} is {target.stun(state.phase_no)}", char=target.id, ref=res.ref)
+        emit(state, "status", msg="status.is", params={"name": target.name, "status": status(target.stun(state.phase_no))},
+             char=target.id, ref=res.ref)
 
 
 def fire_ruling(state: GameState, shooter: Character, target: Character, die: int | None = None) -> Ruling:

@@ -19,7 +19,7 @@ from .actions import (Action, Advance, Attack, AttackHorse, Casualty, Declare, D
                       Fire, FireAtHorse, Lead, Mount, Move, Place, Retreat, Stand)
 from .character import Character
 from .errors import IllegalAction
-from .events import emit
+from .events import emit, nested, status
 from .fire import apply_status, fire_ruling, fire_targets, has_fire_target
 from .melee import attack_options, has_attack_option, is_attack_option, melee_ruling
 from ..resolve.infiltration import infiltration_test, Infiltrator, Opposer
@@ -310,7 +310,7 @@ def settle(state: GameState) -> None:
                 continue
             return
         if not _step_has_actions(state):
-            emit(state, "step_skipped", f"nothing to do in the {state.step.replace('_', ' ')} step of side {state.active}")
+            emit(state, "step_skipped", msg="step.skipped", params={"step": nested(f"step.{state.step}"), "side": state.active})
             turn.next_step(state)
             continue
         return
@@ -342,7 +342,7 @@ def _kill_surrounded_stunned(state: GameState) -> None:
         ns = c.hex.neighbours()
         if all(any(o.side != c.side for o in state.live_at(n)) for n in ns):
             c.kill()
-            emit(state, "status", f"{c.name}, stunned and surrounded by enemies, is killed", char=c.id, ref="MC §6.2")
+            emit(state, "status", msg="status.surrounded_killed", params={"name": c.name}, char=c.id, ref="MC §6.2")
 
 
 # --- fire ---------------------------------------------------------------------------------
@@ -352,7 +352,7 @@ def _fire(state: GameState, shooter: Character, target: Character) -> None:
     state.fired.add(shooter.id)
     shooter.shots += 1
     defensive_fire.record_offensive(state, shooter)  # fire frequency and movement limit (§5.1)
-    emit(state, "fire", f"{shooter.name} fires at {target.name}: {r.result}", ruling=r,
+    emit(state, "fire", ruling=r, msg="fire.result", params={"shooter": shooter.name, "target": target.name, "result": r.result},
          shooter=shooter.id, target=target.id, result=r.result)
     res = state.rules.fire_results[(r.data["table"], r.result)]
     apply_status(state, target, res)
@@ -407,10 +407,12 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
         elif interrupted and final != path[-1]:
             # stopped short of the full distance (§4.3.1 "arrêt"): a character who cannot
             # retreat the whole distance is wounded (§5.4.3 (§), §6.5 (§))
-            emit(state, "retreat", f"{c.name}'s retreat is cut short in {final.label}", char=c.id, ref="MC §4.3")
-            emit(state, "status", f"{c.name} is {c.wound()}", char=c.id, ref="MC §5.4.3 (§), §6.5 (§)")
+            emit(state, "retreat", msg="retreat.cut_short", params={"name": c.name, "hex": final.label}, char=c.id, ref="MC §4.3")
+            emit(state, "status", msg="status.is", params={"name": c.name, "status": status(c.wound())}, char=c.id,
+                 ref="MC §5.4.3 (§), §6.5 (§)")
         else:
-            emit(state, "retreat", f"{c.name} retreats {start.label} → {' → '.join(x.label for x in path)}",
+            emit(state, "retreat", msg="retreat.path", params={"name": c.name, "start": start.label,
+                                                         "path": ' → '.join(x.label for x in path)},
                  char=c.id, path=list(a.path), ref=p.data.get("ref", ""))
     elif p.kind == "quarter":
         ransom.answer(state, p, a)
@@ -418,7 +420,7 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
         bridle.answer(state, p, a)
     elif p.kind == "advance":
         if isinstance(a, Decline):
-            emit(state, "advance", "no advance after combat", ref="MC §6.6")
+            emit(state, "advance", msg="advance.none", ref="MC §6.6")
             return
         c = state.characters[a.char]
         path = _labels(a.path)
@@ -426,7 +428,8 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
         losers = p.data.get("engaged_losers", [])
         exclude = set(losers) | set(state.engaged)
         final, interrupted, done = walk(state, c, path, exclude=exclude, why="advance after combat")
-        emit(state, "advance", f"{c.name} advances {start.label} → {' → '.join(x.label for x in path[:done]) if done else start.label}",
+        emit(state, "advance", msg="advance.path", params={"name": c.name, "start": start.label,
+             "path": ' → '.join(x.label for x in path[:done]) if done else start.label},
              char=c.id, ref="MC §6.6")
 
 
@@ -486,7 +489,7 @@ def _check_attack(state: GameState, a: Attack) -> None:
 
 
 def _do_end_step(state: GameState, a: EndStep) -> None:
-    emit(state, "end_step", f"Side {state.active} ends the {state.step.replace('_', ' ')} step")
+    emit(state, "end_step", msg="step.end", params={"side": state.active, "step": nested(f"step.{state.step}")})
     turn.next_step(state)
 
 

@@ -38,7 +38,7 @@ from ....geometry.hexgrid import Hex
 from ..resolve.ruling import Ruling
 from . import handlers
 from .character import Character
-from .events import emit
+from .events import animal, emit
 from .state import MOVEMENT, GameState, Horse
 from .animals import ANIMAL_NAMES, horse_name  # noqa: F401 (the one naming, public here too)
 from .camels import mount_of
@@ -145,8 +145,8 @@ def lead(state: GameState, c: Character, horse: Horse) -> None:
     horse.led_by, horse.side = c.id, c.side
     if ending:  # a rider takes a horse only at rest: at the end of his move (§4.4.4)
         state.mp_spent[c.id] = allowance(state, c)
-    emit(state, "lead", f"{c.name} takes {horse_name(horse)} by the bridle"
-         f"{': his move ends' if ending else ''}", char=c.id, horse=horse.id, ref=REF)
+    emit(state, "lead", msg="lead.take_end" if ending else "lead.take", params={"name": c.name, "horse": animal(horse)},
+         char=c.id, horse=horse.id, ref=REF)
 
 
 def lead_options(state: GameState, c: Character) -> list[Horse]:
@@ -229,11 +229,11 @@ def settle(state: GameState) -> None:
                     let_go(state, horse, "it cannot follow him there", REF)
                 else:
                     horse.hex, horse.facing = pos
-                    emit(state, "horse_follows", f"{horse_name(horse)} follows {c.name}", char=c.id,
+                    emit(state, "horse_follows", msg="lead.follows", params={"horse": animal(horse), "name": c.name}, char=c.id,
                          horse=horse.id, ref=REF)
         if horse.side is not None and horse.led_by is None:
             if not any(o.side == horse.side and holds(o) and touches(o, horse) for o in state.characters.values()):
-                emit(state, "horse_loose", f"{horse_name(horse)} is no longer held by side {horse.side}",
+                emit(state, "horse_loose", msg="lead.loose", params={"horse": animal(horse), "side": horse.side},
                      horse=horse.id, ref=REF)
                 horse.side = None
 

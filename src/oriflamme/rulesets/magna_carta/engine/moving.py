@@ -48,9 +48,12 @@ def walk_move(state: GameState, c: Character, mv: dict) -> None:
     if interrupted:
         state.stopped.add(c.id)
     shown = [h.label for h in path[:done]]
-    facing = f", facing {DIRECTION_NAMES[c.facing]}" if c.mounted and c.alive else ""
-    emit(state, "move", f"{c.name} moves {start.label} → {' → '.join(shown) if shown else start.label}"
-         f" ({cost} PM){facing}{' and is stopped' if interrupted and c.alive else ''}",
+    riding = c.mounted and c.alive
+    params = {"name": c.name, "start": start.label, "path": ' → '.join(shown) if shown else start.label, "pm": cost}
+    if riding:
+        params["dir"] = DIRECTION_NAMES[c.facing]
+    emit(state, "move", msg=f"move.{'ride' if riding else 'walk'}{'_stopped' if interrupted and c.alive else ''}",
+         params=params,
          char=c.id, path=shown, cost=cost, ref="MC §4")
     ransom.after_move(state, c)  # §6.9: his prisoner follows him
     HOOKS.after_move_grab(state, c, mv)  # §4.4.4: a horse grabbed in passing goes beside him

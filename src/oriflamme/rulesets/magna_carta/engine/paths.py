@@ -9,7 +9,7 @@ from typing import Callable, Iterable
 from ....geometry.hexgrid import Hex
 from ..resolve.infiltration import infiltration_test, Infiltrator, Opposer
 from .character import Character
-from .events import emit
+from .events import INFILTRATION_IDS, JUMP_IDS, WHY_IDS, emit, nested, status
 from .hooks import HOOKS
 from .movement import opposers, position_opposers, MoveContext
 from .state import GameState
@@ -116,12 +116,12 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
         if kind == riding.VOLTE:
             sides = riding.central_sides(c)
             foes = [e for e in position_opposers(state, c, c.hexes, exclude) if any(x in sides for x in e.hexes)]
-            where, ref = f"{c.name}'s volte in {c.hex.label}", "MC §4.3.2"
+            where, ref = ("infiltration.volte", c.hex.label), "MC §4.3.2"
         elif last:
             return h, False, i + 1
         else:
             foes = position_opposers(state, c, c.hexes, exclude) if c.mounted else opposers(state, c, h, exclude)
-            where, ref = f"{c.name}'s infiltration through {h.label}", "MC §4.3"
+            where, ref = ("infiltration.through", h.label), "MC §4.3"
         for e in foes:
             stopped = _opportunity_test(state, c, e, h, where, why, ref, i, after_wound)
             if stopped:
@@ -136,24 +136,28 @@ def _jump(state: GameState, c: Character, st, i: int, move: dict | None):
     walk's result (the horse refused, or fell on landing)."""
     rs = state.rules
     r = jump_test(rs, c.armour, c.status == "wounded", len(st.over) == 2, state.dice.roll(10))
-    what = f"over {', '.join(x.label for x in st.over)}" if st.over else f"over the low wall into {st.front.label}"
-    text = {"success": "clears it", "refusal": "the horse refuses", "bad_landing": "bad landing"}[r.result]
-    emit(state, "jump", f"{c.name} jumps {what}: {text}", ruling=r, char=c.id, hex=st.front.label, ref="MC §4.4.3")
+    result = nested(JUMP_IDS[r.result])
+    if st.over:
+        jumped = {"msg": "jump.over", "params": {"name": c.name, "hexes": ', '.join(x.label for x in st.over), "result": result}}
+    else:
+        jumped = {"msg": "jump.wall", "params": {"name": c.name, "hex": st.front.label, "result": result}}
+    emit(state, "jump", ruling=r, **jumped, char=c.id, hex=st.front.label, ref="MC §4.4.3")
     if r.result == "success":
         return None
     if move is not None:
         move["unhorsed"] = True
     if r.result == "refusal":  # stunned and unhorsed in front of the obstacle
-        emit(state, "status", f"{c.name} is {c.stun(state.phase_no)}", char=c.id, ref="MC §4.4.3")
+        emit(state, "status", msg="status.is", params={"name": c.name, "status": status(c.stun(state.phase_no))}, char=c.id,
+             ref="MC §4.4.3")
         unhorse(state, c, False, "MC §4.4.3")
         return c.hex, True, i
     c.hex, c.facing = st.front, st.facing  # the horse is killed beyond the obstacle, the rider wounded
-    emit(state, "status", f"{c.name} is {c.wound()}", char=c.id, ref="MC §4.4.3")
+    emit(state, "status", msg="status.is", params={"name": c.name, "status": status(c.wound())}, char=c.id, ref="MC §4.4.3")
     unhorse(state, c, True, "MC §4.4.3")
     return st.front, True, i + 1
 
 
-def _opportunity_test(state: GameState, c: Character, e: Character, h: Hex, where: str, why: str, ref: str,
+def _opportunity_test(state: GameState, c: Character, e: Character, h: Hex, where: tuple[str, str], why: str, ref: str,
                       i: int, after_wound) -> bool:
     """One enemy's infiltration test against ``c`` (§4.3.1): whether it stops him."""
     rs = state.rules
@@ -165,17 +169,18 @@ def _opportunity_test(state: GameState, c: Character, e: Character, h: Hex, wher
         Opposer(mounted=e.mounted, polearm=e.polearm, wounded=e.status == "wounded"),
         die,
     )
-    what = {"none": "no damage", "stop": "movement stopped", "wounded": "wounded", "killed": "killed"}[r.result]
-    emit(state, "infiltration", f"{e.name} tests {where} ({why}): {what}",
+    # ``where``: (message id, hex) — through a hex, a volte, a step aside
+    emit(state, "infiltration", msg=where[0], params={"opposer": e.name, "name": c.name, "hex": where[1],
+                                                       "why": nested(WHY_IDS[why]), "what": nested(INFILTRATION_IDS[r.result])},
          ruling=r, char=c.id, opposer=e.id, hex=h.label, ref=ref)
     if r.result == "stop":
         return True
     if r.result == "wounded":
-        emit(state, "status", f"{c.name} is {c.wound()}", char=c.id, ref="MC §4.3.1")
+        emit(state, "status", msg="status.is", params={"name": c.name, "status": status(c.wound())}, char=c.id, ref="MC §4.3.1")
         return not c.alive or (after_wound is not None and not after_wound(c, i))
     if r.result == "killed":
         c.kill()
-        emit(state, "status", f"{c.name} is killed", char=c.id, ref="MC §4.3.1")
+        emit(state, "status", msg="status.is", params={"name": c.name, "status": status("killed")}, char=c.id, ref="MC §4.3.1")
         return True
     return False
 
@@ -192,7 +197,7 @@ def _stop_back(state: GameState, c: Character, h: Hex, visited: list, i: int) ->
             continue  # not astride the obstacle he just jumped: back before the jump
         if all(not [o for o in state.live_at(x) if o.id != c.id] and state.horse_at(x) is None for x in c.hexes):
             if k != len(visited) - 1:
-                emit(state, "move", f"{c.name} cannot stop on a friend in {h.label}: he stops in {front.label}",
+                emit(state, "move", msg="move.friend_stop", params={"name": c.name, "hex": h.label, "back": front.label},
                      char=c.id, hex=front.label, ref="MC §4.1")
             return front, True, k
     c.hex, c.facing = visited[0]
@@ -283,10 +288,10 @@ def step_aside(state: GameState, f: Character, to: Hex, mover: Character) -> Non
     d'infiltration")."""
     frm = f.hex
     f.hex = to
-    emit(state, "retreat", f"{f.name} steps aside from {frm.label} to {to.label} to make room for {mover.name}",
+    emit(state, "retreat", msg="retreat.step_aside", params={"name": f.name, "a": frm.label, "b": to.label, "mover": mover.name},
          char=f.id, ref="MC §5.4.3 (§), §6.5 (§)")
     for e in opposers(state, f, to):
-        if _opportunity_test(state, f, e, to, f"{f.name}'s step aside into {to.label}", "retreat", "MC §6.5 (§), §4.3",
+        if _opportunity_test(state, f, e, to, ("infiltration.step_aside", to.label), "retreat", "MC §6.5 (§), §4.3",
                              0, None):
             break
 

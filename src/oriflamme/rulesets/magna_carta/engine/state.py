@@ -301,10 +301,16 @@ class GameState:
         self._chain = (len(self.log), h)
         return h
 
+    #: Keys the log's events gained after version-1 records (engine/events.py)
+    LOG_KEYS_SINCE_V1 = ("msg", "params")
+
     def legacy_digest(self, seed) -> str:
         """The digest of version-1 records: the whole state, the log and the dice seed in it."""
         body = self.to_json()
         body["dice"] = {"seed": seed, "count": self.dice.count}
+        # version-1 logs predate the message ids: hash the events without the keys added since
+        if isinstance(body.get("log"), list):
+            body["log"] = [{k: v for k, v in ev.items() if k not in self.LOG_KEYS_SINCE_V1} for ev in body["log"]]
         blob = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()
 

@@ -16,7 +16,7 @@ A step in which nothing can be done is passed automatically, with an event sayin
 from __future__ import annotations
 
 from .defensive_fire import new_phase as _new_fire_phase
-from .events import emit
+from .events import emit, nested
 from .state import MELEE, MOVEMENT, OFFENSIVE_FIRE, GameState
 from .carts import on_movement_step
 from .victory import end_of_turn_check
@@ -41,7 +41,8 @@ def begin_phase(state: GameState) -> None:
     state.clearing.clear()
     state.harnessing.clear()
     title = STEP_TITLES[OFFENSIVE_FIRE]
-    emit(state, "phase", f"Turn {state.turn}, phase of side {state.active}: {title[0].lower()}", ref="MC §2.1")
+    emit(state, "phase", msg="turn.phase", params={"turn": state.turn, "side": state.active,
+         "step": nested(f"step.{OFFENSIVE_FIRE}")}, ref="MC §2.1")
 
 
 def next_step(state: GameState) -> None:
@@ -49,7 +50,7 @@ def next_step(state: GameState) -> None:
     if i + 1 < len(SEQUENCE):
         state.step = SEQUENCE[i + 1]
         title = STEP_TITLES[state.step]
-        emit(state, "step", f"{title[0]} ({title[1]})", ref=title[2])
+        emit(state, "step", msg=f"step.title.{state.step}", ref=title[2])
         if state.step == MOVEMENT and state.carts:  # carts stop moving (§4.5.4, engine/carts.py)
             on_movement_step(state)
     else:
@@ -61,7 +62,7 @@ def end_phase(state: GameState) -> None:
     for c in sorted(state.characters.values(), key=lambda c: c.id):
         if c.side == state.active and c.status == "stunned" and c.stunned_in_phase < state.phase_no:
             c.recover()
-            emit(state, "status", f"{c.name} gets back on his feet", char=c.id, ref="MC §2.1 (4)")
+            emit(state, "status", msg="status.recovers", params={"name": c.name}, char=c.id, ref="MC §2.1 (4)")
     second = state.active == state.sides[1]
     if second and state.turn >= state.last_turn:
         end_of_turn_check(state, final=True)
