@@ -130,7 +130,17 @@ class Ruleset(ABC):
     @abstractmethod
     def legal_actions(self, state, side: str | None = None) -> list:
         """Every action ``side`` (default: the side to act) may take now: the one source of
-        legality; :meth:`apply` accepts exactly these."""
+        legality; :meth:`apply` accepts exactly these choices (see :meth:`choice_of`)."""
+
+    def choice_of(self, action_json: dict) -> str:
+        """The *choice* an action makes, without the free parameters a player may set (a
+        move's route). ``legal_actions`` lists every choice once or more, each with a
+        representative value of its free parameters; the checked :meth:`apply` accepts an
+        action exactly when its choice is listed and its free parameters pass the same rules.
+        The contract suite proves both directions on random play. Default: no free parameter
+        (the whole action is the choice)."""
+        import json
+        return json.dumps(action_json, sort_keys=True)
 
     @abstractmethod
     def apply(self, state, action) -> list[dict]:

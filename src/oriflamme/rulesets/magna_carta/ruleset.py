@@ -94,6 +94,17 @@ class MagnaCarta(Ruleset):
             return []
         return legal_actions(state)
 
+    def choice_of(self, action_json: dict) -> str:
+        """A move's route is the player's to choose (MC §4: any path his points pay for, the
+        infiltration tests and defensive fire met on the way included): ``legal_actions``
+        lists one route per place reached (the cheapest, crossing the fewest threatened hexes),
+        and the choice is the character and the place he ends in. For a rider the place is his
+        front hex; the facing is part of the route he gives."""
+        if action_json.get("type") == "move" and isinstance(action_json.get("path"), list) and action_json["path"]:
+            rest = {k: v for k, v in action_json.items() if k != "path"}
+            return super().choice_of({**rest, "to": action_json["path"][-1]})
+        return super().choice_of(action_json)
+
     def apply(self, state, action) -> list[dict]:
         from .engine.game import apply
         return apply(state, action)
