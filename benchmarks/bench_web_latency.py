@@ -26,6 +26,14 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 OR = ROOT / ".venv" / "bin" / "oriflamme"
+# a worktree without its own .venv: the running interpreter, with the caller's PYTHONPATH
+SERVE = [str(OR)] if OR.exists() else [sys.executable, "-c", "import sys; from oriflamme.cli.main import main; sys.exit(main())"]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), to divide by the actions served."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -89,7 +97,7 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as d:
         db = Path(d) / "bench.sqlite3"
-        proc = subprocess.Popen([str(OR), "serve", "--port", str(port), "--db", str(db)],
+        proc = subprocess.Popen([*SERVE, "serve", "--port", str(port), "--db", str(db)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             for _ in range(100):
@@ -100,11 +108,15 @@ def main() -> int:
                     time.sleep(0.1)
             print(f"web action round-trip on loopback (uvicorn, SQLite synchronous=FULL), nproc={os.cpu_count()}, "
                   f"{time.strftime('%Y-%m-%d')}")
-            print(f"{'games':>6} {'actions':>8} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'actions/s':>10}")
+            print(f"{'games':>6} {'actions':>8} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'actions/s':>10} "
+                  f"{'server CPU ms/action':>21}")
             for games in (1, 10, 50):
+                c0 = cpu_seconds(proc.pid)
                 lat, wall = asyncio.run(run_level(base, games, n_actions, seconds))
+                # the server's CPU over the level (game creation and first views included)
+                cpu = (cpu_seconds(proc.pid) - c0) * 1000 / max(1, len(lat))
                 print(f"{games:>6} {len(lat):>8} {statistics.median(lat):>8.1f} {pct(lat, 95):>8.1f} "
-                      f"{max(lat):>8.1f} {len(lat) / wall:>10.1f}")
+                      f"{max(lat):>8.1f} {len(lat) / wall:>10.1f} {cpu:>21.1f}")
         finally:
             proc.terminate()
             proc.wait(timeout=10)
