@@ -6,7 +6,9 @@ plays legal actions (the first move offered, or "end step") as fast as the serve
 each request is a full POST /actions: engine validation, apply, SQLite commit, the new view.
 The load is bounded: a fixed number of actions per game and a time limit.
 
-Run: ``.venv/bin/python benchmarks/bench_web_latency.py [--quick]``
+Run: ``.venv/bin/python benchmarks/bench_web_latency.py [--quick] [--scenario the-ford]`` (in a worktree
+without its own .venv: ``PYTHONPATH=src python benchmarks/bench_web_latency.py``). The last column
+is the server process's CPU time over the level (user + system, /proc) divided by the actions.
 """
 
 from __future__ import annotations
@@ -26,6 +28,14 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 OR = ROOT / ".venv" / "bin" / "oriflamme"
+# a worktree without its own .venv: the running interpreter, with the caller's PYTHONPATH
+SERVE = [str(OR)] if OR.exists() else [sys.executable, "-c", "import sys; from oriflamme.cli.main import main; sys.exit(main())"]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), to divide by the actions served."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -64,12 +74,12 @@ async def play_game(client: httpx.AsyncClient, gid: str, tok: str, n_actions: in
         seen += len(v["log"])
 
 
-async def run_level(base: str, games: int, n_actions: int, seconds: float) -> list[float]:
+async def run_level(base: str, games: int, n_actions: int, seconds: float, scenario: str = "the-hill") -> list[float]:
     limits = httpx.Limits(max_connections=games + 5, max_keepalive_connections=games + 5)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
         made = []
         for i in range(games):
-            r = await client.post("/api/games", json={"scenario": "the-hill", "mode": "hotseat", "seed": i})
+            r = await client.post("/api/games", json={"scenario": scenario, "mode": "hotseat", "seed": i})
             made.append((r.json()["id"], r.json()["seats"]["hotseat"]))
         lat: list[float] = []
         deadline = time.perf_counter() + seconds
@@ -82,6 +92,7 @@ async def run_level(base: str, games: int, n_actions: int, seconds: float) -> li
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--scenario", default="the-hill", help="a bundled scenario (the-ford: riders)")
     args = ap.parse_args()
     n_actions = 10 if args.quick else 30
     seconds = 20 if args.quick else 60
@@ -89,7 +100,7 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as d:
         db = Path(d) / "bench.sqlite3"
-        proc = subprocess.Popen([str(OR), "serve", "--port", str(port), "--db", str(db)],
+        proc = subprocess.Popen([*SERVE, "serve", "--port", str(port), "--db", str(db)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             for _ in range(100):
@@ -98,13 +109,17 @@ def main() -> int:
                     break
                 except httpx.HTTPError:
                     time.sleep(0.1)
-            print(f"web action round-trip on loopback (uvicorn, SQLite synchronous=FULL), nproc={os.cpu_count()}, "
-                  f"{time.strftime('%Y-%m-%d')}")
-            print(f"{'games':>6} {'actions':>8} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'actions/s':>10}")
+            print(f"web action round-trip on loopback (uvicorn, SQLite synchronous=FULL), {args.scenario}, "
+                  f"nproc={os.cpu_count()}, {time.strftime('%Y-%m-%d')}")
+            print(f"{'games':>6} {'actions':>8} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'actions/s':>10} "
+                  f"{'server CPU ms/action':>21}")
             for games in (1, 10, 50):
-                lat, wall = asyncio.run(run_level(base, games, n_actions, seconds))
+                c0 = cpu_seconds(proc.pid)
+                lat, wall = asyncio.run(run_level(base, games, n_actions, seconds, args.scenario))
+                # the server's CPU over the level (game creation and first views included)
+                cpu = (cpu_seconds(proc.pid) - c0) * 1000 / max(1, len(lat))
                 print(f"{games:>6} {len(lat):>8} {statistics.median(lat):>8.1f} {pct(lat, 95):>8.1f} "
-                      f"{max(lat):>8.1f} {len(lat) / wall:>10.1f}")
+                      f"{max(lat):>8.1f} {len(lat) / wall:>10.1f} {cpu:>21.1f}")
         finally:
             proc.terminate()
             proc.wait(timeout=10)

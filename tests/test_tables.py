@@ -510,7 +510,7 @@ def _uncited(obj, path: str, top: bool = False) -> list[str]:
 
 def test_every_data_row_has_a_ref():
     files = sorted(p.name for p in DATA.iterdir() if p.name.endswith(".toml"))
-    assert len(files) >= 11
+    assert len(files) >= 14 and "sequence.toml" in files
     missing, rows = [], 0
     for name in files:
         doc = tomllib.loads(DATA.joinpath(name).read_text(encoding="utf-8"))
@@ -543,6 +543,10 @@ VALID = {
     rulesdata.MeleeTable: {"columns": ["1-1"], "rows": [["A"]]},
     rulesdata.MeleeResult: {"table": "vs_foot", "letter": "A", "text": "Attaquant blessé"},
     rulesdata.TerrainShift: {"attacker": "-", "defender": "+", "shift": -2},
+    # the sequence of play (sequence.toml): its steps, phase and turn are cited too
+    rulesdata.SequenceStep: {"id": "melee", "title_en": "Combat", "title_fr": "Combat"},
+    rulesdata.SequencePhase: {"on_enter": ["phase.clear_bookkeeping"]},
+    rulesdata.SequenceTurn: {"phases": "each_side"},
 }
 
 

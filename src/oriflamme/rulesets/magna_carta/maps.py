@@ -36,6 +36,7 @@ Every rejection of a bad board file is a :class:`MapError` whose message is one 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -702,6 +703,43 @@ def build_map(spec: Mapping, *, ruleset: Ruleset | str | None = None,
     names the spec in error messages (e.g. the scenario file).
     """
     rules = _resolve_ruleset(ruleset)
+    key = _shared_key(spec, rules)
+    hit = _SHARED.get(key) if key is not None else None
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    gmap = _build_map(spec, rules, base_dir, source)
+    if key is not None:
+        if len(_SHARED) >= 64:
+            _SHARED.clear()
+        _SHARED[key] = (rules, gmap)
+    return gmap
+
+
+#: The maps built from specs of bundled boards only, by (ruleset, spec): every game of a
+#: scenario plays on the same GameMap, so the tables the engine derives from it (its
+#: ``memo``: adjacency, step costs, lines, jumps) are built once per server, not per game.
+#: A GameMap is immutable (its memo holds only what derives from it), so sharing is safe;
+#: a game whose carts move plays on maps derived from it (``effective_map``), never changes it.
+_SHARED: dict[tuple, tuple[Ruleset, GameMap]] = {}
+
+
+def _shared_key(spec, rules: Ruleset) -> tuple | None:
+    """The cache key of a spec that names bundled boards only (a ``path`` board is read from
+    a file that may change: not shared), or None."""
+    if not isinstance(spec, Mapping):
+        return None
+    entries = spec.get("boards")
+    if not isinstance(entries, (list, tuple)) or any(not isinstance(e, (str, Mapping)) or
+                                                     (isinstance(e, Mapping) and "path" in e) for e in entries):
+        return None
+    try:
+        text = json.dumps(spec, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None
+    return (id(rules), text)
+
+
+def _build_map(spec: Mapping, rules: Ruleset, base_dir, source: str) -> GameMap:
     if not isinstance(spec, Mapping):
         raise MapError(f"{source}: a map spec is a table with a 'boards' list, not {type(spec).__name__}")
     unknown = set(spec) - _SPEC_KEYS

@@ -408,6 +408,73 @@ class Camels(BaseModel):
         return next((a.movement for a in self.animal if a.kind == kind), None)
 
 
+# --- the sequence of play (§2.1, sequence.toml; run by engine/turn.py) ------------------------
+HookNames = tuple[str, ...]
+
+
+class SequenceStep(Row):
+    """One step of a phase: its id (``state.step``), its titles, what runs on entering and
+    leaving it (names in ``engine.turn.SEQUENCE_HOOKS``). ``players = false``: no side acts in
+    it (the stunned recovery): it is run, not waited in."""
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    title_en: str = Field(min_length=1)
+    title_fr: str = Field(min_length=1)
+    players: bool = True
+    on_enter: HookNames = ()
+    on_leave: HookNames = ()
+
+
+class SequencePhase(Row):
+    on_enter: HookNames = ()
+    on_leave: HookNames = ()
+
+
+class SequenceTurn(Row):
+    phases: Literal["each_side"] = "each_side"  # one phase per side, the first side first
+    on_enter: HookNames = ()
+    on_leave: HookNames = ()
+
+
+class Sequence(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    turn: SequenceTurn
+    phase: SequencePhase
+    step: tuple[SequenceStep, ...] = Field(min_length=1)
+
+    @field_validator("step")
+    @classmethod
+    def _steps(cls, v: tuple[SequenceStep, ...]) -> tuple[SequenceStep, ...]:
+        ids = [s.id for s in v]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise ValueError(f"step ids must be unique (repeated: {', '.join(dup)})")
+        if not v[0].players:
+            raise ValueError(f"the first step ({v[0].id}) must be one the players act in")
+        return v
+
+    @property
+    def player_steps(self) -> tuple[SequenceStep, ...]:
+        return tuple(s for s in self.step if s.players)
+
+    def find(self, step_id: str) -> SequenceStep:
+        for s in self.step:
+            if s.id == step_id:
+                return s
+        raise KeyError(f"unknown step {step_id!r} (known: {', '.join(s.id for s in self.step)})")
+
+    def hook_names(self) -> set[str]:
+        names = set(self.turn.on_enter) | set(self.turn.on_leave) | set(self.phase.on_enter) | set(self.phase.on_leave)
+        for s in self.step:
+            names |= set(s.on_enter) | set(s.on_leave)
+        return names
+
+    def to_json(self) -> dict:
+        """The phase bar of a client: the steps in order, their titles and citations."""
+        return {"ref": self.turn.ref, "phases": self.turn.phases,
+                "steps": [{"id": s.id, "title_en": s.title_en, "title_fr": s.title_fr, "ref": s.ref,
+                           "players": s.players} for s in self.step]}
+
+
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Ruleset:
@@ -445,6 +512,7 @@ class Ruleset:
     lines: LinesRules
     ransom: Ransom
     camels: Camels | None = None
+    sequence: Sequence | None = None
 
     # --- lookups by id or printed name (case and accents optional) -------------------------
     def _find(self, table: dict, what: str, text: str):
@@ -542,6 +610,7 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
     ro = _load_toml(pkg, "roster.toml")
     rn = _load_toml(pkg, "ransom.toml")
     cm = _load_toml(pkg, "camels.toml")
+    sq = _load_toml(pkg, "sequence.toml")
 
     def by_id(rows):
         return {r.id: r for r in rows}
@@ -581,4 +650,23 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
         lines=_one(LinesRules, t["lines"], "terrain.toml", "lines"),
         ransom=_one(Ransom, rn, "ransom.toml", "ransom"),
         camels=_one(Camels, cm, "camels.toml", "camels"),
+        sequence=load_sequence(sq, "sequence.toml"),
     )
+
+
+def load_sequence(doc: dict, file: str = "sequence.toml") -> Sequence:
+    """The validated sequence of play of a ``sequence.toml`` document (each part named in the
+    error: ``[turn]``, ``[phase]``, ``[[step]] #n``)."""
+    for key in ("turn", "phase"):
+        if not isinstance(doc.get(key), dict):
+            raise RulesDataError(f"{file}: missing table [{key}]")
+    turn = _one(SequenceTurn, doc["turn"], file, "turn")
+    phase = _one(SequencePhase, doc["phase"], file, "phase")
+    steps = tuple(_rows(SequenceStep, doc.get("step", []), file, "step"))
+    extra = sorted(set(doc) - {"turn", "phase", "step"})
+    if extra:
+        raise RulesDataError(f"{file}: unknown table(s) {', '.join(extra)}")
+    try:
+        return Sequence(turn=turn, phase=phase, step=steps)
+    except ValidationError as exc:
+        raise RulesDataError(f"{file}: [[step]]: {exc.errors()[0]['msg']}") from None

@@ -168,8 +168,10 @@ class MagnaCarta(Ruleset):
     def option_detail(self, state, key: str) -> dict:
         """One character's moves (riders' lists are fetched on selection); KeyError for an
         unknown character."""
+        from .engine.memo import read_only
         from .web_options import moves
-        return {"char": key, "moves": moves(state, key)}
+        with read_only(state):  # one search for the moves and their costs
+            return {"char": key, "moves": moves(state, key)}
 
     # --- web UI hooks (see core.ruleset; the code is in web_options.py) ---------------------
     def seat_view(self, state, side: str | None, acting: bool) -> dict:
@@ -177,11 +179,13 @@ class MagnaCarta(Ruleset):
         asking the engine for ``view(state, None)`` keeps it from listing the legal actions,
         which are computed once here, for the options."""
         from .engine.game import legal_actions
+        from .engine.memo import read_only
         from .engine.view import view
         from .web_options import decorate, options
         out = decorate(view(state, None), state)
         if acting:
-            out["options"] = options(state, legal_actions(state))
+            with read_only(state):  # the searches of legal_actions answer the options' costs too
+                out["options"] = options(state, legal_actions(state))
         return out
 
     def frame(self, state, side: str | None) -> dict:

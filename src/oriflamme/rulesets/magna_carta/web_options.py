@@ -9,10 +9,10 @@ The generic web app (:mod:`oriflamme.web`) reaches these only through the rulese
 from __future__ import annotations
 
 from . import i18n
-from .engine import explain, legal_actions, moves_of, riding
+from .engine import explain, legal_actions, moves_of
 from .engine.actions import (AttackHorse, Attack, Carry, ClearBodies, Dismount, EndStep, EnterLitter, Fire, FireAtHorse,
                              Kneel, Lead, LeaveLitter, Mount, Move, Rise)
-from .engine.movement import points_left, reachable
+from .engine.game import move_table
 
 
 #: Riders have one move per (front hex, facing) reached, each with its whole path: about 600 a
@@ -24,11 +24,13 @@ def _lazy(c) -> bool:
 
 
 def _move_costs(state, c) -> dict:
-    """Move path (labels) -> (cost, facing) for ``c`` now (facing None on foot)."""
+    """Move path (labels) -> (cost, facing) for ``c`` now (facing None on foot): the search
+    behind his legal moves (``move_table``: inside ``memo.read_only`` the very one
+    ``legal_actions`` ran)."""
+    found, labels = move_table(state, c)
     if c.mounted:
-        return {tuple(x.label for x in path): (cost, facing)
-                for (_, facing), (cost, path) in riding.reachable(state, c, points_left(state, c)).items()}
-    return {tuple(x.label for x in path): (cost, None) for _, (cost, path) in reachable(state, c).items()}
+        return {labels[k]: (cost, k[1]) for k, (cost, _) in found.items()}
+    return {labels[k]: (cost, None) for k, (cost, _) in found.items()}
 
 
 def _move_entries(state, c, acts) -> list[dict]:
@@ -87,15 +89,18 @@ def options(state, acts=None) -> dict:
     moves_inline, reach = {}, {}
     for cid, lst in by_char.items():
         c = state.characters[cid]
-        entries = _move_entries(state, c, lst)
+        if _lazy(c):  # only the cheapest cost of each hex: no entries (fetched on selection)
+            costs = _move_costs(state, c)
+            ends = [(a.path[-1], costs.get(a.path, (None, None))[0]) for a in lst]
+        else:
+            entries = moves_inline[cid] = _move_entries(state, c, lst)
+            ends = [(e["to"], e["cost"]) for e in entries]
         cheapest: dict[str, int | None] = {}
-        for e in entries:
-            old = cheapest.get(e["to"], -1)
-            if old == -1 or (e["cost"] is not None and (old is None or e["cost"] < old)):
-                cheapest[e["to"]] = e["cost"]
+        for to, cost in ends:
+            old = cheapest.get(to, -1)
+            if old == -1 or (cost is not None and (old is None or cost < old)):
+                cheapest[to] = cost
         reach[cid] = cheapest
-        if not _lazy(c):
-            moves_inline[cid] = entries
     return {"moves": moves_inline, "reach": reach, "fires": fires, "attacks": attacks, "prompts": prompts, "extras": extras,
             "declarations": declarations, "horse_targets": horse_targets, "end_step": end}
 

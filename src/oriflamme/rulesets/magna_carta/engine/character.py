@@ -9,11 +9,17 @@ end of his side's next phase (§2.1 step 4).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
+from functools import lru_cache
 
 from ....geometry.hexgrid import Hex
 
 HEALTHY, STUNNED, WOUNDED, DEAD = "healthy", "stunned", "wounded", "dead"
+
+
+@lru_cache(maxsize=None)
+def _field_names(cls) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
 STATUSES = (HEALTHY, STUNNED, WOUNDED, DEAD)
 
 # §6.9 surrender and ransom (engine/ransom.py): ``ransom`` is "" (never surrendered),
@@ -135,7 +141,12 @@ class Character:
 
     # --- serialisation --------------------------------------------------------------------
     def to_json(self) -> dict:
-        d = asdict(self)
+        # ``asdict`` without its deep copies (every digest serialises every character): the
+        # fields hold scalars, the hex (a label here) and the escort (a list here)
+        d = {name: getattr(self, name) for name in _field_names(type(self))}
+        for k, v in d.items():
+            if isinstance(v, (list, dict, set)) or (isinstance(v, tuple) and k not in ("hex", "escort")):
+                d[k] = asdict(self)[k]  # a container field added later: asdict's copy, as before
         d["hex"] = self.hex.label if self.hex is not None else None
         d["escort"] = list(self.escort)
         if self.nationality is None:  # absent unless a scenario sets it (records stay as they were)

@@ -21,6 +21,7 @@ from .character import Character
 from .errors import IllegalAction
 from .events import emit, nested, status
 from .fire import apply_status, fire_ruling, fire_targets, has_fire_target
+from .memo import per_position
 from .melee import attack_options, has_attack_option, is_attack_option, melee_ruling
 from ..resolve.infiltration import infiltration_test, Infiltrator, Opposer
 from .movement import can_move, check_path, opposers, points_left, position_opposers, reachable
@@ -93,10 +94,30 @@ def moves_of(state: GameState, char_id: str) -> list[Move]:
 def _moves(state: GameState, c: Character) -> list[Move]:
     if c.id in state.kneeling:  # §4.6.4 a kneeling camel does not move
         return []
-    if c.mounted:  # one move per (front hex, facing) reached (§4.4.1)
-        return [Move(c.id, tuple(x.label for x in path))
-                for _, (_, path) in sorted(riding.reachable(state, c, points_left(state, c)).items())]
-    return [Move(c.id, tuple(x.label for x in path)) for h, (_, path) in sorted(reachable(state, c).items())]
+    found, labels = move_table(state, c)
+    # a rider: one move per (front hex, facing) reached (§4.4.1); on foot, one per hex
+    return [Move(c.id, labels[k]) for k in sorted(found)]
+
+
+@per_position
+def move_table(state: GameState, c: Character) -> tuple[dict, dict]:
+    """The search behind ``c``'s moves now: ``(found, labels)``, where ``found`` is the
+    search's answer (``riding.reachable`` of a rider with the points he has left, keyed by
+    (front hex, facing); ``movement.reachable`` on foot, keyed by hex) and ``labels`` its
+    paths as hex labels, by the same keys (read-only: shared inside ``memo.read_only``)."""
+    found = riding.reachable(state, c, points_left(state, c)) if c.mounted else reachable(state, c)
+    label = _label_table(state.gmap).__getitem__
+    return found, {k: tuple(map(label, path)) for k, (_, path) in found.items()}
+
+
+class _Labels(dict):
+    """Hex -> its label, for the hexes of one map (any other hex: computed)."""
+    def __missing__(self, h: Hex) -> str:
+        return h.label
+
+
+def _label_table(gmap) -> dict:
+    return gmap.memo("hex_labels", lambda: _Labels((h, h.label) for h in gmap.hexes))
 
 
 def _pending_options(state: GameState, p: Pending) -> list[Action]:

@@ -21,6 +21,7 @@ from ..resolve.movement import thresholds  # noqa: F401 (public here too)
 from . import riding
 from .animals import passive_problem
 from .character import Character
+from .memo import per_position
 from .costs import (SHIFT, MoveContext, Occupancy, allowance, can_attack_hex, could_strike_hex,  # noqa: F401 (public here too)
                     obstacles, opposers, per_ruleset, points_left, position_opposers, step_cost, step_table, threatened,
                     threatened_hexes)
@@ -42,6 +43,7 @@ def _search_setup(state: GameState, c: Character):
 
 
 
+@per_position  # answered once per position inside memo.read_only (a web response)
 def reachable(state: GameState, c: Character, budget: int | None = None) -> dict[Hex, tuple[int, tuple[Hex, ...]]]:
     """Every hex ``c`` can end a move in this step, with its cost and a path (the start
     excluded). Among equally cheap paths the one crossing fewest threatened hexes is kept."""

@@ -28,6 +28,7 @@ from ....geometry.hexgrid import Hex
 from .character import Character
 from .state import GameState
 from ..resolve.movement import thresholds
+from .memo import per_position
 from .costs import SHIFT, MoveContext, obstacles, per_ruleset, points_left, step_table, threatened_hexes
 
 AHEAD, SIDE, SWING_SIDE, SWING_BEHIND, VOLTE = "ahead", "central side", "rear side", "behind", "volte"
@@ -223,6 +224,7 @@ def _rider_table(state: GameState, armour: bool):
     return idx, rows, row
 
 
+@per_position  # answered once per position inside memo.read_only (a web response)
 def reachable(state: GameState, c: Character, budget: int, first_only: bool = False) -> dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]]:
     """Every (front hex, facing) a rider can end a move in, with its cost and a path (front
     steps, the start excluded); the cheapest path, then the one with fewest threatened

@@ -6,9 +6,18 @@ point exists here (and only here) for rulesets that hide things (Les Guerres Fle
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from ..rulesdata import load_ruleset
 from .state import GameState
 from .game import legal_actions
 from .movement import points_left
+
+
+@lru_cache(maxsize=None)
+def _sequence_json(ruleset_id: str) -> dict:
+    """The phase bar of the ruleset (data/sequence.toml): built once, shared (read-only)."""
+    return load_ruleset(ruleset_id).sequence.to_json()
 
 
 def view(state: GameState, side: str | None) -> dict:
@@ -31,6 +40,8 @@ def view(state: GameState, side: str | None) -> dict:
     out = {
         "scenario": state.scenario["id"], "ruleset": state.ruleset_id,
         "turn": state.turn, "last_turn": state.last_turn, "active": state.active, "step": state.step,
+        # the sequence of play (§2.1): the steps in order with their titles and citations
+        "sequence": _sequence_json(state.ruleset_id),
         "weather": state.weather, "to_act": state.to_act(), "over": state.over, "winner": state.winner,
         "result": state.result_text, "characters": chars,
         "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive, "kind": h.kind,
