@@ -31,15 +31,7 @@ STEP_TITLES = {
 def begin_phase(state: GameState) -> None:
     state.step = OFFENSIVE_FIRE
     _new_fire_phase(state)  # who may fire defensively now (§5.3), from the phase just ended
-    state.fired.clear()
-    state.fire_limit.clear()
-    state.mp_spent.clear()
-    state.stopped.clear()
-    state.attacked.clear()
-    state.engaged.clear()
-    state.opportunity_used.clear()
-    state.clearing.clear()
-    state.harnessing.clear()
+    state.reset_phase()  # each part of the state clears its bookkeeping of the phase (engine/parts.py)
     title = STEP_TITLES[OFFENSIVE_FIRE]
     emit(state, "phase", msg="turn.phase", params={"turn": state.turn, "side": state.active,
          "step": nested(f"step.{OFFENSIVE_FIRE}")}, ref="MC §2.1")
@@ -51,7 +43,7 @@ def next_step(state: GameState) -> None:
         state.step = SEQUENCE[i + 1]
         title = STEP_TITLES[state.step]
         emit(state, "step", msg=f"step.title.{state.step}", ref=title[2])
-        if state.step == MOVEMENT and state.carts:  # carts stop moving (§4.5.4, engine/carts.py)
+        if state.step == MOVEMENT and state.carts.carts:  # carts stop moving (§4.5.4, engine/carts.py)
             on_movement_step(state)
     else:
         end_phase(state)
