@@ -94,15 +94,15 @@ def test_dead_characters_and_carcasses_are_counted_together():
 def test_bodies_round_trip_through_json_and_clone():
     """The carcasses and the clearing bookkeeping survive JSON and are copied by clone()."""
     st = _with_bodies(1, 1)
-    st.clearing.add("a")
+    st.phase.clearing.add("a")
     d = json.loads(json.dumps(st.to_json()))
     back = GameState.from_json(d, st.gmap)
     assert back.digest() == st.digest()
-    assert back.carcasses == {H("0302"): {HORSE: 1}} and back.clearing == {"a"}
+    assert back.bodies.carcasses == {H("0302"): {HORSE: 1}} and back.phase.clearing == {"a"}
     other = fork(st)
     add_carcass(other, H("0302"), HORSE)
-    other.clearing.add("b")
-    assert bodies_at(st, H("0302")) == (1, 1) and st.clearing == {"a"}
+    other.phase.clearing.add("b")
+    assert bodies_at(st, H("0302")) == (1, 1) and st.phase.clearing == {"a"}
     assert bodies_at(other, H("0302")) == (1, 2)
 
 
@@ -175,8 +175,8 @@ def test_a_dead_horse_is_moved_by_two():
 
 
 @pytest.mark.parametrize("setup,words", [
-    (lambda st: st.mp_spent.__setitem__("a", 1), "has moved"),
-    (lambda st: st.fired.add("c"), "fired"),
+    (lambda st: st.phase.mp_spent.__setitem__("a", 1), "has moved"),
+    (lambda st: st.phase.fired.add("c"), "fired"),
     (lambda st: setattr(st.characters["a"], "mounted", True), "mounted"),
     (lambda st: setattr(st.characters["c"], "status", "stunned"), "stunned"),
     (lambda st: setattr(st.characters["c"], "hex", H("0104")), "next to it"),

@@ -33,7 +33,7 @@ def grab_game(dice=None, horses=(("h", "0705", 0, None, "horse"),), chars=(), ri
     st = game(OPEN, [("k", rider, "A", "0611", {"facing": "N"}), ("z", "spearman", "B", "1212"), *chars],
               step="movement", dice=dice)
     for hid, hx, facing, side, kind in horses:
-        st.horses[hid] = Horse(hid, H(hx), facing, side, kind=kind)
+        st.riders.horses[hid] = Horse(hid, H(hx), facing, side, kind=kind)
     return st
 
 
@@ -52,7 +52,7 @@ def no_overlap(st, strict=True):
     defensive fire, a grab — may stand on a riderless horse it crosses: §4.4.4 lets a move
     cross a horse's hexes, not end there.)"""
     seen = set()
-    for x in st.horses.values():
+    for x in st.riders.horses.values():
         for h in x.hexes:
             assert h not in seen, (x.id, h.label)
             assert st.pending or not st.live_at(h), (x.id, h.label)
@@ -83,7 +83,7 @@ def test_grab_succeeds_on_one_to_six_and_the_horse_ends_beside_him(die):
     assert r.legal and {k: float(v) for k, v in r.probabilities.items()} == {"failure": 0.4, "success": 0.6}
     assert r.citations == [REF]
     apply(st, Grab("k", "h"))
-    k, x = st.characters["k"], st.horses["h"]
+    k, x = st.characters["k"], st.riders.horses["h"]
     assert k.hex == H("0602") and points_left(st, k) == 12 - len(RIDE)  # "sans s'arrêter": no cost
     assert x.led_by == "k" and x.side == "A"
     assert (x.hex, x.facing) in beside(k)  # parallel and slightly behind him
@@ -98,7 +98,7 @@ def test_grab_fails_on_seven_to_ten_no_control_this_turn_even_ending_next_to_it(
     st = grab_game(dice=[die])
     apply(st, Move("k", TO_BY_IT))
     apply(st, Grab("k", "h"))
-    k, x = st.characters["k"], st.horses["h"]
+    k, x = st.characters["k"], st.riders.horses["h"]
     assert k.hex == H("0605") and not st.pending  # the move went on to its end
     assert (x.hex, x.led_by, x.side) == (H("0705"), None, None)  # the horse stays
     assert led.touches(k, x) and events(st, "grab")[0]["result"] == "failure"
@@ -106,7 +106,7 @@ def test_grab_fails_on_seven_to_ten_no_control_this_turn_even_ending_next_to_it(
     with pytest.raises(IllegalAction) as e:
         apply(st, Lead("k", "h"))
     assert "failed to grab" in e.value.reason and e.value.ref == REF
-    assert st.grab_failed == {"k/h": st.turn}
+    assert st.riders.grab_failed == {"k/h": st.turn}
     st.turn += 1  # "ce tour-ci" only
     assert led.lead_problem(st, k, x) is None
 
@@ -116,9 +116,9 @@ def test_declining_rides_on_and_he_may_still_take_it_at_rest():
     apply(st, Move("k", TO_BY_IT))
     apply(st, Decline())
     assert "rides on without trying" in events(st, "grab")[0]["text"]
-    assert st.characters["k"].hex == H("0605") and st.horses["h"].led_by is None
+    assert st.characters["k"].hex == H("0605") and st.riders.horses["h"].led_by is None
     apply(st, Lead("k", "h"))  # at the end of his move: automatic, it ends his movement
-    assert st.horses["h"].led_by == "k" and "his move ends" in events(st, "lead")[0]["text"]
+    assert st.riders.horses["h"].led_by == "k" and "his move ends" in events(st, "lead")[0]["text"]
 
 
 def test_no_prompt_unless_the_move_passes_next_to_the_horse():
@@ -135,12 +135,12 @@ def test_no_prompt_unless_the_move_passes_next_to_the_horse():
     assert not st.pending and Lead("k", "h") in legal_actions(st)
     # starting by it: he may take it at rest before moving; no prompt along it
     st = game(OPEN, [("k", "knight", "A", "0606", {"facing": "N"}), ("z", "spearman", "B", "1212")], step="movement")
-    st.horses["h"] = Horse("h", H("0705"), 0, None)
+    st.riders.horses["h"] = Horse("h", H("0705"), 0, None)
     apply(st, Move("k", ("0605", "0604", "0603")))
     assert not st.pending
     # a man on foot leads without a die: no prompt (§4.4.4)
     st = game(OPEN, [("a", "spearman", "A", "0609"), ("z", "spearman", "B", "1212")], step="movement")
-    st.horses["h"] = Horse("h", H("0705"), 0, None)
+    st.riders.horses["h"] = Horse("h", H("0705"), 0, None)
     apply(st, Move("a", ("0608", "0607", "0606", "0605", "0604")))
     assert not st.pending
 
@@ -150,9 +150,9 @@ def test_no_grab_of_a_horse_led_or_held_by_the_enemy():
     assert any(H(e_hex).distance(h) == 1 for h in (H("0705"), H("0706")))
     for led_by in ("e", None):
         st = grab_game(horses=[("h", "0705", 0, "B", "horse")], chars=[("e", "spearman", "B", e_hex)])
-        st.horses["h"].led_by = led_by
+        st.riders.horses["h"].led_by = led_by
         apply(st, Move("k", RIDE))
-        assert not st.pending and st.horses["h"].side == "B"
+        assert not st.pending and st.riders.horses["h"].side == "B"
         with pytest.raises(IllegalAction):
             apply(st, Lead("k", "h"))
     # two horses passed at once: only the loose one is offered
@@ -174,18 +174,18 @@ def test_camels_and_horses_are_not_mixed_when_led():
     st = grab_game(dice=[2], horses=[("c", "0705", 0, None, "camel")], rider="camel_rider")
     apply(st, Move("k", RIDE))
     apply(st, Grab("k", "c"))
-    assert st.horses["c"].led_by == "k"
+    assert st.riders.horses["c"].led_by == "k"
     # a man on foot leading a camel leads no horse, but another camel
     st = game(OPEN, [("a", "spearman", "A", "0606"), ("z", "spearman", "B", "1212")], step="movement")
     for hid, hx, kind in (("c1", "0705", "camel"), ("hh", "0505", "horse"), ("c2", "0607", "camel")):
-        st.horses[hid] = Horse(hid, H(hx), 0, None, kind=kind)
+        st.riders.horses[hid] = Horse(hid, H(hx), 0, None, kind=kind)
     apply(st, Lead("a", "c1"))
     assert Lead("a", "hh") not in legal_actions(st)
     with pytest.raises(IllegalAction) as e:
         apply(st, Lead("a", "hh"))
     assert "leads a camel" in e.value.reason and e.value.ref == "MC §4.6.5"
     apply(st, Lead("a", "c2"))
-    assert st.horses["c2"].led_by == "a"
+    assert st.riders.horses["c2"].led_by == "a"
 
 
 @pytest.mark.parametrize("who", ["attacked", "attacks"])
@@ -193,13 +193,13 @@ def test_a_rider_leading_a_horse_lets_go_in_combat(who):
     """§4.4.4: "perd automatiquement le contrôle ... s'il engage le combat ou s'il est attaqué"."""
     st = game(OPEN, [("k", "knight", "A", "0606", {"facing": "N"}), ("e", "knight_on_foot", "B", "0605")],
               step="melee", dice=[10])
-    st.horses["h"] = Horse("h", H("0606").neighbour(2), 0, "A", led_by="k")
+    st.riders.horses["h"] = Horse("h", H("0606").neighbour(2), 0, "A", led_by="k")
     if who == "attacked":
         st.active = "B"
         apply(st, Attack(("e",), ("k",)))
     else:
         apply(st, Attack(("k",), ("e",)))
-    assert st.horses["h"].led_by is None
+    assert st.riders.horses["h"].led_by is None
     assert "in combat" in events(st, "lead_lost")[0]["text"] and events(st, "lead_lost")[0]["ref"] == "MC §4.4.4"
 
 
@@ -208,7 +208,7 @@ def _led_fire_game(die):
     st = game(OPEN, [("x", "crossbowman", "B", "0611"), ("a", "spearman", "A", "0605")], step="offensive_fire",
               dice=[die, 10])
     st.active = "B"
-    st.horses["h"] = Horse("h", H("0606"), 0, "A", led_by="a")
+    st.riders.horses["h"] = Horse("h", H("0606"), 0, "A", led_by="a")
     return st
 
 
@@ -223,7 +223,7 @@ def test_a_led_horse_shot_at_retreats_without_its_leader():
         if events(st, "fire_horse")[0]["result"] != "A":
             continue
         seen = True
-        x, a = st.horses["h"], st.characters["a"]
+        x, a = st.riders.horses["h"], st.characters["a"]
         assert a.hex == H("0605")  # the leader does not retreat
         assert x.hex.distance(H("0606")) == 4 and x.facing == 0  # backing away, keeping its facing
         assert x.hex.distance(H("0611")) > H("0606").distance(H("0611"))  # away from the shooter
@@ -238,10 +238,10 @@ def test_a_led_horse_shot_at_retreats_without_its_leader():
 def test_a_led_horse_attacked_retreats_one_hex_and_is_kept_if_still_by_him():
     st = game(OPEN, [("a", "spearman", "A", "0605"), ("e", "spearman", "B", "0608")], step="melee", dice=[8])
     st.active = "B"
-    st.horses["h"] = Horse("h", H("0606"), 0, "A", led_by="a")
+    st.riders.horses["h"] = Horse("h", H("0606"), 0, "A", led_by="a")
     apply(st, AttackHorse(("e",), "h"))
     assert events(st, "melee_horse")[0]["result"] == "C"
-    x = st.horses["h"]
+    x = st.riders.horses["h"]
     assert x.hex.distance(H("0606")) == 1 and st.characters["a"].hex == H("0605")
     assert not any(h.distance(H("0608")) <= 1 for h in x.hexes)  # not next to the attacker
     assert x.led_by == "a" and "keeps" in events(st, "horse_retreat")[-1]["text"]
@@ -254,9 +254,9 @@ def test_a_horse_with_nowhere_to_retreat_stays():
     rows[6] = " ".join(["T"] * 5 + ["."] + ["T"] * 6)  # 0607
     st = game(rows, [("e", "spearman", "B", "0608"), ("z", "spearman", "A", "1212")], step="melee", dice=[8])
     st.active = "B"
-    st.horses["h"] = Horse("h", H("0606"), 0, None)
+    st.riders.horses["h"] = Horse("h", H("0606"), 0, None)
     apply(st, AttackHorse(("e",), "h"))
-    assert st.horses["h"].hex == H("0606") and "cannot retreat 1 hex(es)" in events(st, "horse_retreat")[0]["text"]
+    assert st.riders.horses["h"].hex == H("0606") and "cannot retreat 1 hex(es)" in events(st, "horse_retreat")[0]["text"]
 
 
 # --- the unhorsed rider and his friends (§6.8) ------------------------------------------------------
@@ -284,7 +284,7 @@ def test_an_unhorsed_rider_among_friends_shifts_one_by_a_hex_his_side_choosing_w
     apply(st, Place("k", target.label))
     k = st.characters["k"]
     assert k.hex == target and not k.mounted and k.alive
-    assert friend.hex.distance(target) == 1 and friend.hex not in st.horses[next(iter(st.horses))].hexes
+    assert friend.hex.distance(target) == 1 and friend.hex not in st.riders.horses[next(iter(st.riders.horses))].hexes
     ev = [e for e in events(st, "place") if "shifted" in e["text"]]
     assert ev and ev[0]["ref"] == "MC §6.8" and ev[0]["char"] == friend.id
     no_overlap(st)
@@ -351,7 +351,7 @@ def test_the_grab_prompt_round_trips_through_json():
     back.dice = ScriptedDice([4])
     for s in (st, back):
         apply(s, Grab("k", "h"))
-    assert back.digest() == st.digest() and back.horses["h"].led_by == "k"
+    assert back.digest() == st.digest() and back.riders.horses["h"].led_by == "k"
     a = Grab("k", "h")
     assert Action.from_json(json.loads(json.dumps(a.to_json()))) == a
     # a failed grab is kept in the saved state
@@ -359,8 +359,8 @@ def test_the_grab_prompt_round_trips_through_json():
     apply(st, Move("k", RIDE))
     apply(st, Grab("k", "h"))
     back = GameState.from_json(json.loads(json.dumps(st.to_json())), st.gmap)
-    assert back.grab_failed == {"k/h": 1} and back.digest() == st.digest()
-    assert st.clone().grab_failed == st.grab_failed
+    assert back.riders.grab_failed == {"k/h": 1} and back.digest() == st.digest()
+    assert st.clone().riders.grab_failed == st.riders.grab_failed
 
 
 def test_the_wrong_answer_to_a_grab_prompt_is_refused():
@@ -377,7 +377,7 @@ def test_defensive_fire_then_the_grab_at_the_same_hex():
     """Both prompts at 0606: the enemy's defensive fire first (§5.3), then the rider's grab; the
     move goes on after both."""
     st = grab_game(dice=[3], chars=[("x", "crossbowman", "B", "0211")])
-    st.defensive_ready = {"x"}
+    st.defensive_fire.defensive_ready = {"x"}
     apply(st, Move("k", RIDE))
     kinds = []
     while st.pending:
@@ -385,7 +385,7 @@ def test_defensive_fire_then_the_grab_at_the_same_hex():
         kinds.append((p.kind, p.data["hex"]))
         apply(st, Grab("k", "h") if p.kind == "grab" else Decline())
     assert ("defensive_fire", "0606") in kinds and kinds.index(("defensive_fire", "0606")) + 1 == kinds.index(("grab", "0606"))
-    assert st.characters["k"].hex == H("0602") and st.horses["h"].led_by == "k"
+    assert st.characters["k"].hex == H("0602") and st.riders.horses["h"].led_by == "k"
     no_overlap(st)
 
 
@@ -411,7 +411,7 @@ def _busy(seed: int) -> GameState:
     st.dice.seed = seed
     for hid, hx, facing, kind in (("h1", "0505", 0, "horse"), ("h2", "0403", 1, "horse"), ("h3", "0704", 0, "horse"),
                                   ("h4", "0209", 2, "horse"), ("c1", "1007", 0, "camel"), ("h5", "0802", 5, "horse")):
-        st.horses[hid] = Horse(hid, H(hx), facing, None, kind=kind)
+        st.riders.horses[hid] = Horse(hid, H(hx), facing, None, kind=kind)
     return st
 
 
@@ -435,7 +435,7 @@ def test_random_play_with_horses_never_puts_a_horse_and_a_character_on_one_hex(s
         apply(st, a)
         no_overlap(st, strict=False)
         if not st.pending:
-            for x in st.horses.values():
+            for x in st.riders.horses.values():
                 if x.led_by is not None:
                     assert led.touches(st.characters[x.led_by], x)
     back = GameState.from_json(json.loads(json.dumps(st.to_json())), st.gmap)
@@ -479,21 +479,21 @@ def corpus_texts() -> list[str]:
     from oriflamme.rulesets.magna_carta.engine.bridle import grab_problem
     st = grab_game(horses=[("c", "0705", 0, None, "camel"), ("h", "0505", 0, None, "horse")])
     k = st.characters["k"]
-    for x in (st.horses["c"], None):
+    for x in (st.riders.horses["c"], None):
         out.append(grab_problem(st, k, x)[0])
-    st.horses["h"].led_by = "k"
-    out.append(grab_problem(st, k, st.horses["c"])[0])
-    st.horses["h"].led_by = None
-    st.grab_failed["k/h"] = st.turn
-    out.append(grab_problem(st, k, st.horses["h"])[0])
+    st.riders.horses["h"].led_by = "k"
+    out.append(grab_problem(st, k, st.riders.horses["c"])[0])
+    st.riders.horses["h"].led_by = None
+    st.riders.grab_failed["k/h"] = st.turn
+    out.append(grab_problem(st, k, st.riders.horses["h"])[0])
     st.step = "melee"
-    out.append(grab_problem(st, k, st.horses["h"])[0])
+    out.append(grab_problem(st, k, st.riders.horses["h"])[0])
     st.step = "movement"
     st.characters["k"].mounted = False
-    out.append(grab_problem(st, k, st.horses["h"])[0])
+    out.append(grab_problem(st, k, st.riders.horses["h"])[0])
     st = game(OPEN, [("a", "spearman", "A", "0606"), ("z", "spearman", "B", "1212")], step="movement")
-    st.horses["c"] = Horse("c", H("0705"), 0, None, kind="camel")
-    st.horses["h"] = Horse("h", H("0505"), 0, None)
+    st.riders.horses["c"] = Horse("c", H("0705"), 0, None, kind="camel")
+    st.riders.horses["h"] = Horse("h", H("0505"), 0, None)
     apply(st, Lead("a", "c"))
     refusal(st, Lead("a", "h"))
     for die in range(1, 11):
@@ -504,7 +504,7 @@ def corpus_texts() -> list[str]:
     rows[5] = rows[6] = " ".join(["T"] * 5 + ["."] + ["T"] * 6)
     st = game(rows, [("e", "spearman", "B", "0608"), ("z", "spearman", "A", "1212")], step="melee", dice=[8])
     st.active = "B"
-    st.horses["h"] = Horse("h", H("0606"), 0, None)
+    st.riders.horses["h"] = Horse("h", H("0606"), 0, None)
     apply(st, AttackHorse(("e",), "h"))
     grab(st)
     rows = [" ".join("H" * 12)] * 12
@@ -517,7 +517,7 @@ def corpus_texts() -> list[str]:
     grab(st)
     st = game(OPEN, [("a", "spearman", "A", "0605"), ("e", "spearman", "B", "0608")], step="melee", dice=[8])
     st.active = "B"
-    st.horses["h"] = Horse("h", H("0606"), 0, "A", led_by="a")
+    st.riders.horses["h"] = Horse("h", H("0606"), 0, "A", led_by="a")
     apply(st, AttackHorse(("e",), "h"))
     grab(st)
     ring = _ring()

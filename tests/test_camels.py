@@ -64,7 +64,7 @@ def test_frightened_horse_backs_away_to_where_it_came_from():
     assert any(e["type"] == "move" and e["text"].endswith("and is stopped") for e in st.log)
     ev = [e for e in st.log if e["type"] == "fear"]
     assert len(ev) == 1 and "backs away" in ev[0]["text"] and ev[0]["ref"] == "MC §4.6.5"
-    assert st.frightened == {"k": st.turn}
+    assert st.riders.frightened == {"k": st.turn}
 
 
 def test_forced_horse_enters_and_is_marked():
@@ -72,22 +72,22 @@ def test_forced_horse_enters_and_is_marked():
     k = st.characters["k"]
     apply(st, Move("k", ("0605", "0604")))
     assert k.hex == H("0604")
-    assert st.frightened == {"k": st.turn}
+    assert st.riders.frightened == {"k": st.turn}
 
 
 def test_no_consequence_on_eight_or_more_and_turcopole_bonus():
     st = camel_game(dice=[8])
     apply(st, Move("k", ("0605", "0604")))
-    assert st.characters["k"].hex == H("0604") and not st.frightened
+    assert st.characters["k"].hex == H("0604") and not st.riders.frightened
     st = camel_game(rider="turcopole", dice=[3])  # 3 + 2 = 5: forced on (Reuben, §4.6.5)
     apply(st, Move("k", ("0605", "0604")))
-    assert st.characters["k"].hex == H("0604") and st.frightened == {"k": st.turn}
+    assert st.characters["k"].hex == H("0604") and st.riders.frightened == {"k": st.turn}
 
 
 def test_scenario_override_used_to_camels():
     st = camel_game(dice=[6], over={"used_to_camels": True})  # 6 + 2 = 8: nothing
     apply(st, Move("k", ("0605", "0604")))
-    assert not st.frightened
+    assert not st.riders.frightened
 
 
 def test_no_test_when_already_next_to_the_camel():
@@ -95,7 +95,7 @@ def test_no_test_when_already_next_to_the_camel():
     k = st.characters["k"]
     assert k.touches(st.characters["c"])
     apply(st, Move("k", ("0703",)))  # still next to it: no die rolled (ScriptedDice would fail)
-    assert k.hex == H("0703") and not st.frightened
+    assert k.hex == H("0703") and not st.riders.frightened
 
 
 def test_camels_and_riders_on_foot_take_no_test():
@@ -121,10 +121,10 @@ def test_worked_example_sir_michael_and_reuben_against_the_camels():
     st = game(OPEN, chars, step=MOVEMENT, dice=[3, 1, 3])
     m, r = st.characters["michael"], st.characters["reuben"]
     apply(st, Move("reuben", ("0705", "0704")))  # 0704 touches Khafr's camel (0603) and Farhad
-    assert r.hex == H("0704") and st.frightened["reuben"] == st.turn
+    assert r.hex == H("0704") and st.riders.frightened["reuben"] == st.turn
     apply(st, Move("michael", ("0505", "0504")))  # infiltration next to Hakim (die 1), fear test in 0504
     assert [e["type"] for e in st.log[-4:]].count("infiltration") == 1
-    assert m.hex == H("0505") and st.frightened["michael"] == st.turn  # backed away, still next to Hakim
+    assert m.hex == H("0505") and st.riders.frightened["michael"] == st.turn  # backed away, still next to Hakim
     st.step = MELEE
     ru = explain(st, Attack(("michael",), ("hakim",)))
     assert ru.legal, ru.reason
@@ -140,9 +140,9 @@ def test_horse_rider_next_to_a_camel_fights_one_column_left_once():
     k = st.characters["k"]
     shifts = melee_shifts(st, [k], [st.characters["s"]])
     assert [s for s, _, _ in shifts] == [-1]
-    st.frightened["k"] = st.turn  # frightened and next to a camel: still one column
+    st.riders.frightened["k"] = st.turn  # frightened and next to a camel: still one column
     assert [s for s, _, _ in melee_shifts(st, [k], [st.characters["s"]])] == [-1]
-    st.frightened["k"] = st.turn - 1  # last turn's fright is over
+    st.riders.frightened["k"] = st.turn - 1  # last turn's fright is over
     assert [s for s, _, _ in melee_shifts(st, [k], [st.characters["s"]])] == [-1]
 
 
@@ -171,19 +171,19 @@ def test_camel_rider_javelin_offensive_and_defensive_on_camel_and_on_foot():
 # --- state ---------------------------------------------------------------------------------
 def test_frightened_and_used_to_camels_survive_json_and_clone():
     st = camel_game(dice=[6], over={"used_to_camels": True})
-    st.frightened["k"] = 1
+    st.riders.frightened["k"] = 1
     d = json.loads(json.dumps(st.to_json()))
     st2 = GameState.from_json(d, st.gmap)
-    assert st2.frightened == {"k": 1} and st2.characters["k"].used_to_camels
+    assert st2.riders.frightened == {"k": 1} and st2.characters["k"].used_to_camels
     c = fork(st)
-    c.frightened["z"] = 2
-    assert "z" not in st.frightened
+    c.riders.frightened["z"] = 2
+    assert "z" not in st.riders.frightened
     old = dict(d)
     old.pop("frightened")
     for ch in old["characters"].values():
         ch.pop("used_to_camels")
     st3 = GameState.from_json(old, st.gmap)
-    assert st3.frightened == {} and not st3.characters["k"].used_to_camels
+    assert st3.riders.frightened == {} and not st3.characters["k"].used_to_camels
 
 
 def test_camel_rider_declares_both_fires_and_keeps_his_full_movement():
@@ -216,8 +216,8 @@ def test_a_riderless_camel_frightens_horses_too():
     from oriflamme.rulesets.magna_carta.engine.state import Horse
     st = game([" ".join("." * 10)] * 10, [("k", "knight", "A", "0506", {"facing": "N"}),
                                          ("z", "spearman", "B", "0909")], step="movement")
-    st.horses["cam"] = Horse("cam", H("0503"), 0, None, kind="camel")
+    st.riders.horses["cam"] = Horse("cam", H("0503"), 0, None, kind="camel")
     near = camels_next_to(st, (H("0504"),))
     assert [x.id for x in near] == ["cam"]
-    st.horses["cam"].kind = "horse"
+    st.riders.horses["cam"].kind = "horse"
     assert camels_next_to(st, (H("0504"),)) == []

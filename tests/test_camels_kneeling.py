@@ -96,12 +96,12 @@ def test_kneel_and_rise_cost_two_points_to_the_camel_and_to_the_man_who_orders_i
     assert r.legal and r.data["cost"] == 2 and any("MC §4.6.4" in s.ref for s in r.steps)
     ev = apply(st, Kneel("ahmed", "pack"))
     assert ev[0]["type"] == "kneel" and ev[0]["ref"] == "MC §4.6.4"
-    assert st.horses["pack"].kneeling
-    assert (st.mp_spent["ahmed"], st.mp_spent["pack"]) == (2, 2)
+    assert st.riders.horses["pack"].kneeling
+    assert (st.phase.mp_spent["ahmed"], st.phase.mp_spent["pack"]) == (2, 2)
     assert Kneel("ahmed", "pack") not in legal_actions(st) and Rise("ahmed", "pack") in legal_actions(st)
     apply(st, Rise("ahmed", "pack"))
-    assert not st.horses["pack"].kneeling
-    assert (st.mp_spent["ahmed"], st.mp_spent["pack"]) == (4, 4)
+    assert not st.riders.horses["pack"].kneeling
+    assert (st.phase.mp_spent["ahmed"], st.phase.mp_spent["pack"]) == (4, 4)
     assert points_left(st, st.characters["ahmed"]) == 4
 
 
@@ -113,9 +113,9 @@ def test_kneel_is_ordered_only_from_next_to_the_head(where):
 
 def test_kneel_refused_without_points_to_the_man_or_to_the_camel():
     st = camel_game([("ahmed", "peasant", "A", "0604"), FOE], [PACK])
-    st.mp_spent["pack"] = 7
+    st.phase.mp_spent["pack"] = 7
     assert "2 PM to the camel" in refused(st, Kneel("ahmed", "pack"), "MC §4.6.4")
-    st.mp_spent["pack"], st.mp_spent["ahmed"] = 0, 7
+    st.phase.mp_spent["pack"], st.phase.mp_spent["ahmed"] = 0, 7
     refused(st, Kneel("ahmed", "pack"), "MC §4.6.4")
 
 
@@ -123,11 +123,11 @@ def test_camel_rider_kneels_his_own_camel_which_then_cannot_move():
     st = camel_game([("khafr", "camel_rider", "A", "0605", {"facing": "N"}), FOE])
     k = st.characters["khafr"]
     apply(st, Kneel("khafr", "khafr"))
-    assert "khafr" in st.kneeling and st.mp_spent["khafr"] == 2
+    assert "khafr" in st.camels.kneeling and st.phase.mp_spent["khafr"] == 2
     assert not any(isinstance(a, Move) and a.char == "khafr" for a in legal_actions(st))
     assert "must rise" in refused(st, Move("khafr", ("0604",)), "MC §4.6.4")
     apply(st, Rise("khafr", "khafr"))
-    assert "khafr" not in st.kneeling and points_left(st, k) == 8
+    assert "khafr" not in st.camels.kneeling and points_left(st, k) == 8
     apply(st, Move("khafr", ("0604",)))
     assert k.hex == H("0604")
 
@@ -155,21 +155,21 @@ def test_worked_example_khafr_ahmed_and_hassan():
     st = camel_game([("khafr", "camel_rider", "A", "0305", {"facing": "N"}), ("ahmed", "peasant", "A", "0604"),
                      ("hassan", "man_at_arms", "A", "0605"), FOE], [dict(LITTER, passenger="hassan")])
     hassan, khafr = st.characters["hassan"], st.characters["khafr"]
-    assert hassan.hex is None and st.horses["lit"].passenger == "hassan"
-    st.mp_spent["khafr"] = 4
+    assert hassan.hex is None and st.riders.horses["lit"].passenger == "hassan"
+    st.phase.mp_spent["khafr"] = 4
     apply(st, Kneel("ahmed", "lit"))
-    assert (st.mp_spent["ahmed"], st.mp_spent["lit"]) == (2, 2)
+    assert (st.phase.mp_spent["ahmed"], st.phase.mp_spent["lit"]) == (2, 2)
     apply(st, Kneel("khafr", "khafr"))
     ev = apply(st, Dismount("khafr", "0204"))
     assert not khafr.mounted and khafr.hex == H("0204") and points_left(st, khafr) == 2
     assert "4 PM left on horseback become 2 on foot" in ev[0]["text"]
-    camel = next(x for x in st.horses.values() if x.kind == "camel")
+    camel = next(x for x in st.riders.horses.values() if x.kind == "camel")
     assert camel.kneeling and camel.hex == H("0305")  # his camel stays on its knees
     assert points_left(st, hassan) == 6
     assert LeaveLitter("hassan", "0505") in legal_actions(st)
     ev = apply(st, LeaveLitter("hassan", "0505"))
     assert ev[0]["type"] == "leave_litter" and ev[0]["ref"] == "MC §4.6.4"
-    assert hassan.hex == H("0505") and points_left(st, hassan) == 2 and st.horses["lit"].passenger is None
+    assert hassan.hex == H("0505") and points_left(st, hassan) == 2 and st.riders.horses["lit"].passenger is None
 
 
 def test_mount_a_camel_only_kneeling_and_from_beside_its_head():
@@ -177,16 +177,16 @@ def test_mount_a_camel_only_kneeling_and_from_beside_its_head():
     khafr = st.characters["khafr"]
     apply(st, Kneel("khafr", "khafr"))
     apply(st, Dismount("khafr", "0204"))  # 12 - 2 - 2 = 8 on the camel: 4 on foot
-    camel = next(iter(st.horses))
-    st.horses[camel].kneeling = False
+    camel = next(iter(st.riders.horses))
+    st.riders.horses[camel].kneeling = False
     assert "must kneel" in refused(st, Mount("khafr", camel), "MC §4.6.4")
-    st.horses[camel].kneeling = True
+    st.riders.horses[camel].kneeling = True
     khafr.hex = H("0304")  # in front of the head, not beside it
     assert "either side of its head" in refused(st, Mount("khafr", camel), "MC §4.6.4")
     khafr.hex = H("0204")
     assert Mount("khafr", camel) in legal_actions(st)
     apply(st, Mount("khafr", camel))
-    assert khafr.mounted and khafr.hex == H("0305") and "khafr" in st.kneeling  # still kneeling
+    assert khafr.mounted and khafr.hex == H("0305") and "khafr" in st.camels.kneeling  # still kneeling
     assert points_left(st, khafr) == 4  # (4 - 2) × 2
     assert "must rise" in refused(st, Move("khafr", ("0304",)), "MC §4.6.4")
 
@@ -199,7 +199,7 @@ def test_nobody_mounts_a_pack_camel_or_a_litter_camel():
         apply(st, Kneel("khafr", "khafr"))
         apply(st, Dismount("khafr", "0204"))
         khafr.hex = H("0505")
-        st.horses["pack"].kneeling = True
+        st.riders.horses["pack"].kneeling = True
         assert "only led by the bridle" in refused(st, Mount("khafr", "pack"), "MC §4.6.3")
 
 
@@ -213,8 +213,8 @@ def test_pack_camel_stays_put_unless_led_and_limits_its_leader_to_its_eight_poin
     assert points_left(st, r) == 8  # the pack camel's 8 PM (§4.6.2)
     assert not explain(st, Move("reuben", ("0705", "0704", "0703", "0702", "0701", "0801", "0901", "1001", "1101"))).legal
     apply(st, Move("reuben", ("0705", "0704", "0703")))
-    pack = st.horses["pack"]
-    assert st.mp_spent["pack"] == 3 and points_left(st, r) == 5
+    pack = st.riders.horses["pack"]
+    assert st.phase.mp_spent["pack"] == 3 and points_left(st, r) == 5
     assert any(a.distance(b) <= 1 for a in r.hexes for b in pack.hexes)  # it followed him
 
 
@@ -223,7 +223,7 @@ def test_a_kneeling_camel_does_not_follow_its_leader():
     apply(st, Lead("ahmed", "pack"))
     apply(st, Kneel("ahmed", "pack"))
     ev = apply(st, Move("ahmed", ("0603", "0602")))
-    assert st.horses["pack"].hex == H("0605") and st.horses["pack"].led_by is None
+    assert st.riders.horses["pack"].hex == H("0605") and st.riders.horses["pack"].led_by is None
     assert any(e["type"] == "lead_lost" and e["ref"] == "MC §4.6.4" for e in ev)
 
 
@@ -234,7 +234,7 @@ def test_scenario_places_horses_and_camels_with_a_passenger(tmp_path):
                {"id": "p1", "kind": "pack_camel", "side": "B", "hex": "0909"}]
     spec, gmap = validate(scenario(chars, animals), "t.toml", tmp_path)
     st = new_game(spec, board(OPEN), seed=1)
-    lit, h1, p1 = st.horses["lit"], st.horses["h1"], st.horses["p1"]
+    lit, h1, p1 = st.riders.horses["lit"], st.riders.horses["h1"], st.riders.horses["p1"]
     assert (lit.kind, lit.passenger, lit.hex, lit.facing) == ("litter_camel", "hassan", H("0605"), 0)
     assert st.characters["hassan"].hex is None
     assert (h1.kind, h1.side, h1.hex, h1.facing) == ("horse", None, H("0303"), 3)
@@ -284,7 +284,7 @@ def test_passenger_gets_in_and_out_of_a_kneeling_litter_for_four_points():
     assert EnterLitter("hassan", "lit") in legal_actions(st)
     assert explain(st, EnterLitter("hassan", "lit")).data["cost"] == 4
     ev = apply(st, EnterLitter("hassan", "lit"))
-    assert ev[0]["type"] == "board_litter" and hassan.hex is None and st.horses["lit"].passenger == "hassan"
+    assert ev[0]["type"] == "board_litter" and hassan.hex is None and st.riders.horses["lit"].passenger == "hassan"
     assert not any(getattr(a, "char", None) == "hassan" for a in legal_actions(st))  # passive this phase
     st2 = camel_game([("hassan", "man_at_arms", "A", "0506"), ("ahmed", "peasant", "A", "0604"), FOE], [LITTER])
     apply(st2, Kneel("ahmed", "lit"))
@@ -303,7 +303,7 @@ def test_passenger_rides_with_the_led_camel():
                     [dict(LITTER, passenger="hassan")])
     apply(st, Lead("ahmed", "lit"))
     apply(st, Move("ahmed", ("0603", "0602")))
-    lit = st.horses["lit"]
+    lit = st.riders.horses["lit"]
     assert lit.hex != H("0605") and lit.passenger == "hassan" and st.characters["hassan"].hex is None
 
 
@@ -316,7 +316,7 @@ def test_passenger_is_not_attacked_while_the_camel_lives_and_is_after_it_falls()
     assert AttackHorse(("saladin",), "lit") in acts  # only the camel can be attacked (§4.6.8)
     refused(st, Attack(("saladin",), ("hassan",)), "")
     ev_before = len(st.log)
-    kill(st, st.horses["lit"], "MC §6.8")
+    kill(st, st.riders.horses["lit"], "MC §6.8")
     assert st.characters["hassan"].hex == H("0605")  # the litter falls where the camel lies
     assert any(e["type"] == "litter_falls" and e["ref"] == "MC §4.6.8" for e in st.log[ev_before:])
     assert Attack(("saladin",), ("hassan",)) in legal_actions(st)
@@ -342,7 +342,7 @@ def test_a_kneeling_camel_gives_medium_cover_to_a_man_behind_it():
     st_lof = _cover(dict(kneeling))
     assert st_lof.clear
     st = camel_game([("robin", "archer", "A", "0610"), ("t", "spearman", "B", "0604")], [kneeling], step=FIRE)
-    st.horses["pack"].kneeling = True
+    st.riders.horses["pack"].kneeling = True
     lof = line_of_fire(st, st.characters["robin"], st.characters["t"], "short")
     assert lof.cover == "medium" and any(ref == "MC §4.6.6" for _, ref in lof.notes)
     st.characters["t"].hex = H("0602")  # two hexes beyond the camel: not behind it
@@ -356,11 +356,11 @@ def test_a_litter_camel_gives_heavy_cover():
 def test_a_camel_rider_kneeling_gives_medium_cover_too():
     st = camel_game([("robin", "archer", "A", "0610"), ("t", "spearman", "B", "0604"),
                      ("k", "camel_rider", "B", "0605", {"facing": "N"})], step=FIRE)
-    st.kneeling.add("k")
+    st.camels.kneeling.add("k")
     lof = line_of_fire(st, st.characters["robin"], st.characters["t"], "short")
     assert ("the line crosses K's kneeling camel, T stands behind it: medium cover", "MC §4.6.6") in lof.notes
     assert not lof.clear and "firing over K" in lof.reason  # the rider on it blocks the line anyway (§5.5.3)
-    st.kneeling.discard("k")
+    st.camels.kneeling.discard("k")
     assert not any("kneeling camel" in t for t, _ in line_of_fire(st, st.characters["robin"], st.characters["t"],
                                                                    "short").notes)
 
@@ -374,9 +374,9 @@ def test_json_round_trip_with_a_kneeling_camel_a_kneeling_rider_and_a_passenger(
     d = json.loads(json.dumps(st.to_json()))
     back = GameState.from_json(d, st.gmap)
     assert back.to_json() == st.to_json() and back.digest() == st.digest()
-    assert back.horses["lit"].kneeling and back.horses["lit"].passenger == "hassan" and "khafr" in back.kneeling
+    assert back.riders.horses["lit"].kneeling and back.riders.horses["lit"].passenger == "hassan" and "khafr" in back.camels.kneeling
     assert back.characters["hassan"].hex is None
-    assert fork(st).kneeling == {"khafr"} and fork(st).kneeling is not st.kneeling
+    assert fork(st).camels.kneeling == {"khafr"} and fork(st).camels.kneeling is not st.camels.kneeling
     for a in (Kneel("a", "b"), Rise("a", "b"), EnterLitter("a", "b"), LeaveLitter("a", "0101")):
         assert Action.from_json(a.to_json()) == a
     from oriflamme.rulesets.magna_carta.engine.view import view
@@ -427,12 +427,12 @@ def corpus_texts() -> list[str]:
               Move("khafr", ("0304",))):
         probe(st, a)
     apply(st, Dismount("khafr", "0204"))
-    camel = next(x for x in st.horses if st.horses[x].kind == "camel")
+    camel = next(x for x in st.riders.horses if st.riders.horses[x].kind == "camel")
     for a in (Mount("khafr", camel), Mount("khafr", "pack")):
         probe(st, a)
     st.characters["khafr"].hex = H("0304")
     probe(st, Mount("khafr", camel))
-    st.horses[camel].kneeling = False
+    st.riders.horses[camel].kneeling = False
     probe(st, Mount("khafr", camel))
     apply(st, LeaveLitter("hassan", "0505"))
     probe(st, EnterLitter("hassan", "lit"))  # no points left
@@ -442,14 +442,14 @@ def corpus_texts() -> list[str]:
     probe(st, EnterLitter("ahmed", "lit"))  # not beside the head
     st.characters["ahmed"].hex = H("0505")
     probe(st, EnterLitter("ahmed", "lit"))  # full
-    st.mp_spent["ahmed"] = 7
+    st.phase.mp_spent["ahmed"] = 7
     probe(st, Rise("ahmed", "lit"))
-    st.mp_spent["ahmed"], st.mp_spent["lit"] = 0, 7
+    st.phase.mp_spent["ahmed"], st.phase.mp_spent["lit"] = 0, 7
     probe(st, Rise("ahmed", "lit"))
-    st.mp_spent["lit"] = 0
+    st.phase.mp_spent["lit"] = 0
     st.characters["ahmed"].hex = H("0706")
     probe(st, Rise("ahmed", "lit"))
-    st.horses["lit"].side = "B"
+    st.riders.horses["lit"].side = "B"
     probe(st, Rise("ahmed", "lit"))
     # a kneeling camel let go by its leader
     st = camel_game([("ahmed", "peasant", "A", "0604"), FOE], [PACK])
@@ -476,8 +476,8 @@ def corpus_texts() -> list[str]:
                      ("b2", "spearman", "B", "0604"), ("sal", "spearman", "B", "0101"),
                      ("k", "camel_rider", "B", "0303", {"facing": "N"}), ("t", "spearman", "B", "0302")],
                     [dict(LITTER, side="B", passenger="hassan"), dict(PACK, id="k2", hex="0807", side="B")], step=FIRE)
-    st.horses["k2"].kneeling = True
-    st.kneeling.add("k")
+    st.riders.horses["k2"].kneeling = True
+    st.camels.kneeling.add("k")
     probe(st, Fire("robin", "hassan"))
     probe(st, Fire("robin", "b2"))
     for target, at in (("b2", "0806"), ("t", "0302")):
@@ -486,9 +486,9 @@ def corpus_texts() -> list[str]:
         out.extend(f"{t} ({ref})" for t, ref in lof.notes)
     st.characters["hassan"].status = "stunned"
     st.active, st.step = "B", MOVEMENT
-    st.horses["lit"].kneeling = True
+    st.riders.horses["lit"].kneeling = True
     probe(st, LeaveLitter("hassan", "0505"))
-    kill(st, st.horses["lit"], "MC §6.8")
+    kill(st, st.riders.horses["lit"], "MC §6.8")
     texts(st)
     # the passenger is passive (§4.6.8)
     st = camel_game([("hassan", "javelinman", "A", "0605"), ("ahmed", "peasant", "A", "0110"),
@@ -546,7 +546,7 @@ def test_fire_at_a_passenger_applies_its_result_and_leaves_him_in_the_litter(die
                     dice=[die, 5, 5, 5])
     ev = apply(st, Fire("robin", "hassan"))
     hassan = st.characters["hassan"]
-    assert ev[0]["type"] == "fire" and hassan.hex is None and st.horses["lit"].passenger == "hassan"
+    assert ev[0]["type"] == "fire" and hassan.hex is None and st.riders.horses["lit"].passenger == "hassan"
     assert not any(e["type"] == "retreat" for e in ev)  # a retreat result leaves him in the litter
 
 

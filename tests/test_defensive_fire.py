@@ -31,7 +31,7 @@ def _board(dice=None, ready=("x", "y", "z"), mover="spearman", extra=()):
     chars = [("a", mover, "A", "0101"), ("f", "spearman", "A", "1001"), ("x", "crossbowman", "B", "0610"),
              ("y", "crossbowman", "B", "0810"), ("z", "crossbowman", "B", "1010")] + list(extra)
     st = game(OPEN, chars, step=MOVEMENT, dice=dice)
-    st.defensive_ready = set(ready)
+    st.defensive_fire.defensive_ready = set(ready)
     return st
 
 
@@ -44,7 +44,7 @@ def test_declaration_limits_movement_and_forbids_attack():
     r = explain(st, Declare("a", "offensive_and_defensive"))
     assert r.legal and "half movement this phase, and no attack" in r.explanation[-1]
     apply(st, Declare("a", "offensive_and_defensive"))
-    assert st.declared == {"a": "offensive_and_defensive"} and st.fire_limit == {"a": "half"}
+    assert st.defensive_fire.declared == {"a": "offensive_and_defensive"} and st.phase.fire_limit == {"a": "half"}
     assert allowance(st, st.characters["a"]) == 4
     with pytest.raises(IllegalAction):
         apply(st, Move("a", ("0201", "0301", "0401", "0501", "0601")))
@@ -88,14 +88,14 @@ def test_who_is_ready_for_defensive_fire_after_his_phase():
     apply(st, Declare("w", "offensive_or_defensive"))
     for s in ("x", "y", "z"):
         apply(st, Fire(s, "b"))
-    assert st.fire_limit == {"x": "none", "y": "half", "w": "none"}  # z keeps full movement
+    assert st.phase.fire_limit == {"x": "none", "y": "half", "w": "none"}  # z keeps full movement
     while st.active == "A":
         apply(st, EndStep())
-    assert st.defensive_ready == {"y", "w"}
+    assert st.defensive_fire.defensive_ready == {"y", "w"}
     st.dice = ScriptedDice([])
     while st.active == "B":  # B's phase ends: A's readiness is over
         apply(st, EndStep())
-    assert st.defensive_ready == set()
+    assert st.defensive_fire.defensive_ready == set()
 
 
 # --- the prompt ---------------------------------------------------------------------------------
@@ -129,7 +129,7 @@ def test_declined_fire_lets_the_mover_reach_his_destination():
     apply(st, Move("a", PATH))
     while st.pending:
         apply(st, Decline())
-    assert st.characters["a"].hex == H("0106") and st.mp_spent["a"] == 5
+    assert st.characters["a"].hex == H("0106") and st.phase.mp_spent["a"] == 5
     assert any(e["type"] == "defensive_fire" and "lets" in e["text"] for e in st.log)
 
 
@@ -141,7 +141,7 @@ def test_all_designated_shooters_roll_and_count_as_fired():
     apply(st, Designate("x"))
     apply(st, Designate("y"))
     apply(st, Volley())
-    assert st.dice.values == [] and st.df_fired == {"x", "y"}
+    assert st.dice.values == [] and st.defensive_fire.df_fired == {"x", "y"}
     a = st.characters["a"]
     assert not a.alive and a.hex == H("0102") and not st.pending
     assert [e["shooter"] for e in st.log if e["type"] == "fire"] == ["x", "y"]
@@ -163,7 +163,7 @@ def test_a_designated_shooter_who_can_no_longer_fire_wastes_his_shot():
     whose shot has become impossible rolls no die and his shot is wasted, with the reason."""
     st = wasted_shot_board()
     apply(st, Volley())
-    assert st.dice.values == [] and st.df_fired == {"x", "y"}
+    assert st.dice.values == [] and st.defensive_fire.df_fired == {"x", "y"}
     wasted = [e for e in st.log if e["type"] == "defensive_fire" and "wasted" in e["text"]]
     assert wasted and wasted[0]["text"] == "Y's shot is wasted: A can no longer be shot at"
     assert "F in 0709 blocks the line of fire" in wasted[0]["ruling"]["reason"]
@@ -177,7 +177,7 @@ def test_shooters_designated_after_a_kill_still_count_as_fired():
     for s in ("x", "y", "z"):
         apply(st, Designate(s))
     apply(st, Volley())
-    assert st.df_fired == {"x", "y", "z"} and st.dice.values == []
+    assert st.defensive_fire.df_fired == {"x", "y", "z"} and st.dice.values == []
     assert sum(1 for e in st.log if e["type"] == "defensive_fire" and "wasted" in e["text"]) == 2
 
 
@@ -191,7 +191,7 @@ def test_wounded_mover_goes_on_with_half_his_remaining_points():
     apply(st, Volley())
     a = st.characters["a"]
     assert a.status == "wounded" and a.hex == H("0103") and not st.pending
-    assert st.mp_spent["a"] == 4 and points_left(st, a) == 0
+    assert st.phase.mp_spent["a"] == 4 and points_left(st, a) == 0
 
 
 def test_result_a_costs_two_points_and_the_move_is_cut_short():
@@ -201,7 +201,7 @@ def test_result_a_costs_two_points_and_the_move_is_cut_short():
     apply(st, Move("a", PATH + ("0107", "0108")))
     apply(st, Designate("x"))
     apply(st, Volley())
-    assert st.characters["a"].hex == H("0107") and st.mp_spent["a"] == 8
+    assert st.characters["a"].hex == H("0107") and st.phase.mp_spent["a"] == 8
 
 
 def test_spacing_on_foot_unhurt_two_hexes():
@@ -281,7 +281,7 @@ def test_replay_of_a_record_with_declarations_and_defensive_fire():
     g.apply(Declare("y", "offensive_and_defensive"))
     while g.state.active == "B":
         g.apply(EndStep())
-    assert g.state.defensive_ready == {"x", "y"} and g.state.step == MOVEMENT
+    assert g.state.defensive_fire.defensive_ready == {"x", "y"} and g.state.step == MOVEMENT
     g.apply(Move("a", PATH))
     while g.state.pending:  # designate every eligible shooter, then fire
         opts = legal_actions(g.state)
@@ -316,7 +316,7 @@ def test_offensive_fire_still_keeps_the_most_permissive_movement():
               dice=MISS * 2)
     apply(st, Fire("y", "b"))
     apply(st, Fire("s", "b"))
-    assert st.declared == {"y": "offensive", "s": "offensive"} and st.fire_limit == {"s": "half"}
+    assert st.defensive_fire.declared == {"y": "offensive", "s": "offensive"} and st.phase.fire_limit == {"s": "half"}
 
 
 def test_web_options_list_the_prompt_with_odds_and_the_declarations_apart():
@@ -349,7 +349,7 @@ def test_a_character_declared_not_moving_may_be_shot_at_once():
     apply(st, Volley())
     a = st.characters["a"]
     assert a.hex == H("0105") and a.status == "dead"  # the crossbow's 1 kills (§5.4.3)
-    assert "a" in st.stopped and "x" in st.df_fired
+    assert "a" in st.phase.stopped and "x" in st.defensive_fire.df_fired
     # he cannot move afterwards, nor be declared twice; nobody ready: no such option
     st2 = _board(ready=())
     assert Stand("a") not in legal_actions(st2)
@@ -364,7 +364,7 @@ def test_declared_not_moving_and_let_be():
     st.characters["a"].hex = H("0105")
     apply(st, Stand("a"))
     apply(st, Decline())
-    assert not st.pending and st.characters["a"].hex == H("0105") and "a" in st.stopped
+    assert not st.pending and st.characters["a"].hex == H("0105") and "a" in st.phase.stopped
     assert any("does not fire at" in e["text"] for e in st.log)
     with pytest.raises(IllegalAction):
         apply(st, Move("a", ("0106",)))

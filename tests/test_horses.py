@@ -21,7 +21,7 @@ OPEN = [" ".join("." * 12)] * 12
 def horse_game(chars, step="movement", dice=None, horses=(("h", "0606", 0, None),), active="A"):
     st = game(OPEN, list(chars), step=step, dice=dice)
     for hid, hx, facing, side in horses:
-        st.horses[hid] = Horse(hid, H(hx), facing, side)
+        st.riders.horses[hid] = Horse(hid, H(hx), facing, side)
     st.active = active
     return st
 
@@ -33,7 +33,7 @@ def events(st, kind):
 def no_overlap(st):
     """No two horses, and no horse and live character, share a hex."""
     seen = set()
-    for x in st.horses.values():
+    for x in st.riders.horses.values():
         for h in x.hexes:
             assert h not in seen and not st.live_at(h), (x.id, h.label)
             seen.add(h)
@@ -44,7 +44,7 @@ def test_control_is_lost_when_no_friend_stays_next_to_the_horse():
     st = horse_game([("a", "spearman", "A", "0605"), ("z", "spearman", "B", "1212")],
                     horses=[("h", "0606", 0, "A")])
     apply(st, Move("a", ("0604",)))
-    assert st.horses["h"].side is None
+    assert st.riders.horses["h"].side is None
     assert events(st, "horse_loose") and "MC §4.4.4" in events(st, "horse_loose")[0]["ref"]
 
 
@@ -52,10 +52,10 @@ def test_control_is_kept_while_a_live_unstunned_friend_stands_by():
     st = horse_game([("a", "spearman", "A", "0605"), ("b", "spearman", "A", "0303"), ("z", "spearman", "B", "1212")],
                     horses=[("h", "0606", 0, "A")])
     apply(st, Move("b", ("0304",)))
-    assert st.horses["h"].side == "A" and not events(st, "horse_loose")
+    assert st.riders.horses["h"].side == "A" and not events(st, "horse_loose")
     st.characters["a"].stun(st.phase_no)  # "vivant et non assommé"
     led.settle(st)
-    assert st.horses["h"].side is None
+    assert st.riders.horses["h"].side is None
 
 
 def test_a_horse_is_taken_by_the_first_who_leads_it_not_while_the_enemy_holds_it():
@@ -67,9 +67,9 @@ def test_a_horse_is_taken_by_the_first_who_leads_it_not_while_the_enemy_holds_it
     assert Lead("a", "h") not in legal_actions(st)
     st.characters["e"].kill()
     led.settle(st)
-    assert st.horses["h"].side is None
+    assert st.riders.horses["h"].side is None
     apply(st, Lead("a", "h"))
-    assert st.horses["h"].side == "A" and st.horses["h"].led_by == "a"
+    assert st.riders.horses["h"].side == "A" and st.riders.horses["h"].led_by == "a"
 
 
 # --- leading by the bridle (§4.4.4) ------------------------------------------------------------
@@ -82,7 +82,7 @@ def test_a_man_on_foot_leads_a_horse_and_it_follows_him():
     apply(st, Lead("a", "h"))
     assert points_left(st, st.characters["a"]) == left  # free (automatic on foot)
     apply(st, Move("a", ("0604", "0603", "0602")))
-    horse, a = st.horses["h"], st.characters["a"]
+    horse, a = st.riders.horses["h"], st.characters["a"]
     assert horse.led_by == "a" and horse.side == "A"
     assert horse.hex.distance(a.hex) == 1  # its head next to him
     assert events(st, "horse_follows")
@@ -107,7 +107,7 @@ def test_a_man_on_foot_leads_up_to_three_horses_that_never_overlap():
     apply(st, path[0])
     a = st.characters["a"]
     for hid in ("h0", "h2", "h4"):
-        x = st.horses[hid]
+        x = st.riders.horses[hid]
         assert x.led_by == "a" and any(h.distance(a.hex) == 1 for h in x.hexes)
     no_overlap(st)
 
@@ -123,9 +123,9 @@ def test_a_rider_leads_one_horse_at_rest_and_it_goes_beside_him():
         apply(st, Lead("k", "g"))
     assert "1 horse(s)" in e.value.reason and e.value.ref == "MC §4.4.4"
     apply(st, Move("k", ("0605", "0604")))
-    kk, x = st.characters["k"], st.horses["h"]
+    kk, x = st.characters["k"], st.riders.horses["h"]
     assert x.facing == kk.facing == 0 and x.hex in (kk.hex.neighbour(2), kk.hex.neighbour(-2))
-    assert st.horses["g"].hexes[0] == k.neighbour(4)  # the other stays
+    assert st.riders.horses["g"].hexes[0] == k.neighbour(4)  # the other stays
     no_overlap(st)
 
 
@@ -137,7 +137,7 @@ def test_a_rider_who_takes_a_horse_after_moving_moves_no_further():
     assert st.pending[0].kind == "grab"  # he passed by it at 0606: he rides on without trying
     apply(st, Decline())
     k = st.characters["k"]
-    assert led.touches(k, st.horses["h"])
+    assert led.touches(k, st.riders.horses["h"])
     r = explain(st, Lead("k", "h"))
     assert r.legal and "moves no further" in r.steps[0].text
     apply(st, Lead("k", "h"))
@@ -147,17 +147,17 @@ def test_a_rider_who_takes_a_horse_after_moving_moves_no_further():
 def test_the_leader_lets_go_when_attacked():
     st = horse_game([("a", "spearman", "A", "0605"), ("e", "spearman", "B", "0604")],
                     step="melee", active="B", dice=[5])
-    st.horses["h"].led_by, st.horses["h"].side = "a", "A"
+    st.riders.horses["h"].led_by, st.riders.horses["h"].side = "a", "A"
     apply(st, Attack(("e",), ("a",)))
-    assert st.horses["h"].led_by is None
+    assert st.riders.horses["h"].led_by is None
     assert "in combat" in events(st, "lead_lost")[0]["text"]
 
 
 def test_the_leader_lets_go_when_he_attacks():
     st = horse_game([("a", "spearman", "A", "0605"), ("e", "spearman", "B", "0604")], step="melee", dice=[5])
-    st.horses["h"].led_by, st.horses["h"].side = "a", "A"
+    st.riders.horses["h"].led_by, st.riders.horses["h"].side = "a", "A"
     apply(st, Attack(("a",), ("e",)))
-    assert st.horses["h"].led_by is None and events(st, "lead_lost")
+    assert st.riders.horses["h"].led_by is None and events(st, "lead_lost")
 
 
 def test_a_led_horse_that_cannot_follow_is_let_go():
@@ -165,9 +165,9 @@ def test_a_led_horse_that_cannot_follow_is_let_go():
     rows[1] = " ".join(["T"] * 12)  # a row of trees: no horse may stand there
     rows[0] = " ".join(["T"] * 12)
     st = game(rows, [("a", "spearman", "A", "0603"), ("z", "spearman", "B", "1212")], step="movement")
-    st.horses["h"] = Horse("h", H("0604"), 0, "A", led_by="a")
+    st.riders.horses["h"] = Horse("h", H("0604"), 0, "A", led_by="a")
     apply(st, Move("a", ("0602", "0601")))
-    assert st.horses["h"].led_by is None and "cannot follow" in events(st, "lead_lost")[0]["text"]
+    assert st.riders.horses["h"].led_by is None and "cannot follow" in events(st, "lead_lost")[0]["text"]
 
 
 # --- fire at a lone horse (§6.8) -------------------------------------------------------------------
@@ -192,12 +192,12 @@ def test_fire_at_a_lone_horse_reads_the_mounted_table_and_kills_on_c_to_f():
         res = events(s2, "fire_horse")[0]["result"]
         seen.add(res)
         if res in ("C", "D", "E", "F"):
-            assert "h" not in s2.horses and s2.carcasses[H("0606")] == {"horse": 1}
+            assert "h" not in s2.riders.horses and s2.bodies.carcasses[H("0606")] == {"horse": 1}
             assert events(s2, "horse_killed")
         elif res == "A":  # the rider's retreat of 4: the horse backs away (§6.8, tests/test_bridle_grab.py)
-            assert s2.horses["h"].hex.distance(H("0606")) == 4 and events(s2, "horse_retreat")
+            assert s2.riders.horses["h"].hex.distance(H("0606")) == 4 and events(s2, "horse_retreat")
         else:
-            assert "h" in s2.horses and s2.horses["h"].hex == H("0606")
+            assert "h" in s2.riders.horses and s2.riders.horses["h"].hex == H("0606")
         assert events(s2, "fire_horse")[0]["shooter"] == "x"
     assert seen & set("CDEF") and seen - set("CDEF")
 
@@ -232,11 +232,11 @@ def test_attack_on_a_lone_horse_defence_one_and_its_outcomes():
         res = events(s2, "melee_horse")[0]["result"]
         assert events(s2, "melee_horse")[0]["attackers"] == ["a"]
         if res in ("E", "F", "G", "H"):
-            assert "h" not in s2.horses and s2.carcasses[H("0606")] == {"horse": 1}
+            assert "h" not in s2.riders.horses and s2.bodies.carcasses[H("0606")] == {"horse": 1}
         elif res == "C":  # the defender's retreat of 1: the horse backs away (§6.8)
-            assert s2.horses["h"].hex.distance(H("0606")) == 1 and events(s2, "horse_retreat")
+            assert s2.riders.horses["h"].hex.distance(H("0606")) == 1 and events(s2, "horse_retreat")
         else:
-            assert s2.horses["h"].hex == H("0606")
+            assert s2.riders.horses["h"].hex == H("0606")
             if res == "A":
                 assert s2.characters["a"].status == "wounded"
             elif res not in ("B",):
@@ -264,7 +264,7 @@ def test_led_horses_and_the_new_actions_round_trip():
     st = horse_game([("a", "spearman", "A", "0605"), ("z", "spearman", "B", "1212")])
     apply(st, Lead("a", "h"))
     back = GameState.from_json(json.loads(json.dumps(st.to_json())), st.gmap)
-    assert back.digest() == st.digest() and back.horses["h"].led_by == "a"
+    assert back.digest() == st.digest() and back.riders.horses["h"].led_by == "a"
     assert legal_actions(back) == legal_actions(st)
     for a in (Lead("a", "h"), FireAtHorse("x", "h"), AttackHorse(("a", "b"), "h")):
         assert Action.from_json(json.loads(json.dumps(a.to_json()))) == a
@@ -301,6 +301,6 @@ def test_random_play_with_horses_keeps_them_apart_and_by_their_leaders():
             a = rng.choice(horsey) if horsey and rng.random() < 0.5 else rng.choice(acts)
             apply(st, a)
             no_overlap(st)
-            for x in st.horses.values():
+            for x in st.riders.horses.values():
                 if x.led_by is not None:
                     assert led.touches(st.characters[x.led_by], x)

@@ -221,9 +221,9 @@ def _stand(c: Corpus) -> None:
     for answer in ("fire", "decline"):
         st = game(OPEN, [("a", "spearman", "A", "0105"), ("b", "spearman", "A", "0101"),
                          ("x", "crossbowman", "B", "0605")], dice=[1, 10, 10], step=MOVEMENT)
-        st.defensive_ready = {"x"}
+        st.defensive_fire.defensive_ready = {"x"}
         c.refusal(st, Stand("x"), w)
-        st.mp_spent["b"] = 1  # b has moved already
+        st.phase.mp_spent["b"] = 1  # b has moved already
         c.refusal(st, Stand("b"), w)
         apply(st, Stand("a"))
         if answer == "fire":
@@ -232,7 +232,7 @@ def _stand(c: Corpus) -> None:
         else:
             apply(st, Decline())
         c.events(st.log, w)
-        st.defensive_ready = set()
+        st.defensive_fire.defensive_ready = set()
         c.refusal(st, Stand("b"), w)
     st = game(OPEN, [("a", "spearman", "A", "0105"), ("x", "crossbowman", "B", "0605")], step=MOVEMENT)
     c.refusal(st, Stand("a"), w)
@@ -264,13 +264,13 @@ def _riders(c: Corpus) -> None:
         except IllegalAction as exc:
             c.add(exc.reason, w)
             c.add(str(exc), w)
-    st.horses["x"] = __import__("oriflamme.rulesets.magna_carta.engine.state", fromlist=["Horse"]).Horse("x", H("0502"), 0, None)
+    st.riders.horses["x"] = __import__("oriflamme.rulesets.magna_carta.engine.state", fromlist=["Horse"]).Horse("x", H("0502"), 0, None)
     c.ruling(explain(st, Move("k", ("0504", "0503"))), w)
-    del st.horses["x"]
+    del st.riders.horses["x"]
     for a in (Mount("s", "nohorse"), Mount("k", "nohorse"), Dismount("k", "0909"), Dismount("s", "0404")):
         c.refusal(st, a, w)
     s2 = fork(st)
-    s2.mp_spent["k"] = 11
+    s2.phase.mp_spent["k"] = 11
     c.refusal(s2, Dismount("k", "0404"), w)
     s2.characters["k"].foot_type = None
     c.refusal(s2, Dismount("k", "0404"), w)
@@ -278,7 +278,7 @@ def _riders(c: Corpus) -> None:
     s2.step = MELEE
     c.refusal(s2, Dismount("k", "0404"), w)
     s2 = fork(st)
-    s2.stopped.add("k")
+    s2.phase.stopped.add("k")
     c.refusal(s2, Dismount("k", "0404"), w)
     # dismount, then mount again; the knight-on-foot has too few points the second time
     apply(st, Move("k", ("0506",)))  # a volte beside nobody
@@ -287,9 +287,9 @@ def _riders(c: Corpus) -> None:
     acts = [a for a in legal_actions(s2) if isinstance(a, Dismount)]
     if acts:
         apply(s2, acts[0])
-        hid = next(iter(s2.horses))
+        hid = next(iter(s2.riders.horses))
         c.refusal(s2, Mount("k", hid), w)
-        s2.mp_spent["k"] = -10
+        s2.phase.mp_spent["k"] = -10
         c.refusal(s2, Mount("k", hid), w)
         c.refusal(s2, Mount("s", hid), w)
     c.events(s2.log, w)
@@ -297,10 +297,10 @@ def _riders(c: Corpus) -> None:
     # dismount, mount again, then too few points to mount
     st = game(big, [("k", "knight", "A", "0505", {"facing": "N"}), ("z", "spearman", "B", "0909")], step=MOVEMENT)
     apply(st, Dismount("k", "0404"))
-    hid = next(iter(st.horses))
+    hid = next(iter(st.riders.horses))
     s2 = fork(st)
     apply(s2, Mount("k", hid))
-    st.mp_spent["k"] = st.mp_spent["k"] + 3
+    st.phase.mp_spent["k"] = st.phase.mp_spent["k"] + 3
     c.refusal(st, Mount("k", hid), w)
     c.events(s2.log, w)
     # a rider stopped by an infiltration test (die 8, -2 for a knight in armour: 6, stop)
@@ -408,7 +408,7 @@ def _boards(c: Corpus) -> None:
         c.ruling(explain(st, Move("a", path)), w)
         c.refusal(st, Move("a", path), w)
     c.ruling(explain(st, Move("b", ("0302",))), w)
-    st.stopped.add("a")  # stopped by an infiltration test earlier in the phase (§4.3.1)
+    st.phase.stopped.add("a")  # stopped by an infiltration test earlier in the phase (§4.3.1)
     c.refusal(st, Move("a", ("0102",)), w)
     c.ruling(explain(st, Move("b", ("0304",))), w)
     # a stunned character surrounded by enemies is killed (§6.2)
@@ -480,13 +480,13 @@ def _boards(c: Corpus) -> None:
     st = game(rows, shooters + targets, elevation=elev, step=OFFENSIVE_FIRE)
     for a, t in itertools.product(shooters, shooters + targets):
         c.ruling(explain(st, Fire(a[0], t[0])), w)
-    st.fired.add("x")
+    st.phase.fired.add("x")
     c.ruling(explain(st, Fire("x", "b1")), w)
     c.refusal(st, Fire("b1", "x"), w)
     c.refusal(st, Attack(("k",), ("b5",)), w)
     c.refusal(st, Decline(), w)
     st.step = MELEE
-    st.attacked.add("k")
+    st.phase.attacked.add("k")
     for a, t in itertools.product(shooters, shooters + targets):
         c.ruling(explain(st, Attack((a[0],), (t[0],))), w)
     st.step = MOVEMENT
@@ -578,16 +578,16 @@ def _boards_defensive_fire(c: Corpus) -> None:
     st.step = MELEE
     c.ruling(explain(st, Attack(("a",), ("b",))), w)
     c.refusal(st, Declare("a", "offensive_and_defensive"), w)
-    st.step, st.declared = OFFENSIVE_FIRE, {"a": "defensive"}
+    st.step, st.defensive_fire.declared = OFFENSIVE_FIRE, {"a": "defensive"}
     c.ruling(explain(st, Fire("a", "b")), w)
-    st.declared, st.step, st.attacked = {}, MOVEMENT, {"a"}
+    st.defensive_fire.declared, st.step, st.phase.attacked = {}, MOVEMENT, {"a"}
     c.refusal(st, Declare("a", "offensive_and_defensive"), w)
     # the prompt, its answers and results: miss, B (half the points left), A (−2 PM), a kill
     for dice, answers in (([10, 10], "xv"), ([4], "xv"), ([6], "xv"), ([1], "xyv"), ([], "d")):
         st = game(big, [("m", "spearman", "A", "0101"), ("f", "spearman", "A", "1001"),
                          ("x", "crossbowman", "B", "0610"), ("y", "crossbowman", "B", "0810"),
                          ("z", "crossbowman", "B", "1010")], step=MOVEMENT, dice=dice)
-        st.defensive_ready = {"x", "y"}
+        st.defensive_fire.defensive_ready = {"x", "y"}
         apply(st, Move("m", ("0102", "0103", "0104", "0105", "0106")))
         c.refusal(st, EndStep(), w)
         for k in answers:
@@ -597,11 +597,11 @@ def _boards_defensive_fire(c: Corpus) -> None:
         c.events(st.log, w)
         for s in ("x", "y", "z", "f"):
             c.ruling(defensive_ruling(st, st.characters[s], st.characters["m"]), w)
-    st.df_targets = ["m", "f"]
+    st.defensive_fire.df_targets = ["m", "f"]
     c.ruling(defensive_ruling(st, st.characters["y"], st.characters["m"]), w)
-    st.df_targets, st.df_last, st.df_walked = ["m"], {"m": 1}, {"m": 1}
+    st.defensive_fire.df_targets, st.defensive_fire.df_last, st.defensive_fire.df_walked = ["m"], {"m": 1}, {"m": 1}
     c.ruling(defensive_ruling(st, st.characters["y"], st.characters["m"]), w)
-    st.df_fired = {"y"}
+    st.defensive_fire.df_fired = {"y"}
     c.ruling(defensive_ruling(st, st.characters["y"], st.characters["m"]), w)
 
 
@@ -639,10 +639,10 @@ def _bodies_boards(c: Corpus) -> None:
     add_carcass(st, H("0302"), HORSE)
     c.refusal(st, ClearBodies(("a", "c"), "0302", "0201", "man"), w)
     st = game(rows, chars, step=MOVEMENT)
-    st.fired.add("a")
+    st.phase.fired.add("a")
     c.refusal(st, ClearBodies(("a", "c"), "0302", "0201", "man"), w)
-    st.fired.clear()
-    st.mp_spent["a"] = 1
+    st.phase.fired.clear()
+    st.phase.mp_spent["a"] = 1
     c.refusal(st, ClearBodies(("a", "c"), "0302", "0201", "man"), w)
     st.characters["c"].status = "stunned"
     c.refusal(st, ClearBodies(("c", "z"), "0302", "0201", "man"), w)
@@ -661,17 +661,17 @@ def _bodies_boards(c: Corpus) -> None:
               Carry("a", "s", ("0102", "0103", "0102", "0202", "0302", "0402", "0502"))):
         c.ruling(explain(st, a), w)
         c.refusal(st, a, w)
-    st.mp_spent["a"] = 7
+    st.phase.mp_spent["a"] = 7
     c.refusal(st, Carry("a", "s", ("0102", "0103")), w)
-    st.mp_spent["a"] = 8
+    st.phase.mp_spent["a"] = 8
     c.refusal(st, Carry("a", "s", ("0102", "0103")), w)
-    del st.mp_spent["a"]
+    del st.phase.mp_spent["a"]
     st.characters["s"].status = "healthy"
     c.refusal(st, Carry("a", "s", ("0102", "0103")), w)
     st.characters["s"].status = "stunned"
-    st.stopped.add("z")
+    st.phase.stopped.add("z")
     c.refusal(st, Carry("z", "s", ("0704",)), w)
-    st.clearing.add("k")
+    st.phase.clearing.add("k")
     c.refusal(st, Carry("k", "s", ("0302", "0303")), w)
     c.refusal(st, Move("k", ("0302",)), w)
     apply(st, Carry("a", "s", ("0102", "0103", "0104")))
@@ -725,7 +725,7 @@ def _horses(c: Corpus) -> None:
     def mk(chars, horses, step=MOVEMENT, active="A", dice=None, rows=big):
         st = game(rows, chars, step=step, dice=dice)
         for h in horses:
-            st.horses[h.id] = h
+            st.riders.horses[h.id] = h
         st.active = active
         return st
 
@@ -759,10 +759,10 @@ def _horses(c: Corpus) -> None:
     s2.characters["a"].stun(s2.phase_no)
     c.refusal(s2, Lead("a", "h1"), w)
     s2 = fork(st)
-    s2.clearing.add("a")
+    s2.phase.clearing.add("a")
     c.refusal(s2, Lead("a", "h1"), w)
     s2 = fork(st)
-    s2.horses["h1"].hex = s2.characters["a"].hex
+    s2.riders.horses["h1"].hex = s2.characters["a"].hex
     c.refusal(s2, Lead("a", "h1"), w)
     c.events(st.log, w)
     # a rider: at rest, one horse only, after moving; a foot leader who mounts keeps one
@@ -823,10 +823,10 @@ def _horses(c: Corpus) -> None:
               AttackHorse(("x",), "h"), AttackHorse(("a",), "nohorse"), AttackHorse(("nobody",), "h")):
         c.ruling(explain(st, a), w)
         c.refusal(st, a, w)
-    st.horses["h"].side = "A"
+    st.riders.horses["h"].side = "A"
     c.refusal(st, AttackHorse(("a",), "h"), w)
     from oriflamme.rulesets.magna_carta.engine.lone_horse import attack_ruling
-    c.ruling(attack_ruling(st, [], st.horses["h"]), w)
+    c.ruling(attack_ruling(st, [], st.riders.horses["h"]), w)
 
 
 def _camels(c: Corpus) -> None:
@@ -842,8 +842,8 @@ def _camels(c: Corpus) -> None:
             from oriflamme.rulesets.magna_carta.engine.actions import Kneel
             apply(st, Kneel("r", "r"))
         apply(st, next(a for a in legal_actions(st) if isinstance(a, Dismount)))
-        st.horses.clear()
-        st.horses["hx"] = Horse("hx", H("0304"), 0, None, kind=kind)
+        st.riders.horses.clear()
+        st.riders.horses["hx"] = Horse("hx", H("0304"), 0, None, kind=kind)
         c.refusal(st, Mount("r", "hx"), w)
     for die, rider in ((3, "knight"), (6, "knight"), (9, "knight"), (3, "turcopole")):
         st = game(big, [("k", rider, "A", "0506", {"facing": "N"}), ("c", "camel_rider", "B", "0602", {"facing": "N"}),

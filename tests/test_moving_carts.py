@@ -58,8 +58,8 @@ def refused(st: GameState, action: Action, ref: str) -> str:
 # --- the cart in the game state ----------------------------------------------------------------
 def test_placed_cart_and_animal():
     st = cgame([("a", "spearman", "A", "0508")])
-    cart = st.carts["cart1"]
-    ox = st.horses["cart1-ox"]
+    cart = st.carts.carts["cart1"]
+    ox = st.riders.horses["cart1-ox"]
     assert (cart.front, cart.rear, cart.facing, cart.animal) == (H("0508"), H("0509"), 0, "cart1-ox")
     assert ox.hexes == (H("0506"), H("0507")) and ox.kind == "ox" and ox.harnessed_to == "cart1"
     assert st.gmap.terrain(H("0508")) == "cart" == st.gmap.terrain(H("0509"))
@@ -74,7 +74,7 @@ def test_driving_with_an_ox_and_with_a_horse():
     assert r.legal and r.data["cost"] == 4 and cites(r, "§4.5.1")
     refused(st, DriveCart("a", "cart1", ("0505", "0504", "0503", "0502", "0501")), "MC §4.5.1")
     apply(st, DriveCart("a", "cart1", ("0505", "0504", "0503", "0502")))
-    cart, ox, a = st.carts["cart1"], st.horses["cart1-ox"], st.characters["a"]
+    cart, ox, a = st.carts.carts["cart1"], st.riders.horses["cart1-ox"], st.characters["a"]
     assert ox.hexes == (H("0502"), H("0503")) and (cart.front, cart.rear) == (H("0504"), H("0505"))
     assert a.hex == H("0504")  # the driver rides on the front hex
     assert cart.moving and cart.side == "A"
@@ -82,7 +82,7 @@ def test_driving_with_an_ox_and_with_a_horse():
     assert any(e["type"] == "cart_moves" for e in st.log)
     # the draught horse: 8 PM
     st = cgame([("a", "spearman", "A", "0508")], animal="horse")
-    assert st.horses["cart1-horse"].kind == "draught_horse"
+    assert st.riders.horses["cart1-horse"].kind == "draught_horse"
     assert explain(st, DriveCart("a", "cart1", ("0505", "0504", "0503", "0502", "0501"))).legal
 
 
@@ -90,9 +90,9 @@ def test_leading_the_animal_on_foot():
     st = cgame([("a", "spearman", "A", "0406")])  # next to the ox's head
     apply(st, DriveCart("a", "cart1", ("0505", "0504")))
     a = st.characters["a"]
-    assert st.horses["cart1-ox"].hexes == (H("0504"), H("0505"))
-    assert any(a.hex.distance(h) == 1 for h in st.horses["cart1-ox"].hexes)  # he walked beside it
-    assert st.mp_spent["a"] == 8  # driving took his whole movement
+    assert st.riders.horses["cart1-ox"].hexes == (H("0504"), H("0505"))
+    assert any(a.hex.distance(h) == 1 for h in st.riders.horses["cart1-ox"].hexes)  # he walked beside it
+    assert st.phase.mp_spent["a"] == 8  # driving took his whole movement
     # nobody next to the team, nor on its front: no driver
     st = cgame([("a", "spearman", "A", "0301")])
     refused(st, DriveCart("a", "cart1", ("0505",)), "MC §4.5.1")
@@ -122,7 +122,7 @@ def test_men_pulling_two_and_three():
     opts = [x for x in legal_actions(st) if isinstance(x, DriveCart)]
     assert DriveCart("a", "cart1", ("0506", "0505", "0504"), ("b", "c")) in opts
     apply(st, DriveCart("a", "cart1", ("0506", "0505", "0504"), ("b", "c")))
-    cart = st.carts["cart1"]
+    cart = st.carts.carts["cart1"]
     assert st.characters["a"].hex == H("0504") and (cart.front, cart.rear) == (H("0505"), H("0506"))
     for cid in ("b", "c"):  # the others follow beside the cart
         assert any(st.characters[cid].hex.distance(h) == 1 for h in cart.hexes)
@@ -152,14 +152,14 @@ def test_blocked_paths_are_refused_with_the_rule_and_the_state_unchanged():
     # another cart in the way
     st = cgame([("a", "spearman", "A", "0508")])
     carts.place(st, [CART | {"animal": "ox"}, {"front": "0504", "rear": "0404"}])
-    st.horses.pop("cart1-ox")  # place() renumbered: cart1/cart2 anew
+    st.riders.horses.pop("cart1-ox")  # place() renumbered: cart1/cart2 anew
     refused(st, DriveCart("a", "cart1", ("0505", "0504")), "MC §4.5.1")
 
 
 def test_passengers_ride_with_the_cart_and_pay_three_to_move_inside():
     st = cgame([("a", "spearman", "A", "0406"), ("p", "crossbowman", "A", "0509"), ("q", "spearman", "A", "0610")])
     apply(st, DriveCart("a", "cart1", ("0505", "0504")))
-    cart = st.carts["cart1"]
+    cart = st.carts.carts["cart1"]
     p = st.characters["p"]
     assert p.hex == cart.rear == H("0507")
     r = explain(st, Move("p", (cart.front.label,)))  # inside a moving cart: 3 PM (§4.5.4.1)
@@ -177,13 +177,13 @@ def test_passengers_ride_with_the_cart_and_pay_three_to_move_inside():
 def test_a_cart_stops_moving_when_its_sides_movement_comes_round_again():
     st = cgame([("a", "spearman", "A", "0508")])
     apply(st, DriveCart("a", "cart1", ("0505",)))
-    assert st.carts["cart1"].moving
+    assert st.carts.carts["cart1"].moving
     st.active = "B"
     carts.on_movement_step(st)
-    assert st.carts["cart1"].moving  # still moving in the enemy's phase
+    assert st.carts.carts["cart1"].moving  # still moving in the enemy's phase
     st.active = "A"
     carts.on_movement_step(st)
-    assert not st.carts["cart1"].moving and st.gmap.terrain(st.carts["cart1"].front) == "cart"
+    assert not st.carts.carts["cart1"].moving and st.gmap.terrain(st.carts.carts["cart1"].front) == "cart"
 
 
 def _moving_modifier(r) -> bool:
@@ -194,7 +194,7 @@ def test_fire_from_a_moving_cart_adds_one_and_from_a_stationary_cart_nothing():
     st = cgame([("x", "crossbowman", "A", "0509"), ("t", "spearman", "B", "0909")], step="offensive_fire")
     r = explain(st, Fire("x", "t"))
     assert r.legal and not _moving_modifier(r)  # stationary: no modifier (§4.5.3.2, D13)
-    st.carts["cart1"].moving, st.carts["cart1"].side = True, "A"
+    st.carts.carts["cart1"].moving, st.carts.carts["cart1"].side = True, "A"
     carts.redraw(st)
     r2 = explain(st, Fire("x", "t"))
     assert r2.legal and _moving_modifier(r2)
@@ -206,23 +206,23 @@ def test_fire_from_a_moving_cart_adds_one_and_from_a_stationary_cart_nothing():
 
 def test_harnessing_and_unharnessing_take_the_whole_phase():
     st = cgame([("a", "spearman", "A", "0407"), ("b", "spearman", "A", "0101")], animal=None)
-    st.horses["ox1"] = Horse("ox1", H("0506"), 0, None, kind="ox")
+    st.riders.horses["ox1"] = Horse("ox1", H("0506"), 0, None, kind="ox")
     assert Harness("a", "cart1", "ox1") in legal_actions(st)
     refused(st, Harness("b", "cart1", "ox1"), "MC §4.5.1")  # not next to the ox
     apply(st, Harness("a", "cart1", "ox1"))
-    assert st.carts["cart1"].animal == "ox1" and st.horses["ox1"].harnessed_to == "cart1"
+    assert st.carts.carts["cart1"].animal == "ox1" and st.riders.horses["ox1"].harnessed_to == "cart1"
     refused(st, Move("a", ("0406",)), "§4.5.1")
     assert not [x for x in legal_actions(st) if getattr(x, "char", None) == "a"]
     refused(st, Lead("b", "ox1"), "MC §4.5.1")  # a harnessed ox is driven, not led
     # unharnessing, next phase: the ox stays, free
-    st.clearing.clear(), st.harnessing.clear()
+    st.phase.clearing.clear(), st.carts.harnessing.clear()
     assert Unharness("a", "cart1") in legal_actions(st)
     apply(st, Unharness("a", "cart1"))
-    assert st.carts["cart1"].animal is None and st.horses["ox1"].harnessed_to is None
-    assert "a" in st.clearing
+    assert st.carts.carts["cart1"].animal is None and st.riders.horses["ox1"].harnessed_to is None
+    assert "a" in st.phase.clearing
     # an animal standing anywhere else cannot be harnessed
-    st.clearing.clear(), st.harnessing.clear()
-    st.horses["ox1"].hex, st.horses["ox1"].facing = H("0305"), 0
+    st.phase.clearing.clear(), st.carts.harnessing.clear()
+    st.riders.horses["ox1"].hex, st.riders.horses["ox1"].facing = H("0305"), 0
     st.characters["a"].hex = H("0304")
     refused(st, Harness("a", "cart1", "ox1"), "MC §4.5.1")
 
@@ -230,11 +230,11 @@ def test_harnessing_and_unharnessing_take_the_whole_phase():
 def test_a_dead_animal_must_be_unharnessed_before_the_cart_moves():
     from oriflamme.rulesets.magna_carta.engine.lone_horse import kill
     st = cgame([("a", "spearman", "A", "0508")])
-    kill(st, st.horses["cart1-ox"], "MC §6.8")
-    assert carts.dead_in_harness(st, st.carts["cart1"])
+    kill(st, st.riders.horses["cart1-ox"], "MC §6.8")
+    assert carts.dead_in_harness(st, st.carts.carts["cart1"])
     refused(st, DriveCart("a", "cart1", ("0505",)), "MC §4.5.1")
     apply(st, Unharness("a", "cart1"))
-    assert st.carts["cart1"].animal is None and "a" in st.clearing
+    assert st.carts.carts["cart1"].animal is None and "a" in st.phase.clearing
     assert any(e["type"] == "unharness" for e in st.log)
 
 
@@ -253,7 +253,7 @@ def test_a_draught_animal_forced_to_retreat_backs_with_its_cart():
     team stays."""
     st = cgame([("e", "spearman", "A", "0405"), ("p", "spearman", "B", "0508")], step="melee", dice=[8])
     apply(st, AttackHorse(("e",), "cart1-ox"))
-    ox, cart = st.horses["cart1-ox"], st.carts["cart1"]
+    ox, cart = st.riders.horses["cart1-ox"], st.carts.carts["cart1"]
     assert [e for e in st.log if e["type"] == "melee_horse"][-1]["result"] == "C"
     assert (ox.hexes, cart.front, cart.rear) == ((H("0507"), H("0508")), H("0509"), H("0510"))
     assert st.characters["p"].hex == H("0509")  # aboard, he went with it
@@ -263,7 +263,7 @@ def test_a_draught_animal_forced_to_retreat_backs_with_its_cart():
     # the hex behind the cart taken: the team stays
     st = cgame([("e", "spearman", "A", "0405"), ("q", "spearman", "B", "0510")], step="melee", dice=[8])
     apply(st, AttackHorse(("e",), "cart1-ox"))
-    ox, cart = st.horses["cart1-ox"], st.carts["cart1"]
+    ox, cart = st.riders.horses["cart1-ox"], st.carts.carts["cart1"]
     assert (ox.hex, cart.front, cart.rear) == (H("0506"), H("0508"), H("0509"))
     assert "the team stays" in [e for e in st.log if e["type"] == "cart_retreat"][-1]["text"]
     # the map ends behind it: the team stays
@@ -271,7 +271,7 @@ def test_a_draught_animal_forced_to_retreat_backs_with_its_cart():
                cart={"front": "0509", "rear": "0510"}, step="melee", dice=[8])
     apply(st, AttackHorse(("e",), "cart1-ox"))
     ev = [e for e in st.log if e["type"] == "cart_retreat"][-1]
-    assert "0511 is off the map; the team stays" in ev["text"] and st.carts["cart1"].rear == H("0510")
+    assert "0511 is off the map; the team stays" in ev["text"] and st.carts.carts["cart1"].rear == H("0510")
 
 
 SCENARIO = {"id": "t", "name": "t", "turns": 3,
@@ -284,7 +284,7 @@ SCENARIO = {"id": "t", "name": "t", "turns": 3,
 def test_scenario_animal_json_round_trip_and_replay():
     scenario, gmap = validate_scenario(validate_scenario(SCENARIO)[0])  # as a record keeps it
     g = Game(scenario, gmap, 7)
-    assert g.state.carts["cart1"].animal == "cart1-horse"
+    assert g.state.carts.carts["cart1"].animal == "cart1-horse"
     assert g.state.step == "movement"  # nobody fires: the first step is passed
     drive = next(a for a in legal_actions(g.state) if isinstance(a, DriveCart) and len(a.path) == 3)
     g.apply(drive)
@@ -292,7 +292,7 @@ def test_scenario_animal_json_round_trip_and_replay():
     d = st.to_json()
     back = GameState.from_json(d, gmap)  # the scenario's map: the carts are drawn where they stand now
     assert back.digest() == st.digest()
-    cart = back.carts["cart1"]
+    cart = back.carts.carts["cart1"]
     assert back.gmap.terrain(cart.front) == "moving_cart" and back.gmap.terrain(H("0209")) != "cart"
     g.apply(EndStep())
     rec = g.record(reveal=True)
@@ -333,8 +333,8 @@ def test_a_higher_shooter_sees_over_a_cart():
 # --- random play with a cart --------------------------------------------------------------------
 def _invariants(st: GameState) -> None:
     drawn = {h for h in st.gmap.hexes if st.gmap.terrain(h) in ("cart", "moving_cart")}
-    assert drawn == {h for x in st.carts.values() for h in x.hexes}
-    for cart in st.carts.values():
+    assert drawn == {h for x in st.carts.carts.values() for h in x.hexes}
+    for cart in st.carts.carts.values():
         assert (st.gmap.terrain(cart.front) == "moving_cart") == cart.moving
         x = carts.animal_of(st, cart)
         if x is not None:  # cart and animal never part
@@ -356,10 +356,10 @@ def test_random_play_keeps_carts_whole(seed, animal):
         acts = legal_actions(st)
         drives = [a for a in acts if isinstance(a, (DriveCart, Harness, Unharness))]
         a = rng.choice(drives) if drives and rng.random() < 0.5 else rng.choice(acts)
-        aboard = {c.id for x in st.carts.values() for c in carts.aboard(st, x)}
+        aboard = {c.id for x in st.carts.carts.values() for c in carts.aboard(st, x)}
         apply(st, a)
         if isinstance(a, DriveCart):  # a cart never runs over anybody: only those aboard ride it
-            assert {c.id for c in carts.aboard(st, st.carts[a.cart])} <= aboard
+            assert {c.id for c in carts.aboard(st, st.carts.carts[a.cart])} <= aboard
         _invariants(st)
 
 
@@ -421,13 +421,13 @@ def corpus_texts() -> list[str]:
     events(st)
     st = cgame([("a", "spearman", "A", "0507"), ("b", "spearman", "A", "0608")], animal=None, hexsides="0508 N wall")
     refusal(st, DriveCart("a", "cart1", ("0506",), ("b",)))
-    st.mp_spent["b"] = 1
+    st.phase.mp_spent["b"] = 1
     refusal(st, DriveCart("a", "cart1", ("0406",), ("b",)))
     # blocked: a friend, a horse, a cart, water, the map's edge
     rows = list(ROWS)
     rows[4] = ". . . . ~ . . . . ."
     st = cgame([("a", "spearman", "A", "0508"), ("f", "spearman", "A", "0504")], rows=rows)
-    st.horses["h1"] = Horse("h1", H("0604"), 0, None)
+    st.riders.horses["h1"] = Horse("h1", H("0604"), 0, None)
     refusal(st, DriveCart("a", "cart1", ("0505", "0504")))
     refusal(st, DriveCart("a", "cart1", ("0505", "0404", "0403")))
     refusal(st, DriveCart("a", "cart1", ("0505", "0604")))
@@ -439,9 +439,9 @@ def corpus_texts() -> list[str]:
     # harnessing
     st = cgame([("a", "spearman", "A", "0407"), ("b", "spearman", "A", "0101"), ("e", "spearman", "B", "0605")],
                animal=None)
-    st.horses["ox1"] = Horse("ox1", H("0506"), 0, None, kind="ox")
-    st.horses["ox2"] = Horse("ox2", H("0303"), 0, "B", kind="ox")
-    st.horses["h2"] = Horse("h2", H("0808"), 0, None)
+    st.riders.horses["ox1"] = Horse("ox1", H("0506"), 0, None, kind="ox")
+    st.riders.horses["ox2"] = Horse("ox2", H("0303"), 0, "B", kind="ox")
+    st.riders.horses["h2"] = Horse("h2", H("0808"), 0, None)
     for a in (Harness("b", "cart1", "ox1"), Harness("a", "cart1", "h2"), Harness("a", "cart1", "ox2"),
               Harness("a", "nope", "ox1"), Harness("q", "cart1", "ox1"), Unharness("a", "cart1")):
         refusal(st, a)
@@ -450,34 +450,34 @@ def corpus_texts() -> list[str]:
     for a in (Move("a", ("0406",)), Lead("b", "ox1"), Harness("b", "cart1", "ox1"), Unharness("b", "cart1"),
               DriveCart("a", "cart1", ("0505",))):
         refusal(st, a)
-    st.clearing.clear(), st.harnessing.clear()
-    st.horses["ox1"].led_by = "b"
-    st.horses["ox1"].harnessed_to, st.carts["cart1"].animal = None, None
+    st.phase.clearing.clear(), st.carts.harnessing.clear()
+    st.riders.horses["ox1"].led_by = "b"
+    st.riders.horses["ox1"].harnessed_to, st.carts.carts["cart1"].animal = None, None
     refusal(st, Harness("a", "cart1", "ox1"))
-    st.horses["ox1"].led_by, st.horses["ox1"].side = None, "B"
+    st.riders.horses["ox1"].led_by, st.riders.horses["ox1"].side = None, "B"
     refusal(st, Harness("a", "cart1", "ox1"))
     refusal(st, DriveCart("a", "cart1", ("0506",)))
-    st.horses["ox1"].side = None
+    st.riders.horses["ox1"].side = None
     apply(st, Harness("a", "cart1", "ox1"))
-    st.horses["ox1"].side = "B"
-    st.clearing.clear(), st.harnessing.clear()
+    st.riders.horses["ox1"].side = "B"
+    st.phase.clearing.clear(), st.carts.harnessing.clear()
     refusal(st, DriveCart("a", "cart1", ("0505",)))
     ruling(explain(st, Unharness("a", "cart1")))
     apply(st, Unharness("a", "cart1"))
-    st.horses["ox1"].harnessed_to = "cart1"
-    st.carts["cart1"].animal = "ox1"
+    st.riders.horses["ox1"].harnessed_to = "cart1"
+    st.carts.carts["cart1"].animal = "ox1"
     refusal(st, Harness("b", "cart1", "ox1"))
-    st.clearing.clear(), st.harnessing.clear()
-    st.horses["ox1"].harnessed_to, st.carts["cart1"].animal = "cart2", None
+    st.phase.clearing.clear(), st.carts.harnessing.clear()
+    st.riders.horses["ox1"].harnessed_to, st.carts.carts["cart1"].animal = "cart2", None
     refusal(st, Harness("a", "cart1", "ox1"))
-    st.horses["ox1"].harnessed_to, st.horses["ox1"].side, st.horses["ox1"].led_by = None, None, None
-    st.horses["ox1"].hex, st.characters["a"].hex = H("0305"), H("0304")
+    st.riders.horses["ox1"].harnessed_to, st.riders.horses["ox1"].side, st.riders.horses["ox1"].led_by = None, None, None
+    st.riders.horses["ox1"].hex, st.characters["a"].hex = H("0305"), H("0304")
     refusal(st, Harness("a", "cart1", "ox1"))
     events(st)
     # a dead animal
     from oriflamme.rulesets.magna_carta.engine.lone_horse import kill
     st = cgame([("a", "spearman", "A", "0508")])
-    kill(st, st.horses["cart1-ox"], "MC §6.8")
+    kill(st, st.riders.horses["cart1-ox"], "MC §6.8")
     refusal(st, DriveCart("a", "cart1", ("0505",)))
     ruling(explain(st, Unharness("a", "cart1")))
     apply(st, Unharness("a", "cart1"))
@@ -490,13 +490,13 @@ def corpus_texts() -> list[str]:
     st.characters["a"].status = "stunned"
     refusal(st, DriveCart("a", "cart1", ("0505",)))
     st = cgame([("a", "spearman", "A", "0508")])
-    st.fired.add("a")
+    st.phase.fired.add("a")
     refusal(st, DriveCart("a", "cart1", ("0505",)))
     st = cgame([("k", "knight", "A", "0604", {"facing": "N"})])
     refusal(st, DriveCart("k", "cart1", ("0505",)))
     # fire from a moving cart, a higher shooter seeing over a cart
     st = cgame([("x", "crossbowman", "A", "0509"), ("t", "spearman", "B", "0909")], step="offensive_fire")
-    st.carts["cart1"].moving = True
+    st.carts.carts["cart1"].moving = True
     carts.redraw(st)
     ruling(explain(st, Fire("x", "t")))
     elev = ["0 0 0 0 0 0 0 0 0 0"] * 8 + ["0 0 0 0 1 0 0 0 0 0", "0 0 0 0 0 0 0 0 0 0"]
@@ -506,7 +506,7 @@ def corpus_texts() -> list[str]:
     st = cgame([("x", "crossbowman", "A", "0509"), ("t", "spearman", "B", "0503")], cart={"front": "0506", "rear": "0507"},
                animal=None, step="offensive_fire")
     ruling(explain(st, Fire("x", "t")))
-    st.carts["cart1"].moving = True
+    st.carts.carts["cart1"].moving = True
     carts.redraw(st)
     ruling(explain(st, Fire("x", "t")))
     # the draught animal attacked and shot at
@@ -550,7 +550,7 @@ def test_terminal_and_browser_list_the_cart_actions():
     g = SimpleNamespace(state=st)
     assert describe(g.state, DriveCart("a", "cart1", ("0505", "0504"))).startswith("drive: A")
     assert "unharnesses" in describe(g.state, Unharness("a", "cart1"))
-    st.horses["ox9"] = Horse("ox9", H("0303"), 0, None, kind="ox")
+    st.riders.horses["ox9"] = Horse("ox9", H("0303"), 0, None, kind="ox")
     assert "harnesses the ox in 0303-0304" in describe(g.state, Harness("a", "cart1", "ox9"))
     assert any(e["action"]["type"] == "unharness" for e in options(st)["extras"])
 
@@ -560,5 +560,5 @@ def test_a_harnessed_animal_is_not_grabbed_in_passing():
     with its cart); found by random play, where a grabbed ox left its cart behind."""
     from oriflamme.rulesets.magna_carta.engine import bridle
     st = cgame([("k", "knight", "A", "0304", {"facing": "S"})])
-    prob = bridle.grab_problem(st, st.characters["k"], st.horses["cart1-ox"])
+    prob = bridle.grab_problem(st, st.characters["k"], st.riders.horses["cart1-ox"])
     assert prob is not None and "harnessed to a cart" in prob[0] and prob[1] == "MC §4.5.1"

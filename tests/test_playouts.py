@@ -45,7 +45,7 @@ def check_invariants(state: GameState) -> None:
             assert not side or rs.hexsides[side].crossing_for(True) != "impassable"
         assert points_left(state, c) >= 0
         # never more than the healthy allowance (a wound later in the phase may lower it)
-        assert state.mp_spent.get(c.id, 0) <= c.movement
+        assert state.phase.mp_spent.get(c.id, 0) <= c.movement
     for a in legal_actions(state):
         actors = []
         if isinstance(a, Move):

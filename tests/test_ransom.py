@@ -63,9 +63,9 @@ def _surrendered(dice=(3,)):
 
 def _phase(st, side, step):
     st.active, st.step = side, step
-    for s in (st.attacked, st.engaged, st.fired, st.stopped):
+    for s in (st.phase.attacked, st.phase.engaged, st.phase.fired, st.phase.stopped):
         s.clear()
-    st.mp_spent.clear()
+    st.phase.mp_spent.clear()
 
 
 # --- the scenario switch -------------------------------------------------------------------

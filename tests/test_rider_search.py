@@ -178,15 +178,15 @@ def positions(draw):
         chars[f"o{i}"] = replace(tpl, id=f"o{i}", side=draw(st_.sampled_from("AB")), hex=h,
                                  facing=draw(st_.integers(0, 5)), status=draw(_STATUS))
     st.characters = chars
-    st.horses = {}
-    st.opportunity_used = {cid for cid in chars if cid != "mover" and draw(st_.integers(0, 5)) == 0}
+    st.riders.horses = {}
+    st.phase.opportunity_used = {cid for cid in chars if cid != "mover" and draw(st_.integers(0, 5)) == 0}
     carcasses = {}
     for _ in range(draw(st_.integers(0, 6))):
         h = draw(st_.sampled_from(near))
         kinds = carcasses.setdefault(h, {})
         k = draw(st_.sampled_from(["man", "horse"]))
         kinds[k] = kinds.get(k, 0) + draw(st_.integers(1, 3))
-    st.carcasses = carcasses
+    st.bodies.carcasses = carcasses
     return st, mover, draw(st_.integers(1, 30))
 
 

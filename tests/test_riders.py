@@ -155,7 +155,7 @@ def test_fire_at_a_rider_reads_the_mounted_table_and_unhorses():
     apply(st, Fire("x", "k"))
     k = st.characters["k"]
     assert not k.mounted and k.status == "stunned" and k.type == "knight_on_foot"
-    horse = next(iter(st.horses.values()))
+    horse = next(iter(st.riders.horses.values()))
     assert horse.alive and [h.label for h in horse.hexes] == ["0606", "0607"]
     # his side chooses where he lands, next to the horse
     assert st.pending and st.pending[0].kind == "place"
@@ -187,7 +187,7 @@ def test_surrounded_unhorsed_rider_is_dead():
     c = st.characters["k"]
     c.stun(st.phase_no)
     unhorse(st, c, True, "MC §6.8")
-    assert c.status == "dead" and not st.horses and st.carcasses[k] == {"horse": 1}
+    assert c.status == "dead" and not st.riders.horses and st.bodies.carcasses[k] == {"horse": 1}
 
 
 # --- §4.4.2: mounting and dismounting ---------------------------------------------------------
@@ -200,11 +200,11 @@ def test_dismount_then_mount_converts_points():
     apply(st, d[0])
     assert not k.mounted and k.type == "knight_on_foot"
     assert points_left(st, k) == (11 - 3) // 2  # 3 PM in armour, then halved (§4.4.2)
-    horse = next(iter(st.horses.values()))
+    horse = next(iter(st.riders.horses.values()))
     m = [a for a in legal_actions(st) if isinstance(a, Mount)]
     assert m == [Mount("k", horse.id)]
     apply(st, m[0])
-    assert k.mounted and k.type == "knight" and not st.horses
+    assert k.mounted and k.type == "knight" and not st.riders.horses
     assert points_left(st, k) == ((11 - 3) // 2 - 3) * 2
 
 
@@ -220,7 +220,7 @@ def test_dismount_wounded_divides_by_four():
 def test_only_riders_mount():
     st = rider_game(extra=[("f", "spearman", "A", "0505")])
     apply(st, [a for a in legal_actions(st) if isinstance(a, Dismount) and a.hex != "0505"][0])
-    horse = next(iter(st.horses))
+    horse = next(iter(st.riders.horses))
     with pytest.raises(IllegalAction) as e:
         apply(st, Mount("f", horse))
     assert "MC §4.4.2" in e.value.ref
@@ -233,7 +233,7 @@ def test_state_with_riders_and_horses_round_trips():
     blob = json.loads(json.dumps(st.to_json()))
     back = GameState.from_json(blob, st.gmap)
     assert back.digest() == st.digest()
-    assert back.horses.keys() == st.horses.keys()
+    assert back.riders.horses.keys() == st.riders.horses.keys()
 
 
 def _scenario(chars):
@@ -292,7 +292,7 @@ def test_jump_refusal_and_bad_landing():
     apply(st, Move("k", ("0605", "0604")))
     k = st.characters["k"]
     assert not k.mounted and k.status == "stunned"
-    horse = next(iter(st.horses.values()))
+    horse = next(iter(st.riders.horses.values()))
     assert [h.label for h in horse.hexes] == ["0607", "0608"]  # where he stood before the jump
     assert points_left(st, k) == 0
     # die 10 + 1 = 11: bad landing, the horse dies beyond the obstacle, the rider is wounded
@@ -300,8 +300,8 @@ def test_jump_refusal_and_bad_landing():
               step="movement", dice=[10])
     apply(st, Move("k", ("0605", "0604")))
     k = st.characters["k"]
-    assert not k.mounted and k.status == "wounded" and not st.horses
-    assert st.carcasses[H("0605")] == {"horse": 1}
+    assert not k.mounted and k.status == "wounded" and not st.riders.horses
+    assert st.bodies.carcasses[H("0605")] == {"horse": 1}
 
 
 def test_jump_over_a_low_wall():
@@ -334,7 +334,7 @@ def test_no_defensive_fire_pause_while_astride_a_jump():
     hex (found by random play: the pause left him astride the pond)."""
     st = game(WATER_ROW, [("k", "knight", "A", "0608", {"facing": "N"}), ("x", "crossbowman", "B", "0903"),
                           ("z", "spearman", "B", "1212")], step="movement", dice=[1])
-    st.defensive_ready = {"x"}
+    st.defensive_fire.defensive_ready = {"x"}
     apply(st, Move("k", ("0607",)))
     if st.pending:  # a pause at 0607 (a position he may stand on): let him pass
         apply(st, Decline())

@@ -311,14 +311,14 @@ def test_s5_3_three_shooters_designated_the_third_has_fired():
     chars = [("a", "spearman", "A", "0101"), ("f", "spearman", "A", "1001"), ("x", "crossbowman", "B", "0610"),
              ("y", "crossbowman", "B", "0810"), ("z", "crossbowman", "B", "1010")]
     st = game(OPEN, chars, step=MOVEMENT, dice=[10, 10, 1])
-    st.defensive_ready = {"x", "y", "z"}
+    st.defensive_fire.defensive_ready = {"x", "y", "z"}
     apply(st, Move("a", ("0102", "0103", "0104")))
     for s in ("x", "y", "z"):
         apply(st, Designate(s))
     apply(st, Volley())
     assert [(e["shooter"], e["result"]) for e in st.log if e["type"] == "fire"] == [("x", "-"), ("y", "C")]
     assert not st.characters["a"].alive and st.dice.values == []
-    assert st.df_fired == {"x", "y", "z"}
+    assert st.defensive_fire.df_fired == {"x", "y", "z"}
 
 
 # === §5.5.4 Cavaliers à couvert ===================================================================

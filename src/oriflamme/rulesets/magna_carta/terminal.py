@@ -70,7 +70,7 @@ def draw_board(state, highlight: dict[Hex, str] | None = None) -> str:
         else:
             occ.setdefault(c.hex, c)
     horses = {}
-    for x in state.horses.values():
+    for x in state.riders.horses.values():
         for h in x.hexes:
             if x.alive or h not in horses:
                 horses[h] = x
@@ -100,7 +100,7 @@ def draw_board(state, highlight: dict[Hex, str] | None = None) -> str:
                     r = rears[h]
                     style = SIDE_STYLE[state.sides.index(r.side)]
                     parts.append(f"[{style}] {ARROWS[r.facing]} [/]")
-                elif state.carcasses.get(h, {}).get("horse"):  # a dead horse (§4.2.2)
+                elif state.bodies.carcasses.get(h, {}).get("horse"):  # a dead horse (§4.2.2)
                     parts.append("[grey50]h† [/]")
                 elif h in hl:
                     parts.append(f"[bold black on yellow]{hl[h]:>3}[/]")

@@ -80,7 +80,7 @@ def describe(state, a: Action, lang: str = "en") -> str:
     if isinstance(a, SetDown):
         return f"{n(a.char)} sets his friend down in {a.hex}"
     if a.type in ("mount", "lead", "fire_at_horse", "attack_horse", "grab"):  # riderless horses (§4.4.2, §4.4.4, §6.8)
-        x = st.horses.get(a.horse)
+        x = st.riders.horses.get(a.horse)
         where = horse_name(x) if x is not None else f"the horse {a.horse}"
         if a.type == "mount":
             return f"{n(a.char)} mounts {where}"
@@ -93,13 +93,13 @@ def describe(state, a: Action, lang: str = "en") -> str:
             return f"fire: {n(a.shooter)} at {where} (riderless)"
         return f"attack: {', '.join(n(x) for x in a.attackers)} → {where} (riderless)"
     if a.type in ("drive_cart", "harness", "unharness"):  # carts and draught animals (§4.5.1, §4.5.4)
-        cart = st.carts.get(a.cart)
+        cart = st.carts.carts.get(a.cart)
         where = cart_name(cart) if cart is not None else f"the cart {a.cart}"
         if a.type == "drive_cart":
             pull = f" with {', '.join(n(x) for x in a.helpers)}" if a.helpers else ""
             return f"drive: {n(a.char)}{pull} drives {where} → {a.path[-1]} (via {' '.join(a.path)})"
         if a.type == "harness":
-            x = st.horses.get(a.animal)
+            x = st.riders.horses.get(a.animal)
             return f"{n(a.char)} harnesses {horse_name(x) if x else a.animal} to {where} (his whole phase)"
         return f"{n(a.char)} unharnesses the animal of {where} (his whole phase)"
     if a.type == "dismount":
@@ -109,10 +109,10 @@ def describe(state, a: Action, lang: str = "en") -> str:
         cost = kn.kneel_cost if a.type == "kneel" else kn.rise_cost
         if a.animal == a.char:
             return f"{n(a.char)} makes his camel {a.type} ({cost} PM)"
-        x = st.horses.get(a.animal)
+        x = st.riders.horses.get(a.animal)
         return f"{n(a.char)} makes {horse_name(x) if x is not None else a.animal} {a.type} ({cost} PM to him and to the camel)"
     if a.type == "enter_litter":  # §4.6.1, §4.6.4
-        x = st.horses.get(a.horse)
+        x = st.riders.horses.get(a.horse)
         where = f" of {horse_name(x)}" if x is not None else ""
         return f"{n(a.char)} gets into the litter{where} ({kn.litter_cost} PM)"
     if a.type == "leave_litter":

@@ -131,10 +131,10 @@ def frame(state) -> dict:
                        for c in sorted(st.characters.values(), key=lambda c: c.id)],
         "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive, "kind": h.kind,
                     "led_by": h.led_by}
-                   for h in sorted(st.horses.values(), key=lambda h: h.id)],
-        "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(st.carcasses.items(), key=lambda x: x[0].label)],
+                   for h in sorted(st.riders.horses.values(), key=lambda h: h.id)],
+        "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(st.bodies.carcasses.items(), key=lambda x: x[0].label)],
         "carts": [{"id": x.id, "hexes": [x.front.label, x.rear.label], "facing": x.facing, "animal": x.animal,
-                   "moving": x.moving} for x in sorted(st.carts.values(), key=lambda x: x.id)],  # §4.5
+                   "moving": x.moving} for x in sorted(st.carts.carts.values(), key=lambda x: x.id)],  # §4.5
         "over": st.over, "result": st.result_text,
     }
 

@@ -7,7 +7,7 @@ Public API::
 The modules form layers; each imports only from the layers below it (``benchmarks/import_graph.py``
 prints the cycles, ``tests/test_engine_layering.py`` keeps them out):
 
-1. the state: ``character``, ``errors``, ``hooks``, ``actions``, ``handlers``, ``state``, ``events``;
+1. the state: ``character``, ``errors``, ``hooks``, ``actions``, ``handlers``, ``parts``, ``state``, ``events``;
 2. queries: ``animals``, ``carcasses``, ``escort``, ``places``, ``stray``, ``camels``, ``lines``,
    ``victory``, ``costs`` (movement points, step costs), ``riding`` then ``movement`` (the
    searches), ``fire``, ``melee``;

@@ -35,11 +35,11 @@ def camel_left(state: GameState, horse: Horse) -> int:
     """The points a riderless camel has left this phase (§4.6.2; the weather, §3.2, as for men)."""
     mv = camel_rules(state).movement_of(horse.kind) if camel_rules(state) is not None else None
     num, den = state.rules.weather[state.weather].movement
-    return max(0, (mv or 0) * num // den - state.mp_spent.get(horse.id, 0))
+    return max(0, (mv or 0) * num // den - state.phase.mp_spent.get(horse.id, 0))
 
 
 def led_camels(state: GameState, c: Character) -> list[Horse]:
-    return [x for x in state.horses.values() if x.alive and x.led_by == c.id and x.kind in CAMEL_KINDS]
+    return [x for x in state.riders.horses.values() if x.alive and x.led_by == c.id and x.kind in CAMEL_KINDS]
 
 
 def led_cap(state: GameState, c: Character, left: int) -> int:
@@ -52,7 +52,7 @@ def led_cap(state: GameState, c: Character, left: int) -> int:
 # --- the litter (§4.6.1, §4.6.4, §4.6.8) ------------------------------------------------------
 def litter_of(state: GameState, cid: str) -> Horse | None:
     """The litter camel carrying ``cid``, if any."""
-    for x in state.horses.values():
+    for x in state.riders.horses.values():
         if x.passenger == cid:
             return x
     return None
@@ -61,7 +61,7 @@ def litter_of(state: GameState, cid: str) -> Horse | None:
 def passive_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     """A passenger in his litter: passive, he does not act, and only his camel is attacked
     (§4.6.8); None for anyone else."""
-    if c.hex is None and state.horses and litter_of(state, c.id) is not None:
+    if c.hex is None and state.riders.horses and litter_of(state, c.id) is not None:
         return (f"{c.name} is in a litter: passive, he does not act and only the camel can be attacked", "MC §4.6.8")
     return None
 
@@ -69,7 +69,7 @@ def passive_problem(state: GameState, c: Character) -> tuple[str, str] | None:
 def as_target(state: GameState, c: Character) -> Character:
     """A passenger as fire sees him: on the head hex of his camel, on foot (§4.6.6); anyone
     else unchanged."""
-    if c.hex is not None or not state.horses:
+    if c.hex is not None or not state.riders.horses:
         return c
     horse = litter_of(state, c.id)
     if horse is None or not horse.alive:
@@ -81,7 +81,7 @@ def as_target(state: GameState, c: Character) -> Character:
 
 def passengers(state: GameState) -> list[Character]:
     out = []
-    for x in sorted(state.horses.values(), key=lambda x: x.id):
+    for x in sorted(state.riders.horses.values(), key=lambda x: x.id):
         if x.alive and x.passenger is not None:
             c = state.characters.get(x.passenger)
             if c is not None and c.alive:
@@ -100,7 +100,7 @@ def camel_cover(state: GameState, target: Character, t_hex: Hex, line: tuple[Hex
     best = "none"
     mid = set(line[1:-1])
     shields: list[tuple[tuple[Hex, ...], str, str]] = []
-    for x in state.horses.values():
+    for x in state.riders.horses.values():
         if not x.alive or x.kind not in CAMEL_KINDS:
             continue
         if x.passenger == target.id:
@@ -112,7 +112,7 @@ def camel_cover(state: GameState, target: Character, t_hex: Hex, line: tuple[Hex
         what = cv.litter if x.kind == "litter_camel" else (cv.kneeling if x.kneeling else None)
         if what:
             shields.append((x.hexes, what, horse_name(x)))
-    for rid in state.kneeling:
+    for rid in state.camels.kneeling:
         r = state.characters.get(rid)
         if r is not None and r.alive and r.hex is not None and r.id != target.id:
             shields.append((r.hexes, cv.kneeling, f"{r.name}'s kneeling camel"))

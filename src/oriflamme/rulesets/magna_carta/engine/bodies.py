@@ -5,7 +5,7 @@ Where the dead lie
 ------------------
 * A dead character stays in the roster on his hex (``Character.hex``, status ``dead``); he
   counts as one dead **man**.
-* Bodies that are not characters of the roster lie in ``GameState.carcasses``
+* Bodies that are not characters of the roster lie in ``state.bodies.carcasses``
   (hex -> ``{"horse": n, "man": n}``): the dead horses of riders (added by the riders' code
   through :func:`add_carcass`), or bodies a scenario places.
 * :func:`bodies_at` gives ``(men, horses)`` for one hex and :func:`bodies_map` for the whole
@@ -22,7 +22,7 @@ Oriflamme's readings (docs/decisions.md, "Bodies on the map"):
   character would otherwise move: clearing replaces his move). The destination is a hex a man
   on foot could enter (terrain, hexside) or a water hex (the bodies sink and leave the board);
   no active enemy stands there. The workers cannot move, fire or attack for the rest of the
-  phase (``GameState.clearing``).
+  phase (``state.phase.clearing``).
 * §4.2.4 carrying: one action, :class:`~oriflamme.rulesets.magna_carta.engine.actions.Carry` — a move whose path
   passes through the stunned friend's hex. The steps up to that hex cost their points as
   usual; from there on the points left are halved (rounded down); at the end the carrier sets
@@ -82,11 +82,11 @@ def worker_problem(state: GameState, w: Character, h: Hex) -> str | None:
         return f"{w.name} is mounted: only characters on foot clear a hex"
     if w.hex is None or w.hex.distance(h) > 1:
         return f"{w.name} is neither in {h.label} nor next to it"
-    if w.id in state.clearing:
+    if w.id in state.phase.clearing:
         return f"{w.name} has already cleared a hex this phase"
-    if w.id in state.fired:
+    if w.id in state.phase.fired:
         return f"{w.name} fired this phase"
-    if state.mp_spent.get(w.id, 0) or w.id in state.stopped:
+    if state.phase.mp_spent.get(w.id, 0) or w.id in state.phase.stopped:
         return f"{w.name} has moved this phase"
     return None
 
@@ -209,7 +209,7 @@ def do_clear(state: GameState, a: ClearBodies) -> None:
     if extra and not sink:
         add_carcass(state, to, a.kind, extra)
     n = moved + extra
-    state.clearing.update(a.chars)
+    state.phase.clearing.update(a.chars)
     names = ", ".join(state.characters[c].name for c in a.chars)
     what = describe(n, 0) if a.kind == MAN else describe(0, n)
     tail = f" into the water of {to.label}, where they sink" if sink else f" into {to.label}"
@@ -229,11 +229,11 @@ def carrier_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return f"{c.name} is {c.status} and cannot move", "MC §1.2"
     if c.mounted:
         return f"{c.name} is mounted: only a character on foot carries a stunned friend", CARRY_REF
-    if c.id in state.clearing:
-        if c.id in state.harnessing:
+    if c.id in state.phase.clearing:
+        if c.id in state.carts.harnessing:
             return f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", "MC §4.5.1"
         return f"{c.name} cleared a hex this phase and does nothing else", CLEAR_REF
-    if c.id in state.stopped:
+    if c.id in state.phase.stopped:
         return f"{c.name} was stopped and cannot move again this phase", "MC §4.3.1"
     if points_left(state, c) <= 0:
         return f"{c.name} has no movement points left", "MC §4"
@@ -396,7 +396,7 @@ def do_carry(state: GameState, a: Carry) -> None:
     path = tuple(Hex.from_label(x) for x in a.path)
     k = path.index(f.hex)
     start, home = c.hex, f.hex
-    spent_before = state.mp_spent.get(c.id, 0)
+    spent_before = state.phase.mp_spent.get(c.id, 0)
     ctx = MoveContext(state, c)
     steps, cur = [], start
     for h in path:
@@ -410,13 +410,13 @@ def do_carry(state: GameState, a: Carry) -> None:
     final, interrupted, _ = walk(state, c, path[: k + 1], why="move", after_wound=may_go_on)
     if not c.alive or interrupted or final != home:
         idx = path.index(final) if final in path[: k + 1] else -1
-        state.mp_spent[c.id] = spent_before + (sum(steps[: idx + 1]) if idx >= 0 else 0)
-        state.stopped.add(c.id)
+        state.phase.mp_spent[c.id] = spent_before + (sum(steps[: idx + 1]) if idx >= 0 else 0)
+        state.phase.stopped.add(c.id)
         emit(state, "carry", msg="carry.miss", params={"name": c.name, "friend": f.name}, char=c.id, friend=f.id, ref=CARRY_REF)
         return
     emit(state, "carry", msg="carry.pick_up", params={"name": c.name, "friend": f.name, "hex": home.label}, char=c.id, friend=f.id,
          hex=home.label, ref=CARRY_REF)
-    state.mp_spent[c.id] = allowance(state, c)  # the move ends with the set-down (§4.2.4)
+    state.phase.mp_spent[c.id] = allowance(state, c)  # the move ends with the set-down (§4.2.4)
     f.hex = None  # on the carrier's back
     if k + 1 < len(path):
         # on from the friend's hex: leaving it is a crossing (§4.3), so the walk starts there;
@@ -472,7 +472,7 @@ def put_down(state: GameState, c: Character, f: Character, h: Hex) -> None:
 
 def set_down_options(p: Pending, state: GameState | None = None) -> list[SetDown]:
     hexes = p.data["hexes"]
-    if state is not None and state.horses:  # a led horse may have followed into one since (§4.4.4)
+    if state is not None and state.riders.horses:  # a led horse may have followed into one since (§4.4.4)
         hexes = [h for h in hexes if state.horse_at(Hex.from_label(h)) is None] or hexes
     return [SetDown(p.chars[0], h) for h in hexes]
 

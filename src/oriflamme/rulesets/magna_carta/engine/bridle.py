@@ -30,7 +30,7 @@ Oriflamme's reading (docs/decisions.md "The rider's grab in passing"):
   légèrement en retrait": facing his way, its head on one of the two hexes beside both of his
   (:func:`led.place_by`, which falls back to any place next to him when both are taken, and
   lets go when there is none).
-* **Failure** (7–10): the horse stays; ``state.grab_failed`` keeps "rider/horse" -> the turn,
+* **Failure** (7–10): the horse stays; ``state.riders.grab_failed`` keeps "rider/horse" -> the turn,
   and neither :class:`~.actions.Lead` nor another grab of that horse by that rider is allowed
   in that turn.
 """
@@ -59,7 +59,7 @@ def _key(c: Character, horse: Horse) -> str:
 def failed(state: GameState, c: Character, horse: Horse) -> bool:
     """Whether ``c`` failed to grab ``horse`` this turn ("il ne pourra pas le contrôler ce
     tour-ci")."""
-    return state.grab_failed.get(_key(c, horse)) == state.turn
+    return state.riders.grab_failed.get(_key(c, horse)) == state.turn
 
 
 def success_max(state: GameState) -> int:
@@ -102,7 +102,7 @@ def offer(state: GameState, c: Character, before: tuple[Hex, int], h: Hex, i: in
     """Called by :func:`paths.walk` after step ``i`` of the rider ``c``'s move (``before``: his
     front hex and facing before the step). Pauses the move (returns True) in a ``grab`` prompt
     when he now passes next to riderless horses he may grab (see the module's docstring)."""
-    if not c.mounted or not state.horses or move.get("stand") or i >= n_steps - 1 or not c.active:
+    if not c.mounted or not state.riders.horses or move.get("stand") or i >= n_steps - 1 or not c.active:
         return False
     if state.pending:  # another prompt is already queued (a retreat forced by a stray shot...):
         return False   # the move must not pause a second time before it is answered
@@ -113,7 +113,7 @@ def offer(state: GameState, c: Character, before: tuple[Hex, int], h: Hex, i: in
         return False
     offered = list(move.get("grab_offered", []))
     start = _counter(Hex.from_label(move["origin"]), move["facing"]) if "origin" in move else _counter(*before)
-    new = [x for x in sorted(state.horses.values(), key=lambda x: x.id)
+    new = [x for x in sorted(state.riders.horses.values(), key=lambda x: x.id)
            if x.alive and x.id not in offered and touches(c, x)
            and not any(a.distance(b) <= 1 for a in start for b in x.hexes) and grab_problem(state, c, x) is None]
     if not new:
@@ -128,7 +128,7 @@ def offer(state: GameState, c: Character, before: tuple[Hex, int], h: Hex, i: in
 def options(state: GameState, p: Pending) -> list[Action]:
     c = state.characters[p.chars[0]]
     return [Grab(c.id, hid) for hid in p.data["horses"]
-            if grab_problem(state, c, state.horses.get(hid)) is None] + [Decline()]
+            if grab_problem(state, c, state.riders.horses.get(hid)) is None] + [Decline()]
 
 
 def grab_ruling(state: GameState, c: Character, horse: Horse | None, die: int | None = None) -> Ruling:
@@ -151,7 +151,7 @@ def explain(state: GameState, a: Grab) -> Ruling:
     c = state.characters.get(a.char)
     if c is None:
         return Ruling(kind="grab").refuse(f"unknown character {a.char!r}")
-    return grab_ruling(state, c, state.horses.get(a.horse))
+    return grab_ruling(state, c, state.riders.horses.get(a.horse))
 
 
 def answer(state: GameState, p: Pending, a: Action) -> None:
@@ -160,7 +160,7 @@ def answer(state: GameState, p: Pending, a: Action) -> None:
     if isinstance(a, Decline):
         emit(state, "grab", f"{c.name} rides on without trying for the bridle", char=c.id, ref=REF)
     else:
-        horse = state.horses[a.horse]
+        horse = state.riders.horses[a.horse]
         die = state.dice.roll(10)
         r = grab_ruling(state, c, horse, die)
         name = horse_name(horse)
@@ -170,7 +170,7 @@ def answer(state: GameState, p: Pending, a: Action) -> None:
             emit(state, "grab", f"{c.name} takes {name} by the bridle in passing (die {die})", ruling=r,
                  char=c.id, horse=horse.id, result="success", ref=REF)
         else:
-            state.grab_failed[_key(c, horse)] = state.turn
+            state.riders.grab_failed[_key(c, horse)] = state.turn
             emit(state, "grab", f"{c.name} fails to take {name} by the bridle (die {die}): it stays where it is "
                  f"and he cannot control it this turn", ruling=r, char=c.id, horse=horse.id, result="failure", ref=REF)
     walk_move(state, c, mv)  # the move goes on
@@ -180,7 +180,7 @@ def answer(state: GameState, p: Pending, a: Action) -> None:
 def after_move(state: GameState, c: Character, mv: dict) -> None:
     """At the end of a move in which ``c`` grabbed a horse: it goes beside him, parallel and
     slightly behind (§4.4.4), or anywhere next to him; nowhere: he lets go."""
-    horse = state.horses.get(mv.get("grabbed") or "")
+    horse = state.riders.horses.get(mv.get("grabbed") or "")
     if horse is None or horse.led_by != c.id or not c.alive or c.hex is None or not c.mounted:
         return
     pos = place_by(state, c, horse)
@@ -196,14 +196,14 @@ def after_move(state: GameState, c: Character, mv: dict) -> None:
 def explain_move(state: GameState, c: Character, path: tuple[Hex, ...], r: Ruling) -> None:
     """A step of a rider's move preview for each riderless horse he would be offered to grab
     on the way (the prompt of :func:`offer`)."""
-    if not c.mounted or not state.horses or len(path) < 2:
+    if not c.mounted or not state.riders.horses or len(path) < 2:
         return
     steps = riding.path_steps(state, c, path, riding.extra_costs(state))
     was = c.hexes
     offered: set[str] = set()
     for s in steps[:-1]:
         now = _counter(s.front, s.facing)
-        for x in sorted(state.horses.values(), key=lambda x: x.id):
+        for x in sorted(state.riders.horses.values(), key=lambda x: x.id):
             if (x.alive and x.id not in offered and any(a.distance(b) <= 1 for a in now for b in x.hexes)
                     and not any(a.distance(b) <= 1 for a in was for b in x.hexes)
                     and grab_problem(state, c, x) is None):

@@ -5,7 +5,7 @@ camel (``mount = "camel"`` on their roster type); horses fear them.
   he was not next to rolls 1D10 (:func:`oriflamme.rulesets.magna_carta.resolve.camels.fear_test`). Frightened (1-4),
   he backs away: during a move he stops and goes back to the position he came from (Oriflamme's
   reading of "recule d'une case", docs/decisions.md "Camels"); frightened or forced (5-7), he
-  fights at one column left this turn (``state.frightened``: character -> turn).
+  fights at one column left this turn (``state.riders.frightened``: character -> turn).
 * §4.6.8 a horse rider attacking or defending next to a camel: one column in the enemy's
   favour; the §4.6.5 penalty is the same loss of control and is not counted twice
   (:func:`melee_shifts`).
@@ -54,7 +54,7 @@ def camels_next_to(state: GameState, hexes: tuple[Hex, ...], but: str = "") -> l
     """The camels — camel riders and riderless camels — with a hex adjacent to one of ``hexes``."""
     out = [x for x in state.characters.values()
            if x.id != but and is_camel(state, x) and any(a.distance(b) == 1 for a in x.hexes for b in hexes)]
-    for h in state.horses.values():
+    for h in state.riders.horses.values():
         if h.alive and h.kind in ("camel", "pack_camel", "litter_camel") and any(a.distance(b) == 1 for a in h.hexes for b in hexes):
             out.append(_RiderlessCamel(h))
     return out
@@ -86,7 +86,7 @@ def fear_on_entering(state: GameState, c: Character, before: tuple[Hex, int], he
          ruling=r, char=c.id, hex=hex_entered.label, ref="MC §4.6.5")
     if r.result == "none":
         return False
-    state.frightened[c.id] = state.turn
+    state.riders.frightened[c.id] = state.turn
     return r.result == "frightened"
 
 
@@ -95,7 +95,7 @@ def penalised(state: GameState, c: Character) -> bool:
     or his horse took fright this turn (§4.6.5) — one shift at most."""
     if not is_horse(state, c):
         return False
-    return state.frightened.get(c.id) == state.turn or bool(camels_next_to(state, c.hexes, c.id))
+    return state.riders.frightened.get(c.id) == state.turn or bool(camels_next_to(state, c.hexes, c.id))
 
 
 def melee_shifts(state: GameState, attackers: list[Character], defenders: list[Character]) -> list[tuple[int, str, str]]:

@@ -1,7 +1,7 @@
 """Where the bodies lie (Magna Carta §4.2.2): dead characters and carcasses per hex.
 
 A low-level query module: movement costs read it, and the features that lay or clear bodies
-(engine/bodies.py, engine/horses.py, engine/lone_horse.py) write ``state.carcasses`` through it.
+(engine/bodies.py, engine/horses.py, engine/lone_horse.py) write ``state.bodies.carcasses`` through it.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def bodies_map(state: GameState) -> dict[Hex, tuple[int, int]]:
                 horses[c.hex] = horses.get(c.hex, 0) + 1
             else:
                 men[c.hex] = men.get(c.hex, 0) + 1
-    for h, kinds in state.carcasses.items():
+    for h, kinds in state.bodies.carcasses.items():
         if kinds.get(MAN):
             men[h] = men.get(h, 0) + kinds[MAN]
         if kinds.get(HORSE):
@@ -50,7 +50,7 @@ def bodies_at(state: GameState, h: Hex) -> tuple[int, int]:
                 horses += 1
             else:
                 men += 1
-    kinds = state.carcasses.get(h)
+    kinds = state.bodies.carcasses.get(h)
     if kinds:
         men += kinds.get(MAN, 0)
         horses += kinds.get(HORSE, 0)
@@ -61,19 +61,19 @@ def add_carcass(state: GameState, h: Hex, kind: str = HORSE, n: int = 1) -> None
     """Lay ``n`` bodies of ``kind`` in ``h`` (a dead horse under its fallen rider)."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind of body {kind!r}")
-    kinds = state.carcasses.setdefault(h, {})
+    kinds = state.bodies.carcasses.setdefault(h, {})
     kinds[kind] = kinds.get(kind, 0) + n
 
 
 def take_carcass(state: GameState, h: Hex, kind: str, n: int) -> int:
-    kinds = state.carcasses.get(h, {})
+    kinds = state.bodies.carcasses.get(h, {})
     taken = min(n, kinds.get(kind, 0))
     if taken:
         kinds[kind] -= taken
         if not kinds[kind]:
             del kinds[kind]
         if not kinds:
-            del state.carcasses[h]
+            del state.bodies.carcasses[h]
     return taken
 
 

@@ -16,8 +16,8 @@ cover, "0", +1 to its shooters' die, no boarding).
   ou détacher un animal d'un chariot occupe un personnage pendant toute sa phase de jeu, que
   l'animal soit vivant ou mort." A character on foot who has not moved nor fired this phase,
   next to the animal (or, for a dead one, to the cart's front), does it and does nothing else
-  this phase (he joins ``state.clearing``, the set of characters busy for their whole phase,
-  §4.2.3, and ``state.harnessing``, which names his chore in refusals). An animal is harnessed standing in front of the cart: its rear half in one of the
+  this phase (he joins ``state.phase.clearing``, the set of characters busy for their whole phase,
+  §4.2.3, and ``state.carts.harnessing``, which names his chore in refusals). An animal is harnessed standing in front of the cart: its rear half in one of the
   three X cells of the §4.5.1 figure (the hexes ahead of the cart's front hex), facing away.
 * **Driving** (:class:`~oriflamme.rulesets.magna_carta.engine.actions.DriveCart`): the *team* is a chain of hexes,
   its head first: ``(animal's head, animal's rear, cart front, cart rear)``, or, pulled by
@@ -79,7 +79,7 @@ ALLOWANCE_RULE = {"draught_horse": "draught_horse_movement", "ox": "ox_movement"
 # the map and the setting up
 # =============================================================================================
 def redraw(state: GameState) -> None:
-    state.gmap = effective_map(state.gmap, state.carts.values(), state.rules)
+    state.gmap = effective_map(state.gmap, state.carts.carts.values(), state.rules)
 
 
 def place(state: GameState, specs) -> None:
@@ -92,9 +92,9 @@ def place(state: GameState, specs) -> None:
         if animal:
             head, _, facing = cart_animal_hexes(cart.front, cart.rear)
             hid = f"{cid}-{animal}"
-            state.horses[hid] = Horse(hid, head, facing, None, kind=KINDS[animal], harnessed_to=cid)
+            state.riders.horses[hid] = Horse(hid, head, facing, None, kind=KINDS[animal], harnessed_to=cid)
             cart.animal = hid
-        state.carts[cid] = cart
+        state.carts.carts[cid] = cart
     redraw(state)
 
 
@@ -102,7 +102,7 @@ def on_movement_step(state: GameState) -> None:
     """The movement step of the active side begins: its carts that moved in its last phase
     stop counting as moving (§4.5.4)."""
     changed = False
-    for cart in state.carts.values():
+    for cart in state.carts.carts.values():
         if cart.moving and cart.side == state.active:
             cart.moving = False
             changed = True
@@ -122,7 +122,7 @@ def is_draught(horse: Horse) -> bool:
 
 
 def cart_at(state: GameState, h: Hex) -> Cart | None:
-    for x in state.carts.values():
+    for x in state.carts.carts.values():
         if h in x.hexes:
             return x
     return None
@@ -130,11 +130,11 @@ def cart_at(state: GameState, h: Hex) -> Cart | None:
 
 def animal_of(state: GameState, cart: Cart) -> Horse | None:
     """The live animal in the cart's harness, or None."""
-    return state.horses.get(cart.animal) if cart.animal else None
+    return state.riders.horses.get(cart.animal) if cart.animal else None
 
 
 def dead_in_harness(state: GameState, cart: Cart) -> bool:
-    return cart.animal is not None and cart.animal not in state.horses
+    return cart.animal is not None and cart.animal not in state.riders.horses
 
 
 def x_cells(front: Hex, facing: int) -> tuple[Hex, Hex, Hex]:
@@ -161,13 +161,13 @@ def _busy(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} is {c.status} and cannot handle a cart", "MC §1.2")
     if c.mounted:
         return (f"{c.name} is mounted: a cart is handled on foot", REF)
-    if c.id in state.harnessing:
+    if c.id in state.carts.harnessing:
         return (f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", REF)
-    if c.id in state.clearing:
+    if c.id in state.phase.clearing:
         return (f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
-    if c.id in state.fired:
+    if c.id in state.phase.fired:
         return (f"{c.name} fired this phase", "MC §4.5.1, §5.1")
-    if c.id in state.stopped or state.mp_spent.get(c.id, 0) or points_left(state, c) <= 0:
+    if c.id in state.phase.stopped or state.phase.mp_spent.get(c.id, 0) or points_left(state, c) <= 0:
         return (f"{c.name} has moved this phase: handling a cart takes his whole movement", "MC §4.5.1")
     return None
 
@@ -193,7 +193,7 @@ def team_problem(state: GameState, a: DriveCart) -> tuple[str, str] | Team:
     c = ch.get(a.char)
     if c is None:
         return (f"unknown character {a.char!r}", "")
-    cart = state.carts.get(a.cart)
+    cart = state.carts.carts.get(a.cart)
     if cart is None:
         return (f"there is no cart {a.cart!r}", REF)
     if cart.moving and cart.side == state.active:
@@ -294,11 +294,11 @@ def _blocked(state: GameState, team: Team) -> dict[Hex, str]:
         if c.alive and c.hex is not None and not (c is team.driver and team.animal is None):
             for h in c.hexes:
                 out[h] = f"{h.label} holds {c.name}: the team cannot enter it"
-    for x in state.horses.values():
+    for x in state.riders.horses.values():
         if x.alive and x is not team.animal:
             for h in x.hexes:
                 out[h] = f"{h.label} holds {animal_name(x) if is_draught(x) else 'a horse'}: the team cannot enter it"
-    for cart in state.carts.values():
+    for cart in state.carts.carts.values():
         for h in cart.hexes:
             out[h] = f"{h.label} holds {cart_name(cart)}: the team cannot enter it"
     return out
@@ -371,12 +371,12 @@ def reachable(state: GameState, team: Team) -> dict[tuple[Hex, ...], tuple[int, 
 
 
 def drive_options(state: GameState) -> list[DriveCart]:
-    if state.step != MOVEMENT or state.pending or not state.carts:
+    if state.step != MOVEMENT or state.pending or not state.carts.carts:
         return []
     out: list[DriveCart] = []
     mine = sorted((c for c in state.characters.values() if c.side == state.active and c.hex is not None),
                   key=lambda c: c.id)
-    for cart in sorted(state.carts.values(), key=lambda x: x.id):
+    for cart in sorted(state.carts.carts.values(), key=lambda x: x.id):
         if cart.moving and cart.side == state.active or dead_in_harness(state, cart):
             continue
         for c in mine:
@@ -418,7 +418,7 @@ def drive(state: GameState, a: DriveCart) -> None:
         team.animal.side = team.driver.side
     cart.moving, cart.side = True, team.driver.side
     for c in [team.driver] + team.helpers:
-        state.mp_spent[c.id] = allowance(state, c)
+        state.phase.mp_spent[c.id] = allowance(state, c)
     redraw(state)
     who = (f"{team.driver.name} drives" if not team.helpers
            else f"{', '.join(h.name for h in [team.driver] + team.helpers)} pull")
@@ -460,7 +460,7 @@ def _chore_problem(state: GameState, a) -> tuple[str, str] | tuple[Character, Ca
     c = state.characters.get(a.char)
     if c is None:
         return (f"unknown character {a.char!r}", "")
-    cart = state.carts.get(a.cart)
+    cart = state.carts.carts.get(a.cart)
     if cart is None:
         return (f"there is no cart {a.cart!r}", REF)
     prob = _busy(state, c)
@@ -478,7 +478,7 @@ def harness_problem(state: GameState, a: Harness) -> tuple[str, str] | None:
     c, cart = got
     if cart.animal is not None:
         return (f"{cart_name(cart)} already has an animal in its harness", REF)
-    x = state.horses.get(a.animal)
+    x = state.riders.horses.get(a.animal)
     if x is None or not x.alive or not is_draught(x):
         return ("there is no live draught animal (horse or ox) there", REF)
     if x.harnessed_to is not None:
@@ -516,9 +516,9 @@ def harness_ruling(state: GameState, a) -> Ruling:
     prob = harness_problem(state, a) if isinstance(a, Harness) else unharness_problem(state, a)
     if prob:
         return r.refuse(*prob)
-    c, cart = state.characters[a.char], state.carts[a.cart]
+    c, cart = state.characters[a.char], state.carts.carts[a.cart]
     if isinstance(a, Harness):
-        r.step(f"{c.name} harnesses {animal_name(state.horses[a.animal])} to {cart_name(cart)}", REF)
+        r.step(f"{c.name} harnesses {animal_name(state.riders.horses[a.animal])} to {cart_name(cart)}", REF)
     else:
         x = animal_of(state, cart)
         what = animal_name(x) if x is not None else "the dead animal"
@@ -527,19 +527,19 @@ def harness_ruling(state: GameState, a) -> Ruling:
 
 
 def harness_options(state: GameState) -> list:
-    if state.step != MOVEMENT or state.pending or not state.carts:
+    if state.step != MOVEMENT or state.pending or not state.carts.carts:
         return []
     out: list = []
     mine = sorted((c for c in state.characters.values() if c.side == state.active and c.hex is not None),
                   key=lambda c: c.id)
-    for cart in sorted(state.carts.values(), key=lambda x: x.id):
+    for cart in sorted(state.carts.carts.values(), key=lambda x: x.id):
         for c in mine:
             if cart.animal is not None:
                 a = Unharness(c.id, cart.id)
                 if unharness_problem(state, a) is None:
                     out.append(a)
                 continue
-            for x in sorted(state.horses.values(), key=lambda x: x.id):
+            for x in sorted(state.riders.horses.values(), key=lambda x: x.id):
                 if is_draught(x) and x.harnessed_to is None:
                     a = Harness(c.id, cart.id, x.id)
                     if harness_problem(state, a) is None:
@@ -548,24 +548,24 @@ def harness_options(state: GameState) -> list:
 
 
 def harness(state: GameState, a: Harness) -> None:
-    c, cart, x = state.characters[a.char], state.carts[a.cart], state.horses[a.animal]
+    c, cart, x = state.characters[a.char], state.carts.carts[a.cart], state.riders.horses[a.animal]
     x.harnessed_to, x.led_by, x.side = cart.id, None, c.side
     cart.animal = x.id
-    state.clearing.add(c.id)  # busy for the whole phase (state.clearing: no move, fire, attack)
-    state.harnessing.add(c.id)
+    state.phase.clearing.add(c.id)  # busy for the whole phase (state.phase.clearing: no move, fire, attack)
+    state.carts.harnessing.add(c.id)
     emit(state, "harness", f"{c.name} harnesses {animal_name(x)} to {cart_name(cart)}: it takes his whole phase",
          char=c.id, cart=cart.id, horse=x.id, ref=REF)
 
 
 def unharness(state: GameState, a: Unharness) -> None:
-    c, cart = state.characters[a.char], state.carts[a.cart]
+    c, cart = state.characters[a.char], state.carts.carts[a.cart]
     x = animal_of(state, cart)
     what = animal_name(x) if x is not None else "the dead animal"
     if x is not None:
         x.harnessed_to = None
     cart.animal = None
-    state.clearing.add(c.id)
-    state.harnessing.add(c.id)
+    state.phase.clearing.add(c.id)
+    state.carts.harnessing.add(c.id)
     emit(state, "unharness", f"{c.name} unharnesses {what} from {cart_name(cart)}: it takes his whole phase",
          char=c.id, cart=cart.id, ref=REF)
 
@@ -576,7 +576,7 @@ def unharness(state: GameState, a: Unharness) -> None:
 def retreat_team(state: GameState, horse: Horse, n: int, ref: str) -> bool:
     """Back the team of the harnessed ``horse`` ``n`` hexes with its cart (§6.8): True if it
     moved, False if it could not back the whole distance (it then stays)."""
-    cart = state.carts.get(horse.harnessed_to or "")
+    cart = state.carts.carts.get(horse.harnessed_to or "")
     if cart is None:
         return False
     base, rs = cart_base(state.gmap), state.rules

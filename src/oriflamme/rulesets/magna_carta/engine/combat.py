@@ -33,10 +33,10 @@ def melee_roll(state: GameState, atts: list[Character], defs: list[Character]) -
     die = state.dice.roll(10)
     r = melee_ruling(state, atts, defs, die)
     for a in atts:
-        state.attacked.add(a.id)
-        state.engaged.add(a.id)
+        state.phase.attacked.add(a.id)
+        state.phase.engaged.add(a.id)
     for d in defs:
-        state.engaged.add(d.id)
+        state.phase.engaged.add(d.id)
     emit(state, "melee", ruling=r, msg="melee.result", params={
         "attackers": ', '.join(a.name for a in atts), "defenders": ', '.join(d.name for d in defs),
         "column": r.data['column'], "die": r.die, "result": r.result},

@@ -27,7 +27,7 @@ def allowance(state: GameState, c: Character) -> int:
     base = c.current_movement
     num, den = state.rules.weather[state.weather].movement
     pts = base * num // den
-    limit = state.fire_limit.get(c.id)
+    limit = state.phase.fire_limit.get(c.id)
     if limit == "half":
         pts //= 2
     elif limit == "none":
@@ -36,10 +36,10 @@ def allowance(state: GameState, c: Character) -> int:
 
 
 def points_left(state: GameState, c: Character) -> int:
-    if c.id in state.stopped or c.id in state.clearing:  # §4.3.1 stop; §4.2.3 clearing a hex
+    if c.id in state.phase.stopped or c.id in state.phase.clearing:  # §4.3.1 stop; §4.2.3 clearing a hex
         return 0
-    left = max(0, allowance(state, c) - state.mp_spent.get(c.id, 0))
-    if state.horses:  # §4.6.2 a man leading camels goes no further than they can
+    left = max(0, allowance(state, c) - state.phase.mp_spent.get(c.id, 0))
+    if state.riders.horses:  # §4.6.2 a man leading camels goes no further than they can
         left = led_cap(state, c, left)
     return left
 
@@ -160,7 +160,7 @@ def opposers(state: GameState, c: Character, h: Hex, exclude: Iterable[str] = ()
     ex = set(exclude)
     out = []
     for e in state.characters.values():
-        if e.side == c.side or e.id in ex or e.id in state.opportunity_used:
+        if e.side == c.side or e.id in ex or e.id in state.phase.opportunity_used:
             continue
         if e.hex is not None and can_attack_hex(state, e, h):
             out.append(e)
@@ -186,7 +186,7 @@ def threatened_hexes(state: GameState, c: Character) -> set[Hex]:
     out: set[Hex] = set()
     tables: dict[tuple[bool, bool], dict] = {}
     for e in state.characters.values():
-        if e.side == c.side or e.id in state.opportunity_used or not e.active or e.hex is None:
+        if e.side == c.side or e.id in state.phase.opportunity_used or not e.active or e.hex is None:
             continue
         kind = (bool(e.mounted), bool(e.armour))
         table = tables.get(kind)
@@ -275,11 +275,11 @@ def obstacles(state: GameState, c: Character, th):
                 blocked.update(o.hexes)
         else:
             dead_chars = True
-    for horse in state.horses.values():
+    for horse in state.riders.horses.values():
         if horse.alive:
             occupied.update(horse.hexes)  # a riderless horse may be passed, not shared (§4.1)
     heavy: set[Hex] = set()
-    for h, (n, horses) in (bodies_map(state) if dead_chars or state.carcasses else {}).items():
+    for h, (n, horses) in (bodies_map(state) if dead_chars or state.bodies.carcasses else {}).items():
         if th.blocked(n, horses):
             blocked.add(h)
         elif th.extra(n, horses):

@@ -5,7 +5,7 @@ Declarations (Oriflamme's reading, docs/decisions.md "Defensive fire"):
 * In the offensive fire or movement step of his own phase, a shooter may **declare** one of his
   weapon's fire frequencies that allows defensive fire (:class:`~.actions.Declare`; the
   ``choices`` of ``weapons.toml``, SEED-NOTES §1). Its movement limit applies at once
-  (``state.fire_limit``, read by :func:`movement.allowance`) and is refused if he has already
+  (``state.phase.fire_limit``, read by :func:`movement.allowance`) and is refused if he has already
   spent more; he may not attack this phase (§5.2).
 * Firing offensively without a declaration declares the most permissive frequency that
   includes offensive fire (as before); declare first to fire both ways.
@@ -66,16 +66,16 @@ def declare_problem(state: GameState, c: Character, fire: str) -> tuple[str, str
     w = state.rules.weapons[c.weapon]
     if w.mounted != c.mounted:
         return (f"the {w.names[0]} is used {'mounted' if w.mounted else 'on foot'}", w.ref)
-    if c.id in state.declared:
+    if c.id in state.defensive_fire.declared:
         return (f"{c.name} has already declared his fire frequency this phase "
-                f"({state.declared[c.id].replace('_', ' ')})", "MC §5.1")
+                f"({state.defensive_fire.declared[c.id].replace('_', ' ')})", "MC §5.1")
     choice = next((ch for ch in w.choices if ch.fire == fire), None)
     if choice is None or fire not in DEFENSIVE:
         known = ", ".join(ch.fire.replace("_", " ") for ch in w.choices if ch.fire in DEFENSIVE) or "none"
         return (f"the {w.names[0]} cannot declare {fire.replace('_', ' ')} fire (it allows: {known})", w.ref)
-    if c.id in state.attacked:
+    if c.id in state.phase.attacked:
         return (f"{c.name} attacked this phase and cannot fire", "MC §5.2")
-    spent = state.mp_spent.get(c.id, 0)
+    spent = state.phase.mp_spent.get(c.id, 0)
     if spent > _limited(state, c, choice.movement):
         return (f"{c.name} has spent {spent} PM, more than {choice.fire.replace('_', ' ')} fire allows "
                 f"({choice.movement} movement)", "MC §5.1, §5.3")
@@ -83,23 +83,23 @@ def declare_problem(state: GameState, c: Character, fire: str) -> tuple[str, str
 
 
 def _limited(state: GameState, c: Character, movement: str) -> int:
-    saved = state.fire_limit.get(c.id)
-    state.fire_limit[c.id] = movement
+    saved = state.phase.fire_limit.get(c.id)
+    state.phase.fire_limit[c.id] = movement
     try:
         return allowance(state, c)
     finally:
         if saved is None:
-            del state.fire_limit[c.id]
+            del state.phase.fire_limit[c.id]
         else:
-            state.fire_limit[c.id] = saved
+            state.phase.fire_limit[c.id] = saved
 
 
 def _set_choice(state: GameState, c: Character, fire: str, movement: str) -> None:
-    state.declared[c.id] = fire
-    old = state.fire_limit.get(c.id, "full")
+    state.defensive_fire.declared[c.id] = fire
+    old = state.phase.fire_limit.get(c.id, "full")
     limit = max(old, movement, key=_MOVE_ORDER.index)
     if limit != "full":
-        state.fire_limit[c.id] = limit
+        state.phase.fire_limit[c.id] = limit
 
 
 def declare(state: GameState, c: Character, fire: str) -> None:
@@ -113,7 +113,7 @@ def declare(state: GameState, c: Character, fire: str) -> None:
 
 def offensive_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     """A declared frequency that forbids offensive fire (``defensive`` alone)."""
-    d = state.declared.get(c.id)
+    d = state.defensive_fire.declared.get(c.id)
     if d is not None and d not in OFFENSIVE:
         return (f"{c.name} declared defensive fire only", "MC §5.1")
     return None
@@ -122,12 +122,12 @@ def offensive_problem(state: GameState, c: Character) -> tuple[str, str] | None:
 def record_offensive(state: GameState, c: Character) -> None:
     """``c`` fires offensively: without a declaration he takes the most permissive frequency
     that includes offensive fire (SEED-NOTES §1)."""
-    if c.id in state.declared:
+    if c.id in state.defensive_fire.declared:
         return
     w = state.rules.weapons[c.weapon]
     allowed = [ch for ch in w.choices if ch.fire in OFFENSIVE]
     if not allowed:
-        state.fire_limit[c.id] = "none"
+        state.phase.fire_limit[c.id] = "none"
         return
     best = min(allowed, key=lambda ch: _MOVE_ORDER.index(ch.movement))
     _set_choice(state, c, best.fire, best.movement)
@@ -136,24 +136,20 @@ def record_offensive(state: GameState, c: Character) -> None:
 def ready_after_phase(state: GameState) -> set[str]:
     """At the end of a phase: who may fire defensively in the enemy's next phase (§5.3)."""
     out = set()
-    for cid, fire in state.declared.items():
+    for cid, fire in state.defensive_fire.declared.items():
         c = state.characters[cid]
-        if fire not in DEFENSIVE or not c.alive or cid in state.attacked:
+        if fire not in DEFENSIVE or not c.alive or cid in state.phase.attacked:
             continue
-        if fire == "offensive_or_defensive" and cid in state.fired:
+        if fire == "offensive_or_defensive" and cid in state.phase.fired:
             continue  # §5.3: "seuls les arbalétriers qui n'ont pas effectué de tir offensif"
         out.add(cid)
     return out
 
 
 def new_phase(state: GameState) -> None:
-    """Called by :func:`turn.begin_phase` before the phase's bookkeeping is cleared."""
-    state.defensive_ready = ready_after_phase(state)
-    state.declared.clear()
-    state.df_fired.clear()
-    state.df_targets.clear()
-    state.df_walked.clear()
-    state.df_last.clear()
+    """Called by :func:`turn.begin_phase` before the phase's bookkeeping is cleared (the rest of
+    this part, ``declared`` and the ``df_*`` fields, is cleared by its ``reset_phase``)."""
+    state.defensive_fire.defensive_ready = ready_after_phase(state)
 
 
 # =============================================================================================
@@ -168,10 +164,10 @@ def spacing(state: GameState, mover: Character) -> int:
 
 
 def target_problem(state: GameState, mover: Character) -> tuple[str, str] | None:
-    if mover.id in state.df_targets and state.df_targets[-1] != mover.id:
+    if mover.id in state.defensive_fire.df_targets and state.defensive_fire.df_targets[-1] != mover.id:
         return (f"{mover.name} was shot at before another target: he cannot be shot at again this phase", "MC §5.3 N.B.")
-    if mover.id in state.df_last:
-        gap = state.df_walked.get(mover.id, 0) - state.df_last[mover.id]
+    if mover.id in state.defensive_fire.df_last:
+        gap = state.defensive_fire.df_walked.get(mover.id, 0) - state.defensive_fire.df_last[mover.id]
         need = spacing(state, mover)
         if gap < need:
             return (f"{mover.name} was shot at {gap} hex(es) ago; he can be shot at again only {need} hex(es) "
@@ -182,12 +178,12 @@ def target_problem(state: GameState, mover: Character) -> tuple[str, str] | None
 def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if c.side == state.active:
         return (f"{c.name} fires defensively only during the enemy's phase", "MC §2.1 (2), §5.3")
-    if c.id not in state.defensive_ready:
+    if c.id not in state.defensive_fire.defensive_ready:
         return (f"{c.name} did not declare defensive fire in his phase, or fired offensively under "
                 f"'offensive or defensive', or attacked", "MC §5.1, §5.3")
     if not c.active or c.hex is None:
         return (f"{c.name} is {c.status}", "MC §1.2")
-    if c.id in state.df_fired:
+    if c.id in state.defensive_fire.df_fired:
         return (f"{c.name} has already fired defensively this phase", REF)
     return weapon_problem(state, c)
 
@@ -204,11 +200,11 @@ def defensive_ruling(state: GameState, shooter: Character, mover: Character, die
 
 def eligible(state: GameState, mover: Character) -> list[str]:
     """The ready shooters of the other side who can fire at ``mover`` where he stands."""
-    if not state.defensive_ready or target_problem(state, mover):
+    if not state.defensive_fire.defensive_ready or target_problem(state, mover):
         return []
     occ = None
     out = []
-    for cid in sorted(state.defensive_ready):
+    for cid in sorted(state.defensive_fire.defensive_ready):
         c = state.characters[cid]
         if c.side == mover.side or shooter_problem(state, c):
             continue
@@ -223,12 +219,12 @@ def eligible(state: GameState, mover: Character) -> list[str]:
 def on_enter(state: GameState, mover: Character, h, i: int, move: dict) -> bool:
     """The hook ``defensive_fire_on_enter`` (engine/hooks.py): ``mover`` entered ``h`` (step ``i`` of ``move``).
     Pauses the move (returns True) with a prompt when the other side has an eligible shooter."""
-    state.df_walked[mover.id] = state.df_walked.get(mover.id, 0) + 1
-    if not state.defensive_ready:
+    state.defensive_fire.df_walked[mover.id] = state.defensive_fire.df_walked.get(mover.id, 0) + 1
+    if not state.defensive_fire.defensive_ready:
         return False
     if any(o.id != mover.id for x in mover.hexes for o in state.live_at(x)):
         return False  # passing through a friend: no pause there (§4.1, Oriflamme's reading)
-    if state.horses and any(state.horse_at(x) is not None for x in mover.hexes):
+    if state.riders.horses and any(state.horse_at(x) is not None for x in mover.hexes):
         return False  # crossing a riderless horse, where no move may stop (§4.4.4): the same
     shooters = eligible(state, mover)
     if not shooters:
@@ -287,10 +283,10 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
     emit(state, "defensive_volley", msg="df.volley", params={"names": ', '.join(s.name for s in shooters), "name": mover.name,
          "hex": p.data['hex']}, shooters=[s.id for s in shooters], char=mover.id, hex=p.data["hex"], ref=REF)
     # all the designated shooters count as having fired, whatever happens (§5.3)
-    state.df_fired.update(s.id for s in shooters)
-    if not state.df_targets or state.df_targets[-1] != mover.id:
-        state.df_targets.append(mover.id)
-    state.df_last[mover.id] = state.df_walked.get(mover.id, 0)
+    state.defensive_fire.df_fired.update(s.id for s in shooters)
+    if not state.defensive_fire.df_targets or state.defensive_fire.df_targets[-1] != mover.id:
+        state.defensive_fire.df_targets.append(mover.id)
+    state.defensive_fire.df_last[mover.id] = state.defensive_fire.df_walked.get(mover.id, 0)
     rs = state.rules
     for s in shooters:
         if not mover.alive:
@@ -342,8 +338,8 @@ def _resume(state: GameState, mover: Character, mv: dict) -> None:
     at, steps = mv["at"], mv["steps"]
     if mover.alive and not mv.get("unhorsed") and (mover.hex is None or mover.hex.label != mv["path"][at]):
         # moved off his path while the shots were resolved (a retreat): his move ends there
-        state.mp_spent[mover.id] = mv["spent_before"] + sum(steps[: at + 1])
-        state.stopped.add(mover.id)
+        state.phase.mp_spent[mover.id] = mv["spent_before"] + sum(steps[: at + 1])
+        state.phase.stopped.add(mover.id)
         return
     if mover.active:
         room = allowance(state, mover) - mv["spent_before"]
@@ -383,7 +379,7 @@ def stand_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} can be declared standing only in the movement step of side {c.side}", "MC §2.1 (2), §5.3")
     if not c.active or c.hex is None:
         return (f"{c.name} is {c.status}", "MC §1.2")
-    if c.id in state.stopped or state.mp_spent.get(c.id, 0):
+    if c.id in state.phase.stopped or state.phase.mp_spent.get(c.id, 0):
         return (f"{c.name} has already moved or stopped this phase", "MC §5.3")
     if not eligible(state, c):
         return (f"no enemy shooter is ready to fire at {c.name} defensively", "MC §5.3")
@@ -392,7 +388,7 @@ def stand_problem(state: GameState, c: Character) -> tuple[str, str] | None:
 
 def stand(state: GameState, c: Character) -> None:
     """``c`` will not move this phase; the enemy may fire at him defensively now (§5.3 N.B.)."""
-    state.stopped.add(c.id)
+    state.phase.stopped.add(c.id)
     emit(state, "defensive_fire", msg="df.stands", params={"name": c.name},
          char=c.id, ref="MC §5.3")
     shooters = eligible(state, c)

@@ -47,9 +47,9 @@ def shooter_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return passive_problem(state, c) or (f"{c.name} is not on the map", "MC §5")
     if not c.active:
         return (f"{c.name} is {c.status}", "MC §1.2")
-    if c.id in state.fired:
+    if c.id in state.phase.fired:
         return (f"{c.name} has already fired this phase", "MC §5")
-    if state.declared.get(c.id, "offensive") not in ("offensive", "offensive_or_defensive", "offensive_and_defensive"):
+    if state.defensive_fire.declared.get(c.id, "offensive") not in ("offensive", "offensive_or_defensive", "offensive_and_defensive"):
         return (f"{c.name} declared defensive fire only", "MC §5.1")
     return weapon_problem(state, c)
 
@@ -96,7 +96,7 @@ def target_ruling(state: GameState, shooter: Character, target: Character, die: 
                    occ: dict | None) -> Ruling:
     """:func:`fire_ruling` once ``shooter_problem`` is known to be None."""
     rs = state.rules
-    if target.hex is None and state.horses:  # a passenger in a litter (§4.6.6): engine/kneeling.py
+    if target.hex is None and state.riders.horses:  # a passenger in a litter (§4.6.6): engine/kneeling.py
         target = as_target(state, target)
     if target.side == shooter.side or not target.alive or target.hex is None:
         return Ruling(kind="fire").refuse(f"{target.name} is not a living enemy on the map", "MC §5")
@@ -191,7 +191,7 @@ def _legal_targets(state: GameState, shooter: Character):
             r = target_ruling(state, shooter, t, None, occ)
             if r.legal:
                 yield t, r
-    if state.horses:  # passengers in litters may be fired at (§4.6.6)
+    if state.riders.horses:  # passengers in litters may be fired at (§4.6.6)
         for t in passengers(state):
             if t.side != shooter.side:
                 r = target_ruling(state, shooter, t, None, None)

@@ -55,7 +55,7 @@ def legal_actions(state: GameState) -> list[Action]:
             out.extend(FireAtHorse(c.id, x.id) for x in lone_horse.fire_targets(state, c))  # §6.8
     elif state.step == MOVEMENT:
         for c in mine:
-            if c.active and c.id not in state.stopped:
+            if c.active and c.id not in state.phase.stopped:
                 if c.mounted and horses.dismount_problem(state, c) is None:
                     out.extend(Dismount(c.id, h.label) for h in horses.dismount_hexes(state, c))
                 elif not c.mounted and c.horse_type:
@@ -64,13 +64,13 @@ def legal_actions(state: GameState) -> list[Action]:
             out.extend(Lead(c.id, x.id) for x in led.lead_options(state, c))  # §4.4.4
             out.extend(_moves(state, c))
         out += bodies.carry_options(state) + bodies.clear_options(state)  # §4.2.4, §4.2.3
-        if state.horses or state.kneeling:
+        if state.riders.horses or state.camels.kneeling:
             out += kneeling.options(state)  # §4.6.4 kneeling camels, litters
         out += carts.drive_options(state) + carts.harness_options(state)  # §4.5.1, §4.5.4
     if state.step in (OFFENSIVE_FIRE, MOVEMENT):  # fire frequency declarations (§5.1)
         for c in mine:
             out.extend(Declare(c.id, f) for f in defensive_fire.declare_choices(state, c))
-    if state.step == MOVEMENT and state.defensive_ready:  # §5.3 N.B.: declared not moving
+    if state.step == MOVEMENT and state.defensive_fire.defensive_ready:  # §5.3 N.B.: declared not moving
         out.extend(Stand(c.id) for c in mine if defensive_fire.stand_problem(state, c) is None)
     elif state.step == MELEE:
         for aset, dset in attack_options(state, side):
@@ -92,7 +92,7 @@ def moves_of(state: GameState, char_id: str) -> list[Move]:
 
 
 def _moves(state: GameState, c: Character) -> list[Move]:
-    if c.id in state.kneeling:  # §4.6.4 a kneeling camel does not move
+    if c.id in state.camels.kneeling:  # §4.6.4 a kneeling camel does not move
         return []
     found, labels = move_table(state, c)
     # a rider: one move per (front hex, facing) reached (§4.4.1); on foot, one per hex
@@ -345,14 +345,14 @@ def _step_has_actions(state: GameState) -> bool:
     # each test is the truth value of fire_targets / points_left > 0 and reachable /
     # attack_options, stopping at the first action found
     if state.step == OFFENSIVE_FIRE:
-        return any(has_fire_target(state, c) or (state.horses and lone_horse.fire_targets(state, c)) for c in mine)
+        return any(has_fire_target(state, c) or (state.riders.horses and lone_horse.fire_targets(state, c)) for c in mine)
     if state.step == MOVEMENT:
         return (any(can_move(state, c) for c in mine) or bool(bodies.clear_options(state))
                 or bool(bodies.carry_options(state)) or any(defensive_fire.declare_choices(state, c) for c in mine)
-                or any(state.horses and led.lead_options(state, c) for c in mine)
-                or bool((state.horses or state.kneeling) and kneeling.options(state))
-                or bool(state.carts and (carts.harness_options(state) or carts.drive_options(state))))
-    return has_attack_option(state, state.active) or bool(state.horses and lone_horse.attack_options(state, state.active))
+                or any(state.riders.horses and led.lead_options(state, c) for c in mine)
+                or bool((state.riders.horses or state.camels.kneeling) and kneeling.options(state))
+                or bool(state.carts.carts and (carts.harness_options(state) or carts.drive_options(state))))
+    return has_attack_option(state, state.active) or bool(state.riders.horses and lone_horse.attack_options(state, state.active))
 
 
 def _kill_surrounded_stunned(state: GameState) -> None:
@@ -370,7 +370,7 @@ def _kill_surrounded_stunned(state: GameState) -> None:
 def _fire(state: GameState, shooter: Character, target: Character) -> None:
     die = state.dice.roll(10)
     r = fire_ruling(state, shooter, target, die)
-    state.fired.add(shooter.id)
+    state.phase.fired.add(shooter.id)
     shooter.shots += 1
     defensive_fire.record_offensive(state, shooter)  # fire frequency and movement limit (§5.1)
     emit(state, "fire", ruling=r, msg="fire.result", params={"shooter": shooter.name, "target": target.name, "result": r.result},
@@ -447,7 +447,7 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
         path = _labels(a.path)
         start = c.hex
         losers = p.data.get("engaged_losers", [])
-        exclude = set(losers) | set(state.engaged)
+        exclude = set(losers) | set(state.phase.engaged)
         final, interrupted, done = walk(state, c, path, exclude=exclude, why="advance after combat")
         emit(state, "advance", msg="advance.path", params={"name": c.name, "start": start.label,
              "path": ' → '.join(x.label for x in path[:done]) if done else start.label},
@@ -481,11 +481,11 @@ def _check_move(state: GameState, a: Move) -> None:
                 raise IllegalAction(*why)
         else:
             raise IllegalAction(f"{c.name} is {c.status} and cannot move", "MC §1.2")
-    if c.id in state.stopped:
+    if c.id in state.phase.stopped:
         raise IllegalAction(f"{c.name} was stopped and cannot move again this phase", "MC §4.3.1")
-    if c.id in state.harnessing:
+    if c.id in state.carts.harnessing:
         raise IllegalAction(f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", "MC §4.5.1")
-    if c.id in state.clearing:
+    if c.id in state.phase.clearing:
         raise IllegalAction(f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
     cost, why, ref = check_path(state, c, _labels(a.path))
     if cost is None:
@@ -515,9 +515,9 @@ def _do_end_step(state: GameState, a: EndStep) -> None:
 
 
 def _do_move(state: GameState, a: Move) -> None:
-    before = state.mp_spent.get(a.char, 0)
+    before = state.phase.mp_spent.get(a.char, 0)
     move(state, state.characters[a.char], _labels(a.path))
-    if state.horses:
+    if state.riders.horses:
         kneeling.after_move(state, state.characters[a.char], before)  # §4.6.2 led camels
 
 

@@ -68,7 +68,7 @@ def to_foot(state: GameState, c: Character) -> None:
 def _new_horse_id(state: GameState, c: Character) -> str:
     base = f"{c.id}-horse"
     k, hid = 1, base
-    while hid in state.horses:
+    while hid in state.riders.horses:
         k += 1
         hid = f"{base}{k}"
     return hid
@@ -83,12 +83,12 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
         # a dead horse is a body (§4.2.2), counted in the hex of its head (Oriflamme's reading)
         add_carcass(state, horse.hex)
     else:
-        state.horses[horse.id] = horse
-        horse.kneeling = c.id in state.kneeling  # §4.6.4
-    state.kneeling.discard(c.id)
+        state.riders.horses[horse.id] = horse
+        horse.kneeling = c.id in state.camels.kneeling  # §4.6.4
+    state.camels.kneeling.discard(c.id)
     to_foot(state, c)
     if c.side == state.active:  # unhorsed in his own phase: no movement left (Oriflamme's reading)
-        state.mp_spent[c.id] = allowance(state, c)
+        state.phase.mp_spent[c.id] = allowance(state, c)
     emit(state, "unhorse", f"{c.name} is unhorsed; his horse {'lies dead' if horse_killed else 'stays'} in "
          f"{horse.hexes[0].label}-{horse.hexes[1].label}", char=c.id, horse=horse.id, ref=ref)
     ring = around(state, horse.hexes)
@@ -224,7 +224,7 @@ def dismount_problem(state: GameState, c: Character) -> tuple[str, str] | None:
 def mountable(state: GameState, c: Character) -> list[Horse]:
     """Riderless live horses next to ``c`` that no active enemy stands by (§4.4.2, §4.4.4)."""
     out = []
-    for horse in sorted(state.horses.values(), key=lambda x: x.id):
+    for horse in sorted(state.riders.horses.values(), key=lambda x: x.id):
         if not horse.alive or not any(h.distance(c.hex) == 1 for h in horse.hexes):
             continue
         if any(e.side != c.side and e.active and any(h in around(state, horse.hexes) for h in e.hexes)
@@ -263,7 +263,7 @@ def mount_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[
 
 
 def _set_left(state: GameState, c: Character, left: int) -> None:
-    state.mp_spent[c.id] = allowance(state, c) - left
+    state.phase.mp_spent[c.id] = allowance(state, c) - left
 
 
 def dismount(state: GameState, c: Character, h: Hex) -> None:
@@ -271,11 +271,11 @@ def dismount(state: GameState, c: Character, h: Hex) -> None:
     left = points_left(state, c) - mount_cost(state, c)
     div = r["dismount_points_divisor_wounded"] if c.status == "wounded" else r["dismount_points_divisor"]
     horse = Horse(_new_horse_id(state, c), c.hex, c.facing, c.side, kind=_mount(state, c))
-    state.horses[horse.id] = horse
-    if c.id in state.kneeling:  # the camel stays on its knees, with the points it has spent (§4.6.4)
-        state.kneeling.discard(c.id)
+    state.riders.horses[horse.id] = horse
+    if c.id in state.camels.kneeling:  # the camel stays on its knees, with the points it has spent (§4.6.4)
+        state.camels.kneeling.discard(c.id)
         horse.kneeling = True
-        state.mp_spent[horse.id] = state.mp_spent.get(c.id, 0)
+        state.phase.mp_spent[horse.id] = state.phase.mp_spent.get(c.id, 0)
     to_foot(state, c)
     c.hex = h
     _set_left(state, c, left // div)
@@ -287,9 +287,9 @@ def mount(state: GameState, c: Character, horse: Horse) -> None:
     r = rules(state)
     cost = mount_cost(state, c)
     left = points_left(state, c) - cost
-    del state.horses[horse.id]
+    del state.riders.horses[horse.id]
     if horse.kneeling:  # he sits on a kneeling camel: it must rise before it moves (§4.6.4)
-        state.kneeling.add(c.id)
+        state.camels.kneeling.add(c.id)
     _become(state, c, c.horse_type, True)
     c.hex, c.facing = horse.hex, horse.facing
     _set_left(state, c, left * r["mount_points_factor"])
@@ -306,10 +306,10 @@ def _check_mount(state: GameState, a) -> None:  # Mount and Dismount (§4.4.2)
     c = handlers.character(state, a.char)
     if c.side != state.active:
         raise IllegalAction(f"{c.name} belongs to side {c.side}; it is side {state.active}'s phase", "MC §2.1")
-    if not c.active or c.id in state.stopped:
+    if not c.active or c.id in state.phase.stopped:
         raise IllegalAction(f"{c.name} cannot move now", "MC §1.2, §4.3.1")
     if a.type == "mount":
-        prob = mount_problem(state, c, state.horses.get(a.horse))
+        prob = mount_problem(state, c, state.riders.horses.get(a.horse))
     else:
         prob = dismount_problem(state, c)
         if prob is None and a.hex not in [h.label for h in dismount_hexes(state, c)]:
@@ -318,7 +318,7 @@ def _check_mount(state: GameState, a) -> None:  # Mount and Dismount (§4.4.2)
 
 
 handlers.register("mount", check=_check_mount,
-                  do=lambda state, a: mount(state, state.characters[a.char], state.horses[a.horse]))
+                  do=lambda state, a: mount(state, state.characters[a.char], state.riders.horses[a.horse]))
 handlers.register("dismount", check=_check_mount,
                   do=lambda state, a: dismount(state, state.characters[a.char], Hex.from_label(a.hex)))
 handlers.register("place", check=handlers.no_prompt)  # the unhorsed rider's landing hex, a prompt

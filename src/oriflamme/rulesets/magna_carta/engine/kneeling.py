@@ -84,14 +84,14 @@ def side_hexes(head: Hex, facing: int) -> list[Hex]:
 
 def after_move(state: GameState, c: Character, spent_before: int) -> None:
     """The camels ``c`` leads spend what his move cost (they walk with him, §4.6.3)."""
-    delta = state.mp_spent.get(c.id, 0) - spent_before
+    delta = state.phase.mp_spent.get(c.id, 0) - spent_before
     if delta > 0:
         for x in led_camels(state, c):
-            state.mp_spent[x.id] = state.mp_spent.get(x.id, 0) + delta
+            state.phase.mp_spent[x.id] = state.phase.mp_spent.get(x.id, 0) + delta
 
 
 def _spend(state: GameState, cid: str, pts: int) -> None:
-    state.mp_spent[cid] = state.mp_spent.get(cid, 0) + pts
+    state.phase.mp_spent[cid] = state.phase.mp_spent.get(cid, 0) + pts
 
 
 # --- kneeling and rising ------------------------------------------------------------------
@@ -106,9 +106,9 @@ def _mover_problem(state: GameState, c: Character | None) -> tuple[str, str] | N
         return ("this is done in the movement step of one's own phase", "MC §2.1 (2), §4.6.4")
     if c.hex is None or not c.active:
         return (f"{c.name} cannot act now", "MC §1.2")
-    if c.id in state.stopped:
+    if c.id in state.phase.stopped:
         return (f"{c.name} was stopped and cannot move again this phase", "MC §4.3.1")
-    if c.id in state.clearing:
+    if c.id in state.phase.clearing:
         return (f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
     return None
 
@@ -124,12 +124,12 @@ def kneel_problem(state: GameState, c: Character | None, animal: str, rise: bool
     if animal == c.id:
         if not _own_camel(state, c):
             return (f"{c.name} does not ride a camel", REF)
-        if (c.id in state.kneeling) != rise:
+        if (c.id in state.camels.kneeling) != rise:
             return (f"{c.name}'s camel is {'standing' if rise else 'already kneeling'}", REF)
         if points_left(state, c) < cost:
             return (f"the order costs {cost} PM to {c.name}, who has {points_left(state, c)} left", REF)
         return None
-    horse = state.horses.get(animal)
+    horse = state.riders.horses.get(animal)
     if not is_camel(horse) or not horse.alive:
         return ("there is no riderless live camel there", REF)
     if horse.kneeling != rise:
@@ -153,11 +153,11 @@ def kneel(state: GameState, c: Character, animal: str, rise: bool) -> None:
     kind = "rise" if rise else "kneel"
     if animal == c.id:
         _spend(state, c.id, cost)
-        (state.kneeling.discard if rise else state.kneeling.add)(c.id)
+        (state.camels.kneeling.discard if rise else state.camels.kneeling.add)(c.id)
         text = (f"{c.name}'s camel rises ({cost} PM)" if rise else f"{c.name}'s camel kneels ({cost} PM)")
         emit(state, kind, text, char=c.id, ref=REF)
         return
-    horse = state.horses[animal]
+    horse = state.riders.horses[animal]
     _spend(state, c.id, cost)
     _spend(state, horse.id, cost)
     horse.kneeling = not rise
@@ -179,7 +179,7 @@ def mount_problem(state: GameState, c: Character, horse: Horse) -> tuple[str, st
 
 
 def dismount_problem(state: GameState, c: Character) -> tuple[str, str] | None:
-    if c.id not in state.kneeling:
+    if c.id not in state.camels.kneeling:
         return (f"{c.name}'s camel must kneel before he dismounts", REF)
     return None
 
@@ -223,7 +223,7 @@ def board(state: GameState, c: Character, horse: Horse) -> None:
     if horse.side is None:
         horse.side = c.side
     c.hex = None
-    state.mp_spent[c.id] = allowance(state, c)  # passive in the litter (§4.6.8)
+    state.phase.mp_spent[c.id] = allowance(state, c)  # passive in the litter (§4.6.8)
     emit(state, "board_litter", f"{c.name} gets into the litter of {camel_name(horse)} from {was.label} ({cost} PM)",
          char=c.id, horse=horse.id, ref=REF)
 
@@ -293,12 +293,12 @@ def options(state: GameState) -> list:
     if state.step != MOVEMENT or camel_rules(state) is None:
         return []
     out: list = []
-    camels = [x for x in sorted(state.horses.values(), key=lambda x: x.id) if x.alive and x.kind in CAMEL_KINDS]
+    camels = [x for x in sorted(state.riders.horses.values(), key=lambda x: x.id) if x.alive and x.kind in CAMEL_KINDS]
     mine = sorted((c for c in state.characters.values() if c.side == state.active and c.hex is not None),
                   key=lambda c: c.id)
     for c in mine:
         if _own_camel(state, c):
-            rise = c.id in state.kneeling
+            rise = c.id in state.camels.kneeling
             if kneel_problem(state, c, c.id, rise) is None:
                 out.append((Rise if rise else Kneel)(c.id, c.id))
         for x in camels:
@@ -321,7 +321,7 @@ def problem(state: GameState, a) -> tuple[str, str] | None:
     if isinstance(a, (Kneel, Rise)):
         return kneel_problem(state, ch.get(a.char), a.animal, isinstance(a, Rise))
     if isinstance(a, EnterLitter):
-        return board_problem(state, ch.get(a.char), state.horses.get(a.horse))
+        return board_problem(state, ch.get(a.char), state.riders.horses.get(a.horse))
     if isinstance(a, LeaveLitter):
         try:
             Hex.from_label(a.hex)
@@ -345,10 +345,10 @@ def ruling(state: GameState, a):
         if a.animal == c.id:
             r.step(f"{c.name}'s camel {verb}: {cost} PM", REF)
         else:
-            r.step(f"{camel_name(state.horses[a.animal])} {verb} at {c.name}'s order: {cost} PM to him and "
+            r.step(f"{camel_name(state.riders.horses[a.animal])} {verb} at {c.name}'s order: {cost} PM to him and "
                    f"{cost} PM to the camel", REF)
     elif isinstance(a, EnterLitter):
-        r.step(f"{c.name} gets into the litter of {camel_name(state.horses[a.horse])}: {kd.litter_cost} PM; "
+        r.step(f"{c.name} gets into the litter of {camel_name(state.riders.horses[a.horse])}: {kd.litter_cost} PM; "
                f"passive there, he cannot attack nor be attacked", "MC §4.6.4, §4.6.8")
     elif isinstance(a, LeaveLitter):
         r.step(f"{c.name} gets out of the litter into {a.hex}: {kd.litter_cost} PM", REF)
@@ -362,7 +362,7 @@ def do(state: GameState, a) -> None:
     if isinstance(a, (Kneel, Rise)):
         kneel(state, ch[a.char], a.animal, isinstance(a, Rise))
     elif isinstance(a, EnterLitter):
-        board(state, ch[a.char], state.horses[a.horse])
+        board(state, ch[a.char], state.riders.horses[a.horse])
     elif isinstance(a, LeaveLitter):
         alight(state, ch[a.char], Hex.from_label(a.hex))
 

@@ -63,7 +63,7 @@ def holds(c: Character) -> bool:
 
 
 def led_by(state: GameState, c: Character) -> list[Horse]:
-    return sorted((x for x in state.horses.values() if x.alive and x.led_by == c.id), key=lambda x: x.id)
+    return sorted((x for x in state.riders.horses.values() if x.alive and x.led_by == c.id), key=lambda x: x.id)
 
 
 def max_led(state: GameState, c: Character) -> int:
@@ -77,9 +77,9 @@ def lead_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[s
         return ("a horse is led by the bridle in the movement step of one's own phase", "MC §2.1 (2), §4.4.4")
     if c.hex is None or not c.active:
         return (f"{c.name} is {c.status} and cannot lead a horse", "MC §1.2, §4.4.4")
-    if c.id in state.harnessing:
+    if c.id in state.carts.harnessing:
         return (f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", "MC §4.5.1")
-    if c.id in state.clearing:
+    if c.id in state.phase.clearing:
         return (f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
     if horse is None or not horse.alive:
         return ("there is no riderless horse there", REF)
@@ -95,7 +95,7 @@ def lead_problem(state: GameState, c: Character, horse: Horse | None) -> tuple[s
         return (f"{horse_name(horse)} does not stand next to {c.name}", REF)
     if any(h in horse.hexes for h in c.hexes):
         return (f"{c.name} stands on {horse_name(horse)}", REF)
-    if state.grab_failed.get(f"{c.id}/{horse.id}") == state.turn:  # §4.4.4, engine/bridle.py
+    if state.riders.grab_failed.get(f"{c.id}/{horse.id}") == state.turn:  # §4.4.4, engine/bridle.py
         return (f"{c.name} failed to grab {horse_name(horse)} this turn and cannot control it before the next",
                 "MC §4.4.4, §4.6.3")
     n = max_led(state, c)
@@ -132,7 +132,7 @@ def lead_ruling(state: GameState, c: Character, horse: Horse | None) -> Ruling:
         return r.refuse(*prob)
     if not c.mounted:
         r.step(f"{c.name}, on foot, takes {horse_name(horse)} by the bridle: it follows him (0 PM)", REF)
-    elif state.mp_spent.get(c.id, 0) == 0:
+    elif state.phase.mp_spent.get(c.id, 0) == 0:
         r.step(f"{c.name}, on horseback and at rest, takes {horse_name(horse)} by the bridle before he moves", REF)
     else:
         r.step(f"{c.name}, on horseback, takes {horse_name(horse)} by the bridle at the end of his move: "
@@ -141,16 +141,16 @@ def lead_ruling(state: GameState, c: Character, horse: Horse | None) -> Ruling:
 
 
 def lead(state: GameState, c: Character, horse: Horse) -> None:
-    ending = c.mounted and state.mp_spent.get(c.id, 0) > 0
+    ending = c.mounted and state.phase.mp_spent.get(c.id, 0) > 0
     horse.led_by, horse.side = c.id, c.side
     if ending:  # a rider takes a horse only at rest: at the end of his move (§4.4.4)
-        state.mp_spent[c.id] = allowance(state, c)
+        state.phase.mp_spent[c.id] = allowance(state, c)
     emit(state, "lead", msg="lead.take_end" if ending else "lead.take", params={"name": c.name, "horse": animal(horse)},
          char=c.id, horse=horse.id, ref=REF)
 
 
 def lead_options(state: GameState, c: Character) -> list[Horse]:
-    return [x for x in sorted(state.horses.values(), key=lambda x: x.id)
+    return [x for x in sorted(state.riders.horses.values(), key=lambda x: x.id)
             if x.alive and touches(c, x) and lead_problem(state, c, x) is None]
 
 
@@ -206,7 +206,7 @@ def let_go(state: GameState, horse: Horse, why: str, ref: str) -> None:
 
 def settle(state: GameState) -> None:
     """After every action: leads lost, led horses following, control lost (§4.4.4)."""
-    for horse in sorted(state.horses.values(), key=lambda x: x.id):
+    for horse in sorted(state.riders.horses.values(), key=lambda x: x.id):
         if not horse.alive:
             continue
         if horse.led_by is not None:
@@ -215,7 +215,7 @@ def settle(state: GameState) -> None:
                 let_go(state, horse, "he is dead", REF)
             elif not c.active:
                 let_go(state, horse, f"he is {c.status if c.ransom != 'prisoner' else 'a prisoner'}", REF)
-            elif c.id in state.engaged:
+            elif c.id in state.phase.engaged:
                 let_go(state, horse, "he is in combat", REF)
             elif horse not in led_by(state, c)[:max_led(state, c)]:
                 let_go(state, horse, "a rider leads only one horse", REF)
@@ -244,8 +244,8 @@ def settle(state: GameState) -> None:
 def _lead_ruling(state: GameState, a) -> Ruling:
     if a.char not in state.characters:
         return Ruling(kind="lead").refuse(f"unknown character {a.char!r}")
-    return lead_ruling(state, state.characters[a.char], state.horses.get(a.horse))
+    return lead_ruling(state, state.characters[a.char], state.riders.horses.get(a.horse))
 
 
 handlers.register("lead", check=lambda state, a: handlers.refuse_unless_legal(_lead_ruling(state, a)),
-                  do=lambda state, a: lead(state, state.characters[a.char], state.horses[a.horse]), explain=_lead_ruling)
+                  do=lambda state, a: lead(state, state.characters[a.char], state.riders.horses[a.horse]), explain=_lead_ruling)

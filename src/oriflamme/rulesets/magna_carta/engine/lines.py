@@ -297,7 +297,7 @@ def _one_line(state: GameState, shot: _Shot, line: tuple[Hex, ...]) -> LineOfFir
             f = rs.hexsides[hs]
             notes.append((f"the line crosses the {f.names[0].lower()} in front of the target: {f.cover} cover", f.ref + "; MC §5.5.6"))
             other = _stronger(other, f.cover)
-    if state.horses or state.kneeling:  # §4.6.6 kneeling camels, litters (engine/kneeling.py)
+    if state.riders.horses or state.camels.kneeling:  # §4.6.6 kneeling camels, litters (engine/kneeling.py)
         other = _stronger(other, camel_cover(state, target, t_hex, line, notes))
     if small != "none" and other != "none":
         cover = combine(lr, small, other)

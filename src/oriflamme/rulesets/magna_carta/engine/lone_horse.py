@@ -99,7 +99,7 @@ def fire_ruling_at(state: GameState, shooter: Character, horse: Horse | None, di
 
 
 def fire_targets(state: GameState, shooter: Character) -> list[Horse]:
-    return [x for x in sorted(state.horses.values(), key=lambda x: x.id)
+    return [x for x in sorted(state.riders.horses.values(), key=lambda x: x.id)
             if x.alive and x.side != shooter.side and fire_ruling_at(state, shooter, x).legal]
 
 
@@ -107,7 +107,7 @@ def fire_at(state: GameState, shooter: Character, horse: Horse) -> None:
     die = state.dice.roll(10)
     target = stand_in(state, horse)
     r = fire_ruling_at(state, shooter, horse, die)
-    state.fired.add(shooter.id)
+    state.phase.fired.add(shooter.id)
     defensive_fire.record_offensive(state, shooter)  # fire frequency and movement limit (§5.1)
     emit(state, "fire_horse", f"{shooter.name} fires at {target.name}: {r.result}", ruling=r,
          shooter=shooter.id, horse=horse.id, result=r.result)
@@ -144,7 +144,7 @@ def attack_options(state: GameState, side: str) -> list[tuple[tuple[str, ...], s
     out = []
     able = sorted((c for c in state.characters.values()
                    if c.side == side and c.hex is not None and attacker_problem(state, c) is None), key=lambda c: c.id)
-    for horse in sorted(state.horses.values(), key=lambda x: x.id):
+    for horse in sorted(state.riders.horses.values(), key=lambda x: x.id):
         if not horse.alive or horse.side == side:
             continue
         proxy = stand_in(state, horse)
@@ -179,8 +179,8 @@ def attack(state: GameState, attackers: list[Character], horse: Horse) -> None:
     target = stand_in(state, horse)
     r = attack_ruling(state, attackers, horse, die)
     for a in attackers:
-        state.attacked.add(a.id)
-        state.engaged.add(a.id)
+        state.phase.attacked.add(a.id)
+        state.phase.engaged.add(a.id)
     emit(state, "melee_horse", f"{', '.join(a.name for a in attackers)} attack {target.name}: "
          f"{r.data['column']}, die {r.die} → {r.result}", ruling=r,
          attackers=[a.id for a in attackers], horse=horse.id, result=r.result)
@@ -207,7 +207,7 @@ def kill(state: GameState, horse: Horse, ref: str) -> None:
     name = horse_name(horse)
     if horse.passenger is not None:  # §4.6.8 the litter falls with its camel (engine/kneeling.py)
         collapse(state, horse)
-    del state.horses[horse.id]
+    del state.riders.horses[horse.id]
     add_carcass(state, horse.hex)  # a dead horse is a body in the hex of its head (§4.2.2)
     emit(state, "horse_killed", f"{name} is killed", horse=horse.id, hex=horse.hex.label, ref=ref)
 
@@ -220,11 +220,11 @@ def retreat(state: GameState, horse: Horse, n: int, away: list, combatants: tupl
         return
     proxy = stand_in(state, horse)
     away_from = away[0] if len(away) == 1 else None
-    del state.horses[horse.id]  # its own hexes do not block it
+    del state.riders.horses[horse.id]  # its own hexes do not block it
     try:
         paths = retreat_paths(state, proxy, n, away_from, combatants)
     finally:
-        state.horses[horse.id] = horse
+        state.riders.horses[horse.id] = horse
     name = horse_name(horse)
     if not paths:
         emit(state, "horse_retreat", f"{name} cannot retreat {n} hex(es) and stays", horse=horse.id, ref=ref)
@@ -254,7 +254,7 @@ def unharmed(state: GameState, horse: Horse, letter: str | None) -> None:
 def _fire_at_horse_ruling(state: GameState, a) -> Ruling:
     if a.shooter not in state.characters:
         return Ruling(kind="fire").refuse(f"unknown character {a.shooter!r}")
-    return fire_ruling_at(state, state.characters[a.shooter], state.horses.get(a.horse))
+    return fire_ruling_at(state, state.characters[a.shooter], state.riders.horses.get(a.horse))
 
 
 def _attack_horse_ruling(state: GameState, a) -> Ruling:
@@ -262,14 +262,14 @@ def _attack_horse_ruling(state: GameState, a) -> Ruling:
     unknown = [x for x in a.attackers if x not in ch]
     if unknown:
         return Ruling(kind="melee").refuse(f"unknown character {unknown[0]!r}")
-    horse = state.horses.get(a.horse)
+    horse = state.riders.horses.get(a.horse)
     prob = attack_problem(state, a.attackers, horse)
     return Ruling(kind="melee").refuse(*prob) if prob else attack_ruling(state, [ch[x] for x in a.attackers], horse)
 
 
 handlers.register("fire_at_horse", explain=_fire_at_horse_ruling,
                   check=lambda state, a: handlers.refuse_unless_legal(_fire_at_horse_ruling(state, a)),
-                  do=lambda state, a: fire_at(state, state.characters[a.shooter], state.horses[a.horse]))
+                  do=lambda state, a: fire_at(state, state.characters[a.shooter], state.riders.horses[a.horse]))
 handlers.register("attack_horse", explain=_attack_horse_ruling,
                   check=lambda state, a: handlers.refuse_unless_legal(_attack_horse_ruling(state, a)),
-                  do=lambda state, a: attack(state, [state.characters[x] for x in a.attackers], state.horses[a.horse]))
+                  do=lambda state, a: attack(state, [state.characters[x] for x in a.attackers], state.riders.horses[a.horse]))

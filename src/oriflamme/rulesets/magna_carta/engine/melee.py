@@ -48,7 +48,7 @@ def can_strike(state: GameState, a: Character, d: Character) -> bool:
 def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     if state.step != MELEE or c.side != state.active:
         return ("attacks are made in the combat step of one's own phase", "MC §2.1")
-    if c.hex is None and state.horses:  # a passenger in a litter is passive (§4.6.8)
+    if c.hex is None and state.riders.horses:  # a passenger in a litter is passive (§4.6.8)
         p = passive_problem(state, c)
         if p:
             return p
@@ -58,15 +58,15 @@ def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         p = join_problem(state, c)  # §6.9: a prisoner may join an attack on his escort
         if p:
             return p
-    if c.id in state.attacked:
+    if c.id in state.phase.attacked:
         return (f"{c.name} has already attacked this turn", "MC §6")
-    if c.id in state.fired:
+    if c.id in state.phase.fired:
         return (f"{c.name} fired this phase and cannot attack", "MC §5.2, §2.1")
-    if c.id in state.harnessing:
+    if c.id in state.carts.harnessing:
         return (f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", "MC §4.5.1")
-    if c.id in state.clearing:
+    if c.id in state.phase.clearing:
         return (f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
-    if c.id in state.declared:
+    if c.id in state.defensive_fire.declared:
         return (f"{c.name} declared his fire this phase and cannot attack", "MC §5.2")
     return None
 
@@ -82,7 +82,7 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
     if len({a.id for a in attackers}) != len(attackers) or len({d.id for d in defenders}) != len(defenders):
         return Ruling(kind="melee").refuse("a character is listed twice", "MC §6.2")
     for d in defenders:
-        if d.hex is None and d.side != attackers[0].side and state.horses:  # only the camel is attacked (§4.6.8)
+        if d.hex is None and d.side != attackers[0].side and state.riders.horses:  # only the camel is attacked (§4.6.8)
             p = passive_problem(state, d)
             if p:
                 return Ruling(kind="melee").refuse(*p)

@@ -102,7 +102,7 @@ def can_move(state: GameState, c: Character) -> bool:
     if c.hex is None:
         return False
     budget = points_left(state, c)
-    if budget <= 0 or c.id in state.kneeling:  # §4.6.4 a kneeling camel does not move
+    if budget <= 0 or c.id in state.camels.kneeling:  # §4.6.4 a kneeling camel does not move
         return False
     if c.mounted:
         return bool(riding.reachable(state, c, budget, first_only=True))
@@ -188,7 +188,7 @@ def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[i
         why, ref = passive_problem(state, c) or (f"{c.name} is not on the map", "MC §4")
         return None, why, ref
     if c.mounted:
-        if c.id in state.kneeling:
+        if c.id in state.camels.kneeling:
             return None, f"{c.name}'s camel kneels: it must rise before it moves", "MC §4.6.4"
         return riding.check_path(state, c, path)
     total = 0

@@ -22,7 +22,7 @@ def move(state: GameState, c: Character, path: tuple[Hex, ...]) -> None:
     # the move in progress, JSON-able: defensive fire (§5.3) may pause it in a prompt
     walk_move(state, c, {"char": c.id, "origin": c.hex.label, "facing": c.facing, "mounted": c.mounted,
                           "path": [h.label for h in path], "steps": steps,
-                          "spent_before": state.mp_spent.get(c.id, 0), "at": None})
+                          "spent_before": state.phase.mp_spent.get(c.id, 0), "at": None})
 
 
 def walk_move(state: GameState, c: Character, mv: dict) -> None:
@@ -44,9 +44,9 @@ def walk_move(state: GameState, c: Character, mv: dict) -> None:
     start = Hex.from_label(mv["origin"])
     cost = sum(steps[:done])
     if not mv.get("unhorsed"):
-        state.mp_spent[c.id] = spent_before + cost
+        state.phase.mp_spent[c.id] = spent_before + cost
     if interrupted:
-        state.stopped.add(c.id)
+        state.phase.stopped.add(c.id)
     shown = [h.label for h in path[:done]]
     riding = c.mounted and c.alive
     params = {"name": c.name, "start": start.label, "path": ' → '.join(shown) if shown else start.label, "pm": cost}

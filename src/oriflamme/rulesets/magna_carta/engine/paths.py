@@ -81,7 +81,7 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
             if move.get("halt") or not c.active or (
                     i < len(path) - 1 and after_wound is not None and not after_wound(c, i)):
                 return _stop_back(state, c, h, visited, i)
-            if c.mounted and state.horses and why == "move":  # §4.4.4: the grab in passing
+            if c.mounted and state.riders.horses and why == "move":  # §4.4.4: the grab in passing
                 if HOOKS.offer_grab(state, c, visited[-2], h, i, len(path), move):
                     return h, PAUSED, i + 1
         else:
@@ -109,7 +109,7 @@ def walk(state: GameState, c: Character, path: tuple[Hex, ...], *, exclude: Iter
             if why == "move" and move is not None and not astride:
                 if HOOKS.defensive_fire_on_enter(state, c, h, i, move):  # §5.3: defensive fire interrupts here
                     return h, PAUSED, i + 1
-            if why == "move" and c.mounted and state.horses and move is not None and not astride:  # §4.4.4: the grab
+            if why == "move" and c.mounted and state.riders.horses and move is not None and not astride:  # §4.4.4: the grab
                 if HOOKS.offer_grab(state, c, visited[-2], h, i, len(path), move):
                     return h, PAUSED, i + 1
         last = i == len(path) - 1
@@ -161,7 +161,7 @@ def _opportunity_test(state: GameState, c: Character, e: Character, h: Hex, wher
                       i: int, after_wound) -> bool:
     """One enemy's infiltration test against ``c`` (§4.3.1): whether it stops him."""
     rs = state.rules
-    state.opportunity_used.add(e.id)
+    state.phase.opportunity_used.add(e.id)
     die = state.dice.roll(10)
     r = infiltration_test(
         rs,

@@ -140,8 +140,8 @@ def answer(state: GameState, p: Pending, a) -> None:
         emit(state, "quarter", f"{d.name} asks for quarter: die {die}, he surrenders", ruling=r,
              char=d.id, result=r.result, ref=REF)
         for x in atts:
-            state.attacked.add(x.id)
-            state.engaged.add(x.id)
+            state.phase.attacked.add(x.id)
+            state.phase.engaged.add(x.id)
         surrender(state, d, atts)
     else:
         emit(state, "quarter", f"{d.name} asks for quarter: die {die}, he fights on", ruling=r,

@@ -54,7 +54,7 @@ def new_game(scenario: dict, gmap: GameMap, seed) -> GameState:
                       kind=a["kind"], passenger=a.get("passenger"))
         if horse.passenger:
             chars[horse.passenger].hex = None  # in the litter (engine/kneeling.py)
-        state.horses[horse.id] = horse
+        state.riders.horses[horse.id] = horse
     if scenario.get("map", {}).get("carts"):  # carts and their animals (§4.5, engine/carts.py)
         place(state, scenario["map"]["carts"])
     turn.begin_phase(state)

@@ -1,6 +1,9 @@
 """The game state: plain data, serialisable to JSON, cloned by value.
 
-Nothing here applies a rule; the rule modules read and change a state through these fields.
+Nothing here applies a rule; the rule modules read and change a state through these fields. The
+fields of the features are grouped in parts (engine/parts.py: ``state.phase``,
+``state.defensive_fire``, ``state.riders``, ``state.camels``, ``state.carts``, ``state.bodies``);
+``Horse`` and ``Cart`` live there too and are re-exported here.
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ from ....geometry.hexgrid import Hex
 from ..maps import effective_map, GameMap
 from ..rulesdata import load_ruleset, Ruleset
 from .character import Character
+from .parts import PARTS, Bodies, Camels, Cart, Carts, DefensiveFireBook, Horse, Part, PhaseBook, Riders
+
+__all__ = ["GameState", "Pending", "Horse", "Cart", "OFFENSIVE_FIRE", "MOVEMENT", "MELEE"]
 
 OFFENSIVE_FIRE, MOVEMENT, MELEE = "offensive_fire", "movement", "melee"
 
@@ -40,89 +46,6 @@ class Pending:
 
 
 @dataclass
-class Horse:
-    """A horse without a rider (§4.4.4, §6.8): it covers two hexes like a rider and stays put.
-    ``side`` is the side controlling it (None: nobody); ``alive`` False for a dead horse;
-    ``led_by`` the character leading it by the bridle (engine/led.py), if any."""
-
-    id: str
-    hex: Hex
-    facing: int
-    side: str | None
-    alive: bool = True
-    led_by: str | None = None
-    kind: str = "horse"  # "horse", "camel" (a war camel), "pack_camel", "litter_camel" (§4.6.1), "draught_horse", "ox" (§4.5.1)
-    kneeling: bool = False  # §4.6.4 a camel on its knees (engine/kneeling.py)
-    passenger: str | None = None  # §4.6.1 the character in a litter camel's litter
-    # draught animals (§4.5.1, engine/carts.py): the cart it is harnessed to, if any
-    harnessed_to: str | None = None
-
-    @property
-    def hexes(self) -> tuple[Hex, Hex]:
-        return (self.hex, self.hex.neighbour(self.facing + 3))
-
-    def to_json(self) -> dict:
-        out = {"id": self.id, "hex": self.hex.label, "facing": self.facing, "side": self.side, "alive": self.alive}
-        if self.led_by is not None:
-            out["led_by"] = self.led_by
-        if self.kind != "horse":
-            out["kind"] = self.kind
-        if self.kneeling:
-            out["kneeling"] = True
-        if self.passenger is not None:
-            out["passenger"] = self.passenger
-        if self.harnessed_to is not None:
-            out["harnessed_to"] = self.harnessed_to
-        return out
-
-    @classmethod
-    def from_json(cls, d: dict) -> "Horse":
-        return cls(d["id"], Hex.from_label(d["hex"]), int(d["facing"]), d.get("side"), bool(d.get("alive", True)),
-                   d.get("led_by"), d.get("kind", "horse"), bool(d.get("kneeling", False)), d.get("passenger"),
-                   d.get("harnessed_to"))
-
-
-@dataclass
-class Cart:
-    """A cart on the map (§4.5): two hexes, ``front`` and ``rear`` (its facing points from the
-    rear to the front). ``animal``: the id of the draught animal harnessed to it (a
-    :class:`Horse` in ``state.horses``; an id no longer there is a dead animal still in the
-    harness, §4.5.1), or None. ``moving``: it moved in the last movement step of ``side``, and
-    counts as a moving cart until that side's next movement step (§4.5.4, engine/carts.py)."""
-
-    id: str
-    front: Hex
-    rear: Hex
-    animal: str | None = None
-    moving: bool = False
-    side: str | None = None
-
-    @property
-    def facing(self) -> int:
-        return self.rear.direction_to(self.front)
-
-    @property
-    def hexes(self) -> tuple[Hex, Hex]:
-        return (self.front, self.rear)
-
-    def spec(self) -> dict:
-        """Its entry for maps.with_carts."""
-        out: dict = {"front": self.front.label, "rear": self.rear.label}
-        if self.moving:
-            out["moving"] = True
-        return out
-
-    def to_json(self) -> dict:
-        return {"id": self.id, "front": self.front.label, "rear": self.rear.label, "animal": self.animal,
-                "moving": self.moving, "side": self.side}
-
-    @classmethod
-    def from_json(cls, d: dict) -> "Cart":
-        return cls(d["id"], Hex.from_label(d["front"]), Hex.from_label(d["rear"]), d.get("animal"),
-                   bool(d.get("moving", False)), d.get("side"))
-
-
-@dataclass
 class GameState:
     ruleset_id: str
     scenario: dict                    # the validated scenario (JSON-able), the map spec included
@@ -136,32 +59,14 @@ class GameState:
     phase_no: int = 0                 # 0 = first side's phase of turn 1, 1 = second side's...
     active: str = "A"
     step: str = OFFENSIVE_FIRE
-    # bookkeeping of the current phase
-    fired: set[str] = field(default_factory=set)
-    fire_limit: dict[str, str] = field(default_factory=dict)   # char -> "half" | "none"
-    mp_spent: dict[str, int] = field(default_factory=dict)
-    stopped: set[str] = field(default_factory=set)
-    attacked: set[str] = field(default_factory=set)
-    engaged: set[str] = field(default_factory=set)
-    opportunity_used: set[str] = field(default_factory=set)     # enemies who made their §4.3 test
-    clearing: set[str] = field(default_factory=set)   # characters who cleared a hex this phase (§4.2.3)
-    harnessing: set[str] = field(default_factory=set)  # harnessed/unharnessed a cart's animal (§4.5.1), also in clearing
-    # bodies on the map that are not characters of the roster (dead horses, §4.2.2):
-    # hex -> {"horse": n, "man": n}; dead characters lie on their own hex (see engine/bodies.py)
-    carcasses: dict[Hex, dict[str, int]] = field(default_factory=dict)
-    # fire frequency (§5.1, §5.2) and defensive fire (§5.3), see engine/defensive_fire.py
-    declared: dict[str, str] = field(default_factory=dict)      # char -> fire choice, this phase
-    defensive_ready: set[str] = field(default_factory=set)      # non-active chars who may fire defensively
-    df_fired: set[str] = field(default_factory=set)             # who fired defensively this phase
-    df_targets: list[str] = field(default_factory=list)         # movers shot at, in order
-    df_walked: dict[str, int] = field(default_factory=dict)     # mover -> hexes entered this phase
-    df_last: dict[str, int] = field(default_factory=dict)       # mover -> df_walked at the last shot
     pending: list[Pending] = field(default_factory=list)
-    horses: dict[str, Horse] = field(default_factory=dict)
-    carts: dict[str, Cart] = field(default_factory=dict)       # §4.5, engine/carts.py
-    frightened: dict[str, int] = field(default_factory=dict)   # §4.6.5: horse rider -> turn of his fear
-    kneeling: set[str] = field(default_factory=set)   # §4.6.4: camel riders whose camel kneels
-    grab_failed: dict[str, int] = field(default_factory=dict)  # §4.4.4: "rider/horse" -> turn of a failed grab
+    # the feature parts (engine/parts.py, PARTS): each owns its fields, reset, copy and JSON
+    phase: PhaseBook = field(default_factory=PhaseBook)
+    defensive_fire: DefensiveFireBook = field(default_factory=DefensiveFireBook)
+    riders: Riders = field(default_factory=Riders)
+    camels: Camels = field(default_factory=Camels)
+    carts: Carts = field(default_factory=Carts)
+    bodies: Bodies = field(default_factory=Bodies)
     log: list[dict] = field(default_factory=list)
     winner: str | None = None
     over: bool = False
@@ -198,7 +103,7 @@ class GameState:
 
     def horse_at(self, h: Hex, alive: bool = True) -> Horse | None:
         """The riderless horse covering ``h`` (a live one, or a dead one with alive=False)."""
-        for x in self.horses.values():
+        for x in self.riders.horses.values():
             if x.alive == alive and h in x.hexes:
                 return x
         return None
@@ -210,14 +115,17 @@ class GameState:
         return [c for c in self.characters.values() if c.side == side and (c.alive or not alive) and c.hex is not None]
 
     # --- serialisation --------------------------------------------------------------------
-    def to_json(self) -> dict:
-        out = self._to_json()
-        if self.grab_failed:  # written only when set: the states of games without it are unchanged
-            out["grab_failed"] = dict(sorted(self.grab_failed.items()))
-        return out
+    def parts(self) -> list[Part]:
+        """The state's feature parts, in the order of :data:`~.parts.PARTS`."""
+        return [getattr(self, p.name) for p in PARTS]
 
-    def _to_json(self) -> dict:
-        return {
+    def reset_phase(self) -> None:
+        """Clear the bookkeeping of the phase, part by part (turn.begin_phase)."""
+        for part in self.parts():
+            part.reset_phase()
+
+    def to_json(self) -> dict:
+        out = {
             "ruleset": self.ruleset_id,
             "scenario": self.scenario,
             "characters": {k: c.to_json() for k, c in sorted(self.characters.items())},
@@ -229,57 +137,30 @@ class GameState:
             "phase_no": self.phase_no,
             "active": self.active,
             "step": self.step,
-            "fired": sorted(self.fired),
-            "fire_limit": dict(sorted(self.fire_limit.items())),
-            "mp_spent": dict(sorted(self.mp_spent.items())),
-            "stopped": sorted(self.stopped),
-            "attacked": sorted(self.attacked),
-            "engaged": sorted(self.engaged),
-            "opportunity_used": sorted(self.opportunity_used),
-            "clearing": sorted(self.clearing),
-            "harnessing": sorted(self.harnessing),
-            "carcasses": {h.label: dict(sorted(k.items())) for h, k in sorted(self.carcasses.items(), key=lambda x: x[0].label)},
-            "declared": dict(sorted(self.declared.items())),
-            "defensive_ready": sorted(self.defensive_ready),
-            "df_fired": sorted(self.df_fired),
-            "df_targets": list(self.df_targets),
-            "df_walked": dict(sorted(self.df_walked.items())),
-            "df_last": dict(sorted(self.df_last.items())),
             "pending": [p.to_json() for p in self.pending],
-            "horses": {k: h.to_json() for k, h in sorted(self.horses.items())},
-            "carts": {k: x.to_json() for k, x in sorted(self.carts.items())},
-            "frightened": dict(sorted(self.frightened.items())),
             "log": self.log,
             "winner": self.winner,
             "over": self.over,
             "result_text": self.result_text,
-            **({"kneeling": sorted(self.kneeling)} if self.kneeling else {}),
         }
+        for part in self.parts():  # each part writes its own keys (some only when set)
+            out.update(part.to_json())
+        return out
 
     @classmethod
     def from_json(cls, d: dict, gmap: GameMap) -> "GameState":
-        carts = {k: Cart.from_json(v) for k, v in d.get("carts", {}).items()}
+        parts = {p.name: p.from_json(d) for p in PARTS}
+        carts = parts[Carts.name].carts
         if carts:  # ``gmap`` is the scenario's map: draw the carts where they stand now
             gmap = effective_map(gmap, carts.values(), load_ruleset(d["ruleset"]))
-        return cls(carts=carts,
+        return cls(
             ruleset_id=d["ruleset"], scenario=d["scenario"], gmap=gmap,
             characters={k: Character.from_json(v) for k, v in d["characters"].items()},
             sides=list(d["sides"]), dice=SealedDice(int(d["dice"]["count"])), weather=d["weather"],
             turn=d["turn"], last_turn=d["last_turn"], phase_no=d["phase_no"], active=d["active"],
-            step=d["step"], fired=set(d["fired"]), fire_limit=dict(d["fire_limit"]),
-            mp_spent=dict(d["mp_spent"]), stopped=set(d["stopped"]), attacked=set(d["attacked"]),
-            engaged=set(d["engaged"]), opportunity_used=set(d["opportunity_used"]),
-            clearing=set(d.get("clearing", ())), harnessing=set(d.get("harnessing", ())),
-            carcasses={Hex.from_label(h): {k: int(n) for k, n in kinds.items()} for h, kinds in d.get("carcasses", {}).items()},
-            declared=dict(d.get("declared", {})), defensive_ready=set(d.get("defensive_ready", [])),
-            df_fired=set(d.get("df_fired", [])), df_targets=list(d.get("df_targets", [])),
-            df_walked=dict(d.get("df_walked", {})), df_last=dict(d.get("df_last", {})),
-            pending=[Pending.from_json(p) for p in d["pending"]], log=list(d["log"]),
-            horses={k: Horse.from_json(v) for k, v in d.get("horses", {}).items()},
-            frightened={k: int(v) for k, v in d.get("frightened", {}).items()},
-            kneeling=set(d.get("kneeling", ())),
-            grab_failed={k: int(v) for k, v in d.get("grab_failed", {}).items()},
+            step=d["step"], pending=[Pending.from_json(p) for p in d["pending"]], log=list(d["log"]),
             winner=d["winner"], over=d["over"], result_text=d.get("result_text", ""),
+            **parts,
         )
 
     def digest(self) -> str:
@@ -321,20 +202,8 @@ class GameState:
         other.characters = {k: copy.copy(c) for k, c in self.characters.items()}
         other.sides = list(self.sides)
         other.dice = copy.deepcopy(self.dice)  # sealed: a copy holds no future rolls (core/dice.py)
-        for name in ("fired", "stopped", "attacked", "engaged", "opportunity_used", "clearing", "harnessing", "defensive_ready",
-                     "df_fired", "kneeling"):
-            setattr(other, name, set(getattr(self, name)))
-        other.fire_limit = dict(self.fire_limit)
-        other.declared = dict(self.declared)
-        other.df_targets = list(self.df_targets)
-        other.df_walked = dict(self.df_walked)
-        other.df_last = dict(self.df_last)
-        other.mp_spent = dict(self.mp_spent)
-        other.carcasses = {h: dict(k) for h, k in self.carcasses.items()}
         other.pending = copy.deepcopy(self.pending)
-        other.horses = {k: copy.copy(h) for k, h in self.horses.items()}
-        other.carts = {k: copy.copy(x) for k, x in self.carts.items()}
-        other.frightened = dict(self.frightened)
-        other.grab_failed = dict(self.grab_failed)
+        for part in self.parts():
+            setattr(other, part.name, part.clone())
         other.log = list(self.log)
         return other

@@ -88,15 +88,7 @@ SEQUENCE_HOOKS.provide("carts.on_movement_step", on_movement_step)   # carts sto
 @SEQUENCE_HOOKS.provide("phase.clear_bookkeeping")
 def _clear_bookkeeping(state: GameState) -> None:
     """A new phase: who fired, moved, attacked... in the last one is forgotten (§2.1)."""
-    state.fired.clear()
-    state.fire_limit.clear()
-    state.mp_spent.clear()
-    state.stopped.clear()
-    state.attacked.clear()
-    state.engaged.clear()
-    state.opportunity_used.clear()
-    state.clearing.clear()
-    state.harnessing.clear()
+    state.reset_phase()  # each part of the state clears its bookkeeping (engine/parts.py)
 
 
 @SEQUENCE_HOOKS.provide("stunned.recover")

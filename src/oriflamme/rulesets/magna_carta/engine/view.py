@@ -46,13 +46,13 @@ def view(state: GameState, side: str | None) -> dict:
         "result": state.result_text, "characters": chars,
         "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive, "kind": h.kind,
                     "led_by": h.led_by, "kneeling": h.kneeling, "passenger": h.passenger, "harnessed_to": h.harnessed_to}
-                   for h in sorted(state.horses.values(), key=lambda h: h.id)],
+                   for h in sorted(state.riders.horses.values(), key=lambda h: h.id)],
         # carts (§4.5): both hexes, the harnessed animal, moving or not (engine/carts.py)
         "carts": [{"id": x.id, "hexes": [x.front.label, x.rear.label], "facing": x.facing, "animal": x.animal,
-                   "moving": x.moving} for x in sorted(state.carts.values(), key=lambda x: x.id)],
+                   "moving": x.moving} for x in sorted(state.carts.carts.values(), key=lambda x: x.id)],
         "pending": [p.to_json() for p in state.pending],
         # bodies that are not characters (dead horses, §4.2.2), hex by hex
-        "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(state.carcasses.items(), key=lambda x: x[0].label)],
+        "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(state.bodies.carcasses.items(), key=lambda x: x[0].label)],
         "log": state.log,
     }
     if side is not None and side == state.to_act():
