@@ -60,6 +60,11 @@ def animal(horse) -> dict:
     return nested(f"animal.{horse.kind}", hexes=f"{a.label}-{b.label}")
 
 
+def cart(c) -> dict:
+    """``carts.cart_name(cart)`` ("the cart in 0405-0406") as a nested message."""
+    return nested("cart.name", hexes=f"{c.front.label}-{c.rear.label}")
+
+
 #: Why a character walks (``paths.walk(why=...)``), as message ids.
 WHY_IDS = {"move": "why.move", "retreat": "why.retreat", "advance after combat": "why.advance"}
 #: The infiltration test's results (``resolve``), as message ids.

@@ -22,7 +22,10 @@ class Ruling:
 
     ``probabilities`` maps each possible result to its exact probability for a fair die, before
     the die is rolled; ``die``/``modified_die``/``result`` are set once a die is known.
-    ``data`` holds the kind-specific figures (odds, column, band, cost...).
+    ``data`` holds the kind-specific figures (odds, column, band, cost...). ``message``, when
+    set, is the log line that sums the ruling up, as a message id and its parameters
+    (``texts/fr.toml``): the event emitted with the ruling carries it; it is not part of
+    :meth:`to_json`.
     """
 
     kind: str
@@ -34,6 +37,7 @@ class Ruling:
     modified_die: int | None = None
     result: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    message: tuple[str, dict[str, Any]] | None = None
 
     def step(self, text: str, ref: str = "") -> "Ruling":
         self.steps.append(Step(text, ref))
