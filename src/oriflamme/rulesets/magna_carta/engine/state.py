@@ -302,7 +302,7 @@ class GameState:
         return h
 
     #: Keys the log's events gained after version-1 records (engine/events.py)
-    LOG_KEYS_SINCE_V1 = ("msg", "params")
+    LOG_KEYS_SINCE_V1 = ("msg", "params", "ruling_steps")
 
     def legacy_digest(self, seed) -> str:
         """The digest of version-1 records: the whole state, the log and the dice seed in it."""

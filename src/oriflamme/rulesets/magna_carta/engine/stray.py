@@ -11,7 +11,7 @@ from __future__ import annotations
 from ....geometry.hexgrid import Hex, lines_of_fire
 from ..resolve.ruling import Ruling
 from .character import Character
-from .events import animal
+from .events import named
 from .state import GameState
 
 
@@ -33,13 +33,6 @@ def obstacle_between(state: GameState, a: Hex, b: Hex) -> bool:
     return all(blocked(line) for line in lines_of_fire(a, b))
 
 
-def _named(state: GameState, c: Character):
-    """``c.name`` as a message parameter: the stand-in of a riderless animal shot at
-    (engine/lone_horse.py, named "the horse in 0302-0201") as a nested message."""
-    horse = state.horses.get(c.id.removeprefix("horse:")) if c.id.startswith("horse:") else None
-    return animal(horse) if horse is not None else c.name
-
-
 def stray_shot(state: GameState, shooter: Character, target: Character, die: int) -> tuple[Ruling, Character | None]:
     """The ruling of the second die and the character hit by mistake, if any; the ruling's
     ``message`` (a message id and its parameters) sums it up for the log; ``data["text"]`` is
@@ -59,7 +52,7 @@ def stray_shot(state: GameState, shooter: Character, target: Character, die: int
     if h in target.hexes:  # a rider's own rear hex (§5.4.5 N.B.: counted around the top of his counter)
         r.result = "none"
         r.step(f"{die}: hex {h.label}, {target.name}'s own horse: the shot has missed him", "MC §5.4.5")
-        r.message = ("stray.own_horse", {"shooter": shooter.name, "hex": h.label, "target": _named(state, target), "die": die})
+        r.message = ("stray.own_horse", {"shooter": shooter.name, "hex": h.label, "target": named(state, target), "die": die})
         r.data["text"] = f"{shooter.name}'s missed shot lands in {h.label}, {target.name}'s own horse, and misses (stray-shot die {die})"
         return r, None
     victims = [c for c in state.live_at(h) if c.id != shooter.id]

@@ -6,11 +6,25 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from ..texts.messages import render
+
 
 @dataclass(frozen=True, slots=True)
 class Step:
+    """One step of an explanation: its English ``text`` and the rule it cites; ``msg`` and
+    ``params``, when set, are the text's message id and parameters (``texts/fr.toml``), from
+    which the presentation layer renders it in another language."""
+
     text: str
     ref: str = ""
+    msg: str | None = None
+    params: dict[str, Any] | None = field(default=None, compare=False)
+
+    @classmethod
+    def say(cls, msg: str, params: dict[str, Any] | None = None, ref: str = "") -> "Step":
+        """A step rendered in English from the message ``msg``."""
+        params = params or {}
+        return cls(render(msg, params, "en"), ref, msg, params)
 
     def render(self) -> str:
         return f"{self.text} ({self.ref})" if self.ref else self.text
@@ -41,6 +55,11 @@ class Ruling:
 
     def step(self, text: str, ref: str = "") -> "Ruling":
         self.steps.append(Step(text, ref))
+        return self
+
+    def say(self, msg: str, params: dict[str, Any] | None = None, ref: str = "") -> "Ruling":
+        """A step given by a message id and its parameters (its text is the English rendering)."""
+        self.steps.append(Step.say(msg, params, ref))
         return self
 
     def refuse(self, reason: str, ref: str = "") -> "Ruling":
@@ -75,6 +94,10 @@ class Ruling:
             out["result"] = self.result
         out["explanation"] = self.explanation
         out["citations"] = self.citations
+        if any(s.msg for s in self.steps):
+            # the explanation's steps by message id, where known (null: English text only);
+            # engine/events.py moves this key out of the ruling into the event
+            out["steps"] = [{"msg": s.msg, "params": s.params} if s.msg else None for s in self.steps]
         return out
 
 
