@@ -1254,7 +1254,7 @@ def test_rare_event_messages_render_as_the_regex_path_translates_them(mid, param
 
 
 def test_ruling_steps_by_id_render_the_explanation():
-    """Fire and melee rulings: each step with a message id renders its explanation line in
+    """Fire, melee and move rulings: each step with a message id renders its explanation line in
     English, and in French as the regex path translates that line; an event carries the ids
     beside its ruling (``ruling_steps``), whose shape stays that of version-1 records."""
     from oriflamme.rulesets.magna_carta import i18n
@@ -1286,7 +1286,7 @@ def test_ruling_steps_by_id_render_the_explanation():
                 if st is not None:
                     assert got == messages.render(st["msg"], st["params"], "fr") + split_citation(line)[1]
     kinds = {rj["kind"] for rj, steps in rulings if steps}
-    assert {"fire", "melee"} <= kinds, kinds
+    assert {"fire", "melee", "move"} <= kinds, kinds
     for rj, steps in rulings:
         if not steps:
             continue

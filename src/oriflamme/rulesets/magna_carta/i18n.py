@@ -12,7 +12,8 @@ Two paths, one catalogue (``oriflamme/rulesets/magna_carta/texts/<lang>.toml``):
   id and parameters; the ruling's JSON lists them in ``steps`` (an event keeps them beside its
   ruling, in ``ruling_steps``) and :func:`translate_ruling` renders those lines from them, the
   citation kept verbatim. Converted so far: fire (resolve/fire.py, the "fires at" line of
-  engine/fire.py) and melee (resolve/melee.py, the "attack" line of engine/melee.py).
+  engine/fire.py), melee (resolve/melee.py, the "attack" line of engine/melee.py) and the
+  move preview (engine/game.py: each hex, turns, infiltration odds, the total).
 * **The regex path (below)** translates English texts after the fact. It remains for the
   other explanation steps and the rulings' reasons, the refusal reasons (``IllegalAction``),
   and the events of old records, which have no ``msg``.
