@@ -719,7 +719,7 @@ def test_version1_record_replays_through_the_core(path):
     assert "no dice commitment" in verification.lines()[0]
     assert game.ruleset.id == "magna-carta"
     # the events gained a message id and its parameters since version 1 (engine/events.py)
-    since_v1 = ("msg", "params")
+    since_v1 = ("msg", "params", "ruling_steps")
     got = [{k: v for k, v in ev.items() if k not in since_v1} for ev in game.ruleset.events(game.state)]
     assert got == rec["events"] and game.actions == rec["actions"]
     out = game.outcome()

@@ -8,9 +8,15 @@ Two paths, one catalogue (``oriflamme/rulesets/magna_carta/texts/<lang>.toml``):
   (:mod:`oriflamme.rulesets.magna_carta.texts.messages`): translatable parameters (statuses,
   step titles, reasons) are nested message ids, never English phrases matched by regex. A
   ``[[msg]]`` or ``[[word]]`` entry with an ``id`` is such a message.
+* **Rulings' steps by id.** A step built with ``Ruling.say`` / ``Step.say`` carries a message
+  id and parameters; the ruling's JSON lists them in ``steps`` (an event keeps them beside its
+  ruling, in ``ruling_steps``) and :func:`translate_ruling` renders those lines from them, the
+  citation kept verbatim. Converted so far: fire (resolve/fire.py, the "fires at" line of
+  engine/fire.py), melee (resolve/melee.py, the "attack" line of engine/melee.py) and the
+  move preview (engine/game.py: each hex, turns, infiltration odds, the total).
 * **The regex path (below)** translates English texts after the fact. It remains for the
-  rulings' explanation steps and reasons, the refusal reasons (``IllegalAction``), and the
-  events of old records, which have no ``msg``.
+  other explanation steps and the rulings' reasons, the refusal reasons (``IllegalAction``),
+  and the events of old records, which have no ``msg``.
 
 The catalogue
 -------------
@@ -382,14 +388,36 @@ def missing(text: str, lang: str = "fr") -> bool:
     return catalogue(lang).missing(text)
 
 
-def translate_ruling(ruling: dict, lang: str) -> dict:
+def _step_text(english: str, step, lang: str) -> str | None:
+    """One explanation line in ``lang`` from its step's message id (``{"msg", "params"}``), the
+    citation of the English line kept verbatim; None when the step has no (known) id."""
+    if not isinstance(step, dict) or not isinstance(step.get("msg"), str) or not messages.known(step["msg"]):
+        return None
+    params = step.get("params")
+    try:
+        body = messages.render(step["msg"], params if isinstance(params, dict) else {}, lang)
+    except messages.MessageError:
+        return None
+    return body + split_citation(english)[1]
+
+
+def translate_ruling(ruling: dict, lang: str, steps: list | None = None) -> dict:
     """A copy of a ruling's JSON (:meth:`oriflamme.rulesets.magna_carta.resolve.ruling.Ruling.to_json`) with its
-    ``explanation`` lines and its ``reason`` in ``lang``."""
+    ``explanation`` lines and its ``reason`` in ``lang``. The lines whose step has a message id
+    (the ruling's ``steps``, or ``steps`` given: an event's ``ruling_steps``) are rendered from
+    it; the others are translated by the regex templates."""
     out = copy.deepcopy(ruling)
     if _norm_lang(lang) == SOURCE or not isinstance(out, dict):
         return out
+    lang = _norm_lang(lang)
+    if steps is None:
+        steps = out.get("steps")
     if isinstance(out.get("explanation"), list):
-        out["explanation"] = [translate(x, lang) if isinstance(x, str) else x for x in out["explanation"]]
+        by_id = steps if isinstance(steps, list) and len(steps) == len(out["explanation"]) else []
+        out["explanation"] = [
+            x if not isinstance(x, str) else
+            (_step_text(x, by_id[i], lang) if by_id else None) or translate(x, lang)
+            for i, x in enumerate(out["explanation"])]
     if isinstance(out.get("reason"), str):
         out["reason"] = translate(out["reason"], lang)
     return out
@@ -421,7 +449,7 @@ def translate_event(event: dict, lang: str) -> dict:
     elif isinstance(out.get("text"), str):
         out["text"] = translate(out["text"], lang)
     if isinstance(out.get("ruling"), dict):
-        out["ruling"] = translate_ruling(out["ruling"], lang)
+        out["ruling"] = translate_ruling(out["ruling"], lang, out.get("ruling_steps"))
     return out
 
 

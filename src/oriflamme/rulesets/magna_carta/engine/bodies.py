@@ -41,7 +41,7 @@ from ..resolve.ruling import Ruling
 from . import handlers
 from .actions import Carry, ClearBodies, SetDown
 from .character import Character
-from .events import emit
+from .events import emit, nested
 from .state import MOVEMENT, GameState, Pending
 from .carcasses import HORSE, KINDS, MAN, add_carcass, bodies_at, bodies_map, body_kind, describe, take_carcass  # noqa: F401
 from .movement import MoveContext, allowance, points_left, step_cost
@@ -211,9 +211,11 @@ def do_clear(state: GameState, a: ClearBodies) -> None:
     n = moved + extra
     state.phase.clearing.update(a.chars)
     names = ", ".join(state.characters[c].name for c in a.chars)
-    what = describe(n, 0) if a.kind == MAN else describe(0, n)
-    tail = f" into the water of {to.label}, where they sink" if sink else f" into {to.label}"
-    emit(state, "clear_bodies", f"{names} move {what} out of {h.label}{tail}",
+    # carcasses.describe(n, 0) or describe(0, n), as a message
+    what = (nested("bodies.none") if not n else
+            nested(f"bodies.{(('man', 'men') if a.kind == MAN else ('horse', 'horses'))[n != 1]}", n=n))
+    emit(state, "clear_bodies", msg="clear.sink" if sink else "clear.out",
+         params={"names": names, "what": what, "hex": h.label, "to": to.label},
          chars=list(a.chars), hex=h.label, to=to.label, kind=a.kind, n=n, sunk=sink, ref=CLEAR_REF)
 
 

@@ -158,21 +158,20 @@ def answer(state: GameState, p: Pending, a: Action) -> None:
     c = state.characters[p.chars[0]]
     mv = p.data["move"]
     if isinstance(a, Decline):
-        emit(state, "grab", f"{c.name} rides on without trying for the bridle", char=c.id, ref=REF)
+        emit(state, "grab", msg="grab.decline", params={"name": c.name}, char=c.id, ref=REF)
     else:
         horse = state.riders.horses[a.horse]
         die = state.dice.roll(10)
         r = grab_ruling(state, c, horse, die)
-        name = horse_name(horse)
+        name = animal(horse)
         if r.result == "success":
             horse.led_by, horse.side = c.id, c.side
             mv["grabbed"] = horse.id
-            emit(state, "grab", f"{c.name} takes {name} by the bridle in passing (die {die})", ruling=r,
+            emit(state, "grab", msg="grab.success", params={"name": c.name, "horse": name, "die": die}, ruling=r,
                  char=c.id, horse=horse.id, result="success", ref=REF)
         else:
             state.riders.grab_failed[_key(c, horse)] = state.turn
-            emit(state, "grab", f"{c.name} fails to take {name} by the bridle (die {die}): it stays where it is "
-                 f"and he cannot control it this turn", ruling=r, char=c.id, horse=horse.id, result="failure", ref=REF)
+            emit(state, "grab", msg="grab.failure", params={"name": c.name, "horse": name, "die": die}, ruling=r, char=c.id, horse=horse.id, result="failure", ref=REF)
     walk_move(state, c, mv)  # the move goes on
 
 
@@ -185,7 +184,7 @@ def after_move(state: GameState, c: Character, mv: dict) -> None:
         return
     pos = place_by(state, c, horse)
     if pos is None:
-        let_go(state, horse, "it cannot follow him there", "MC §4.4.4")
+        let_go(state, horse, "lead.why.cannot_follow", "MC §4.4.4")
         return
     if pos != (horse.hex, horse.facing):
         horse.hex, horse.facing = pos

@@ -80,9 +80,7 @@ def fear_on_entering(state: GameState, c: Character, before: tuple[Hex, int], he
         return False  # already next to the camel: no test (§4.6.5)
     r = fear_test(state.rules, c.used_to_camels, state.dice.roll(10))
     names = ", ".join(x.name for x in sorted(new, key=lambda x: x.id))
-    text = {"frightened": "frightened, the horse backs away", "forced": "frightened, the horse is forced on",
-            "none": "no effect"}[r.result]
-    emit(state, "fear", f"{c.name}'s horse enters {hex_entered.label} next to a camel ({names}): fear test, {text}",
+    emit(state, "fear", msg=f"fear.{r.result}", params={"name": c.name, "hex": hex_entered.label, "camels": names},
          ruling=r, char=c.id, hex=hex_entered.label, ref="MC §4.6.5")
     if r.result == "none":
         return False

@@ -62,7 +62,7 @@ from ..resolve.ruling import Ruling
 from . import handlers
 from .actions import DriveCart, Harness, Unharness
 from .character import Character
-from .events import emit
+from .events import animal, cart as cart_msg, emit, nested
 from .animals import horse_name as animal_name  # one naming for every animal
 from .state import MOVEMENT, Cart, GameState, Horse
 from . import riding
@@ -420,10 +420,12 @@ def drive(state: GameState, a: DriveCart) -> None:
     for c in [team.driver] + team.helpers:
         state.phase.mp_spent[c.id] = allowance(state, c)
     redraw(state)
-    who = (f"{team.driver.name} drives" if not team.helpers
-           else f"{', '.join(h.name for h in [team.driver] + team.helpers)} pull")
-    emit(state, "cart_moves", f"{who} the cart {old_front.label}-{old_rear.label} → "
-         f"{cart.front.label}-{cart.rear.label} ({r.data['cost']} PM)",
+    moved = {"a": f"{old_front.label}-{old_rear.label}", "b": f"{cart.front.label}-{cart.rear.label}", "n": r.data['cost']}
+    if not team.helpers:
+        msg, moved["name"] = "cart.drives", team.driver.name
+    else:
+        msg, moved["names"] = "cart.pull", ', '.join(h.name for h in [team.driver] + team.helpers)
+    emit(state, "cart_moves", msg=msg, params=moved,
          char=team.driver.id, cart=cart.id, path=list(a.path), cost=r.data["cost"], ref="MC §4.5.1, §4.5.4")
     for c in on_foot:
         _follow(state, c, team)
@@ -448,7 +450,7 @@ def _follow(state: GameState, c: Character, team: Team) -> None:
         return
     to = min(cands, key=lambda n: (n.distance(c.hex), n.label))
     start, c.hex = c.hex, to
-    emit(state, "cart_follows", f"{c.name} walks beside the team: {start.label} → {to.label}", char=c.id,
+    emit(state, "cart_follows", msg="cart.follows", params={"name": c.name, "a": start.label, "b": to.label}, char=c.id,
          ref="MC §4.5.1, §4.4.4")
 
 
@@ -553,20 +555,25 @@ def harness(state: GameState, a: Harness) -> None:
     cart.animal = x.id
     state.phase.clearing.add(c.id)  # busy for the whole phase (state.phase.clearing: no move, fire, attack)
     state.carts.harnessing.add(c.id)
-    emit(state, "harness", f"{c.name} harnesses {animal_name(x)} to {cart_name(cart)}: it takes his whole phase",
+    emit(state, "harness", msg="cart.harness", params={"name": c.name, "animal": animal(x),
+                                                       "hexes": f"{cart.front.label}-{cart.rear.label}"},
          char=c.id, cart=cart.id, horse=x.id, ref=REF)
 
 
 def unharness(state: GameState, a: Unharness) -> None:
     c, cart = state.characters[a.char], state.carts.carts[a.cart]
     x = animal_of(state, cart)
-    what = animal_name(x) if x is not None else "the dead animal"
     if x is not None:
         x.harnessed_to = None
     cart.animal = None
     state.phase.clearing.add(c.id)
     state.carts.harnessing.add(c.id)
-    emit(state, "unharness", f"{c.name} unharnesses {what} from {cart_name(cart)}: it takes his whole phase",
+    hexes = f"{cart.front.label}-{cart.rear.label}"
+    if x is not None:
+        emit(state, "unharness", msg="cart.unharness", params={"name": c.name, "animal": animal(x), "hexes": hexes},
+             char=c.id, cart=cart.id, ref=REF)
+        return
+    emit(state, "unharness", msg="cart.unharness_dead", params={"name": c.name, "hexes": hexes},
          char=c.id, cart=cart.id, ref=REF)
 
 
@@ -586,13 +593,19 @@ def retreat_team(state: GameState, horse: Horse, n: int, ref: str) -> bool:
         nxt = chain[-1].neighbour(back)
         why = cart_can_stand(rs, base, nxt)
         side = base.hexside(chain[-1], nxt) if why is None else None
+        taken = False
+        if why is not None:  # cart_can_stand's reason (maps.py) as a message
+            why = (nested("map.off", hex=nxt.label) if nxt not in base else
+                   nested("cart.cannot_stand", hex=nxt.label, terrain=rs.terrain[base.terrain(nxt)].names[0]))
         if why is None and side and rs.hexsides[side].crossing_for(False) == "impassable":
-            why = f"the {rs.hexsides[side].names[0]} between {chain[-1].label} and {nxt.label}"
+            why = nested("cart.hexside_between", hexside=rs.hexsides[side].names[0], a=chain[-1].label, b=nxt.label)
         if why is None and (state.live_at(nxt) or state.horse_at(nxt) is not None or cart_at(state, nxt)):
-            why = f"{nxt.label} is taken"
+            why, taken = nxt.label, True
         if why:
-            emit(state, "cart_retreat", f"{cart_name(cart)} cannot back {n} hex(es) with {animal_name(horse)}: "
-                 f"{why}; the team stays", cart=cart.id, horse=horse.id, ref=f"{ref}; MC §6.8")
+            stuck = {"cart": cart_msg(cart), "n": n, "animal": animal(horse)}
+            stuck.update({"hex": why} if taken else {"why": why})
+            emit(state, "cart_retreat", msg="cart.back_taken" if taken else "cart.back_blocked", params=stuck,
+                 cart=cart.id, horse=horse.id, ref=f"{ref}; MC §6.8")
             return False
         chain = chain[1:] + [nxt]
     old = cart.hexes
@@ -602,7 +615,7 @@ def retreat_team(state: GameState, horse: Horse, n: int, ref: str) -> bool:
     for cid, h in riders.items():  # the characters aboard go with it (§4.5.4)
         state.characters[cid].hex = cart.front if h == old[0] else cart.rear
     redraw(state)
-    emit(state, "cart_retreat", f"{animal_name(horse)} backs {n} hex(es) and {cart_name(cart)} with it",
+    emit(state, "cart_retreat", msg="cart.backs", params={"animal": animal(horse), "n": n, "cart": cart_msg(cart)},
          cart=cart.id, horse=horse.id, ref=f"{ref}; MC §6.8")
     return True
 

@@ -18,7 +18,7 @@ from .stray import stray_shot
 
 def stray(state: GameState, shooter: Character, target: Character) -> None:
     r, victim = stray_shot(state, shooter, target, state.dice.roll(10))
-    emit(state, "stray_shot", r.data["text"], ruling=r, shooter=shooter.id)
+    emit(state, "stray_shot", ruling=r, msg=r.message[0], params=r.message[1], shooter=shooter.id)
     if victim is None:
         return
     st = state.rules.stray_shot

@@ -4,7 +4,9 @@ Each event is a JSON object ``{"n", "turn", "phase", "side", "type", "text", "ms
 ...}``: ``msg`` is a message id of the ruleset's catalogue (``texts/fr.toml``, entries with an
 ``id``) and ``params`` its parameters (:mod:`oriflamme.rulesets.magna_carta.texts.messages`);
 ``text`` is the English rendering, kept for the log's readers and for old records. Events that
-involve a die carry the full ruling (``"ruling"``: steps, die, table cell, citations).
+involve a die carry the full ruling (``"ruling"``: steps, die, table cell, citations) and, when
+some of its steps have message ids, ``"ruling_steps"`` (one ``{"msg", "params"}`` or null per
+line of the ruling's ``explanation``).
 """
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ def emit(state: GameState, type_: str, text: str | None = None, ruling: Ruling |
     ev.update(data)
     if ruling is not None:
         ev["ruling"] = ruling.to_json()
+        # the explanation's message ids sit beside the ruling, not in it: the ruling keeps the
+        # shape version-1 records compare (i18n.translate_event pairs them up again)
+        steps = ev["ruling"].pop("steps", None)
+        if steps is not None:
+            ev["ruling_steps"] = steps
     state.log.append(ev)
     return ev
 
@@ -58,6 +65,18 @@ def animal(horse) -> dict:
     """``animals.horse_name(horse)`` ("the horse in 0302-0201") as a nested message."""
     a, b = horse.hexes
     return nested(f"animal.{horse.kind}", hexes=f"{a.label}-{b.label}")
+
+
+def named(state: GameState, c) -> dict | str:
+    """A character's name as a message parameter: the stand-in of a riderless animal shot at
+    or attacked (engine/lone_horse.py, named "the horse in 0302-0201") as a nested message."""
+    horse = state.riders.horses.get(c.id.removeprefix("horse:")) if c.id.startswith("horse:") else None
+    return animal(horse) if horse is not None else c.name
+
+
+def cart(c) -> dict:
+    """``carts.cart_name(cart)`` ("the cart in 0405-0406") as a nested message."""
+    return nested("cart.name", hexes=f"{c.front.label}-{c.rear.label}")
 
 
 #: Why a character walks (``paths.walk(why=...)``), as message ids.

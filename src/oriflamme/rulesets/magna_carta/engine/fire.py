@@ -17,7 +17,7 @@ from .lines import line_of_fire
 from .movement import can_attack_hex
 from .state import GameState, OFFENSIVE_FIRE
 from .animals import as_target, passengers, passive_problem
-from .events import emit, status
+from .events import emit, named, status
 
 _MOVE_ORDER = ("full", "half", "none")
 
@@ -159,8 +159,9 @@ def target_ruling(state: GameState, shooter: Character, target: Character, die: 
         cover=cover, weather=state.weather, shooter_wounded=shooter.status == "wounded", modifiers=mods,
     )
     r = resolve_fire(rs, sit, die)
-    pre = [f"{shooter.name} ({shooter.hex.label}) fires at {target.name} ({t_hex.label}): line of fire clear"]
-    r.steps[:0] = [Step(pre[0], "MC §5.5.1")] + [Step(t, ref) for t, ref in notes]
+    pre = Step.say("fire.clear", {"shooter": shooter.name, "hex1": shooter.hex.label, "target": named(state, target),
+                                  "hex2": t_hex.label}, "MC §5.5.1")
+    r.steps[:0] = [pre] + [Step(t, ref) for t, ref in notes]
     r.data["line"] = [h.label for h in lof.hexes]
     r.data["shooter"] = shooter.id
     r.data["target"] = target.id

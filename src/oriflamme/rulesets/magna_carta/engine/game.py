@@ -189,8 +189,18 @@ def _explain_move(state: GameState, action: Move) -> Ruling:
     r.data["path"] = list(action.path)
     _explain_path(state, c, path, r)
     bridle.explain_move(state, c, path, r)  # §4.4.4: horses he may grab on the way
-    r.step(f"{c.name} moves {c.hex.label} → {path[-1].label}: {cost} PM of {points_left(state, c)}", "MC §4, §3.1")
+    r.say("move.summary", {"name": c.name, "start": c.hex.label, "end": path[-1].label, "cost": cost,
+                           "left": points_left(state, c)}, "MC §4, §3.1")
     return r
+
+
+#: A rider's turns (engine/riding.py) as message ids, in the steps of a move's preview.
+TURN_IDS = {riding.SIDE: "turn.central_side", riding.SWING_SIDE: "turn.rear_side", riding.SWING_BEHIND: "turn.behind"}
+
+
+def _infiltration_word(result: str) -> dict | str:
+    """A result of the infiltration table (resolve/infiltration.py) as a nested message."""
+    return nested(f"infiltration.odds.{result}") if result in ("none", "stop", "wounded", "killed") else result
 
 
 def _explain_path(state: GameState, c: Character, path: tuple[Hex, ...], r: Ruling) -> None:
@@ -204,7 +214,7 @@ def _explain_path(state: GameState, c: Character, path: tuple[Hex, ...], r: Ruli
     for i, (h, sc, s) in enumerate(zip(path, costs, steps)):
         t = rs.terrain[state.gmap.terrain(h)]
         if s is not None and s.kind == riding.VOLTE:
-            r.step(f"{h.label}: half-turn on the spot, {sc} PM", "MC §4.4.1")
+            r.say("move.step_volte", {"hex": h.label, "pm": sc}, "MC §4.4.1")
         elif s is not None and s.kind == riding.JUMP:
             p = jump_test(rs, c.armour, c.status == "wounded", len(s.over) == 2)
             odds = ", ".join(f"{k} {float(v):.0%}" for k, v in p.probabilities.items())
@@ -213,10 +223,16 @@ def _explain_path(state: GameState, c: Character, path: tuple[Hex, ...], r: Ruli
         else:
             frm = s.crossed_from if s is not None else cur
             side = state.gmap.hexside(frm, h)
-            extra = f" across the {rs.hexsides[side].names[0].lower()}" if side else ""
-            turn_txt = f" (turning: {s.kind}, +{s.extra})" if s is not None and s.extra else ""
-            r.step(f"{h.label}: {t.names[0].lower()}{extra}, {sc} PM{turn_txt}",
-                   "MC §4.4.1" if turn_txt else t.ref)
+            # "0302: prairie[ across the haie], 2 PM[ (turning: rear side, +1)]"
+            said = {"hex": h.label, "terrain": t.names[0].lower(), "pm": sc}
+            mid = "move.step"
+            if side:
+                mid, said["hexside"] = mid + "_across", rs.hexsides[side].names[0].lower()
+            turning = s is not None and s.extra
+            if turning:
+                mid += "_turning"
+                said.update(turn=nested(TURN_IDS[s.kind]) if s.kind in TURN_IDS else s.kind, extra=s.extra)
+            r.say(mid, said, "MC §4.4.1" if turning else t.ref)
         if i < len(path) - 1:
             if s is not None:
                 probe = _at(c, s.front, s.facing)
@@ -226,8 +242,9 @@ def _explain_path(state: GameState, c: Character, path: tuple[Hex, ...], r: Ruli
             for e in foes:
                 p = infiltration_test(rs, Infiltrator(c.mounted, c.armour, c.status == "wounded"),
                                       Opposer(e.mounted, e.polearm, e.status == "wounded"))
-                odds = ", ".join(f"{k} {float(v):.0%}" for k, v in p.probabilities.items())
-                r.step(f"crossing {h.label} next to {e.name}: infiltration test ({odds})", "MC §4.3, §4.3.1")
+                odds = [nested("odds.infiltration", infiltration=_infiltration_word(k), pct=f"{float(v):.0%}"[:-1])
+                        for k, v in p.probabilities.items()]
+                r.say("move.infiltration_odds", {"hex": h.label, "name": e.name, "odds": odds}, "MC §4.3, §4.3.1")
         cur = h
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ....geometry.hexgrid import Hex
 from .character import Character
-from .events import emit
+from .events import emit, status
 from . import handlers
 from .errors import IllegalAction
 from .state import MOVEMENT, GameState, Horse, Pending
@@ -89,8 +89,8 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
     to_foot(state, c)
     if c.side == state.active:  # unhorsed in his own phase: no movement left (Oriflamme's reading)
         state.phase.mp_spent[c.id] = allowance(state, c)
-    emit(state, "unhorse", f"{c.name} is unhorsed; his horse {'lies dead' if horse_killed else 'stays'} in "
-         f"{horse.hexes[0].label}-{horse.hexes[1].label}", char=c.id, horse=horse.id, ref=ref)
+    emit(state, "unhorse", msg="unhorse.horse_dead" if horse_killed else "unhorse.horse_stays",
+         params={"name": c.name, "hexes": f"{horse.hexes[0].label}-{horse.hexes[1].label}"}, char=c.id, horse=horse.id, ref=ref)
     ring = around(state, horse.hexes)
     free = [h for h in ring if free_for_foot(state, c, h)]
     shifted = False
@@ -101,14 +101,15 @@ def unhorse(state: GameState, c: Character, horse_killed: bool, ref: str) -> Non
     if not free:
         if all(any(o.side != c.side for o in state.live_at(h)) for h in ring):
             if c.alive:
-                emit(state, "status", f"{c.name}, unhorsed and surrounded by enemies, is {c.kill()}", char=c.id, ref="MC §6.8")
+                emit(state, "status", msg="unhorse.surrounded", params={"name": c.name, "status": status(c.kill())}, char=c.id,
+                     ref="MC §6.8")
             c.hex = horse.hexes[1]  # his body lies by the horse
             return
         # no free hex and no friend able to step aside (friends boxed in, horses or
         # impassable hexes around): he stays in the horse's rear hex (simplification)
         c.hex = horse.hexes[1]
         if c.alive:
-            emit(state, "place", f"{c.name} finds no free hex beside his horse and stays in {c.hex.label}",
+            emit(state, "place", msg="unhorse.no_room", params={"name": c.name, "hex": c.hex.label},
                  char=c.id, ref="docs/decisions.md (unhorsed riders)")
         return
     if len(free) > 1:
@@ -187,10 +188,10 @@ def place(state: GameState, c: Character, h: Hex) -> None:
         if to is not None:
             was = f.hex
             f.hex = to  # a rider keeps his facing: his rear follows (§1.2)
-            emit(state, "place", f"{f.name} is shifted from {was.label} to {to.label} to make room for {c.name}",
+            emit(state, "place", msg="unhorse.shifted", params={"name": f.name, "a": was.label, "b": to.label, "mover": c.name},
                  char=f.id, ref="MC §6.8")
     c.hex = h
-    emit(state, "place", f"{c.name} is placed in {h.label}", char=c.id, ref="MC §6.8")
+    emit(state, "place", msg="unhorse.placed", params={"name": c.name, "hex": h.label}, char=c.id, ref="MC §6.8")
 
 
 # --- mounting and dismounting (§4.4.2) ---------------------------------------------------
@@ -279,8 +280,8 @@ def dismount(state: GameState, c: Character, h: Hex) -> None:
     to_foot(state, c)
     c.hex = h
     _set_left(state, c, left // div)
-    emit(state, "dismount", f"{c.name} dismounts into {h.label} ({mount_cost(state, c)} PM; {left} PM left on "
-         f"horseback become {left // div} on foot)", char=c.id, horse=horse.id, ref="MC §4.4.2")
+    emit(state, "dismount", msg="horse.dismount", params={"name": c.name, "hex": h.label, "cost": mount_cost(state, c),
+                                                          "left": left, "n": left // div}, char=c.id, horse=horse.id, ref="MC §4.4.2")
 
 
 def mount(state: GameState, c: Character, horse: Horse) -> None:
@@ -293,8 +294,8 @@ def mount(state: GameState, c: Character, horse: Horse) -> None:
     _become(state, c, c.horse_type, True)
     c.hex, c.facing = horse.hex, horse.facing
     _set_left(state, c, left * r["mount_points_factor"])
-    emit(state, "mount", f"{c.name} mounts the horse in {horse.hexes[0].label}-{horse.hexes[1].label} ({cost} PM; "
-         f"{left} PM left on foot become {left * r['mount_points_factor']} on horseback)", char=c.id, ref="MC §4.4.2")
+    emit(state, "mount", msg="horse.mount", params={"name": c.name, "hexes": f"{horse.hexes[0].label}-{horse.hexes[1].label}",
+                                                    "cost": cost, "left": left, "n": left * r['mount_points_factor']}, char=c.id, ref="MC §4.4.2")
 
 
 # =============================================================================================

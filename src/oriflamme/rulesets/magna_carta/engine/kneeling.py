@@ -43,7 +43,7 @@ from __future__ import annotations
 from ....geometry.hexgrid import Hex
 from . import handlers
 from .character import Character
-from .events import emit
+from .events import animal as animal_msg, emit
 from .animals import (CAMEL_KINDS, camel_rules, as_target, camel_cover, camel_left, led_camels, led_cap,  # noqa: F401
                       litter_of, passengers, passive_problem)
 from .animals import horse_name as camel_name  # one naming for every animal
@@ -154,16 +154,14 @@ def kneel(state: GameState, c: Character, animal: str, rise: bool) -> None:
     if animal == c.id:
         _spend(state, c.id, cost)
         (state.camels.kneeling.discard if rise else state.camels.kneeling.add)(c.id)
-        text = (f"{c.name}'s camel rises ({cost} PM)" if rise else f"{c.name}'s camel kneels ({cost} PM)")
-        emit(state, kind, text, char=c.id, ref=REF)
+        emit(state, kind, msg=f"camel.own_{kind}", params={"name": c.name, "n": cost}, char=c.id, ref=REF)
         return
     horse = state.riders.horses[animal]
     _spend(state, c.id, cost)
     _spend(state, horse.id, cost)
     horse.kneeling = not rise
     horse.side = c.side  # ordering the animal is taking it in hand (like leading it, §4.6.3)
-    verb = "rise" if rise else "kneel"
-    emit(state, kind, f"{c.name} makes {camel_name(horse)} {verb} ({cost} PM to him, {cost} PM to the camel)",
+    emit(state, kind, msg=f"camel.make_{kind}", params={"name": c.name, "camel": animal_msg(horse), "n": cost, "m": cost},
          char=c.id, horse=horse.id, ref=REF)
 
 
@@ -224,7 +222,8 @@ def board(state: GameState, c: Character, horse: Horse) -> None:
         horse.side = c.side
     c.hex = None
     state.phase.mp_spent[c.id] = allowance(state, c)  # passive in the litter (§4.6.8)
-    emit(state, "board_litter", f"{c.name} gets into the litter of {camel_name(horse)} from {was.label} ({cost} PM)",
+    emit(state, "board_litter", msg="litter.board", params={"name": c.name, "camel": animal_msg(horse), "hex": was.label,
+                                                            "n": cost},
          char=c.id, horse=horse.id, ref=REF)
 
 
@@ -258,8 +257,8 @@ def alight(state: GameState, c: Character, h: Hex) -> None:
     horse.passenger = None
     c.hex = h
     _spend(state, c.id, cost)
-    emit(state, "leave_litter", f"{c.name} gets out of the litter into {h.label} ({cost} PM; "
-         f"{points_left(state, c)} PM left)", char=c.id, horse=horse.id, ref=REF)
+    emit(state, "leave_litter", msg="litter.leave", params={"name": c.name, "hex": h.label, "n": cost,
+                                                            "m": points_left(state, c)}, char=c.id, horse=horse.id, ref=REF)
 
 
 
@@ -281,7 +280,7 @@ def collapse(state: GameState, horse: Horse) -> None:
     if not free:
         free = [h for h in around(state, horse.hexes) if free_for_foot(state, c, h)] or [horse.hex]
     c.hex = free[0]
-    emit(state, "litter_falls", f"{camel_name(horse)} collapses: {c.name} falls from the litter into {c.hex.label}",
+    emit(state, "litter_falls", msg="litter.falls", params={"camel": animal_msg(horse), "name": c.name, "hex": c.hex.label},
          char=c.id, horse=horse.id, ref="MC §4.6.8")
 
 

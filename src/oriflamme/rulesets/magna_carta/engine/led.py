@@ -38,7 +38,7 @@ from ....geometry.hexgrid import Hex
 from ..resolve.ruling import Ruling
 from . import handlers
 from .character import Character
-from .events import animal, emit
+from .events import animal, emit, nested
 from .state import MOVEMENT, GameState, Horse
 from .animals import ANIMAL_NAMES, horse_name  # noqa: F401 (the one naming, public here too)
 from .camels import mount_of
@@ -198,10 +198,13 @@ def place_by(state: GameState, leader: Character, horse: Horse) -> tuple[Hex, in
 
 
 def let_go(state: GameState, horse: Horse, why: str, ref: str) -> None:
+    """The leader lets go of ``horse``; ``why`` is the reason's message id (``lead.why.*``,
+    texts/fr.toml)."""
     c = state.characters.get(horse.led_by or "")
     horse.led_by = None
     if c is not None:
-        emit(state, "lead_lost", f"{c.name} lets go of {horse_name(horse)} ({why})", char=c.id, horse=horse.id, ref=ref)
+        emit(state, "lead_lost", msg="lead.lost", params={"name": c.name, "horse": animal(horse), "why": nested(why)},
+             char=c.id, horse=horse.id, ref=ref)
 
 
 def settle(state: GameState) -> None:
@@ -212,21 +215,21 @@ def settle(state: GameState) -> None:
         if horse.led_by is not None:
             c = state.characters.get(horse.led_by)
             if c is None or c.hex is None or not c.alive:
-                let_go(state, horse, "he is dead", REF)
+                let_go(state, horse, "lead.why.dead", REF)
             elif not c.active:
-                let_go(state, horse, f"he is {c.status if c.ransom != 'prisoner' else 'a prisoner'}", REF)
+                let_go(state, horse, f"lead.why.{c.status if c.ransom != 'prisoner' else 'prisoner'}", REF)
             elif c.id in state.phase.engaged:
-                let_go(state, horse, "he is in combat", REF)
+                let_go(state, horse, "lead.why.in_combat", REF)
             elif horse not in led_by(state, c)[:max_led(state, c)]:
-                let_go(state, horse, "a rider leads only one horse", REF)
+                let_go(state, horse, "lead.why.one_horse", REF)
             elif not touches(c, horse) or any(state.live_at(h) for h in horse.hexes):
                 # it no longer touches him, or he (or another) stands on it: a move paused by a
                 # prompt may have let it follow onto the rest of his path (§4.4.4)
                 pos = None if horse.kneeling else place_by(state, c, horse)  # §4.6.4 a kneeling camel stays
                 if horse.kneeling:
-                    let_go(state, horse, "the camel kneels and does not follow", "MC §4.6.4")
+                    let_go(state, horse, "lead.why.kneels", "MC §4.6.4")
                 elif pos is None:
-                    let_go(state, horse, "it cannot follow him there", REF)
+                    let_go(state, horse, "lead.why.cannot_follow", REF)
                 else:
                     horse.hex, horse.facing = pos
                     emit(state, "horse_follows", msg="lead.follows", params={"horse": animal(horse), "name": c.name}, char=c.id,

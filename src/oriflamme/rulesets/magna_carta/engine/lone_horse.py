@@ -35,7 +35,7 @@ from ..resolve.ruling import Ruling, Step
 from . import handlers
 from .character import Character
 from .combat import casualty, order_retreat, stray
-from .events import emit
+from .events import animal, emit
 from .fire import fire_ruling
 from .animals import horse_name
 from .melee import attacker_problem, can_strike, melee_ruling
@@ -109,7 +109,8 @@ def fire_at(state: GameState, shooter: Character, horse: Horse) -> None:
     r = fire_ruling_at(state, shooter, horse, die)
     state.phase.fired.add(shooter.id)
     defensive_fire.record_offensive(state, shooter)  # fire frequency and movement limit (§5.1)
-    emit(state, "fire_horse", f"{shooter.name} fires at {target.name}: {r.result}", ruling=r,
+    emit(state, "fire_horse", ruling=r, msg="fire.result", params={"shooter": shooter.name, "target": animal(horse),
+                                                                   "result": r.result},
          shooter=shooter.id, horse=horse.id, result=r.result)
     res = state.rules.fire_results[(r.data["table"], r.result)]
     if res.kills_lone_horse:
@@ -176,13 +177,13 @@ def attack_problem(state: GameState, ids: tuple[str, ...], horse: Horse | None) 
 
 def attack(state: GameState, attackers: list[Character], horse: Horse) -> None:
     die = state.dice.roll(10)
-    target = stand_in(state, horse)
     r = attack_ruling(state, attackers, horse, die)
     for a in attackers:
         state.phase.attacked.add(a.id)
         state.phase.engaged.add(a.id)
-    emit(state, "melee_horse", f"{', '.join(a.name for a in attackers)} attack {target.name}: "
-         f"{r.data['column']}, die {r.die} → {r.result}", ruling=r,
+    emit(state, "melee_horse", ruling=r, msg="melee.result", params={
+        "attackers": ', '.join(a.name for a in attackers), "defenders": animal(horse),
+        "column": r.data['column'], "die": r.die, "result": r.result},
          attackers=[a.id for a in attackers], horse=horse.id, result=r.result)
     res = state.rules.melee_results.get((r.data["table"], r.result))
     if res is not None and res.kills_lone_horse:
@@ -204,12 +205,12 @@ def attack(state: GameState, attackers: list[Character], horse: Horse) -> None:
 
 # --- outcomes ------------------------------------------------------------------------------
 def kill(state: GameState, horse: Horse, ref: str) -> None:
-    name = horse_name(horse)
+    name = animal(horse)
     if horse.passenger is not None:  # §4.6.8 the litter falls with its camel (engine/kneeling.py)
         collapse(state, horse)
     del state.riders.horses[horse.id]
     add_carcass(state, horse.hex)  # a dead horse is a body in the hex of its head (§4.2.2)
-    emit(state, "horse_killed", f"{name} is killed", horse=horse.id, hex=horse.hex.label, ref=ref)
+    emit(state, "horse_killed", msg="animal.killed", params={"horse": name}, horse=horse.id, hex=horse.hex.label, ref=ref)
 
 
 def retreat(state: GameState, horse: Horse, n: int, away: list, combatants: tuple[str, ...], ref: str) -> None:
@@ -225,26 +226,27 @@ def retreat(state: GameState, horse: Horse, n: int, away: list, combatants: tupl
         paths = retreat_paths(state, proxy, n, away_from, combatants)
     finally:
         state.riders.horses[horse.id] = horse
-    name = horse_name(horse)
+    name = animal(horse)
     if not paths:
-        emit(state, "horse_retreat", f"{name} cannot retreat {n} hex(es) and stays", horse=horse.id, ref=ref)
+        emit(state, "horse_retreat", msg="animal.retreat_blocked", params={"horse": name, "n": n}, horse=horse.id, ref=ref)
         return
     path = min(paths, key=lambda p: (-min(p[-1].distance(x) for x in away), [h.label for h in p]))
     horse.hex = path[-1]
-    emit(state, "horse_retreat", f"{name} retreats {n} hex(es) to {horse.hexes[0].label}-{horse.hexes[1].label}",
+    emit(state, "horse_retreat", msg="animal.retreats", params={
+        "horse": name, "n": n, "hexes": f"{horse.hexes[0].label}-{horse.hexes[1].label}"},
          horse=horse.id, path=[h.label for h in path], ref=ref)
     leader = state.characters.get(horse.led_by or "")
     if leader is not None:
         # §6.8: "l'animal recule mais pas le personnage qui le conduit"
         if touches(leader, horse):
-            emit(state, "horse_retreat", f"{leader.name} stays where he is and keeps {horse_name(horse)} by the bridle",
+            emit(state, "horse_retreat", msg="lead.keeps", params={"name": leader.name, "horse": animal(horse)},
                  char=leader.id, horse=horse.id, ref=REF)
         else:
-            let_go(state, horse, "it retreated without him", REF)
+            let_go(state, horse, "lead.why.retreated", REF)
 
 
 def unharmed(state: GameState, horse: Horse, letter: str | None) -> None:
-    emit(state, "horse_unharmed", f"{horse_name(horse)} is unharmed (result {letter or '-'}: no effect on a lone horse)",
+    emit(state, "horse_unharmed", msg="animal.unharmed", params={"horse": animal(horse), "letter": letter or '-'},
          horse=horse.id, ref=f"{REF}; docs/decisions.md (lone horses)")
 
 

@@ -12,7 +12,9 @@ from itertools import combinations
 
 from ..resolve.melee import melee as resolve_melee, Fighter
 from ..resolve.ruling import Ruling, Step
+from ..texts.messages import nested
 from .character import Character, PRISONER
+from .events import named
 from .movement import can_attack_hex, could_strike_hex
 from .escort import group_problem, join_problem
 from .state import GameState, MELEE
@@ -71,6 +73,16 @@ def attacker_problem(state: GameState, c: Character) -> tuple[str, str] | None:
     return None
 
 
+def _defender(state: GameState, d: Character) -> dict | str:
+    """"Colin (3)", "Colin (3, stunned)", "the horse in 0302-0201 (1)" as a message parameter."""
+    who = named(state, d)
+    if isinstance(who, dict):  # a riderless animal's stand-in (engine/lone_horse.py)
+        return nested(f"{who['msg']}.strength", **who["params"], n=d.current_defence)
+    if d.status == "stunned":
+        return nested("fighter.stunned", name=d.name, strength=d.current_defence)
+    return f"{d.name} ({d.current_defence})"
+
+
 def melee_ruling(state: GameState, attackers: list[Character], defenders: list[Character], die: int | None = None) -> Ruling:
     rs = state.rules
     if not attackers or not defenders:
@@ -115,9 +127,9 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
         fd.append(Fighter(d.current_defence, mounted=d.mounted, armour=d.armour, marks=worst, name=d.name))
     r = resolve_melee(rs, fa, fd, weather=state.weather if state.weather != "clear" else None, die=die,
                       cited_shifts=melee_shifts(state, attackers, defenders))
-    names_a = ", ".join(f"{a.name} ({a.current_attack})" for a in attackers)
-    names_d = ", ".join(f"{d.name} ({d.current_defence}{', stunned' if d.status == 'stunned' else ''})" for d in defenders)
-    r.steps.insert(0, Step(f"{names_a} attack {names_d}", "MC §6"))
+    names_a = [f"{a.name} ({a.current_attack})" for a in attackers]
+    names_d = [_defender(state, d) for d in defenders]
+    r.steps.insert(0, Step.say("melee.attack", {"attackers": names_a, "defenders": names_d}, "MC §6"))
     r.data["attackers"] = [a.id for a in attackers]
     r.data["defenders"] = [d.id for d in defenders]
     return r

@@ -131,20 +131,20 @@ def answer(state: GameState, p: Pending, a) -> None:
     defs = [state.characters[x] for x in p.data["defenders"]]
     d = defs[0]
     if not isinstance(a, AskQuarter):
-        emit(state, "quarter", f"{d.name} fights on without asking for quarter", char=d.id, ref=REF)
+        emit(state, "quarter", msg="quarter.fight_on", params={"name": d.name}, char=d.id, ref=REF)
         melee_roll(state, atts, defs)
         return
     die = state.dice.roll(10)
     r = quarter_ruling(state, atts, defs, die)
     if r.result == "surrenders":
-        emit(state, "quarter", f"{d.name} asks for quarter: die {die}, he surrenders", ruling=r,
+        emit(state, "quarter", msg="quarter.surrenders", params={"name": d.name, "die": die}, ruling=r,
              char=d.id, result=r.result, ref=REF)
         for x in atts:
             state.phase.attacked.add(x.id)
             state.phase.engaged.add(x.id)
         surrender(state, d, atts)
     else:
-        emit(state, "quarter", f"{d.name} asks for quarter: die {die}, he fights on", ruling=r,
+        emit(state, "quarter", msg="quarter.fights_on", params={"name": d.name, "die": die}, ruling=r,
              char=d.id, result=r.result, ref=REF)
         melee_roll(state, atts, defs)
 
@@ -171,7 +171,7 @@ def _dismount(state: GameState, c: Character) -> None:
     immediatement de cheval": his horse stays riderless where it stood and he is placed beside
     it, with his values on foot (engine/horses.py, §6.8)."""
     if c.mounted:
-        emit(state, "surrender", f"{c.name} dismounts", char=c.id, ref=REF)
+        emit(state, "surrender", msg="surrender.dismounts", params={"name": c.name}, char=c.id, ref=REF)
         unhorse(state, c, False, REF)  # his horse stays riderless; he takes his values on foot
 
 
@@ -190,8 +190,8 @@ def surrender(state: GameState, d: Character, atts: list[Character]) -> None:
     d.escort = (knight.id,)
     _dismount(state, d)  # first: the ransom counter is his counter on foot
     apply_counter(state, d)
-    emit(state, "surrender", f"{d.name} surrenders to {knight.name} and becomes a prisoner: attack {d.current_attack}, "
-         f"defence {d.current_defence} (ransom counter)", char=d.id, escort=list(d.escort), ref=REF)
+    emit(state, "surrender", msg="surrender.prisoner", params={"name": d.name, "knight": knight.name, "attack": d.current_attack,
+                                                               "defence": d.current_defence}, char=d.id, escort=list(d.escort), ref=REF)
 
 
 
@@ -211,7 +211,7 @@ def on_attack(state: GameState, atts: list[Character], defs: list[Character]) ->
         if a.ransom == PRISONER:
             a.ransom = ESCAPED
             a.escort = ()
-            emit(state, "escape", f"{a.name} joins the attack on his escort: he has lost the right to surrender",
+            emit(state, "escape", msg="escape.joins_attack", params={"name": a.name},
                  char=a.id, ref=REF)
     return offer_quarter(state, atts, defs)
 
@@ -224,7 +224,7 @@ def before_move(state: GameState, c: Character) -> None:
     if c.ransom == PRISONER:
         c.ransom = ESCAPED
         c.escort = ()
-        emit(state, "escape", f"{c.name} tries to escape: he has lost the right to surrender", char=c.id, ref=REF)
+        emit(state, "escape", msg="escape.tries", params={"name": c.name}, char=c.id, ref=REF)
 
 
 def _on_edge(state: GameState, h) -> bool:
@@ -254,14 +254,14 @@ def _follow(state: GameState, p: Character, mover: Character) -> None:
             continue
         cands.append(h)
     if not cands:
-        emit(state, "escort", f"{p.name} stays in {p.hex.label}: no free hex beside his escort", char=p.id, ref=REF)
+        emit(state, "escort", msg="escort.stays", params={"name": p.name, "hex": p.hex.label}, char=p.id, ref=REF)
         return
     # beside the whole escort if possible, then nearest to where he stands, then by label
     best = min(cands, key=lambda h: (sum(1 for g in others if g.hex.distance(h) != 1), p.hex.distance(h), h.label))
     if best != p.hex:
         start = p.hex
         p.hex = best
-        emit(state, "escort", f"{p.name} follows his escort {start.label} → {best.label}", char=p.id,
+        emit(state, "escort", msg="escort.follows", params={"name": p.name, "start": start.label, "end": best.label}, char=p.id,
              path=[best.label], ref=REF)
     # "escorté jusqu'à l'un des bords du tapis de jeu": he or the escort who led him stands
     # on an edge hex, the whole escort beside him (interpretation)
@@ -269,7 +269,7 @@ def _follow(state: GameState, p: Character, mover: Character) -> None:
         at = p.hex.label
         p.ransom = CAPTURED
         p.hex = None
-        emit(state, "captured", f"{p.name} is led off the map at {at} by his escort: captured", char=p.id, ref=REF)
+        emit(state, "captured", msg="escort.captured", params={"name": p.name, "hex": at}, char=p.id, ref=REF)
 
 
 # =============================================================================================

@@ -71,7 +71,6 @@ class GameState:
     winner: str | None = None
     over: bool = False
     result_text: str = ""
-    _chain: tuple = (0, "")           # (events hashed, hash chain) of the log, see digest()
 
     # --- conveniences ---------------------------------------------------------------------
     @property
@@ -164,26 +163,18 @@ class GameState:
         )
 
     def digest(self) -> str:
-        """A fingerprint of the whole state (replays and the store compare it): the state
-        without its log, and a hash chain of the log kept up to date incrementally (the log
-        is append-only), so the cost does not grow with the length of the game."""
+        """A fingerprint of the game (replays and the store compare it): the whole state, the
+        dice count included, and the *length* of its log — not the log's words. A later
+        release may reword a message (or add a message id) without making stored games
+        unreadable; ``replay --verify`` compares every event on its own. The cost does not
+        grow with the length of the game."""
         body = self.to_json()
-        body["log"] = [len(self.log), self._log_chain()]
+        body["log"] = len(self.log)
         blob = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()
 
-    def _log_chain(self) -> str:
-        n, h = self._chain
-        if n > len(self.log):  # cannot happen with an append-only log; recompute to be safe
-            n, h = 0, ""
-        for ev in self.log[n:]:
-            blob = json.dumps(ev, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-            h = hashlib.sha256((h + blob).encode()).hexdigest()
-        self._chain = (len(self.log), h)
-        return h
-
     #: Keys the log's events gained after version-1 records (engine/events.py)
-    LOG_KEYS_SINCE_V1 = ("msg", "params")
+    LOG_KEYS_SINCE_V1 = ("msg", "params", "ruling_steps")
 
     def legacy_digest(self, seed) -> str:
         """The digest of version-1 records: the whole state, the log and the dice seed in it."""

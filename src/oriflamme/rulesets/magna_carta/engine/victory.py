@@ -10,17 +10,19 @@
 
 from __future__ import annotations
 
+from ..texts.messages import render
 from .events import emit
 from .state import GameState
 from ....geometry.hexgrid import Hex
 
 
-def _finish(state: GameState, winner: str | None, text: str) -> None:
+def _finish(state: GameState, winner: str | None, msg: str, params: dict) -> None:
+    """The game ends; ``msg`` + ``params``: the message saying why (texts/fr.toml)."""
     state.over = True
     state.winner = winner
-    state.result_text = text
+    state.result_text = render(msg, params, "en")
     state.pending.clear()
-    emit(state, "game_over", text, winner=winner)
+    emit(state, "game_over", msg=msg, params=params, winner=winner)
 
 
 def sudden_death_check(state: GameState) -> None:
@@ -38,11 +40,11 @@ def sudden_death_check(state: GameState) -> None:
         dead = sum(1 for c in chars if not c.alive or c.ransom == "captured")
         able = [c for c in chars if c.alive and c.ransom not in ("prisoner", "captured")]
         if not able:
-            _finish(state, side, f"Side {side} wins: side {enemy} has no one left standing")
+            _finish(state, side, "victory.nobody_left", {"winner": side, "loser": enemy})
             return
         if dead / len(chars) >= frac:
-            _finish(state, side, f"Side {side} wins: side {enemy} has lost {dead} of {len(chars)} characters "
-                                 f"(rout at {frac:.0%})")
+            _finish(state, side, "victory.rout", {"winner": side, "loser": enemy, "dead": dead, "total": len(chars),
+                                                  "pct": f"{frac:.0%}"[:-1]})
             return
 
 
@@ -65,12 +67,12 @@ def end_of_turn_check(state: GameState, final: bool) -> None:
         held = holds(state, side)
         need = v.get("objective_count", 1)
         if len(held) >= need:
-            _finish(state, side, f"Side {side} wins: it holds {', '.join(held)} at the end of turn {state.turn}")
+            _finish(state, side, "victory.holds", {"winner": side, "hexes": ', '.join(held), "turn": state.turn})
             return
-        text = f"side {side} holds {len(held)} of the {need} objective(s) needed at the end of turn {state.turn}"
+        why, params = "objectives", {"side": side, "held": len(held), "need": need, "turn": state.turn}
     else:
-        text = f"the turn limit ({state.turn}) is reached"
+        why, params = "turn_limit", {"turn": state.turn}
     if otherwise == "draw":
-        _finish(state, None, f"Draw: {text}")
+        _finish(state, None, f"draw.{why}", params)
     else:
-        _finish(state, otherwise, f"Side {otherwise} wins: {text}")
+        _finish(state, otherwise, f"victory.{why}", {"winner": otherwise, **params})

@@ -16,7 +16,17 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..rulesdata import Ruleset
+from ..texts.messages import nested
 from .ruling import Ruling, distribution, outcomes
+
+#: Cover degrees and range bands with a message id (texts/fr.toml, words of kind cover/band)
+COVERS = ("none", "light", "medium", "heavy", "total")
+BANDS = ("short", "medium", "long")
+
+
+def _word(kind: str, value: str, known) -> dict | str:
+    """A cover degree or a range band as a nested message (any other value verbatim)."""
+    return nested(f"{kind}.{value}") if value in known else value
 
 
 @dataclass(frozen=True)
@@ -91,8 +101,8 @@ def fire(rs: Ruleset, s: FireSituation, die: int | None = None) -> Ruling:
         return r.refuse(f"the {weapon.names[0]} cannot be used from a tree", "MC §5.5.2.2, §7.8.2; SEED-NOTES D12")
     bm = rs.band_modifiers[band]
     lo, hi = getattr(weapon, band)
-    r.step(f"{weapon.names[0]} at {s.distance} hexes: {band} range ({bm.label}, {lo}-{hi}), {bm.value:+d} to the die",
-           "MC §5.1, §5.4.1")
+    r.say("fire.range", {"weapon": weapon.names[0], "n": s.distance, "band": _word("band", band, BANDS),
+                         "label": bm.label, "lo": lo, "hi": hi, "mod": f"{bm.value:+d}"}, "MC §5.1, §5.4.1")
     table_id = "vs_mounted" if s.target_mounted else "vs_foot"
     r.data["table"] = table_id
     col = _cover_column(rs, table_id, cover, r)
@@ -100,8 +110,9 @@ def fire(rs: Ruleset, s: FireSituation, die: int | None = None) -> Ruling:
         return r
     r.data["cover"] = cover
     table = rs.fire_tables[table_id]
-    r.step(f"target {'mounted' if s.target_mounted else 'on foot'}, cover {cover}: table {table.ref}, "
-           f"column '{table.covers[col]}', weapon die column {weapon.column}", table.ref)
+    r.say("fire.table_mounted" if s.target_mounted else "fire.table_foot",
+          {"cover": _word("cover", cover, COVERS), "table": table.ref, "cover2": _word("cover", table.covers[col], COVERS),
+           "col": weapon.column}, table.ref)
 
     mod = bm.value
     fm = rs.fire_modifiers
@@ -113,7 +124,7 @@ def fire(rs: Ruleset, s: FireSituation, die: int | None = None) -> Ruling:
             r.step(f"{m.label}: not added again ({m.note})", m.ref)
             return
         mod += m.value
-        r.step(f"{m.label}: {m.value:+d}", m.ref)
+        r.say("modifier.value", {"label": m.label, "value": f"{m.value:+d}"}, m.ref)
 
     if s.target_armour:
         add("target_armour")
@@ -123,7 +134,7 @@ def fire(rs: Ruleset, s: FireSituation, die: int | None = None) -> Ruling:
         add("shooter_in_tree")
     if weather.fire:
         mod += weather.fire
-        r.step(f"weather {weather.names[0]}: {weather.fire:+d}", "MC §3.2, §5.4.4")
+        r.say("fire.weather", {"weather": weather.names[0], "value": f"{weather.fire:+d}"}, "MC §3.2, §5.4.4")
     for mid in s.modifiers:
         if mid not in fm:
             return r.refuse(f"unknown fire modifier {mid!r} (known: {', '.join(sorted(fm))})")
@@ -152,6 +163,9 @@ def fire(rs: Ruleset, s: FireSituation, die: int | None = None) -> Ruling:
         r.result = letter(die)
         res = rs.fire_results[(table_id, r.result)]
         row = reader.row_for(weapon.column, m)
-        where = f"row '{table.rows[row].dice[weapon.column - 1]}'" if row is not None else "beyond the last printed value"
-        r.step(f"die {die} {mod:+d} = {shown}: {where} of column {weapon.column}, result {r.result} — {res.text}", res.ref)
+        read = {"die": die, "mod": f"{mod:+d}", "shown": shown, "col": weapon.column, "result": r.result, "text": res.text}
+        if row is not None:
+            r.say("fire.die_row", {**read, "row": table.rows[row].dice[weapon.column - 1]}, res.ref)
+        else:
+            r.say("fire.die_beyond", read, res.ref)
     return r

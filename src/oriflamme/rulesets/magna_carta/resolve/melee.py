@@ -122,20 +122,18 @@ def melee(
     r.data["table"] = table_id
     if raw < rs.odds.min_column:
         return r.refuse(f"odds {attack}:{defence} are below 1-1: the attack is impossible", "MC §6; SEED-NOTES D2")
-    r.step(f"odds {attack}:{defence} rounded in the defender's favour = {raw}-1", "MC §6")
+    r.say("melee.odds", {"a": attack, "d": defence, "raw": raw}, "MC §6")
 
     # --- column shifts ----------------------------------------------------------------------
     shift = 0
     att_v = min(fighter_terrain(rs, a) for a in attackers)
     def_v = min(fighter_terrain(rs, d) for d in defenders)
     t_shift = att_v - def_v
-    note = ""
-    if len(attackers) > 1 or any(a.hexes for a in attackers):
-        note += " (least advantageous attacker terrain)"
-    if len(defenders) > 1 or any(d.hexes for d in defenders):
-        note += " (least advantageous defender terrain)"
-    r.step(f"terrain: attacker {_fmt_mark(att_v)} against defender {_fmt_mark(def_v)}{note}: "
-           f"{t_shift:+d} column(s)", "MC §6.1, §6.2; SEED-NOTES D3, D4")
+    # the message says which sides read their least advantageous terrain
+    least = "".join(("_a" if len(attackers) > 1 or any(a.hexes for a in attackers) else "",
+                     "_d" if len(defenders) > 1 or any(d.hexes for d in defenders) else ""))
+    r.say(f"melee.terrain{least}", {"am": _fmt_mark(att_v), "dm": _fmt_mark(def_v), "shift": f"{t_shift:+d}"},
+          "MC §6.1, §6.2; SEED-NOTES D3, D4")
     shift += t_shift
     sa = rs.several_attackers
     if len(attackers) > 1:
@@ -166,13 +164,13 @@ def melee(
         col = rs.odds.max_column
     r.data["column"] = table.columns[col - 1]
     r.data["column_index"] = col
-    r.step(f"column {table.columns[col - 1]} of the table {table_id.replace('_', ' ')}", table.ref)
+    r.say(f"melee.column.{table_id}", {"column": table.columns[col - 1]}, table.ref)
 
     # --- die (§6.3 armour +1, capped at 10) ------------------------------------------------
     die_mod = 0
     if all(d.armour for d in defenders):
         die_mod = rs.melee_die.armour_modifier
-        r.step(f"defender{'s' if len(defenders) > 1 else ''} in armour: +{die_mod} to the die", "MC §6.3")
+        r.say("melee.armour_all" if len(defenders) > 1 else "melee.armour", {"n": die_mod}, "MC §6.3")
     elif any(d.armour for d in defenders):
         r.step("not all defenders are armoured: no die modifier", "MC §6.3; SEED-NOTES D3")
     r.data["die_modifier"] = die_mod
@@ -195,7 +193,8 @@ def melee(
         res = rs.melee_results.get((table_id, r.result))
         text = res.text if res else "Pas d'effet"
         ref = res.ref if res else table.ref
-        r.step(f"die {die}{f' +{die_mod}' if die_mod else ''} = {m}: result {r.result} — {text}", ref)
+        r.say("melee.die", {"die": f"{die}{f' +{die_mod}' if die_mod else ''}", "m": m, "result": r.result, "text": text},
+              ref)
     return r
 
 

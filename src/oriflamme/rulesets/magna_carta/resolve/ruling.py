@@ -6,11 +6,25 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from ..texts.messages import render
+
 
 @dataclass(frozen=True, slots=True)
 class Step:
+    """One step of an explanation: its English ``text`` and the rule it cites; ``msg`` and
+    ``params``, when set, are the text's message id and parameters (``texts/fr.toml``), from
+    which the presentation layer renders it in another language."""
+
     text: str
     ref: str = ""
+    msg: str | None = None
+    params: dict[str, Any] | None = field(default=None, compare=False)
+
+    @classmethod
+    def say(cls, msg: str, params: dict[str, Any] | None = None, ref: str = "") -> "Step":
+        """A step rendered in English from the message ``msg``."""
+        params = params or {}
+        return cls(render(msg, params, "en"), ref, msg, params)
 
     def render(self) -> str:
         return f"{self.text} ({self.ref})" if self.ref else self.text
@@ -22,7 +36,10 @@ class Ruling:
 
     ``probabilities`` maps each possible result to its exact probability for a fair die, before
     the die is rolled; ``die``/``modified_die``/``result`` are set once a die is known.
-    ``data`` holds the kind-specific figures (odds, column, band, cost...).
+    ``data`` holds the kind-specific figures (odds, column, band, cost...). ``message``, when
+    set, is the log line that sums the ruling up, as a message id and its parameters
+    (``texts/fr.toml``): the event emitted with the ruling carries it; it is not part of
+    :meth:`to_json`.
     """
 
     kind: str
@@ -34,9 +51,15 @@ class Ruling:
     modified_die: int | None = None
     result: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    message: tuple[str, dict[str, Any]] | None = None
 
     def step(self, text: str, ref: str = "") -> "Ruling":
         self.steps.append(Step(text, ref))
+        return self
+
+    def say(self, msg: str, params: dict[str, Any] | None = None, ref: str = "") -> "Ruling":
+        """A step given by a message id and its parameters (its text is the English rendering)."""
+        self.steps.append(Step.say(msg, params, ref))
         return self
 
     def refuse(self, reason: str, ref: str = "") -> "Ruling":
@@ -71,6 +94,10 @@ class Ruling:
             out["result"] = self.result
         out["explanation"] = self.explanation
         out["citations"] = self.citations
+        if any(s.msg for s in self.steps):
+            # the explanation's steps by message id, where known (null: English text only);
+            # engine/events.py moves this key out of the ruling into the event
+            out["steps"] = [{"msg": s.msg, "params": s.params} if s.msg else None for s in self.steps]
         return out
 
 

@@ -12,7 +12,8 @@ A parameter is one of:
 * a string or a number: inserted verbatim in every language (names, hex labels, dice, table
   letters, French data labels);
 * a nested message ``{"msg": id, "params": {...}}`` (``params`` optional): rendered in the
-  same language from the catalogue — statuses, step titles, reasons, any translatable phrase.
+  same language from the catalogue — statuses, step titles, reasons, any translatable phrase;
+* a list of such values: rendered one by one and joined with ``", "`` (a list of fighters).
 
 The English rendering is the event's ``text`` (byte-identical to what the engine wrote before
 ids existed); no text is ever translated by matching its English here.
@@ -94,6 +95,8 @@ def _value(v: Any, lang: str) -> str:
         return v
     if isinstance(v, dict) and "msg" in v:
         return render(v["msg"], v.get("params") or {}, lang)
+    if isinstance(v, list):
+        return ", ".join(_value(x, lang) for x in v)
     return str(v)
 
 
