@@ -224,18 +224,18 @@ def _rider_table(state: GameState, armour: bool):
     return idx, rows, row
 
 
-@per_position  # answered once per position inside memo.read_only (a web response)
-def reachable(state: GameState, c: Character, budget: int, first_only: bool = False) -> dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]]:
-    """Every (front hex, facing) a rider can end a move in, with its cost and a path (front
-    steps, the start excluded); the cheapest path, then the one with fewest threatened
-    positions crossed (§4.3.1.2: an enemy next to either hex). ``first_only``: stop at the
-    first such position found (``can_move``)."""
+def _search(state: GameState, c: Character, budget: int, first_only: bool, paths: bool):
+    """The rider's search (Dijkstra over ``(front, facing)`` states): ``None`` when the counter
+    is not wholly on the map; with ``first_only``, the first position he may end in as
+    ``reachable`` answers it; else ``(ends, prev, rows, start)``: ``ends`` the ``(state, cost
+    << SHIFT)`` he may end a move in, in the order they were first reached, ``prev`` each
+    state's predecessor on its cheapest path (kept only with ``paths``)."""
     idx, rows, row = _rider_table(state, bool(c.armour))
     rear0 = c.hex.neighbour(c.facing + 3)
     if c.hex not in idx or rear0 not in idx:
         # a counter not wholly on the map: scenarios refuse one and no step makes one
         # (every step keeps both hexes on the map), so it has nowhere to go
-        return {}
+        return None
     blocked, heavy, occupied = obstacles(state, c, thresholds(state.rules))
     occupied = occupied - set(c.hexes)
     danger = threatened_hexes(state, c)
@@ -267,7 +267,8 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
             nk = key + cost
             if nk < limit and nk < best.get(ns, limit):
                 best[ns] = nk
-                prev[ns] = s
+                if paths:
+                    prev[ns] = s
                 push(heap, (nk, ns))
         for ns, x, frm, jx in jumps:
             if ctx is None:
@@ -278,10 +279,33 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
             nk = key + (sc << SHIFT) + jx
             if nk < limit and nk < best.get(ns, limit):
                 best[ns] = nk
-                prev[ns] = s
+                if paths:
+                    prev[ns] = s
                 push(heap, (nk, ns))
     if first_only:
         return {}
+    ends = []
+    for s, k in best.items():
+        if s == start:
+            continue
+        front, rear, _, _, may_end = rows[s] or row(s)
+        if may_end and front not in occupied and rear not in occupied:
+            ends.append((s, k))
+    return ends, prev, rows, start
+
+
+@per_position  # answered once per position inside memo.read_only (a web response)
+def reachable(state: GameState, c: Character, budget: int, first_only: bool = False) -> dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]]:
+    """Every (front hex, facing) a rider can end a move in, with its cost and a path (front
+    steps, the start excluded); the cheapest path, then the one with fewest threatened
+    positions crossed (§4.3.1.2: an enemy next to either hex). ``first_only``: stop at the
+    first such position found (``can_move``)."""
+    found = _search(state, c, budget, first_only, True)
+    if found is None:
+        return {}
+    if first_only:
+        return found
+    ends, prev, rows, start = found
     # every step's label is the hex its new front stands in (walk, turn, volte and jump alike)
     paths: dict[int, tuple[Hex, ...]] = {start: ()}
 
@@ -298,14 +322,19 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
                 p = paths[x] = p + (rows[x][0],)
         return p
 
-    out = {}
-    for s, k in best.items():
-        if s == start:
-            continue
-        front, rear, _, _, may_end = rows[s] or row(s)
-        if may_end and front not in occupied and rear not in occupied:
-            out[(front, s % 6)] = (k >> SHIFT, path_of(s))
-    return out
+    return {(rows[s][0], s % 6): (k >> SHIFT, path_of(s)) for s, k in ends}
+
+
+@per_position
+def reach_costs(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, int], int]:
+    """:func:`reachable` without the paths: each (front hex, facing) the rider can end a move
+    in, with its cost — the same keys, in the same order, and the same costs (one search; the
+    paths are what the board's highlights do not need)."""
+    found = _search(state, c, budget, False, False)
+    if found is None:
+        return {}
+    rows = found[2]
+    return {(rows[s][0], s % 6): k >> SHIFT for s, k in found[0]}
 
 
 def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[int | None, str, str]:
