@@ -1,5 +1,5 @@
-"""The view's actions (``engine.game.view_actions``): the legal actions with each rider's moves
-summed up by their costs (a search without paths). ``legal_actions`` stays the one source of
+"""The view's actions (``engine.game.view_actions``): the legal actions with each character's
+moves summed up (a rider's by their costs only: a search without paths). ``legal_actions`` stays the one source of
 legality: the options the browser gets are exactly the ones built from the full legal actions,
 and a rider's summary expands to exactly his ``Move`` actions."""
 
@@ -14,7 +14,8 @@ from oriflamme.core import registry
 from oriflamme.core.record import Game
 from oriflamme.rulesets.magna_carta import web_options
 from oriflamme.rulesets.magna_carta.engine import legal_actions, moves_of, riding
-from oriflamme.rulesets.magna_carta.engine.game import RiderMoves, move_table, view_actions
+from oriflamme.rulesets.magna_carta.engine.actions import Move
+from oriflamme.rulesets.magna_carta.engine.game import MoveSummary, move_table, view_actions
 from oriflamme.rulesets.magna_carta.engine.memo import read_only
 from oriflamme.rulesets.magna_carta.engine.movement import points_left
 
@@ -53,15 +54,19 @@ def test_the_options_are_the_ones_of_the_full_legal_actions(scenario, seed):
         acts = legal_actions(state)
         expanded = []
         for a in view_actions(state):
-            if isinstance(a, RiderMoves):
-                riders_seen += 1
+            if isinstance(a, MoveSummary):
                 c = state.characters[a.char]
+                riders_seen += c.mounted
                 moves = moves_of(state, a.char)
                 assert moves and len(moves) == len(a.costs)
                 found, labels = move_table(state, c)
                 assert list(a.costs) == sorted(found)
                 assert a.costs == {k: found[k][0] for k in sorted(found)}
                 assert [m.path for m in moves] == [labels[k] for k in a.costs]
+                if a.paths is not None:  # on foot: the paths are the moves'
+                    assert not c.mounted and [Move(a.char, a.paths[k]) for k in a.costs] == moves
+                else:
+                    assert c.mounted
                 expanded.extend(moves)
             else:
                 expanded.append(a)

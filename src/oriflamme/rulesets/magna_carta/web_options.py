@@ -12,7 +12,7 @@ from . import i18n
 from .engine import explain, moves_of
 from .engine.actions import (AttackHorse, Attack, Carry, ClearBodies, Dismount, EndStep, EnterLitter, Fire, FireAtHorse,
                              Kneel, Lead, LeaveLitter, Mount, Move, Rise)
-from .engine.game import RiderMoves, hex_labels, move_table, view_actions
+from .engine.game import MoveSummary, hex_labels, move_table, view_actions
 
 
 #: Riders have one move per (front hex, facing) reached, each with its whole path: about 600 a
@@ -47,6 +47,17 @@ def _move_entries(state, c, acts) -> list[dict]:
     return out
 
 
+def _summary_entries(c, summary) -> list[dict]:
+    """:func:`_move_entries` of the moves a :class:`MoveSummary` stands for (on foot: no
+    facing); the action's JSON is ``Move.to_json()``'s, written out."""
+    out = []
+    cid, paths = c.id, summary.paths
+    for k, cost in summary.costs.items():
+        p = paths[k]
+        out.append({"to": p[-1], "path": list(p), "action": {"type": "move", "char": cid, "path": list(p)}, "cost": cost})
+    return out
+
+
 def moves(state, char_id: str) -> list[dict]:
     """One character's legal moves now, each with its path, cost (and a rider's final facing).
     Raises KeyError for an unknown character."""
@@ -71,7 +82,7 @@ def options(state, acts=None) -> dict:
     fires, attacks, prompts, extras, declarations, horse_targets = [], [], [], [], [], []
     end = None
     for a in acts:
-        if isinstance(a, (Move, RiderMoves)):
+        if isinstance(a, (Move, MoveSummary)):
             by_char.setdefault(a.char, []).append(a)
         elif isinstance(a, (FireAtHorse, AttackHorse)):  # fire and attacks at a riderless horse (§6.8)
             horse_targets.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
@@ -93,9 +104,14 @@ def options(state, acts=None) -> dict:
     moves_inline, reach = {}, {}
     for cid, lst in by_char.items():
         c = state.characters[cid]
-        if isinstance(lst[0], RiderMoves):  # view_actions: his moves' keys and costs
-            label = hex_labels(state.gmap)
-            ends = [(label[front], cost) for (front, _), cost in lst[0].costs.items()]
+        if isinstance(lst[0], MoveSummary):  # view_actions: his moves' keys, costs (and paths)
+            summary = lst[0]
+            if summary.paths is None:  # a rider: (front hex, facing) -> cost
+                label = hex_labels(state.gmap)
+                ends = [(label[front], cost) for (front, _), cost in summary.costs.items()]
+            else:
+                entries = moves_inline[cid] = _summary_entries(c, summary)
+                ends = [(e["to"], e["cost"]) for e in entries]
         elif _lazy(c):  # only the cheapest cost of each hex: no entries (fetched on selection)
             costs = _move_costs(state, c)
             ends = [(a.path[-1], costs.get(a.path, (None, None))[0]) for a in lst]

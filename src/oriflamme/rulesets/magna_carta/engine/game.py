@@ -46,19 +46,22 @@ def legal_actions(state: GameState) -> list[Action]:
     return _legal_actions(state, _moves)
 
 
-class RiderMoves(NamedTuple):
-    """In :func:`view_actions`, the stand-in for one rider's ``Move`` actions (never empty):
-    ``costs`` maps each (front hex, facing) he can end a move in (sorted: the order of his
-    moves) to its cost, the key of one move; :func:`moves_of` lists the moves themselves."""
+class MoveSummary(NamedTuple):
+    """In :func:`view_actions`, the stand-in for one character's ``Move`` actions (never
+    empty): ``costs`` maps the key of each move (a rider's (front hex, facing), a hex on foot),
+    in the order of his moves, to its cost; ``paths`` the moves' paths (hex labels) by the same
+    keys, None for a rider (:func:`moves_of` lists his moves)."""
     char: str
     costs: dict
+    paths: dict | None
 
 
-def view_actions(state: GameState) -> list[Action | RiderMoves]:
+def view_actions(state: GameState) -> list[Action | MoveSummary]:
     """:func:`legal_actions` as a view needs them: the same list, in the same order, except
-    that each rider's moves (one per (front hex, facing), about 600, each with its path) are
-    one :class:`RiderMoves` holding their costs only (a cheaper search, no paths). The board
-    shows a rider's cheapest cost per hex and fetches his moves on selection (``moves_of``)."""
+    that each character's moves are one :class:`MoveSummary` (no ``Move`` objects); a rider's
+    (one move per (front hex, facing), about 600, each with its path) holds their costs only,
+    from a cheaper search without paths: the board shows his cheapest cost per hex and
+    fetches his moves on selection (:func:`moves_of`)."""
     return _legal_actions(state, _moves_in_view)
 
 
@@ -124,14 +127,15 @@ def _moves(state: GameState, c: Character) -> list[Move]:
 
 
 def _moves_in_view(state: GameState, c: Character) -> list:
-    """:func:`_moves` for :func:`view_actions`: a rider's moves as one :class:`RiderMoves`
-    (their keys and costs, the search without paths); on foot, the moves themselves."""
-    if not c.mounted:
-        return _moves(state, c)
+    """:func:`_moves` for :func:`view_actions`: the moves as one :class:`MoveSummary` (a
+    rider's without their paths: the search without them)."""
     if c.id in state.camels.kneeling:  # §4.6.4 a kneeling camel does not move
         return []
-    costs = riding.reach_costs(state, c, points_left(state, c))  # the keys and costs of move_table
-    return [RiderMoves(c.id, {k: costs[k] for k in sorted(costs)})] if costs else []
+    if c.mounted:  # the keys and costs of move_table's search
+        costs = riding.reach_costs(state, c, points_left(state, c))
+        return [MoveSummary(c.id, {k: costs[k] for k in sorted(costs)}, None)] if costs else []
+    found, labels = move_table(state, c)
+    return [MoveSummary(c.id, {k: found[k][0] for k in sorted(found)}, labels)] if found else []
 
 
 @per_position

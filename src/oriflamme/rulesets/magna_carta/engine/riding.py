@@ -171,9 +171,9 @@ def _rider_table(state: GameState, armour: bool):
     """Per map, ruleset and armour (kept in ``GameMap.memo``): the search's states as ints,
     ``hex index * 6 + facing`` (the hexes sorted, so the ints sort like ``(Hex, facing)`` and
     the heap breaks ties as before), and a list, filled the first time a state is expanded, of
-    ``(front, rear, moves, jumps, may_end)``: ``moves`` the steps terrain and hexsides allow,
-    ``(next state, cost << SHIFT with the turn's extra, entered hex or None for the volte)``
-    in :func:`_geometry`'s order (a volte whose new front the horse cannot enter dropped);
+    ``(front, rear, moves, jumps, may_end, front index, rear index)`` (an index -1: off the
+    map): ``moves`` the steps terrain and hexsides allow, ``(next state, cost << SHIFT with the
+    turn's extra, index of the entered hex or -1 for the volte)`` in :func:`_geometry`'s order (a volte whose new front the horse cannot enter dropped);
     ``jumps`` the jumps straight ahead (:func:`jump_step`) as ``(next state, landing hex,
     crossed from, extra << SHIFT)``, their cost asked per search (it depends on who stands
     there); ``may_end`` False when the horse would stand astride an obstacle
@@ -203,12 +203,12 @@ def _rider_table(state: GameState, armour: bool):
             if kind == VOLTE:
                 if m_terrain(h) in horse_cannot:
                     continue  # no half-turn with the hindquarters over the water just jumped
-                moves.append((idx[nf] * 6 + nfa, extra[VOLTE], None))
+                moves.append((idx[nf] * 6 + nfa, extra[VOLTE], -1))
             else:
                 sc = dict(steps.get(frm, ())).get(h)
                 if sc is None:
                     continue
-                moves.append((idx[nf] * 6 + nfa, sc + extra[kind], h))
+                moves.append((idx[nf] * 6 + nfa, sc + extra[kind], idx[h]))
         jumps = []
         if ahead in jump_hexes or (jump_sides and hexside(front, ahead)):
             for x in (ahead, ahead.neighbour(facing), ahead.neighbour(facing).neighbour(facing)):
@@ -218,10 +218,15 @@ def _rider_table(state: GameState, armour: bool):
                 jumps.append((idx[j.front] * 6 + j.facing, x, j.crossed_from, j.extra << SHIFT))
         may_end = not (astride_possible and (m_terrain(front) in horse_cannot or m_terrain(rear) in horse_cannot
                                              or hexside(front, rear) in no_cross))
-        r = rows[s] = (front, rear, tuple(moves), tuple(jumps), may_end)
+        r = rows[s] = (front, rear, tuple(moves), tuple(jumps), may_end, s // 6, idx.get(rear, -1))
         return r
 
     return idx, rows, row
+
+
+def _indices(hexes, idx) -> set[int]:
+    """The map indices of ``hexes`` (those off the map dropped: no state stands there)."""
+    return {i for i in map(idx.get, hexes) if i is not None}
 
 
 def _search(state: GameState, c: Character, budget: int, first_only: bool, paths: bool):
@@ -229,7 +234,8 @@ def _search(state: GameState, c: Character, budget: int, first_only: bool, paths
     is not wholly on the map; with ``first_only``, the first position he may end in as
     ``reachable`` answers it; else ``(ends, prev, rows, start)``: ``ends`` the ``(state, cost
     << SHIFT)`` he may end a move in, in the order they were first reached, ``prev`` each
-    state's predecessor on its cheapest path (kept only with ``paths``)."""
+    state's predecessor on its cheapest path (kept only with ``paths``). The hexes of the
+    position (blocked, heavy, occupied, threatened) are looked up by their map index."""
     idx, rows, row = _rider_table(state, bool(c.armour))
     rear0 = c.hex.neighbour(c.facing + 3)
     if c.hex not in idx or rear0 not in idx:
@@ -237,35 +243,40 @@ def _search(state: GameState, c: Character, budget: int, first_only: bool, paths
         # (every step keeps both hexes on the map), so it has nowhere to go
         return None
     blocked, heavy, occupied = obstacles(state, c, thresholds(state.rules))
-    occupied = occupied - set(c.hexes)
-    danger = threatened_hexes(state, c)
+    blocked, heavy = _indices(blocked, idx), _indices(heavy, idx)
+    occupied = _indices(occupied - set(c.hexes), idx)
+    danger = _indices(threatened_hexes(state, c), idx)
     ctx = None  # a MoveContext, for jumps only (§4.4.3): built on the first one
     one = 1 << SHIFT
     start = idx[c.hex] * 6 + c.facing
-    best: dict[int, int] = {start: 0}
+    limit = (budget + 1) << SHIFT
+    best = [limit] * len(rows)  # limit: not reached
+    best[start] = 0
+    order = [start]  # the states in the order they were first reached
     prev: dict[int, int] = {}
     heap = [(0, start)]
-    limit = (budget + 1) << SHIFT
-    pop, push = heapq.heappop, heapq.heappush
+    pop, push, reached = heapq.heappop, heapq.heappush, order.append
     while heap:
         key, s = pop(heap)
         if best[s] < key:
             continue
         r = rows[s] or row(s)
-        front, rear, moves, jumps, may_end = r
+        _, _, moves, jumps, may_end, fi, ri = r
         if s != start:
-            if first_only and may_end and front not in occupied and rear not in occupied:
-                return {(front, s % 6): (key >> SHIFT, ())}
-            if front in danger or rear in danger:
+            if first_only and may_end and fi not in occupied and ri not in occupied:
+                return {(r[0], s % 6): (key >> SHIFT, ())}
+            if fi in danger or ri in danger:
                 key += 1  # leaving a threatened position crosses it
         for ns, cost, h in moves:
-            if h is not None:
-                if h in blocked:
-                    continue
-                if h in heavy:
-                    cost += one
+            if h in blocked:  # never the volte's -1
+                continue
+            if h in heavy:
+                cost += one
             nk = key + cost
-            if nk < limit and nk < best.get(ns, limit):
+            b = best[ns]
+            if nk < b:  # best[ns] <= limit
+                if b == limit:
+                    reached(ns)
                 best[ns] = nk
                 if paths:
                     prev[ns] = s
@@ -277,7 +288,10 @@ def _search(state: GameState, c: Character, budget: int, first_only: bool, paths
             if sc is None:
                 continue
             nk = key + (sc << SHIFT) + jx
-            if nk < limit and nk < best.get(ns, limit):
+            b = best[ns]
+            if nk < b:
+                if b == limit:
+                    reached(ns)
                 best[ns] = nk
                 if paths:
                     prev[ns] = s
@@ -285,12 +299,12 @@ def _search(state: GameState, c: Character, budget: int, first_only: bool, paths
     if first_only:
         return {}
     ends = []
-    for s, k in best.items():
+    for s in order:
         if s == start:
             continue
-        front, rear, _, _, may_end = rows[s] or row(s)
-        if may_end and front not in occupied and rear not in occupied:
-            ends.append((s, k))
+        _, _, _, _, may_end, fi, ri = rows[s] or row(s)
+        if may_end and fi not in occupied and ri not in occupied:
+            ends.append((s, best[s]))
     return ends, prev, rows, start
 
 
