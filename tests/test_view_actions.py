@@ -9,6 +9,8 @@ import json
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from test_rider_search import positions
 
 from oriflamme.core import registry
 from oriflamme.core.record import Game
@@ -82,5 +84,17 @@ def test_the_cost_only_search_matches_the_full_one():
                 for budget in (points_left(state, c), 3, 12):
                     full = riding.reachable(state, c, budget)
                     costs = riding.reach_costs(state, c, budget)
-                    assert list(costs) == list(full)
+                    assert list(costs) == sorted(full)
                     assert costs == {k: v[0] for k, v in full.items()}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(positions())
+def test_the_cost_only_search_matches_the_full_one_anywhere(pos):
+    """Random positions (test_rider_search's): low walls and water to jump, bodies, enemies,
+    budgets up to 30."""
+    st, c, budget = pos
+    full = riding.reachable(st, c, budget)
+    costs = riding.reach_costs(st, c, budget)
+    assert list(costs) == sorted(full)
+    assert costs == {k: v[0] for k, v in full.items()}

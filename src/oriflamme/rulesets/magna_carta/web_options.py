@@ -106,12 +106,17 @@ def options(state, acts=None) -> dict:
         c = state.characters[cid]
         if isinstance(lst[0], MoveSummary):  # view_actions: his moves' keys, costs (and paths)
             summary = lst[0]
-            if summary.paths is None:  # a rider: (front hex, facing) -> cost
+            if summary.paths is None:  # a rider: (front hex, facing) -> cost, never None
+                by_front: dict = {}
+                for (front, _), cost in summary.costs.items():
+                    old = by_front.get(front)
+                    if old is None or cost < old:
+                        by_front[front] = cost
                 label = hex_labels(state.gmap)
-                ends = [(label[front], cost) for (front, _), cost in summary.costs.items()]
-            else:
-                entries = moves_inline[cid] = _summary_entries(c, summary)
-                ends = [(e["to"], e["cost"]) for e in entries]
+                reach[cid] = {label[h]: cost for h, cost in by_front.items()}
+                continue
+            entries = moves_inline[cid] = _summary_entries(c, summary)
+            ends = [(e["to"], e["cost"]) for e in entries]
         elif _lazy(c):  # only the cheapest cost of each hex: no entries (fetched on selection)
             costs = _move_costs(state, c)
             ends = [(a.path[-1], costs.get(a.path, (None, None))[0]) for a in lst]

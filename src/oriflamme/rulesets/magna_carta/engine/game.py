@@ -133,7 +133,7 @@ def _moves_in_view(state: GameState, c: Character) -> list:
         return []
     if c.mounted:  # the keys and costs of move_table's search
         costs = riding.reach_costs(state, c, points_left(state, c))
-        return [MoveSummary(c.id, {k: costs[k] for k in sorted(costs)}, None)] if costs else []
+        return [MoveSummary(c.id, costs, None)] if costs else []  # keys sorted, as in _moves
     found, labels = move_table(state, c)
     return [MoveSummary(c.id, {k: found[k][0] for k in sorted(found)}, labels)] if found else []
 

@@ -229,13 +229,10 @@ def _indices(hexes, idx) -> set[int]:
     return {i for i in map(idx.get, hexes) if i is not None}
 
 
-def _search(state: GameState, c: Character, budget: int, first_only: bool, paths: bool):
-    """The rider's search (Dijkstra over ``(front, facing)`` states): ``None`` when the counter
-    is not wholly on the map; with ``first_only``, the first position he may end in as
-    ``reachable`` answers it; else ``(ends, prev, rows, start)``: ``ends`` the ``(state, cost
-    << SHIFT)`` he may end a move in, in the order they were first reached, ``prev`` each
-    state's predecessor on its cheapest path (kept only with ``paths``). The hexes of the
-    position (blocked, heavy, occupied, threatened) are looked up by their map index."""
+def _start(state: GameState, c: Character):
+    """What a search of ``c`` now starts from: ``(idx, rows, row, start state, blocked, heavy,
+    occupied)`` (the hexes of the position as map indices), or None when his counter is not
+    wholly on the map."""
     idx, rows, row = _rider_table(state, bool(c.armour))
     rear0 = c.hex.neighbour(c.facing + 3)
     if c.hex not in idx or rear0 not in idx:
@@ -243,12 +240,23 @@ def _search(state: GameState, c: Character, budget: int, first_only: bool, paths
         # (every step keeps both hexes on the map), so it has nowhere to go
         return None
     blocked, heavy, occupied = obstacles(state, c, thresholds(state.rules))
-    blocked, heavy = _indices(blocked, idx), _indices(heavy, idx)
-    occupied = _indices(occupied - set(c.hexes), idx)
+    return (idx, rows, row, idx[c.hex] * 6 + c.facing, _indices(blocked, idx), _indices(heavy, idx),
+            _indices(occupied - set(c.hexes), idx))
+
+
+def _search(state: GameState, c: Character, budget: int, first_only: bool):
+    """The rider's search (Dijkstra over ``(front, facing)`` states, keyed by cost << SHIFT
+    plus the threatened positions crossed): ``None`` when the counter is not wholly on the
+    map; with ``first_only``, the first position he may end in as ``reachable`` answers it;
+    else ``(ends, prev, rows, start)``: ``ends`` the ``(state, key)`` he may end a move in, in
+    the order they were first reached, ``prev`` each state's predecessor on its best path."""
+    begun = _start(state, c)
+    if begun is None:
+        return None
+    idx, rows, row, start, blocked, heavy, occupied = begun
     danger = _indices(threatened_hexes(state, c), idx)
     ctx = None  # a MoveContext, for jumps only (§4.4.3): built on the first one
     one = 1 << SHIFT
-    start = idx[c.hex] * 6 + c.facing
     limit = (budget + 1) << SHIFT
     best = [limit] * len(rows)  # limit: not reached
     best[start] = 0
@@ -278,8 +286,7 @@ def _search(state: GameState, c: Character, budget: int, first_only: bool, paths
                 if b == limit:
                     reached(ns)
                 best[ns] = nk
-                if paths:
-                    prev[ns] = s
+                prev[ns] = s
                 push(heap, (nk, ns))
         for ns, x, frm, jx in jumps:
             if ctx is None:
@@ -293,8 +300,7 @@ def _search(state: GameState, c: Character, budget: int, first_only: bool, paths
                 if b == limit:
                     reached(ns)
                 best[ns] = nk
-                if paths:
-                    prev[ns] = s
+                prev[ns] = s
                 push(heap, (nk, ns))
     if first_only:
         return {}
@@ -314,7 +320,7 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
     steps, the start excluded); the cheapest path, then the one with fewest threatened
     positions crossed (§4.3.1.2: an enemy next to either hex). ``first_only``: stop at the
     first such position found (``can_move``)."""
-    found = _search(state, c, budget, first_only, True)
+    found = _search(state, c, budget, first_only)
     if found is None:
         return {}
     if first_only:
@@ -342,13 +348,56 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
 @per_position
 def reach_costs(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, int], int]:
     """:func:`reachable` without the paths: each (front hex, facing) the rider can end a move
-    in, with its cost — the same keys, in the same order, and the same costs (one search; the
-    paths are what the board's highlights do not need)."""
-    found = _search(state, c, budget, False, False)
-    if found is None:
+    in, with its cost — the same keys and costs, the keys sorted. The cheapest cost does not
+    depend on the tie-break between equal costs (the threatened positions crossed) nor on the
+    order the states are met, so the search is simpler: by cost levels (Dial's buckets, the
+    costs being small integers), without paths."""
+    begun = _start(state, c)
+    if begun is None:
         return {}
-    rows = found[2]
-    return {(rows[s][0], s % 6): k >> SHIFT for s, k in found[0]}
+    idx, rows, row, start, blocked, heavy, occupied = begun
+    ctx = None  # a MoveContext, for jumps only (§4.4.3): built on the first one
+    best = [budget + 1] * len(rows)  # budget + 1: not reached
+    best[start] = 0
+    reached: list[int] = []  # each state once, when first reached
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(start)
+    for d in range(budget + 1):
+        for s in buckets[d]:  # a step costing 0 would append here, and be seen
+            if best[s] != d:
+                continue  # reached again, cheaper
+            _, _, moves, jumps, _, _, _ = rows[s] or row(s)
+            for ns, cost, h in moves:
+                if h in blocked:  # never the volte's -1
+                    continue
+                nd = d + (cost >> SHIFT) + (h in heavy)
+                b = best[ns]
+                if nd < b:  # b <= budget + 1
+                    if b > budget:
+                        reached.append(ns)
+                    best[ns] = nd
+                    buckets[nd].append(ns)
+            for ns, x, frm, jx in jumps:
+                if ctx is None:
+                    ctx = MoveContext(state, c)
+                sc = ctx.cost(frm, x, jump=True)
+                if sc is None:
+                    continue
+                nd = d + sc + (jx >> SHIFT)
+                b = best[ns]
+                if nd < b:
+                    if b > budget:
+                        reached.append(ns)
+                    best[ns] = nd
+                    buckets[nd].append(ns)
+    out = {}
+    reached.sort()  # the states sort like their (front hex, facing) keys (see _rider_table)
+    for s in reached:
+        if s != start:
+            front, _, _, _, may_end, fi, ri = rows[s] or row(s)
+            if may_end and fi not in occupied and ri not in occupied:
+                out[(front, s % 6)] = best[s]
+    return out
 
 
 def check_path(state: GameState, c: Character, path: tuple[Hex, ...]) -> tuple[int | None, str, str]:
