@@ -177,15 +177,16 @@ class MagnaCarta(Ruleset):
     def seat_view(self, state, side: str | None, acting: bool) -> dict:
         """Magna Carta hides nothing (engine/view.py), so every seat's view is the public one:
         asking the engine for ``view(state, None)`` keeps it from listing the legal actions,
-        which are computed once here, for the options."""
-        from .engine.game import legal_actions
+        which are computed once here, for the options (``engine.game.view_actions``: the
+        legal actions with each rider's moves summed up by their costs, fetched on selection
+        through :meth:`option_detail`)."""
         from .engine.memo import read_only
         from .engine.view import view
         from .web_options import decorate, options
         out = decorate(view(state, None), state)
         if acting:
-            with read_only(state):  # the searches of legal_actions answer the options' costs too
-                out["options"] = options(state, legal_actions(state))
+            with read_only(state):  # the searches of the actions answer the options' costs too
+                out["options"] = options(state)
         return out
 
     def frame(self, state, side: str | None) -> dict:

@@ -9,10 +9,10 @@ The generic web app (:mod:`oriflamme.web`) reaches these only through the rulese
 from __future__ import annotations
 
 from . import i18n
-from .engine import explain, legal_actions, moves_of
+from .engine import explain, moves_of
 from .engine.actions import (AttackHorse, Attack, Carry, ClearBodies, Dismount, EndStep, EnterLitter, Fire, FireAtHorse,
                              Kneel, Lead, LeaveLitter, Mount, Move, Rise)
-from .engine.game import move_table
+from .engine.game import MoveSummary, hex_labels, move_table, view_actions
 
 
 #: Riders have one move per (front hex, facing) reached, each with its whole path: about 600 a
@@ -38,10 +38,23 @@ def _move_entries(state, c, acts) -> list[dict]:
     out = []
     for a in acts:
         cost, facing = costs.get(a.path, (None, None))
-        entry = {"to": a.path[-1], "path": list(a.path), "action": a.to_json(), "cost": cost}
+        # the action's JSON is Move.to_json()'s, written out (dataclasses.fields is slow)
+        entry = {"to": a.path[-1], "path": list(a.path),
+                 "action": {"type": a.type, "char": a.char, "path": list(a.path)}, "cost": cost}
         if c.mounted:
             entry["facing"] = facing
         out.append(entry)
+    return out
+
+
+def _summary_entries(c, summary) -> list[dict]:
+    """:func:`_move_entries` of the moves a :class:`MoveSummary` stands for (on foot: no
+    facing); the action's JSON is ``Move.to_json()``'s, written out."""
+    out = []
+    cid, paths = c.id, summary.paths
+    for k, cost in summary.costs.items():
+        p = paths[k]
+        out.append({"to": p[-1], "path": list(p), "action": {"type": "move", "char": cid, "path": list(p)}, "cost": cost})
     return out
 
 
@@ -56,18 +69,20 @@ def moves(state, char_id: str) -> list[dict]:
 
 def options(state, acts=None) -> dict:
     """The legal actions now (``acts``: already computed by the caller), grouped for the board
-    and enriched with costs and odds so the player sees them before committing.
+    and enriched with costs and odds so the player sees them before committing. Without
+    ``acts``, :func:`view_actions` (a rider's moves summed up by their costs); with them,
+    the ``Move`` actions of each rider give the same options.
 
     ``reach`` gives, for every character who can move, each hex he can reach with its cheapest
     cost (the board's highlights); ``moves`` the full move list of the characters on foot; a
     rider's list is fetched on demand (:func:`moves`)."""
     if acts is None:
-        acts = legal_actions(state)
+        acts = view_actions(state)
     by_char: dict[str, list] = {}
     fires, attacks, prompts, extras, declarations, horse_targets = [], [], [], [], [], []
     end = None
     for a in acts:
-        if isinstance(a, Move):
+        if isinstance(a, (Move, MoveSummary)):
             by_char.setdefault(a.char, []).append(a)
         elif isinstance(a, (FireAtHorse, AttackHorse)):  # fire and attacks at a riderless horse (§6.8)
             horse_targets.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
@@ -89,7 +104,20 @@ def options(state, acts=None) -> dict:
     moves_inline, reach = {}, {}
     for cid, lst in by_char.items():
         c = state.characters[cid]
-        if _lazy(c):  # only the cheapest cost of each hex: no entries (fetched on selection)
+        if isinstance(lst[0], MoveSummary):  # view_actions: his moves' keys, costs (and paths)
+            summary = lst[0]
+            if summary.paths is None:  # a rider: (front hex, facing) -> cost, never None
+                by_front: dict = {}
+                for (front, _), cost in summary.costs.items():
+                    old = by_front.get(front)
+                    if old is None or cost < old:
+                        by_front[front] = cost
+                label = hex_labels(state.gmap)
+                reach[cid] = {label[h]: cost for h, cost in by_front.items()}
+                continue
+            entries = moves_inline[cid] = _summary_entries(c, summary)
+            ends = [(e["to"], e["cost"]) for e in entries]
+        elif _lazy(c):  # only the cheapest cost of each hex: no entries (fetched on selection)
             costs = _move_costs(state, c)
             ends = [(a.path[-1], costs.get(a.path, (None, None))[0]) for a in lst]
         else:

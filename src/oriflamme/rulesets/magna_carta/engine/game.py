@@ -12,6 +12,8 @@ Every die is rolled through ``state.dice`` and every consequence is logged in ``
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ....geometry.hexgrid import Hex
 from ..resolve.ruling import Ruling
 from . import bodies, bridle, carts, defensive_fire, handlers, horses, kneeling, led, lone_horse, ransom, riding, turn
@@ -41,6 +43,31 @@ def to_act(state: GameState) -> str | None:
 
 
 def legal_actions(state: GameState) -> list[Action]:
+    return _legal_actions(state, _moves)
+
+
+class MoveSummary(NamedTuple):
+    """In :func:`view_actions`, the stand-in for one character's ``Move`` actions (never
+    empty): ``costs`` maps the key of each move (a rider's (front hex, facing), a hex on foot),
+    in the order of his moves, to its cost; ``paths`` the moves' paths (hex labels) by the same
+    keys, None for a rider (:func:`moves_of` lists his moves)."""
+    char: str
+    costs: dict
+    paths: dict | None
+
+
+def view_actions(state: GameState) -> list[Action | MoveSummary]:
+    """:func:`legal_actions` as a view needs them: the same list, in the same order, except
+    that each character's moves are one :class:`MoveSummary` (no ``Move`` objects); a rider's
+    (one move per (front hex, facing), about 600, each with its path) holds their costs only,
+    from a cheaper search without paths: the board shows his cheapest cost per hex and
+    fetches his moves on selection (:func:`moves_of`)."""
+    return _legal_actions(state, _moves_in_view)
+
+
+def _legal_actions(state: GameState, moves) -> list:
+    """The one enumeration of the legal actions; ``moves(state, c)`` lists ``c``'s moves
+    (:func:`_moves`, or their summary for a view)."""
     if state.over:
         return []
     if state.pending:
@@ -62,7 +89,7 @@ def legal_actions(state: GameState) -> list[Action]:
                     out.extend(Mount(c.id, x.id) for x in horses.mountable(state, c)
                                if horses.mount_problem(state, c, x) is None)
             out.extend(Lead(c.id, x.id) for x in led.lead_options(state, c))  # §4.4.4
-            out.extend(_moves(state, c))
+            out.extend(moves(state, c))
         out += bodies.carry_options(state) + bodies.clear_options(state)  # §4.2.4, §4.2.3
         if state.riders.horses or state.camels.kneeling:
             out += kneeling.options(state)  # §4.6.4 kneeling camels, litters
@@ -99,6 +126,18 @@ def _moves(state: GameState, c: Character) -> list[Move]:
     return [Move(c.id, labels[k]) for k in sorted(found)]
 
 
+def _moves_in_view(state: GameState, c: Character) -> list:
+    """:func:`_moves` for :func:`view_actions`: the moves as one :class:`MoveSummary` (a
+    rider's without their paths: the search without them)."""
+    if c.id in state.camels.kneeling:  # §4.6.4 a kneeling camel does not move
+        return []
+    if c.mounted:  # the keys and costs of move_table's search
+        costs = riding.reach_costs(state, c, points_left(state, c))
+        return [MoveSummary(c.id, costs, None)] if costs else []  # keys sorted, as in _moves
+    found, labels = move_table(state, c)
+    return [MoveSummary(c.id, {k: found[k][0] for k in sorted(found)}, labels)] if found else []
+
+
 @per_position
 def move_table(state: GameState, c: Character) -> tuple[dict, dict]:
     """The search behind ``c``'s moves now: ``(found, labels)``, where ``found`` is the
@@ -106,7 +145,7 @@ def move_table(state: GameState, c: Character) -> tuple[dict, dict]:
     (front hex, facing); ``movement.reachable`` on foot, keyed by hex) and ``labels`` its
     paths as hex labels, by the same keys (read-only: shared inside ``memo.read_only``)."""
     found = riding.reachable(state, c, points_left(state, c)) if c.mounted else reachable(state, c)
-    label = _label_table(state.gmap).__getitem__
+    label = hex_labels(state.gmap).__getitem__
     return found, {k: tuple(map(label, path)) for k, (_, path) in found.items()}
 
 
@@ -116,7 +155,8 @@ class _Labels(dict):
         return h.label
 
 
-def _label_table(gmap) -> dict:
+def hex_labels(gmap) -> dict:
+    """Hex -> its label, one table per map (kept in ``GameMap.memo``)."""
     return gmap.memo("hex_labels", lambda: _Labels((h, h.label) for h in gmap.hexes))
 
 

@@ -3,8 +3,10 @@ searches decorated with :func:`per_position` answer each question about ``state`
 
 A web response asks the same questions several times: :func:`engine.game.legal_actions` runs
 every mover's search (``movement.reachable``, ``riding.reachable``) to list his moves, then the
-options (``web_options``) run it again for the costs and the rider's facings. Inside the
-scope the second call returns the first answer.
+options (``web_options``) run it again for the costs and the rider's facings (the seat view
+itself asks :func:`engine.game.view_actions`, whose riders need only ``riding.reach_costs``;
+a rider's move list, fetched on selection, asks ``game.move_table`` twice). Inside the scope
+the second call returns the first answer.
 
 The scope is opt-in and narrow: the caller promises that ``state`` does not change while it
 is open (a view, the options, an explanation — never ``apply``). Only that very object is

@@ -171,9 +171,9 @@ def _rider_table(state: GameState, armour: bool):
     """Per map, ruleset and armour (kept in ``GameMap.memo``): the search's states as ints,
     ``hex index * 6 + facing`` (the hexes sorted, so the ints sort like ``(Hex, facing)`` and
     the heap breaks ties as before), and a list, filled the first time a state is expanded, of
-    ``(front, rear, moves, jumps, may_end)``: ``moves`` the steps terrain and hexsides allow,
-    ``(next state, cost << SHIFT with the turn's extra, entered hex or None for the volte)``
-    in :func:`_geometry`'s order (a volte whose new front the horse cannot enter dropped);
+    ``(front, rear, moves, jumps, may_end, front index, rear index)`` (an index -1: off the
+    map): ``moves`` the steps terrain and hexsides allow, ``(next state, cost << SHIFT with the
+    turn's extra, index of the entered hex or -1 for the volte)`` in :func:`_geometry`'s order (a volte whose new front the horse cannot enter dropped);
     ``jumps`` the jumps straight ahead (:func:`jump_step`) as ``(next state, landing hex,
     crossed from, extra << SHIFT)``, their cost asked per search (it depends on who stands
     there); ``may_end`` False when the horse would stand astride an obstacle
@@ -203,12 +203,12 @@ def _rider_table(state: GameState, armour: bool):
             if kind == VOLTE:
                 if m_terrain(h) in horse_cannot:
                     continue  # no half-turn with the hindquarters over the water just jumped
-                moves.append((idx[nf] * 6 + nfa, extra[VOLTE], None))
+                moves.append((idx[nf] * 6 + nfa, extra[VOLTE], -1))
             else:
                 sc = dict(steps.get(frm, ())).get(h)
                 if sc is None:
                     continue
-                moves.append((idx[nf] * 6 + nfa, sc + extra[kind], h))
+                moves.append((idx[nf] * 6 + nfa, sc + extra[kind], idx[h]))
         jumps = []
         if ahead in jump_hexes or (jump_sides and hexside(front, ahead)):
             for x in (ahead, ahead.neighbour(facing), ahead.neighbour(facing).neighbour(facing)):
@@ -218,54 +218,73 @@ def _rider_table(state: GameState, armour: bool):
                 jumps.append((idx[j.front] * 6 + j.facing, x, j.crossed_from, j.extra << SHIFT))
         may_end = not (astride_possible and (m_terrain(front) in horse_cannot or m_terrain(rear) in horse_cannot
                                              or hexside(front, rear) in no_cross))
-        r = rows[s] = (front, rear, tuple(moves), tuple(jumps), may_end)
+        r = rows[s] = (front, rear, tuple(moves), tuple(jumps), may_end, s // 6, idx.get(rear, -1))
         return r
 
     return idx, rows, row
 
 
-@per_position  # answered once per position inside memo.read_only (a web response)
-def reachable(state: GameState, c: Character, budget: int, first_only: bool = False) -> dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]]:
-    """Every (front hex, facing) a rider can end a move in, with its cost and a path (front
-    steps, the start excluded); the cheapest path, then the one with fewest threatened
-    positions crossed (§4.3.1.2: an enemy next to either hex). ``first_only``: stop at the
-    first such position found (``can_move``)."""
+def _indices(hexes, idx) -> set[int]:
+    """The map indices of ``hexes`` (those off the map dropped: no state stands there)."""
+    return {i for i in map(idx.get, hexes) if i is not None}
+
+
+def _start(state: GameState, c: Character):
+    """What a search of ``c`` now starts from: ``(idx, rows, row, start state, blocked, heavy,
+    occupied)`` (the hexes of the position as map indices), or None when his counter is not
+    wholly on the map."""
     idx, rows, row = _rider_table(state, bool(c.armour))
     rear0 = c.hex.neighbour(c.facing + 3)
     if c.hex not in idx or rear0 not in idx:
         # a counter not wholly on the map: scenarios refuse one and no step makes one
         # (every step keeps both hexes on the map), so it has nowhere to go
-        return {}
+        return None
     blocked, heavy, occupied = obstacles(state, c, thresholds(state.rules))
-    occupied = occupied - set(c.hexes)
-    danger = threatened_hexes(state, c)
+    return (idx, rows, row, idx[c.hex] * 6 + c.facing, _indices(blocked, idx), _indices(heavy, idx),
+            _indices(occupied - set(c.hexes), idx))
+
+
+def _search(state: GameState, c: Character, budget: int, first_only: bool):
+    """The rider's search (Dijkstra over ``(front, facing)`` states, keyed by cost << SHIFT
+    plus the threatened positions crossed): ``None`` when the counter is not wholly on the
+    map; with ``first_only``, the first position he may end in as ``reachable`` answers it;
+    else ``(ends, prev, rows, start)``: ``ends`` the ``(state, key)`` he may end a move in, in
+    the order they were first reached, ``prev`` each state's predecessor on its best path."""
+    begun = _start(state, c)
+    if begun is None:
+        return None
+    idx, rows, row, start, blocked, heavy, occupied = begun
+    danger = _indices(threatened_hexes(state, c), idx)
     ctx = None  # a MoveContext, for jumps only (§4.4.3): built on the first one
     one = 1 << SHIFT
-    start = idx[c.hex] * 6 + c.facing
-    best: dict[int, int] = {start: 0}
+    limit = (budget + 1) << SHIFT
+    best = [limit] * len(rows)  # limit: not reached
+    best[start] = 0
+    order = [start]  # the states in the order they were first reached
     prev: dict[int, int] = {}
     heap = [(0, start)]
-    limit = (budget + 1) << SHIFT
-    pop, push = heapq.heappop, heapq.heappush
+    pop, push, reached = heapq.heappop, heapq.heappush, order.append
     while heap:
         key, s = pop(heap)
         if best[s] < key:
             continue
         r = rows[s] or row(s)
-        front, rear, moves, jumps, may_end = r
+        _, _, moves, jumps, may_end, fi, ri = r
         if s != start:
-            if first_only and may_end and front not in occupied and rear not in occupied:
-                return {(front, s % 6): (key >> SHIFT, ())}
-            if front in danger or rear in danger:
+            if first_only and may_end and fi not in occupied and ri not in occupied:
+                return {(r[0], s % 6): (key >> SHIFT, ())}
+            if fi in danger or ri in danger:
                 key += 1  # leaving a threatened position crosses it
         for ns, cost, h in moves:
-            if h is not None:
-                if h in blocked:
-                    continue
-                if h in heavy:
-                    cost += one
+            if h in blocked:  # never the volte's -1
+                continue
+            if h in heavy:
+                cost += one
             nk = key + cost
-            if nk < limit and nk < best.get(ns, limit):
+            b = best[ns]
+            if nk < b:  # best[ns] <= limit
+                if b == limit:
+                    reached(ns)
                 best[ns] = nk
                 prev[ns] = s
                 push(heap, (nk, ns))
@@ -276,12 +295,37 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
             if sc is None:
                 continue
             nk = key + (sc << SHIFT) + jx
-            if nk < limit and nk < best.get(ns, limit):
+            b = best[ns]
+            if nk < b:
+                if b == limit:
+                    reached(ns)
                 best[ns] = nk
                 prev[ns] = s
                 push(heap, (nk, ns))
     if first_only:
         return {}
+    ends = []
+    for s in order:
+        if s == start:
+            continue
+        _, _, _, _, may_end, fi, ri = rows[s] or row(s)
+        if may_end and fi not in occupied and ri not in occupied:
+            ends.append((s, best[s]))
+    return ends, prev, rows, start
+
+
+@per_position  # answered once per position inside memo.read_only (a web response)
+def reachable(state: GameState, c: Character, budget: int, first_only: bool = False) -> dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]]:
+    """Every (front hex, facing) a rider can end a move in, with its cost and a path (front
+    steps, the start excluded); the cheapest path, then the one with fewest threatened
+    positions crossed (§4.3.1.2: an enemy next to either hex). ``first_only``: stop at the
+    first such position found (``can_move``)."""
+    found = _search(state, c, budget, first_only)
+    if found is None:
+        return {}
+    if first_only:
+        return found
+    ends, prev, rows, start = found
     # every step's label is the hex its new front stands in (walk, turn, volte and jump alike)
     paths: dict[int, tuple[Hex, ...]] = {start: ()}
 
@@ -298,13 +342,61 @@ def reachable(state: GameState, c: Character, budget: int, first_only: bool = Fa
                 p = paths[x] = p + (rows[x][0],)
         return p
 
+    return {(rows[s][0], s % 6): (k >> SHIFT, path_of(s)) for s, k in ends}
+
+
+@per_position
+def reach_costs(state: GameState, c: Character, budget: int) -> dict[tuple[Hex, int], int]:
+    """:func:`reachable` without the paths: each (front hex, facing) the rider can end a move
+    in, with its cost — the same keys and costs, the keys sorted. The cheapest cost does not
+    depend on the tie-break between equal costs (the threatened positions crossed) nor on the
+    order the states are met, so the search is simpler: by cost levels (Dial's buckets, the
+    costs being small integers), without paths."""
+    begun = _start(state, c)
+    if begun is None:
+        return {}
+    idx, rows, row, start, blocked, heavy, occupied = begun
+    ctx = None  # a MoveContext, for jumps only (§4.4.3): built on the first one
+    best = [budget + 1] * len(rows)  # budget + 1: not reached
+    best[start] = 0
+    reached: list[int] = []  # each state once, when first reached
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[0].append(start)
+    for d in range(budget + 1):
+        for s in buckets[d]:  # a step costing 0 would append here, and be seen
+            if best[s] != d:
+                continue  # reached again, cheaper
+            _, _, moves, jumps, _, _, _ = rows[s] or row(s)
+            for ns, cost, h in moves:
+                if h in blocked:  # never the volte's -1
+                    continue
+                nd = d + (cost >> SHIFT) + (h in heavy)
+                b = best[ns]
+                if nd < b:  # b <= budget + 1
+                    if b > budget:
+                        reached.append(ns)
+                    best[ns] = nd
+                    buckets[nd].append(ns)
+            for ns, x, frm, jx in jumps:
+                if ctx is None:
+                    ctx = MoveContext(state, c)
+                sc = ctx.cost(frm, x, jump=True)
+                if sc is None:
+                    continue
+                nd = d + sc + (jx >> SHIFT)
+                b = best[ns]
+                if nd < b:
+                    if b > budget:
+                        reached.append(ns)
+                    best[ns] = nd
+                    buckets[nd].append(ns)
     out = {}
-    for s, k in best.items():
-        if s == start:
-            continue
-        front, rear, _, _, may_end = rows[s] or row(s)
-        if may_end and front not in occupied and rear not in occupied:
-            out[(front, s % 6)] = (k >> SHIFT, path_of(s))
+    reached.sort()  # the states sort like their (front hex, facing) keys (see _rider_table)
+    for s in reached:
+        if s != start:
+            front, _, _, _, may_end, fi, ri = rows[s] or row(s)
+            if may_end and fi not in occupied and ri not in occupied:
+                out[(front, s % 6)] = best[s]
     return out
 
 
