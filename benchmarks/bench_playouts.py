@@ -35,9 +35,9 @@ class Timed:
     def __init__(self, fn):
         self.fn, self.total, self.calls = fn, 0.0, 0
 
-    def __call__(self, state):
+    def __call__(self, state, *args):  # RandomPlayer passes (state, side)
         t0 = perf()
-        out = self.fn(state)
+        out = self.fn(state, *args)
         self.total += perf() - t0
         self.calls += 1
         return out
@@ -71,7 +71,7 @@ def main() -> None:
     args = parse_args(__doc__.splitlines()[0])
     n_games = 5 if args.quick else 30
     banner(f"random playouts, RandomPlayer v RandomPlayer, {n_games} games per scenario")
-    timed = Timed(legal_actions)
+    timed = Timed(RULESET.legal_actions)  # the adapter's (state, side), as RandomPlayer calls it
     RULESET.legal_actions = timed  # RandomPlayer.choose calls ruleset.legal_actions(state): time it there
     rows, split_rows, per_game_rows = [], [], []
     try:

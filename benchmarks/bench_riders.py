@@ -206,7 +206,7 @@ def main() -> None:
     print()
 
     # 4. the-ford playouts
-    timed = Timed(legal_actions)
+    timed = Timed(RULESET.legal_actions)  # the adapter's (state, side), as RandomPlayer calls it
     RULESET.legal_actions = timed  # RandomPlayer.choose calls ruleset.legal_actions(state)
     try:
         scenario, gmap = load_scenario("the-ford")

@@ -9,25 +9,45 @@ from typing import Any
 from ..texts.messages import render
 
 
-@dataclass(frozen=True, slots=True)
 class Step:
     """One step of an explanation: its English ``text`` and the rule it cites; ``msg`` and
     ``params``, when set, are the text's message id and parameters (``texts/fr.toml``), from
-    which the presentation layer renders it in another language."""
+    which the presentation layer renders it in another language.
 
-    text: str
-    ref: str = ""
-    msg: str | None = None
-    params: dict[str, Any] | None = field(default=None, compare=False)
+    A step given by a message renders its English ``text`` only when it is read: the legal
+    actions build many rulings (fire targets, attack groups) whose words nobody reads.
+    Steps compare by text and citation (and message id), as the frozen record they replace."""
+
+    __slots__ = ("_text", "ref", "msg", "params")
+
+    def __init__(self, text: str | None, ref: str = "", msg: str | None = None,
+                 params: dict[str, Any] | None = None):
+        self._text, self.ref, self.msg, self.params = text, ref, msg, params
 
     @classmethod
     def say(cls, msg: str, params: dict[str, Any] | None = None, ref: str = "") -> "Step":
-        """A step rendered in English from the message ``msg``."""
-        params = params or {}
-        return cls(render(msg, params, "en"), ref, msg, params)
+        """A step given by the message ``msg`` (its English text rendered when read)."""
+        return cls(None, ref, msg, params or {})
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = render(self.msg, self.params, "en")
+        return self._text
 
     def render(self) -> str:
         return f"{self.text} ({self.ref})" if self.ref else self.text
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Step):
+            return NotImplemented
+        return (self.text, self.ref, self.msg) == (other.text, other.ref, other.msg)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.ref, self.msg))
+
+    def __repr__(self) -> str:
+        return f"Step(text={self.text!r}, ref={self.ref!r}, msg={self.msg!r})"
 
 
 @dataclass
