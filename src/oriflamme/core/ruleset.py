@@ -158,7 +158,9 @@ class Ruleset(ABC):
 
     def chance_outcomes(self, state, action) -> list[ChanceOutcome]:
         """The outcomes of the dice ``action`` rolls, with exact probabilities (empty: the
-        action rolls no die). Search AIs apply an outcome with :class:`~oriflamme.core.dice.FixedDice`."""
+        action rolls no die). Search AIs apply an outcome with :class:`~oriflamme.core.dice.FixedDice`.
+        The generic enumeration (:mod:`oriflamme.core.chance`) raises ``TooManyDice`` for an
+        action needing more than three dice (a large volley): sample such an action instead."""
         return []
 
     @abstractmethod
