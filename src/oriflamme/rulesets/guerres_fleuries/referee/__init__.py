@@ -1,0 +1,62 @@
+"""The referee of Les Guerres Fleuries (``oriflamme adjudicate`` with
+``"ruleset": "guerres-fleuries"``): one module per kind in this package, each registering its
+function with :func:`kind`. Every ruling carries ``explanation`` (the steps, in order) and
+``citations`` (the seed sections and decisions used). Fields are documented in
+``docs/referee.md``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+
+from ..names import RefereeError
+
+KINDS: dict[str, Callable[[dict], dict]] = {}
+
+
+def kind(name: str):
+    """Register ``fn(situation) -> ruling`` as the referee of ``"kind": name``."""
+    def deco(fn):
+        KINDS[name] = fn
+        return fn
+    return deco
+
+
+def _load_all() -> None:
+    for mod in pkgutil.iter_modules(__path__):
+        if not mod.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{mod.name}")
+
+
+class Ruling:
+    """A ruling being built: the answer fields, the explanation steps and the citations."""
+
+    def __init__(self, kind_name: str):
+        self.fields: dict = {"ruleset": "guerres-fleuries", "kind": kind_name}
+        self.steps: list[str] = []
+        self.citations: list[str] = []
+
+    def step(self, text: str, *refs: str | None) -> None:
+        self.steps.append(text)
+        self.cite(*refs)
+
+    def cite(self, *refs: str | None) -> None:
+        for r in refs:
+            if r and r not in self.citations:
+                self.citations.append(r)
+
+    def to_json(self) -> dict:
+        return {**self.fields, "explanation": self.steps, "citations": self.citations}
+
+
+def adjudicate(situation) -> dict:
+    if not isinstance(situation, dict):
+        raise RefereeError("expected a JSON object with a field kind")
+    _load_all()
+    k = situation.get("kind")
+    if k not in KINDS:
+        known = ", ".join(sorted(KINDS)) or "none yet"
+        raise RefereeError(f"field kind: unknown kind {k!r} for guerres-fleuries (known: {known})")
+    return KINDS[k](situation)

@@ -1,0 +1,45 @@
+"""The Guerres Fleuries package on the platform: registered, a referee with cited rulings,
+names matched as printed, bad input named (shared conventions of every kind)."""
+
+from __future__ import annotations
+
+import pytest
+
+from guerres_fleuries.seed import SEED, line
+from oriflamme.core import registry
+from oriflamme.core.errors import OriflammeError
+from oriflamme.rulesets.guerres_fleuries import names
+from oriflamme.rulesets.guerres_fleuries.names import RefereeError
+from oriflamme.rulesets.guerres_fleuries.ruleset import GuerresFleuries
+
+
+def test_the_seed_is_beside_the_project():
+    assert SEED.exists() and "GUERRES FLEURIES" in line(5)
+
+
+def test_registered_with_no_battle_yet():
+    rs = registry.get("guerres-fleuries")
+    assert isinstance(rs, GuerresFleuries) and rs.die_sides == 100
+    assert rs.scenario_ids() == []
+    with pytest.raises(OriflammeError, match="part 2"):
+        rs.load_scenario("anything")
+
+
+def test_unknown_kind_names_the_field():
+    with pytest.raises(RefereeError, match="field kind: unknown kind 'nope'"):
+        GuerresFleuries().adjudicate({"kind": "nope"})
+    with pytest.raises(RefereeError, match="JSON object"):
+        GuerresFleuries().adjudicate([1])
+
+
+def test_names_fold_case_and_accents_and_suggest_the_closest():
+    choices = {"pretre": ["Prêtre", "priest"], "heros": ["Héros", "hero"]}
+    assert names.match("race", "PRETRE", choices) == "pretre"
+    assert names.match("race", "hero", choices) == "heros"
+    with pytest.raises(RefereeError, match=r"field race: unknown name 'Prètr'.*'Prêtre'"):
+        names.match("race", "Prètr", choices)
+
+
+def test_squash_ignores_punctuation_and_spacing_but_keeps_signs():
+    assert names.squash("Si la cible a bougé de plus de 10cm. (-)") == names.squash("si la cible a bouge de plus de 10 cm (-)")
+    assert names.squash("+10%") != names.squash("-10%")
