@@ -22,6 +22,7 @@ class Modifier(Row):
     id: str
     printed: str
     value: int | str
+    max_count: int | None = None  # "(max4)": the count beyond it adds nothing
     kind: str = ""  # filled from the file name when empty
 
     def amount(self, character: dict | None, field: str) -> int:
@@ -70,15 +71,20 @@ def applied(kind: str, given, character: dict | None = None, field: str = "modif
             raise RefereeError(f"field {where}.count: expected an integer from 0 to 1000, got {count!r}")
         row = table[mid]
         each = row.amount(character, f"field {where}")
-        total += each * count
-        terms.append({"modifier": mid, "printed": row.printed, "value": each, "count": count,
-                      "total": each * count, "ref": row.ref, "decision": row.decision})
+        counted = count if row.max_count is None else min(count, row.max_count)
+        total += each * counted
+        term = {"modifier": mid, "printed": row.printed, "value": each, "count": count,
+                "total": each * counted, "ref": row.ref, "decision": row.decision}
+        if counted != count:
+            term["capped_at"] = row.max_count
+        terms.append(term)
     return total, terms
 
 
 def listing() -> list[dict]:
     """Every modifier of every kind (``oriflamme adjudicate --modifiers guerres-fleuries``)."""
     return [{"kind": k, "id": m.id, "printed": m.printed, "value": m.value, "ref": m.ref,
-             "decision": m.decision} for k in kinds() for m in modifiers(k).values()]
+             "decision": m.decision, **({"max_count": m.max_count} if m.max_count is not None else {})}
+            for k in kinds() for m in modifiers(k).values()]
 
 
