@@ -43,9 +43,12 @@ class Ruling:
         self.cite(*refs)
 
     def cite(self, *refs: str | None) -> None:
-        for r in refs:
-            if r and r not in self.citations:
-                self.citations.append(r)
+        for ref in refs:
+            # a row's decision may name several readings ("GF-I3, GF-I4"): each is cited
+            parts = ref.split(", ") if ref and ref.startswith("GF-") else [ref]
+            for r in parts:
+                if r and r not in self.citations:
+                    self.citations.append(r)
 
     def to_json(self) -> dict:
         return {**self.fields, "explanation": self.steps, "citations": self.citations}
