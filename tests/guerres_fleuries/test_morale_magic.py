@@ -90,6 +90,8 @@ def test_the_relic_adds_five():
 @pytest.mark.parametrize("situation,message", [
     ({"caster": "sorcier", "level": "mineur", "spell": "Eclair"}, r"field caster: unknown name 'sorcier'"),
     ({"caster": "prêtre", "level": "grand", "spell": "Eclair"}, r"field level: unknown name 'grand'"),
+    ({"caster": "prêtre", "spell": "Eclair"}, r"field level: missing"),
+    ({"caster": "Prêtre majeur", "level": "mineur", "spell": "Eclair"}, r"field level: 'mineur' contradicts"),
     ({"caster": "prêtre", "level": "mineur", "spell": "Eclaire"}, r"field spell: unknown name 'Eclaire'; did you mean 'Eclair'"),
     ({"caster": "prêtre", "level": "mineur", "spell": "Eclair", "d100": 101}, r"field d100: expected an integer from 1 to 100"),
     ({"caster": "prêtre", "level": "mineur", "spell": "Eclair", "d100": 99, "failure_d100": 0}, r"field failure_d100"),

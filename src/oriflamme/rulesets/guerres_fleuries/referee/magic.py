@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import d100, modifiers
 from ..magic import data
 from ..morale import data as morale_data
-from ..names import RefereeError, fold, match
+from ..names import RefereeError, match
 from . import Ruling, kind
 from ._fields import die, flag, number, only
 
@@ -24,17 +24,19 @@ def magic(situation: dict) -> dict:
     only(situation, FIELDS, "magic")
     m = data()
     r = Ruling("magic")
-    caster_text = situation.get("caster")
     full = {f"{x.caster}:{x.level}": [x.printed] for x in m.levels}
-    if isinstance(caster_text, str) and situation.get("level") is None and any(
-            fold(caster_text) == fold(n) for names in full.values() for n in names):
-        caster, level = match("caster", caster_text, full).split(":")
+    caster = match("caster", situation.get("caster"), CASTERS | full)
+    given_level = match("level", situation["level"], LEVELS) if situation.get("level") is not None else None
+    if ":" in caster:  # the printed level line, e.g. "Prêtre guerrier majeur"
+        caster, level = caster.split(":")
+        if given_level not in (None, level):
+            raise RefereeError(f"field level: {situation['level']!r} contradicts the caster "
+                               f"{situation['caster']!r}")
+    elif given_level is None:
+        raise RefereeError("field level: missing (mineur, majeur or légendaire), or name the caster by its "
+                           "printed level line (e.g. 'Prêtre guerrier majeur')")
     else:
-        caster = match("caster", caster_text, CASTERS | full)
-        if ":" in caster:
-            caster, level = caster.split(":")
-        else:
-            level = match("level", situation.get("level"), LEVELS)
+        level = given_level
     lv = m.level(caster, level)
     spell = m.spells[match("spell", situation.get("spell"),
                            {s.id: [s.printed, s.name_en, f"« {s.printed} »"] for s in m.spells.values()})]
