@@ -138,7 +138,7 @@ def _pct(x: float) -> str:
 def _row(r, **extra) -> dict:
     out = {"name": r.name, "name_en": r.name_en}
     out.update(extra)
-    out["citations"] = [r.ref, *([r.decision] if r.decision else [])]
+    out["citations"] = [r.ref, *(r.decision.split(", ") if r.decision else [])]
     if r.note:
         out["note"] = r.note
     return out
@@ -161,7 +161,7 @@ def catalog() -> dict:
                 "magic_weapons": lv.magic_weapons, "magic_items": lv.magic_items, "magic_total": lv.magic_total,
                 "magic_weapons_offered": [w["name"] for w in magic_w] if lv.magic_weapons else [],
                 "magic_items_offered": [m["name"] for m in magic_i] if lv.magic_items else [],
-                "citations": [lv.ref, *([lv.decision] if lv.decision else [])]})
+                "citations": [lv.ref, *(lv.decision.split(", ") if lv.decision else [])]})
         characters.append(_row(t, id=t.id, FC=list(t.FC), FM=list(t.FM), CM=list(t.CM), levels=by_level,
                                skills=[_row(s, effect=s.effect, effect_en=s.effect_en)
                                        for s in data.skills() if s.type == t.id],
@@ -193,10 +193,10 @@ def catalog() -> dict:
         "magic_weapons": magic_w,
         "magic_items": magic_i,
         "curse_roll": {"at_most": cr.at_most, "printed": cr.printed, "printed_en": cr.printed_en,
-                       "citations": [cr.ref, *([cr.decision] if cr.decision else [])]},
+                       "citations": [cr.ref, *(cr.decision.split(", ") if cr.decision else [])]},
         "curses": [{"from": r.low, "to": r.high, "name": r.result, "name_en": r.result_en, "effect": r.effect,
-                    "effect_en": r.effect_en, "citations": [r.ref, *([r.decision] if r.decision else [])]}
+                    "effect_en": r.effect_en, "citations": [r.ref, *(r.decision.split(", ") if r.decision else [])]}
                    for r in data.curses().rows],
-        "constraints": [{"id": c.id, "value": c.value, "citations": [c.ref, *([c.decision] if c.decision else [])],
+        "constraints": [{"id": c.id, "value": c.value, "citations": [c.ref, *(c.decision.split(", ") if c.decision else [])],
                          **({"note": c.note} if c.note else {})} for c in K.values()],
     }

@@ -56,7 +56,7 @@ def obj(field: str, value) -> dict:
 
 
 def _term(label: str, cost: int, ref: str, decision: str | None = None) -> dict:
-    return {"term": label, "cost": cost, "citations": [ref, *([decision] if decision else [])]}
+    return {"term": label, "cost": cost, "citations": [ref, *(decision.split(", ") if decision else [])]}
 
 
 def _equipment(field: str, given: dict, *, race: str | None, character: bool, where: str,
@@ -250,4 +250,4 @@ def _curse(field: str, c: dict, where: str, weapon: str, roll: int, found: list)
                 "citations": [data.curse_roll().ref, table.head.ref]}
     return {"cursed": True, "roll": roll, "curse": row.result, "curse_en": row.result_en,
             "effect": row.effect, "effect_en": row.effect_en, "from": row.low, "to": row.high,
-            "citations": [data.curse_roll().ref, row.ref, *([row.decision] if row.decision else [])]}
+            "citations": [data.curse_roll().ref, row.ref, *(row.decision.split(", ") if row.decision else [])]}

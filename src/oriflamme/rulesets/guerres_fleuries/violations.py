@@ -22,7 +22,7 @@ def violation(rule: str, where: str = "", **fill) -> dict:
         shown = "" if value is None else str(value)
     fill = {"where": where, **fill}
     fill.setdefault("value", shown)
-    cites = [c.ref, *([c.decision] if c.decision else [])]
+    cites = [c.ref, *(c.decision.split(", ") if c.decision else [])]
     return {"rule": rule, "where": where,
             "message": c.message_en.format(**fill), "message_fr": c.message_fr.format(**fill),
             "citations": cites}
