@@ -85,7 +85,7 @@ def _beast(entry, i: int) -> dict:
     merc = flag(f"{field}.mercenary", b.get("mercenary"))
     return {"where": f"creature {i + 1} ({row.name})", "name": row.name, "kind": row.kind, "figures": figures,
             "points": figures * row.cost, "cost_per_figure": row.cost, "ally": flag(f"{field}.ally", b.get("ally")),
-            "mercenary_points": figures * row.cost if merc else 0, "citations": [row.ref, row.decision],
+            "mercenary_points": figures * row.cost if merc else 0, "citations": [row.ref, *(row.decision.split(", ") if row.decision else [])],
             "violation_details": []}
 
 
