@@ -314,6 +314,44 @@ class Ruleset(ABC):
         from .errors import OriflammeError
         raise OriflammeError(f"this ruleset ({self.id}) has no referee")
 
+    # --- army builder (optional; the web app, the store and ``oriflamme army`` use these) ------
+    # Defaults mean "this ruleset has no army builder". A ruleset with an army list (Les Guerres
+    # Fleuries) overrides all of them. An army document is a JSON object
+    # ``{"format": "oriflamme-army", "version": 1, "ruleset": <id>, "name": ..., ...}`` whose
+    # remaining fields the ruleset defines (docs/formats.md § Army).
+    def has_army_builder(self) -> bool:
+        """True when the ruleset offers an army builder (then :meth:`army_catalog` is a dict)."""
+        return self.army_catalog() is not None
+
+    def army_catalog(self) -> dict | None:
+        """Everything a list builder offers (troops, characters, equipment by level, costs,
+        constraints), as JSON; None: this ruleset has no army builder."""
+        return None
+
+    def validate_army(self, doc: dict) -> dict:
+        """The army's verdict as JSON: at least ``valid`` (bool), ``violations`` (a list of
+        ``{"rule", "message", "ref"}`` or sentences citing the rule) and ``total_points``.
+        A malformed document raises :class:`~oriflamme.core.errors.OriflammeError` naming the
+        field; an impossible but well-formed army is ``valid: false``."""
+        from .errors import OriflammeError
+        raise OriflammeError(f"this ruleset ({self.id}) has no army builder")
+
+    def army_sheet(self, doc: dict, lang: str = "en") -> str:
+        """A printable sheet of the army: a complete HTML page with print CSS."""
+        from .errors import OriflammeError
+        raise OriflammeError(f"this ruleset ({self.id}) has no army builder")
+
+    def army_examples(self) -> dict[str, dict]:
+        """The bundled example armies, by id (army documents); empty by default."""
+        return {}
+
+    def army_roll(self, doc: dict, request: dict, dice) -> dict:
+        """A roll the army list itself asks for (a magic weapon's curse): ``request`` names it,
+        ``dice`` is a :class:`~oriflamme.core.dice.Dice`. Returns ``{"army": updated document,
+        "roll": the ruling}``. Default: no such roll."""
+        from .errors import OriflammeError
+        raise OriflammeError(f"this ruleset ({self.id}) has no army builder")
+
     def is_pass(self, action) -> bool:
         """True for an action that only passes (ends a step doing nothing): random players
         choose it less often, so that random games move forward (AI). Default: the action's
