@@ -227,7 +227,7 @@ class Ruleset(ABC):
 
     def info(self) -> dict:
         return {"id": self.id, "title": self.title, "title_fr": self.title_fr or self.title, "base": self.base,
-                "scenarios": self.scenario_ids()}
+                "scenarios": self.scenario_ids(), "army_builder": self.has_army_builder()}
 
     # --- web UI hooks (the web app's only way into a ruleset; generic defaults) ---------------
     # Added for the web adapter (oriflamme.web). Each has a default that works for any ruleset;
@@ -320,8 +320,9 @@ class Ruleset(ABC):
     # ``{"format": "oriflamme-army", "version": 1, "ruleset": <id>, "name": ..., ...}`` whose
     # remaining fields the ruleset defines (docs/formats.md § Army).
     def has_army_builder(self) -> bool:
-        """True when the ruleset offers an army builder (then :meth:`army_catalog` is a dict)."""
-        return self.army_catalog() is not None
+        """True when the ruleset offers an army builder: it overrides :meth:`army_catalog`
+        (cheap: the catalogue is not built)."""
+        return type(self).army_catalog is not Ruleset.army_catalog
 
     def army_catalog(self) -> dict | None:
         """Everything a list builder offers (troops, characters, equipment by level, costs,

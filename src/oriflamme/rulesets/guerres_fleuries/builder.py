@@ -14,6 +14,8 @@ from importlib import resources
 
 from oriflamme.core.errors import OriflammeError
 
+from .rows import Row, one
+
 FORMAT = "oriflamme-army"
 VERSION = 1
 RULESET = "guerres-fleuries"
@@ -52,6 +54,43 @@ def envelope(doc) -> dict:
     return {k: doc[k] for k in LISTS if k in doc}
 
 
+#: what the builder records on an entry beside the ``army`` kind's fields (not rules input)
+BUILDER_KEYS = ("name", "curse", "note")
+
+
+def army_input(doc) -> dict:
+    """The ``army`` kind's input: the document's lists, without the builder's own keys."""
+    army = envelope(doc)
+    return {k: [{f: v for f, v in e.items() if f not in BUILDER_KEYS} if isinstance(e, dict) else e for e in items]
+            for k, items in army.items()}
+
+
+def unrolled_curses(doc: dict) -> list[dict]:
+    """A violation for each magic weapon whose curse was not rolled (seed 003 l.191)."""
+    rule = curse_rule()
+    out = []
+    for i, char in enumerate(envelope(doc).get("characters", [])):
+        if isinstance(char, dict) and char.get("magic_weapon") and not char.get("curse"):
+            label = char.get("name") or f"character {i + 1}"
+            out.append({"rule": "curse_roll", "where": f"characters.{i}", "ref": rule.ref,
+                        "message": f"{label}: the magic weapon's curse is not rolled yet ({rule.printed_en})",
+                        "message_fr": f"{label} : la malédiction de l'arme magique n'est pas encore jetée "
+                                      f"({rule.printed})"})
+    return out
+
+
+def validate(doc) -> dict:
+    """gf-army's verdict (:func:`.army.validate_army`) on the army's fields, plus the builder's
+    own check: every magic weapon's curse rolled (seed 003 l.191)."""
+    from . import army
+    result = dict(army.validate_army(army_input(doc)))
+    unrolled = unrolled_curses(doc)
+    if unrolled:
+        result["violations"] = list(result.get("violations") or []) + unrolled
+        result["valid"] = False
+    return result
+
+
 def normalized(doc: dict) -> dict:
     """The document with its envelope filled in (what export writes)."""
     army = envelope(doc)
@@ -71,3 +110,56 @@ def examples() -> dict[str, dict]:
         if entry.name.endswith(".json"):
             out[entry.name.removesuffix(".json")] = json.loads(entry.read_text(encoding="utf-8"))
     return out
+
+
+# --- the magic weapon curse roll ---------------------------------------------------------------
+class CurseRoll(Row):
+    printed: str
+    printed_en: str
+    die: int
+    cursed_at_most: int
+    table: str
+
+
+def curse_rule() -> CurseRoll:
+    return one(CurseRoll, "curse_roll.toml", "curse_roll")
+
+
+def roll(doc: dict, request: dict, dice) -> dict:
+    """Roll the curse of character ``request["character"]``'s magic weapon (index in
+    ``characters``): d100 ≤ 35 → cursed, then a d100 on the curses table. The result is recorded
+    in the character as ``curse`` (a weapon is rolled once: a second roll is refused)."""
+    army = normalized(doc)
+    if request.get("roll") not in (None, "curse"):
+        raise ArmyError(f"field roll: unknown roll {request.get('roll')!r} (the army list rolls only 'curse')")
+    index = request.get("character")
+    chars = army["characters"]
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(chars):
+        raise ArmyError(f"field character: expected the index of a character (0 to {len(chars) - 1}), got {index!r}")
+    char = chars[index]
+    if not isinstance(char, dict) or not char.get("magic_weapon"):
+        raise ArmyError(f"field characters.{index}.magic_weapon: this character has no magic weapon to roll a curse for")
+    if char.get("curse"):
+        raise ArmyError(f"field characters.{index}.curse: the curse of this weapon was already rolled "
+                        f"(d100 = {char['curse'].get('d100')}); a weapon is rolled once")
+    rule = curse_rule()
+    first = dice.roll(rule.die)
+    ruling = {"kind": "curse_roll", "d100": first, "cursed": first <= rule.cursed_at_most,
+              "explanation": [f"{rule.printed_en} d100 = {first}: "
+                              + ("cursed." if first <= rule.cursed_at_most else "not cursed.")],
+              "explanation_fr": [f"{rule.printed} 1d100 = {first} : "
+                                 + ("l'arme est maudite." if first <= rule.cursed_at_most else "l'arme n'est pas maudite.")],
+              "citations": [rule.ref]}
+    curse = {"d100": first, "cursed": ruling["cursed"], "ref": rule.ref}
+    if ruling["cursed"]:
+        from .d100 import table
+        second = dice.roll(rule.die)
+        row = table(rule.table).read(second, "curse d100")
+        curse.update({"curse_d100": second, "curse": row.result, "curse_en": row.result_en or row.result,
+                      "curse_ref": row.ref})
+        ruling.update({"curse_d100": second, "curse": row.result, "curse_en": row.result_en or row.result})
+        ruling["explanation"].append(f"Curses table, d100 = {second}: {row.result_en or row.result}.")
+        ruling["explanation_fr"].append(f"Table des malédictions, 1d100 = {second} : {row.result}.")
+        ruling["citations"].append(row.ref)
+    chars[index] = {**char, "curse": curse}
+    return {"army": army, "roll": ruling}

@@ -98,8 +98,7 @@ class GuerresFleuries(Ruleset):
         return army.catalog()
 
     def validate_army(self, doc: dict) -> dict:
-        from . import army
-        return army.validate_army(builder.envelope(doc))
+        return builder.validate(doc)
 
     def army_sheet(self, doc: dict, lang: str = "en") -> str:
         from . import sheet
