@@ -76,17 +76,31 @@ def _character(entry, i: int) -> dict:
             "violation_details": cost["violation_details"]}
 
 
-def _beast(entry, i: int) -> dict:
-    field = f"creatures[{i}]"
+BEAST_KEYS = ("creature", "monster", "beast", "type", "name")
+
+
+def _beast(entry, i: int, key: str = "creatures") -> dict:
+    field = f"{key}[{i}]"
     b = obj(field, entry)
-    row = data.beasts()[match(f"{field}.name", b.get("creature", b.get("monster", b.get("name"))),
-                              data.choices(data.beasts()))]
+    named = next((k for k in BEAST_KEYS if k in b), "creature")
+    row = data.beasts()[match(f"{field}.{named}", b.get(named), data.choices(data.beasts()))]
     figures = integer(f"{field}.figures", b.get("figures", 1), 1)
     merc = flag(f"{field}.mercenary", b.get("mercenary"))
-    return {"where": f"creature {i + 1} ({row.name})", "name": row.name, "kind": row.kind, "figures": figures,
+    return {"where": f"{key[:-1]} {i + 1} ({row.name})", "section": key, "name": row.name, "kind": row.kind, "figures": figures,
             "points": figures * row.cost, "cost_per_figure": row.cost, "ally": flag(f"{field}.ally", b.get("ally")),
             "mercenary_points": figures * row.cost if merc else 0, "citations": [row.ref, *(row.decision.split(", ") if row.decision else [])],
             "violation_details": []}
+
+
+def _pochteca(value) -> int:
+    """The pochteca figures: a number, or a list of entries ``{"figures"?: n}`` (1 each by default)."""
+    if isinstance(value, list):
+        total = 0
+        for i, e in enumerate(value):
+            e = obj(f"pochteca[{i}]", e)
+            total += integer(f"pochteca[{i}].figures", e.get("figures", e.get("count", 1)), 1)
+        return total
+    return integer("pochteca", value, 0)
 
 
 def validate_army(doc) -> dict:
@@ -94,8 +108,8 @@ def validate_army(doc) -> dict:
     d = obj("army", doc)
     units = [_unit(u, i) for i, u in enumerate(_list(d, "units"))]
     chars = [_character(c, i) for i, c in enumerate(_list(d, "characters"))]
-    beasts = [_beast(b, i) for i, b in enumerate(_list(d, "creatures"))]
-    n_poch = integer("pochteca", d.get("pochteca", 0), 0)
+    beasts = [_beast(b, i, key) for key in ("creatures", "monsters") for i, b in enumerate(_list(d, key))]
+    n_poch = _pochteca(d.get("pochteca", 0))
     poch = {"figures": n_poch, "points": n_poch * data.pochteca().cost,
             "citations": [data.pochteca().ref]}
     found = [v for part in (*units, *chars, *beasts) for v in part["violation_details"]]
@@ -123,12 +137,46 @@ def validate_army(doc) -> dict:
         found.append(violation("priests_max", count=priests))
     if priests < K["priests_min"].value:
         found.append(violation("priests_min", count=priests))
-    return {"valid": not found, "violations": [sentence(v) for v in found], "violation_details": found,
+    lines = {"units": [u["points"] for u in units], "characters": [c["points"] for c in chars],
+             "creatures": [b["points"] for b in beasts if b["section"] == "creatures"],
+             "monsters": [b["points"] for b in beasts if b["section"] == "monsters"],
+             "pochteca": [poch["points"]] if n_poch else []}
+    return {"valid": not found, "lines": lines, "entries": _entries(units, chars, beasts, poch), "violations": [sentence(v) for v in found], "violation_details": found,
             "total_points": total, "budget": int(K["budget"].value), "remaining": int(K["budget"].value) - total,
             "troop_figures": troop_figures, "max_heroes": max_heroes, "heroes": heroes, "priests": priests,
             "class_b_points": class_b, "allied_points": allied, "mercenary_points": merc,
             "class_b_share": share(class_b), "allied_share": share(allied), "mercenary_share": share(merc),
             "units": units, "characters": chars, "creatures": beasts, "pochteca": poch}
+
+
+def _group_text(g: dict) -> str:
+    kit = ", ".join(t["term"] for t in g["terms"][1:] if t["term"] not in ("mercenaire", "fanatique"))
+    tags = "".join(f" {k}" for k in ("mercenary", "fanatic") if g[k])
+    return f"{g['figures']} {g['race']} {g['class']}{tags}{' (' + kit + ')' if kit else ''} × {g['per_figure']}"
+
+
+def _entries(units, chars, beasts, poch) -> list[dict]:
+    """The army as readable lines (section, label, detail, points) for text lists
+    (``oriflamme army show``)."""
+    out = []
+    for u in units:
+        tags = "".join(f", {w}" for w, on in (("allied", u["ally"]), ("mercenary", u["mercenary_points"])) if on)
+        detail = ("; ".join(_group_text(g) for g in u["groups"]) if "groups" in u
+                  else f"{u['figures']} figures, class {u['class']} (points given)") + tags
+        out.append({"section": "units", "label": u["where"], "detail": detail, "points": u["points"]})
+    for c in chars:
+        detail = data.character_types()[c["type"]].name + (f" {c['level']}" if c.get("level") else " (points given)")
+        if c.get("curse") and c["curse"].get("curse"):
+            detail += f", cursed weapon: {c['curse']['curse']}"
+        out.append({"section": "characters", "label": c["where"], "detail": detail + (", allied" if c["ally"] else ""),
+                    "points": c["points"]})
+    for b in beasts:
+        out.append({"section": b["section"], "label": b["where"], "detail": f"{b['figures']} × {b['cost_per_figure']}",
+                    "points": b["points"]})
+    if poch["figures"]:
+        out.append({"section": "pochteca", "label": "pochteca", "detail": f"{poch['figures']} × {data.pochteca().cost}",
+                    "points": poch["points"]})
+    return out
 
 
 def _pct(x: float) -> str:

@@ -211,7 +211,7 @@ def character_cost(given, field: str = "character", where: str = "the character"
         n_mw = 1
         magic += row.cost
         terms.append(_term(f"arme magique {row.name}", row.cost, row.ref))
-        roll = c.get("curse_roll")
+        roll, c = _curse_fields(field, c)
         limit = data.curse_roll().at_most
         if roll is None:
             found.append(violation("curse_roll", where, weapon=row.name))
@@ -234,6 +234,18 @@ def character_cost(given, field: str = "character", where: str = "the character"
             "spells": n_spells, "skills": [table[s][0] for s in skills], "terms": terms, "curse": curse,
             "equipment_points": equipment, "magic_points": magic,
             "violations": [sentence(v) for v in found], "violation_details": found}
+
+
+def _curse_fields(field: str, c: dict) -> tuple[int | None, dict]:
+    """The curse roll as ``curse_roll`` (+ ``curse_d100`` or ``curse``), or as the army builder
+    records it: ``"curse": {"d100": n, "curse_d100"?: m}``."""
+    rec = c.get("curse")
+    if isinstance(rec, dict):
+        roll = rec.get("d100")
+        c = {**c, "curse": rec.get("curse") if rec.get("curse_d100") is None else None,
+             "curse_d100": rec.get("curse_d100")}
+        return integer(f"{field}.curse.d100", roll, 1, 100), c
+    return c.get("curse_roll"), c
 
 
 def _curse(field: str, c: dict, where: str, weapon: str, roll: int, found: list) -> dict | None:
