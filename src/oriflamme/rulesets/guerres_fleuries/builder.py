@@ -18,7 +18,7 @@ FORMAT = "oriflamme-army"
 VERSION = 1
 RULESET = "guerres-fleuries"
 #: the army's fields (the ``army`` referee kind's input): lists, and the pochteca's count
-LISTS = ("units", "characters", "creatures")
+LISTS = ("units", "characters", "creatures", "monsters")
 COUNTS = ("pochteca",)
 ENVELOPE = ("format", "version", "ruleset", "name", "notes")
 
