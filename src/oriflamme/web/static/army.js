@@ -67,9 +67,13 @@
   const lang = () => I18N.lang();
 
   /* --- the server's verdict ---------------------------------------------------------------------- */
+  /* a violation: a sentence, or {message, message_fr, where?, citations | ref} (the ruleset's) */
   function violationText(v) {
     if (typeof v === "string") return [v, ""];
-    return [(lang() === "fr" && v.message_fr) || v.message || JSON.stringify(v), v.ref || ""];
+    let msg = (lang() === "fr" && v.message_fr) || v.message || JSON.stringify(v);
+    if (v.where && !msg.includes(v.where)) msg = v.where + " : " + msg;
+    msg = msg.charAt(0).toUpperCase() + msg.slice(1);
+    return [msg, (v.citations || []).join("; ") || v.ref || ""];
   }
 
   function showVerdict() {
@@ -84,10 +88,10 @@
     $("validity").className = "validity " + (!v ? "" : v.valid ? "ok" : "bad");
     if (v && v.error) {
       box.appendChild(el("li", { testid: "violation" }, v.error));
-    } else if (v && (v.violations || []).length) {
-      for (const x of v.violations) {
+    } else if (v && (v.violation_details || v.violations || []).length) {
+      for (const x of v.violation_details || v.violations) {
         const [msg, ref] = violationText(x);
-        box.appendChild(el("li", { testid: "violation" }, msg, ref ? el("span", { class: "cite" }, "(" + ref + ")") : null));
+        box.appendChild(el("li", { testid: "violation" }, msg, " ", ref ? el("span", { class: "cite" }, "(" + ref + ")") : null));
       }
     } else if (v) {
       box.appendChild(el("li", { class: "ok" }, "✓ " + t("army.all_ok")));
