@@ -68,10 +68,12 @@ def _character(entry, i: int) -> dict:
     ally = flag(f"{field}.ally", c.get("ally"))
     ctype = match(f"{field}.type", c.get("type"), data.choices(data.character_types()))
     if "level" not in c and "points" in c:
-        return {"where": where, "name": c.get("name"), "type": ctype, "points": integer(f"{field}.points",
+        return {"where": where, "name": c.get("name"), "type": ctype, "type_name": data.character_types()[ctype].name,
+                "points": integer(f"{field}.points",
                 c["points"], 0), "ally": ally, "violation_details": []}
     cost = character_cost(c, field, where)
-    return {"where": where, "name": c.get("name"), "type": ctype, "points": cost["cost"], "ally": ally,
+    return {"where": where, "name": c.get("name"), "type": ctype, "type_name": cost["type"], "points": cost["cost"],
+            "ally": ally,
             "level": cost["level"], "curse": cost["curse"], "terms": cost["terms"],
             "violation_details": cost["violation_details"]}
 

@@ -25,7 +25,7 @@ def rule_army(situation: dict) -> dict:
                + (" (allied)" if u["ally"] else "") + (f", {u['mercenary_points']} mercenary" if u["mercenary_points"]
                                                        else ""))
     for c in res["characters"]:
-        r.step(f"{c['where']}: {c['type']}, {c['points']} points" + (" (allied)" if c["ally"] else ""))
+        r.step(f"{c['where']}: {c['type_name']}, {c['points']} points" + (" (allied)" if c["ally"] else ""))
     for b in res["creatures"]:
         r.step(f"{b['where']}: {b['figures']} × {b['cost_per_figure']} = {b['points']} points", *b["citations"])
     if res["pochteca"]["figures"]:
