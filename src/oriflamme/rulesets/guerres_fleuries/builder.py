@@ -1,10 +1,10 @@
-"""The army builder's glue: the army document (envelope + the ``army`` kind's fields), the
-bundled example armies, the printable sheet and the magic weapon curse roll.
+"""The army builder's glue: the army document (an envelope around the ``army`` kind's fields),
+the bundled example armies and the magic weapon curse roll.
 
 The army's costs and constraints are gf-army's pure functions (:mod:`.army`, :mod:`.costs`);
 this module only wraps them for the core Ruleset methods (``army_catalog``, ``validate_army``,
 ``army_sheet``, ``army_examples``, ``army_roll``). The document format is in
-``docs/formats.md`` § Army.
+``docs/formats.md`` § Army documents.
 """
 
 from __future__ import annotations
@@ -14,14 +14,12 @@ from importlib import resources
 
 from oriflamme.core.errors import OriflammeError
 
-from .rows import Row, one
-
 FORMAT = "oriflamme-army"
 VERSION = 1
 RULESET = "guerres-fleuries"
-#: the army's fields (the ``army`` referee kind's input); the envelope adds format, version,
-#: ruleset, name, notes
-LISTS = ("units", "characters", "creatures", "monsters", "pochteca")
+#: the army's fields (the ``army`` referee kind's input): lists, and the pochteca's count
+LISTS = ("units", "characters", "creatures", "monsters")
+COUNTS = ("pochteca",)
 ENVELOPE = ("format", "version", "ruleset", "name", "notes")
 
 
@@ -32,7 +30,7 @@ class ArmyError(OriflammeError):
 def envelope(doc) -> dict:
     """Check the document's envelope; return the army's own fields (the ``army`` kind's input)."""
     if not isinstance(doc, dict):
-        raise ArmyError(f"army: expected a JSON object, got {type(doc).__name__}")
+        raise ArmyError(f"field army: expected a JSON object, got {type(doc).__name__}")
     fmt = doc.get("format", FORMAT)
     if fmt != FORMAT:
         raise ArmyError(f"field format: expected {FORMAT!r}, got {fmt!r}")
@@ -42,53 +40,26 @@ def envelope(doc) -> dict:
     ruleset = doc.get("ruleset", RULESET)
     if ruleset != RULESET:
         raise ArmyError(f"field ruleset: this army is for {ruleset!r}, not {RULESET!r}")
-    name = doc.get("name", "")
-    if not isinstance(name, str) or len(name) > 200:
-        raise ArmyError("field name: expected a text of at most 200 characters")
+    for key in ("name", "notes"):
+        value = doc.get(key, "")
+        if not isinstance(value, str) or len(value) > (200 if key == "name" else 4000):
+            raise ArmyError(f"field {key}: expected a text of at most {200 if key == 'name' else 4000} characters")
     for key in LISTS:
         if key in doc and not isinstance(doc[key], list):
             raise ArmyError(f"field {key}: expected a list, got {type(doc[key]).__name__}")
-    unknown = sorted(set(doc) - set(LISTS) - set(ENVELOPE))
+    for key in COUNTS:
+        if key in doc and (not isinstance(doc[key], int) or isinstance(doc[key], bool) or doc[key] < 0):
+            raise ArmyError(f"field {key}: expected a number of figures (an integer ≥ 0), got {doc[key]!r}")
+    unknown = sorted(set(doc) - set(LISTS) - set(COUNTS) - set(ENVELOPE))
     if unknown:
-        raise ArmyError(f"field {unknown[0]}: unknown field (an army has {', '.join(ENVELOPE + LISTS)})")
-    return {k: doc[k] for k in LISTS if k in doc}
-
-
-#: what the builder records on an entry beside the ``army`` kind's fields (not rules input)
-BUILDER_KEYS = ("name", "curse", "note")
-
-
-def army_input(doc) -> dict:
-    """The ``army`` kind's input: the document's lists, without the builder's own keys."""
-    army = envelope(doc)
-    return {k: [{f: v for f, v in e.items() if f not in BUILDER_KEYS} if isinstance(e, dict) else e for e in items]
-            for k, items in army.items()}
-
-
-def unrolled_curses(doc: dict) -> list[dict]:
-    """A violation for each magic weapon whose curse was not rolled (seed 003 l.191)."""
-    rule = curse_rule()
-    out = []
-    for i, char in enumerate(envelope(doc).get("characters", [])):
-        if isinstance(char, dict) and char.get("magic_weapon") and not char.get("curse"):
-            label = char.get("name") or f"character {i + 1}"
-            out.append({"rule": "curse_roll", "where": f"characters.{i}", "ref": rule.ref,
-                        "message": f"{label}: the magic weapon's curse is not rolled yet ({rule.printed_en})",
-                        "message_fr": f"{label} : la malédiction de l'arme magique n'est pas encore jetée "
-                                      f"({rule.printed})"})
-    return out
+        raise ArmyError(f"field {unknown[0]}: unknown field (an army has {', '.join(ENVELOPE + LISTS + COUNTS)})")
+    return {k: doc[k] for k in LISTS + COUNTS if k in doc}
 
 
 def validate(doc) -> dict:
-    """gf-army's verdict (:func:`.army.validate_army`) on the army's fields, plus the builder's
-    own check: every magic weapon's curse rolled (seed 003 l.191)."""
+    """gf-army's verdict (:func:`.army.validate_army`) on the army's fields."""
     from . import army
-    result = dict(army.validate_army(army_input(doc)))
-    unrolled = unrolled_curses(doc)
-    if unrolled:
-        result["violations"] = list(result.get("violations") or []) + unrolled
-        result["valid"] = False
-    return result
+    return army.validate_army(envelope(doc))
 
 
 def normalized(doc: dict) -> dict:
@@ -96,10 +67,15 @@ def normalized(doc: dict) -> dict:
     army = envelope(doc)
     out = {"format": FORMAT, "version": VERSION, "ruleset": RULESET, "name": doc.get("name", "")}
     if doc.get("notes"):
-        out["notes"] = str(doc["notes"])
+        out["notes"] = doc["notes"]
     for key in LISTS:
         out[key] = list(army.get(key, []))
+    out["pochteca"] = army.get("pochteca", 0)
     return out
+
+
+def blank() -> dict:
+    return normalized({})
 
 
 def examples() -> dict[str, dict]:
@@ -113,24 +89,15 @@ def examples() -> dict[str, dict]:
 
 
 # --- the magic weapon curse roll ---------------------------------------------------------------
-class CurseRoll(Row):
-    printed: str
-    printed_en: str
-    die: int
-    cursed_at_most: int
-    table: str
-
-
-def curse_rule() -> CurseRoll:
-    return one(CurseRoll, "curse_roll.toml", "curse_roll")
-
-
 def roll(doc: dict, request: dict, dice) -> dict:
-    """Roll the curse of character ``request["character"]``'s magic weapon (index in
-    ``characters``): d100 ≤ 35 → cursed, then a d100 on the curses table. The result is recorded
-    in the character as ``curse`` (a weapon is rolled once: a second roll is refused)."""
+    """Roll the curse of character ``request["character"]``'s magic weapon (its index in
+    ``characters``) with ``dice``: a d100, cursed at 35 or less (seed 003 l.191), then, when
+    cursed, a d100 on the curses table. The rolls are recorded in the character as
+    ``curse_roll`` and ``curse_d100`` (the fields :func:`.costs.character_cost` reads); a weapon
+    is rolled once: a second roll is refused."""
+    from . import army_rows
     army = normalized(doc)
-    if request.get("roll") not in (None, "curse"):
+    if request.get("roll", "curse") != "curse":
         raise ArmyError(f"field roll: unknown roll {request.get('roll')!r} (the army list rolls only 'curse')")
     index = request.get("character")
     chars = army["characters"]
@@ -138,28 +105,29 @@ def roll(doc: dict, request: dict, dice) -> dict:
         raise ArmyError(f"field character: expected the index of a character (0 to {len(chars) - 1}), got {index!r}")
     char = chars[index]
     if not isinstance(char, dict) or not char.get("magic_weapon"):
-        raise ArmyError(f"field characters.{index}.magic_weapon: this character has no magic weapon to roll a curse for")
-    if char.get("curse"):
-        raise ArmyError(f"field characters.{index}.curse: the curse of this weapon was already rolled "
-                        f"(d100 = {char['curse'].get('d100')}); a weapon is rolled once")
-    rule = curse_rule()
-    first = dice.roll(rule.die)
-    ruling = {"kind": "curse_roll", "d100": first, "cursed": first <= rule.cursed_at_most,
-              "explanation": [f"{rule.printed_en} d100 = {first}: "
-                              + ("cursed." if first <= rule.cursed_at_most else "not cursed.")],
-              "explanation_fr": [f"{rule.printed} 1d100 = {first} : "
-                                 + ("l'arme est maudite." if first <= rule.cursed_at_most else "l'arme n'est pas maudite.")],
-              "citations": [rule.ref]}
-    curse = {"d100": first, "cursed": ruling["cursed"], "ref": rule.ref}
-    if ruling["cursed"]:
-        from .d100 import table
-        second = dice.roll(rule.die)
-        row = table(rule.table).read(second, "curse d100")
-        curse.update({"curse_d100": second, "curse": row.result, "curse_en": row.result_en or row.result,
-                      "curse_ref": row.ref})
+        raise ArmyError(f"field characters[{index}].magic_weapon: this character has no magic weapon "
+                        "to roll a curse for")
+    if char.get("curse_roll") is not None:
+        raise ArmyError(f"field characters[{index}].curse_roll: the curse of this weapon was already rolled "
+                        f"(d100 = {char['curse_roll']}); a weapon is rolled once")
+    rule = army_rows.curse_roll()
+    first = dice.roll(100)
+    cursed = first <= rule.at_most
+    cites = [rule.ref, *([rule.decision] if rule.decision else [])]
+    ruling = {"kind": "curse_roll", "character": index, "d100": first, "cursed": cursed,
+              "explanation": [f"{rule.printed_en} d100 = {first}: " + ("cursed." if cursed else "not cursed.")],
+              "explanation_fr": [f"Jet de malédiction : 1d100 = {first} (maudite à {rule.at_most} ou moins) : "
+                                 + ("l'arme est maudite." if cursed else "l'arme n'est pas maudite.")],
+              "citations": cites}
+    updated = {**char, "curse_roll": first}
+    if cursed:
+        table = army_rows.curses()
+        second = dice.roll(100)
+        row = table.read(second, "curse_d100")
+        updated["curse_d100"] = second
         ruling.update({"curse_d100": second, "curse": row.result, "curse_en": row.result_en or row.result})
         ruling["explanation"].append(f"Curses table, d100 = {second}: {row.result_en or row.result}.")
         ruling["explanation_fr"].append(f"Table des malédictions, 1d100 = {second} : {row.result}.")
-        ruling["citations"].append(row.ref)
-    chars[index] = {**char, "curse": curse}
+        ruling["citations"] += [row.ref, *([row.decision] if row.decision else [])]
+    chars[index] = updated
     return {"army": army, "roll": ruling}
