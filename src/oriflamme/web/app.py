@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..core import registry
 from ..core.errors import IllegalAction, UnknownRuleset
 from ..store import Store, default_db_path
+from . import armies
 from .hub import HOTSEAT, Hub, HubError, get_ruleset
 from .report import report_text
 
@@ -167,6 +168,7 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
             return _error(404, "not_found", f"no file {path!r} for the ruleset {ruleset_id!r}")
         return FileResponse(target)
 
+    armies.register(app, store, STATIC)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # --- rules and scenarios ----------------------------------------------------------------------

@@ -141,9 +141,24 @@
 
   I18N.mountSwitch(document.getElementById("lang-switch"), () => {
     render();
+    renderBuilders();
     if (lastGame && !document.getElementById("links-dialog").hidden) showLinks(...lastGame);
   });
   I18N.apply();
+
+  /* the rulesets with an army builder (Ruleset.army_catalog): a link to /army/<id> each */
+  let rulesets = [];
+  function renderBuilders() {
+    const box = document.getElementById("army-builder-list");
+    box.innerHTML = "";
+    const withBuilder = rulesets.filter((r) => r.army_builder);
+    document.getElementById("army-builders").hidden = !withBuilder.length;
+    for (const r of withBuilder) {
+      box.appendChild(el("a", { class: "btn primary", href: "/army/" + encodeURIComponent(r.id), testid: "army-builder-" + r.id },
+        t("home.army_builder") + " — " + pick(r, "title")));
+    }
+  }
+  api("GET", "/api/rulesets").then((d) => { rulesets = d.rulesets; renderBuilders(); }).catch(() => {});
 
   api("GET", "/api/scenarios").then((d) => { scenarios = d.scenarios; render(); })
     .catch((e) => { document.getElementById("scenarios").textContent = e.message; toast(e.message); });

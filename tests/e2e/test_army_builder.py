@@ -1,0 +1,132 @@
+"""The army builder in the browser (Les Guerres Fleuries), end to end: a real server, Debian's
+chromium. Every figure the page shows is compared with what the server's API answers for the
+same army: the page computes no rule."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+from playwright.sync_api import Page, expect
+
+RID = "guerres-fleuries"
+
+
+def verdict(server, doc: dict) -> dict:
+    return server.call("POST", f"/api/rulesets/{RID}/army/validate", doc, expect=200)[1]
+
+
+def army(figures: int, characters: list[dict] | None = None) -> dict:
+    """The document the page builds with 'Add a unit' (20 class-B men, no weapon by default)."""
+    return {"format": "oriflamme-army", "version": 1, "ruleset": RID, "name": "", "pochteca": 0,
+            "units": [{"name": "Unit 1", "groups": [{"figures": figures, "race": "Homme", "class": "B",
+                                                     "weapons": [], "armour": []}]}],
+            "characters": characters or [], "creatures": [], "monsters": []}
+
+
+def owned(server, owner: str, path: str) -> dict:
+    req = urllib.request.Request(server.url + path, headers={"X-Owner": owner})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def said(text: str) -> re.Pattern:
+    """A server's sentence as the page shows it (its first letter capitalised)."""
+    return re.compile(re.escape(text), re.IGNORECASE)
+
+
+def points_text(v: dict) -> str:
+    return f"{v['total_points']} / {v['budget']} pts"
+
+
+def test_build_a_small_army_see_points_and_violations(page: Page, server, artifacts):
+    page.goto(server.url + "/")
+    page.get_by_test_id(f"army-builder-{RID}").click()
+    page.wait_for_url(re.compile(rf"/army/{RID}$"))
+    expect(page.get_by_test_id("ruleset-title")).to_have_text("Les Guerres Fleuries")
+
+    # a unit of 20: the points are the server's; no priest yet (GF-B9)
+    page.get_by_test_id("add-unit").click()
+    v = verdict(server, army(20))
+    expect(page.get_by_test_id("points")).to_have_text(points_text(v))
+    expect(page.get_by_test_id("unit-0-cost")).to_have_text(f"{v['lines']['units'][0]} pts")
+    expect(page.get_by_test_id("validity")).to_have_text("not valid")
+    priests = next(x for x in v["violation_details"] if x["rule"] == "priests_min")
+    expect(page.get_by_test_id("violations")).to_contain_text(said(priests["message"]))
+
+    # a maquahuitl for each figure: the server's price per figure changes the total
+    page.get_by_test_id("unit-0-0-w-maquahuitl").check()
+    doc = army(20)
+    doc["units"][0]["groups"][0]["weapons"] = ["maquahuitl"]
+    v = verdict(server, doc)
+    expect(page.get_by_test_id("points")).to_have_text(points_text(v))
+
+    # 12 figures: units of at least 20 (GF-B2), with its citation
+    page.get_by_test_id("unit-0-0-figures").fill("12")
+    page.get_by_test_id("unit-0-0-figures").press("Tab")
+    doc["units"][0]["groups"][0]["figures"] = 12
+    v = verdict(server, doc)
+    size = next(x for x in v["violation_details"] if x["rule"] == "unit_size")
+    expect(page.get_by_test_id("points")).to_have_text(points_text(v))
+    expect(page.get_by_test_id("violations")).to_contain_text(said(size["message"]))
+    expect(page.get_by_test_id("violations")).to_contain_text(size["citations"][0])
+
+    # a hero for 12 warriors: one hero per 30 warriors (GF-B9)
+    page.get_by_test_id("add-character").click()
+    cat = server.call("GET", f"/api/rulesets/{RID}/army/catalog", expect=200)[1]
+    hero = cat["characters"][0]
+    doc["characters"] = [{"name": "Character 1", "type": hero["name"], "level": hero["levels"][0]["name"],
+                          "FC": hero["FC"][0], "FM": hero["FM"][0], "CM": hero["CM"][0], "weapons": [], "armour": []}]
+    v = verdict(server, doc)
+    heroes = next(x for x in v["violation_details"] if x["rule"] == "heroes")
+    expect(page.get_by_test_id("violations")).to_contain_text(said(heroes["message"]))
+    expect(page.get_by_test_id("points")).to_have_text(points_text(v))
+    expect(page.get_by_test_id("char-0-cost")).to_have_text(f"{v['lines']['characters'][0]} pts")
+    page.screenshot(path=str(artifacts / "army-builder-violations.png"), full_page=True)
+
+    # in French: the same verdict, in French
+    page.get_by_test_id("lang-fr").click()
+    expect(page.get_by_test_id("violations")).to_contain_text(said(heroes["message_fr"]))
+    expect(page.get_by_test_id("add-unit")).to_have_text("Ajouter une unité")
+    page.get_by_test_id("lang-en").click()
+
+    # saved under this browser's owner token
+    page.get_by_test_id("army-name").fill("My small army")
+    page.get_by_test_id("save").click()
+    expect(page.get_by_test_id("saved-armies")).to_contain_text("My small army")
+    owner = page.evaluate("localStorage.getItem('oriflamme.owner')")
+    assert re.fullmatch(r"[0-9a-f]{64}", owner)
+    saved = owned(server, owner, "/api/armies")["armies"]
+    assert [a["name"] for a in saved] == ["My small army"] and saved[0]["valid"] is False
+    assert saved[0]["total_points"] == v["total_points"]
+
+    # the bundled Aztec host: valid, its points as the server counts them
+    page.get_by_test_id("example-aztec-host").click()
+    ex = server.call("GET", f"/api/rulesets/{RID}/army/examples", expect=200)[1]["examples"]["aztec-host"]
+    v = verdict(server, ex)
+    assert v["valid"] and v["total_points"] <= v["budget"]
+    expect(page.get_by_test_id("points")).to_have_text(points_text(v))
+    expect(page.get_by_test_id("validity")).to_have_text("valid army")
+    expect(page.get_by_test_id("violations")).to_contain_text("every constraint is met")
+    page.screenshot(path=str(artifacts / "army-builder-example.png"), full_page=True)
+
+
+def test_the_curse_roll_button_records_the_servers_roll(page: Page, server):
+    page.goto(server.url + f"/army/{RID}")
+    page.get_by_test_id("add-unit").click()
+    page.get_by_test_id("add-character").click()
+    expect(page.get_by_test_id("char-0")).to_be_visible()
+    page.get_by_test_id("char-0-level").select_option("majeur")
+    page.get_by_test_id("char-0-magic-weapon").select_option("Détection")
+    expect(page.get_by_test_id("char-0-curse")).to_contain_text("not rolled yet")
+    expect(page.get_by_test_id("violations")).to_contain_text("Détection")
+    page.get_by_test_id("char-0-roll-curse").click()
+    expect(page.get_by_test_id("char-0-curse")).to_contain_text(re.compile(r"d100 = \d+"))
+    expect(page.get_by_test_id("char-0-roll-curse")).to_have_count(0)
+    shown = int(re.search(r"d100 = (\d+)", page.get_by_test_id("char-0-curse").inner_text()).group(1))
+    # the roll is the one the server recorded in the saved army
+    owner = page.evaluate("localStorage.getItem('oriflamme.owner')")
+    armies = owned(server, owner, "/api/armies")["armies"]
+    saved = owned(server, owner, f"/api/armies/{armies[0]['id']}")
+    assert saved["army"]["characters"][0]["curse_roll"] == shown
