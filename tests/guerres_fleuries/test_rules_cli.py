@@ -54,11 +54,11 @@ def test_kinds_through_the_cli(capsys):
                    "obstacles": [{"type": "haie", "at_cm": 2}]},
                   {"ruleset": "guerres-fleuries", "kind": "fire", "shooter_race": "Homme", "weapon": "Arc",
                    "distance_cm": 12, "target_armour": "coton", "firing_figures": 20, "target": "unit",
-                   "modifiers": [], "d100": 50}]
+                   "modifiers": [], "d100": 20}]
     code, out, err = run(capsys, "adjudicate", stdin=json.dumps(situations))
     assert code == 0, err
     move, fire = json.loads(out)
-    assert move["distance_cm"] == 11 and fire["final_pct"] == 120 and fire["extra"] is True
+    assert move["distance_cm"] == 11 and (fire["final_pct"], fire["eliminated"], fire["extra"]) == (120, 1, True)
 
 
 def test_bad_name_through_the_cli_is_one_line(capsys):
