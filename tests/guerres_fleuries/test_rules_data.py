@@ -4,7 +4,6 @@ their modifier lists) against the seed's printed rows, re-parsed here (GF seed 0
 from __future__ import annotations
 
 import re
-import tomllib
 from fractions import Fraction
 
 import pytest

@@ -154,13 +154,7 @@ def run(args: argparse.Namespace) -> int:
         except OriflammeError as exc:
             return _fail(f"situation {i + 1}", str(exc))
     result: object = rulings if isinstance(data, list) else rulings[0]
-    out = json.dumps(result, ensure_ascii=False, indent=2) + "\n"
-    if hasattr(sys.stdout, "buffer"):
-        sys.stdout.flush()
-        sys.stdout.buffer.write(out.encode("utf-8"))
-        sys.stdout.buffer.flush()
-    else:
-        sys.stdout.write(out)
+    _write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
     return 0
 
 

@@ -1,9 +1,13 @@
-"""A kind's modifier list, with the modifiers its own fields imply added when not already given."""
+"""What fire and melee share: the modifier list (with the modifiers a kind's own fields imply),
+a row's decisions, and the slicing of a percentage into casualties."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from .. import modifiers
 from ..names import RefereeError
+from ..percent import exact, number, sliced
 
 
 def gather(table: str, given, implied: list[tuple[str, int, str]], character, r,
@@ -30,3 +34,26 @@ def gather(table: str, given, implied: list[tuple[str, int, str]], character, r,
     for t in terms:
         r.step(f"{t['printed']} {t['value']:+d} × {t['count']} = {t['total']:+d}", t["ref"], t["decision"])
     return total, terms
+
+
+def row_decision(decision: str | None, armour: str) -> str | None:
+    """A row's decisions, without GF-E2 (the unprinted Saurien column) when that column is not read."""
+    if not decision:
+        return None
+    kept = [d for d in decision.split(", ") if d != "GF-E2" or armour == "saurien"]
+    return ", ".join(kept) or None
+
+
+def casualties(r, pct: Fraction, target, d100: int | None, ref_figures: str, ref_wounds: str) -> None:
+    """Slice ``pct`` (GF-E6, GF-H1): the certain casualties (wounds against characters, creatures
+    and monsters, GF-E9), the residual chance, and with a ``d100`` whether it adds one."""
+    eliminated, residual, at_most = sliced(pct)
+    what = "figure(s) eliminated" if target.casualties == "figures" else "wound(s) (location d100, severity d4)"
+    r.step(f"{eliminated} {what}; one more if d100 ≤ {number(residual)} (d100 ≤ {at_most})",
+           ref_figures if target.casualties == "figures" else ref_wounds, target.decision)
+    r.fields.update({"eliminated": eliminated, "residual_pct": number(residual), "residual_exact": exact(residual),
+                     "extra_if_d100_at_most": at_most})
+    if d100 is not None:
+        extra = d100 <= at_most
+        r.fields.update({"d100": d100, "extra": extra})
+        r.step(f"d100 {d100}: {'one more' if extra else 'no more'}")

@@ -14,22 +14,14 @@ from .. import beings
 from .. import fire as fd
 from .. import movement as mv
 from ..names import RefereeError, match
-from ..percent import exact, number, sliced
+from ..percent import exact, number
 from . import Ruling, kind
 from ._fields import boolean, integer, known
 from ._fields import number as num
-from ._mods import gather
+from ._mods import casualties, gather, row_decision
 
 FIELDS = {"shooter_race", "weapon", "distance_cm", "target_armour", "firing_figures", "target", "propulseur",
           "modifiers", "shooter_class", "target_ranks", "firing_ranks", "from_woods", "target_altitude", "d100"}
-
-
-def _decision(decision: str | None, armour: str) -> str | None:
-    """A row's decisions, without GF-E2 (the unprinted Saurien column) when that column is not read."""
-    if not decision:
-        return None
-    kept = [d for d in decision.split(", ") if d != "GF-E2" or armour == "saurien"]
-    return ", ".join(kept) or None
 
 
 @kind("fire")
@@ -45,7 +37,7 @@ def fire(situation: dict) -> dict:
     row = fd.pbt()[(race, weapon.id)]
     distance = Fraction(num(situation, "distance_cm", 0, 10000)).limit_denominator(1000)
     r.step(f"{beings.printed_name(race)} {weapon.names[0]}: short ≤ {row.courte}, medium ≤ {row.moyenne}, "
-           f"long ≤ {row.longue} cm", row.ref, _decision(row.decision, armour))
+           f"long ≤ {row.longue} cm", row.ref, row_decision(row.decision, armour))
     r.cite("GF-E7")
 
     # firing ranks (GF-E8)
@@ -91,7 +83,7 @@ def fire(situation: dict) -> dict:
         return r.to_json()
     base = getattr(row, armour)
     r.step(f"{mv._cm(distance)} cm: {band.id} range; base {base} % against {fd.armours()[armour].names[0]}",
-           row.ref, _decision(row.decision, armour))
+           row.ref, row_decision(row.decision, armour))
 
     implied = []
     if target.auto_modifier:
@@ -116,17 +108,8 @@ def fire(situation: dict) -> dict:
     if final < 0:
         final = Fraction(0)
         r.step("a negative final percentage is 0", "GF-E5")
-    eliminated, residual, at_most = sliced(final)
-    what = "figure(s) eliminated" if target.casualties == "figures" else "wound(s) (location d100, severity d4)"
-    r.step(f"{eliminated} {what}; one more if d100 ≤ {mv._cm(residual)} (d100 ≤ {at_most})",
-           "GF seed 003 l.1470" if target.casualties == "figures" else "GF seed 003 l.883", target.decision)
     r.fields.update({"in_range": True, "band": band.id, "base_pct": base, "modifier_total": total,
                      "modifiers_applied": terms, "modified_pct": modified, "multiplied_pct": multiplied,
-                     "final_pct": number(final), "final_exact": exact(final), "eliminated": eliminated,
-                     "residual_pct": number(residual), "residual_exact": exact(residual),
-                     "extra_if_d100_at_most": at_most})
-    if d100 is not None:
-        extra = d100 <= at_most
-        r.fields.update({"d100": d100, "extra": extra})
-        r.step(f"d100 {d100}: {'one more' if extra else 'no more'}")
+                     "final_pct": number(final), "final_exact": exact(final)})
+    casualties(r, final, target, d100, "GF seed 003 l.1470", "GF seed 003 l.883")
     return r.to_json()

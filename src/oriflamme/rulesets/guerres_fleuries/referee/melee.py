@@ -13,10 +13,9 @@ from .. import beings
 from .. import fire as fd
 from .. import melee as md
 from ..names import RefereeError, match
-from ..percent import number, sliced
 from . import Ruling, kind
 from ._fields import boolean, integer, known
-from ._mods import gather
+from ._mods import casualties, gather, row_decision
 
 FIELDS = {"attacker", "attacker_class", "weapon", "target_armour", "figures_in_contact", "ranks",
           "attacker_disordered", "target", "modifiers", "character", "force_divine", "d100"}
@@ -27,14 +26,6 @@ EXTRA_CLASSES = {"bestial": ["bestial", "bestiale", "bestial troops"],
 def _attacker_class(text) -> str:
     every = {**beings.choices(beings.classes()), **EXTRA_CLASSES}
     return match("attacker_class", text, every)
-
-
-def _decision(decision: str | None, armour: str) -> str | None:
-    """A row's decisions, without GF-E2 (the unprinted Saurien column) when that column is not read."""
-    if not decision:
-        return None
-    kept = [d for d in decision.split(", ") if d != "GF-E2" or armour == "saurien"]
-    return ", ".join(kept) or None
 
 
 @kind("melee")
@@ -63,7 +54,7 @@ def melee(situation: dict) -> dict:
         wid, row = None, md.pbc()[(aid, None)]
     base = getattr(row, armour)
     r.step(f"{name}{' ' + md.weapons()[wid].names[0] if wid else ''} against "
-           f"{fd.armours()[armour].names[0]}: PBC {base} %", row.ref, _decision(row.decision, armour))
+           f"{fd.armours()[armour].names[0]}: PBC {base} %", row.ref, row_decision(row.decision, armour))
     if boolean(situation, "force_divine"):
         base *= 2
         r.step(f"Force divine: the PBC is doubled before the modifiers: {base} %", "GF-H5")
@@ -109,17 +100,9 @@ def melee(situation: dict) -> dict:
     final = Fraction(max(multiplied, 0))
     if multiplied < 0:
         r.step("a negative percentage is 0", "GF-E5")
-    eliminated, residual, at_most = sliced(final)
-    what = "figure(s) eliminated" if target.casualties == "figures" else "wound(s) (location d100, severity d4)"
-    r.step(f"{eliminated} {what}; one more if d100 ≤ {at_most}",
-           "GF seed 003 l.1551" if target.casualties == "figures" else "GF seed 003 l.995", target.decision)
     r.fields.update({"attacker": name, "weapon": wid, "target": target.id, "target_armour": armour,
                      "casualties": target.casualties, "base_pct": base, "rank_bonus": bonus,
                      "modifier_total": total + cm, "modifiers_applied": terms, "pmc": pmc,
-                     "multiplied_pct": multiplied, "eliminated": eliminated, "residual_pct": number(residual),
-                     "extra_if_d100_at_most": at_most})
-    if d100 is not None:
-        extra = d100 <= at_most
-        r.fields.update({"d100": d100, "extra": extra})
-        r.step(f"d100 {d100}: {'one more' if extra else 'no more'}")
+                     "multiplied_pct": multiplied})
+    casualties(r, final, target, d100, "GF seed 003 l.1551", "GF seed 003 l.995")
     return r.to_json()
