@@ -125,3 +125,14 @@ def test_more_figures_or_ranks_never_fewer_casualties(s, more):
     for x in (b, c):
         assert x["multiplied_pct"] >= a["multiplied_pct"] or a["pmc"] < 0
         assert (x["eliminated"], x["residual_pct"]) >= (a["eliminated"], a["residual_pct"]) or a["pmc"] < 0
+
+
+def test_gf_h6_a_flank_or_rear_attack_disorders_the_target():
+    assert "Un personnage qui attaque une unité de flanc ou de dos ne la met pas en désordre" in line(983)
+    r = hit(weapon="club", target_armour="coton", modifiers=["flank"])
+    assert r["modifier_total"] == 10 + 10 and "GF-H6" in r["citations"]
+    assert hit(weapon="club", modifiers=["flank", "enemy_disordered"])["modifier_total"] == 20  # not twice
+    assert hit(weapon="club", modifiers=["flank"], attacker_class="personnage")["modifier_total"] == 10 + 6
+    # a creature or a monster is disordered only from the rear
+    assert hit(weapon="club", target="monster", modifiers=["flank"])["modifier_total"] == 10 - 10
+    assert hit(weapon="club", target="monster", modifiers=["rear"])["modifier_total"] == 20 + 10 - 10

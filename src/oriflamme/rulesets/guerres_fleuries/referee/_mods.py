@@ -10,9 +10,9 @@ from ..names import RefereeError
 from ..percent import exact, number, sliced
 
 
-def gather(table: str, given, implied: list[tuple[str, int, str]], character, r,
+def gather(table: str, given, implied: list[tuple], character, r,
            forbidden: dict[str, str] | None = None) -> tuple[int, list[dict]]:
-    """Apply ``given`` plus each ``(id, count, why)`` of ``implied`` that ``given`` lacks; a
+    """Apply ``given`` plus each ``(id, count, why[, citation])`` of ``implied`` that ``given`` lacks; a
     modifier of ``forbidden`` (id -> the field to use instead) is refused."""
     if given is None:
         given = []
@@ -26,10 +26,10 @@ def gather(table: str, given, implied: list[tuple[str, int, str]], character, r,
             raise RefereeError(f"field modifiers: {row.printed!r} comes from the field {field}; "
                                f"give {field} instead")
     extra = []
-    for mid, count, why in implied:
+    for mid, count, why, *cite in implied:
         if mid not in ids and mid in modifiers.modifiers(table) and count:
             extra.append({"modifier": mid, "count": count})
-            r.step(f"{why}: {modifiers.modifiers(table)[mid].printed!r} applies")
+            r.step(f"{why}: {modifiers.modifiers(table)[mid].printed!r} applies", *cite)
     total, terms = modifiers.applied(table, list(given) + extra, character)
     for t in terms:
         r.step(f"{t['printed']} {t['value']:+d} × {t['count']} = {t['total']:+d}", t["ref"], t["decision"])

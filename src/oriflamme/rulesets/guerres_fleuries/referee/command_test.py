@@ -12,7 +12,7 @@ from . import Ruling, kind
 from ._fields import boolean, integer, known, number, one_of
 
 FIELDS = {"race", "creature", "monster", "class", "d100", "modifiers", "character", "test", "charging",
-          "commander_distance_cm"}
+          "commander_distance_cm", "exemption"}
 TESTS = {"command": ["command", "commandement", "test de commandement"],
          "reaction": ["reaction", "réaction", "test de réaction"]}
 SLICE_CM = 15
@@ -25,6 +25,14 @@ def command_test(situation: dict) -> dict:
     who = one_of(situation, ("race", "creature", "monster"))
     test = match("test", situation.get("test", "command"), TESTS)
     r.fields["test"] = test
+    if situation.get("exemption") is not None:
+        if test != "command":
+            raise RefereeError("field exemption: the exemptions are from the phase-2 command test (GF-C5)")
+        ex = beings.exemptions()[match("exemption", situation["exemption"],
+                                       {e.id: [e.printed, e.id.replace("_", " ")] for e in beings.exemptions().values()})]
+        r.step(f"no command test: the phase-2 test is not taken by {ex.printed}", ex.ref, ex.decision)
+        r.fields.update({"exempt": True, "exemption": ex.id, "threshold": None, "success": None})
+        return r.to_json()
     if who == "race":
         race = beings.race("race", situation["race"])
         if situation.get("class") is None:

@@ -12,6 +12,7 @@ from fractions import Fraction
 from .. import beings
 from .. import fire as fd
 from .. import melee as md
+from .. import modifiers
 from ..names import RefereeError, match
 from . import Ruling, kind
 from ._fields import boolean, integer, known
@@ -19,6 +20,7 @@ from ._mods import casualties, gather, row_decision
 
 FIELDS = {"attacker", "attacker_class", "weapon", "target_armour", "figures_in_contact", "ranks",
           "attacker_disordered", "target", "modifiers", "character", "force_divine", "d100"}
+FLANK_OR_REAR = {"flank", "rear"}
 EXTRA_CLASSES = {"bestial": ["bestial", "bestiale", "bestial troops"],
                  "personnage": ["personnage", "character", "héros", "hero"]}
 
@@ -73,6 +75,8 @@ def melee(situation: dict) -> dict:
         implied.append(("enemy_monster", 1, "the enemy is a monster (GF-H3)"))
     if target.id in ("creature", "monster") and row.modifiers in ("melee_creatures", "melee_pteradon"):
         implied.append(("fights_creature_or_monster", 1, f"the enemy is a {target.id}"))
+    implied += _disordered_by_the_attack(situation.get("modifiers"), row.modifiers, target.id, cls,
+                                         situation.get("character"))
     cm = 0
     if cls == "personnage":
         character = situation.get("character")
@@ -106,3 +110,17 @@ def melee(situation: dict) -> dict:
                      "multiplied_pct": multiplied})
     casualties(r, final, target, d100, "GF seed 003 l.1551", "GF seed 003 l.995")
     return r.to_json()
+
+
+def _disordered_by_the_attack(given, table: str, target: str, cls: str | None, character) -> list[tuple]:
+    """GF-H6: a unit attacked in the flank or the rear is disordered, so "+ enemy in disorder" applies
+    too; not when a character attacks (l.983), and a creature or monster only from the rear."""
+    if not isinstance(given, list) or target == "character" or cls == "personnage":
+        return []
+    _, terms = modifiers.applied(table, given, character)
+    ids = {t["modifier"] for t in terms}
+    hit = ids & ({"rear"} if target in ("creature", "monster") else FLANK_OR_REAR)
+    if not hit:
+        return []
+    return [("enemy_disordered", 1, f"attacked in the {' and '.join(sorted(hit))}, the enemy is disordered "
+                                    f"(GF seed 003 l.983, GF-H6)", "GF seed 003 l.983", "GF-H6")]
