@@ -136,3 +136,12 @@ def test_gf_h6_a_flank_or_rear_attack_disorders_the_target():
     # a creature or a monster is disordered only from the rear
     assert hit(weapon="club", target="monster", modifiers=["flank"])["modifier_total"] == 10 - 10
     assert hit(weapon="club", target="monster", modifiers=["rear"])["modifier_total"] == 20 + 10 - 10
+
+
+@given(SETUP)
+def test_a_positive_modifier_never_lowers_the_blows(s):
+    a = hit(**s)
+    b = hit(**{**s, "modifiers": s["modifiers"] + ["sworn_enemy"]})
+    c = hit(**{**s, "modifiers": s["modifiers"] + ["enemy_shields"]})
+    assert c["multiplied_pct"] <= a["multiplied_pct"] <= b["multiplied_pct"]
+    assert (c["eliminated"], c["residual_pct"]) <= (a["eliminated"], a["residual_pct"]) <= (b["eliminated"], b["residual_pct"])

@@ -44,8 +44,10 @@ class Ruling:
 
     def cite(self, *refs: str | None) -> None:
         for r in refs:
-            if r and r not in self.citations:
-                self.citations.append(r)
+            # a row's decision may list several readings ("GF-C3, GF-C5"): each is cited on its own
+            for one in (r.split(", ") if r and r.startswith("GF-") else [r]):
+                if one and one not in self.citations:
+                    self.citations.append(one)
 
     def to_json(self) -> dict:
         return {**self.fields, "explanation": self.steps, "citations": self.citations}
