@@ -12,6 +12,7 @@ from guerres_fleuries.rules_seed import (band_max, cells, d100_range, fraction, 
                                          ref_lines)
 from guerres_fleuries.seed import line, lines, rows_under
 from oriflamme.rulesets.guerres_fleuries import beings, d100, fire, melee, modifiers, movement, rows
+from oriflamme.rulesets.guerres_fleuries.names import fold
 
 # --- every file loads, every row is cited, every cited line exists ---------------------------------------
 
@@ -342,3 +343,18 @@ def test_orders_phases_and_counters_are_printed():
     assert "5cm ou moins" in line(442) and doc["brigade"]["max_distance_cm"] == 5
     assert "Il varie de 1 à 6" in line(431) and (doc["command_factor"]["min"], doc["command_factor"]["max"]) == (1, 6)
     assert "avancer, attendre, charger et se retirer" in line(343)
+
+
+def test_priorities_procedures_and_disorder_causes_are_printed_verbatim():
+    for rows_, prefix in ((fire.priorities(), "rank"), (fire.procedure(), "step"), (melee.procedure(), "step")):
+        for i, row in enumerate(rows_):
+            assert getattr(row, prefix) == i + 1
+            assert line(ref_lines(row.ref)[0]) == f"- {i + 1}) {row.printed}"
+    assert len(fire.priorities()) == 4 and len(fire.procedure()) == 8 and len(melee.procedure()) == 8
+    causes = movement.disorder()
+    for row in causes:
+        printed = line(ref_lines(row.ref)[0])
+        assert printed in (f"- {row.printed}", row.printed)
+    assert [sum(1 for c in causes if c.who == w) for w in ("unit", "creature_or_monster", "character")] == [9, 5, 1]
+    # the narrative lists the same unit causes (l.559-567; it prints "dérouté" for "déroute")
+    assert [fold(c.printed) for c in causes if c.who == "unit"] == [fold(line(n)[2:]) for n in range(559, 568)]

@@ -45,6 +45,13 @@ class Target(Named):
     auto_modifier: str | None = None
 
 
+class Printed(Row):
+    printed: str
+    rank: int | None = None
+    step: int | None = None
+    name_en: str = ""
+
+
 def _by(model, table, key="id"):
     return {getattr(r, key): r for r in load(model, FILE, table)}
 
@@ -81,3 +88,13 @@ def targets() -> dict[str, Target]:
 
 def choices(rows: dict) -> dict[str, list[str]]:
     return {rid: list(r.names) for rid, r in rows.items()}
+
+
+@lru_cache(maxsize=None)
+def priorities() -> list[Printed]:
+    return load(Printed, FILE, "priority")
+
+
+@lru_cache(maxsize=None)
+def procedure() -> list[Printed]:
+    return load(Printed, FILE, "procedure")

@@ -36,6 +36,16 @@ class BeingArmour(Row):
     printed: str
 
 
+class Step(Row):
+    step: int
+    printed: str
+
+
+@lru_cache(maxsize=None)
+def procedure() -> list[Step]:
+    return load(Step, FILE, "procedure")
+
+
 @lru_cache(maxsize=None)
 def rank_bonus() -> RankBonus:
     return one(RankBonus, FILE, "rank_bonus")

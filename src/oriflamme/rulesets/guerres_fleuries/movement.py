@@ -99,6 +99,11 @@ class Flight(Row):
     air_cost: str
 
 
+class Disorder(Row):
+    who: str
+    printed: str
+
+
 def _by(model, table, key="id"):
     return {getattr(r, key): r for r in load(model, FILE, table)}
 
@@ -176,3 +181,8 @@ def through(allowance: Fraction, obstacles: list[tuple[Fraction, Fraction, str]]
 def _cm(x: Fraction) -> str:
     x = Fraction(x)
     return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"
+
+
+@lru_cache(maxsize=None)
+def disorder() -> list[Disorder]:
+    return load(Disorder, FILE, "disorder")
