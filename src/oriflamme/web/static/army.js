@@ -118,7 +118,7 @@
     get catalog() { return S.catalog; },
     get validation() { return S.validation; },
     lang, t, el, toast,
-    changed() { S.dirty = true; validate(); },
+    changed() { S.dirty = true; renderEditor(); validate(); },
     roll: (request) => roll(request),
   };
 

@@ -123,6 +123,7 @@
       const race = raceOf(c.race);
       const factor = (f) => el("label", { title: t("gf.range", { low: type[f][0], high: type[f][1] }) }, f,
         number(c[f], (n) => { c[f] = n; change(); }, `char-${i}-${f}`), el("span", { class: "muted small" }, `(${type[f][0]}–${type[f][1]})`));
+      const offered = (names, all) => (names || []).map((n) => (typeof n === "string" ? all.find((x) => same(x.name, n)) || { name: n } : n));
       const magicSelect = (rows, key, testid) => rows.length
         ? select(rows, c[key], (v) => { if (v) c[key] = v; else delete c[key]; delete c.curse_roll; delete c.curse_d100; change(); }, testid, [["", t("gf.none")]])
         : el("span", { class: "muted small", testid }, t("gf.not_at_level"));
@@ -158,8 +159,8 @@
           el("span", {}, t("gf.weapons") + " ", multi(weaponsFor(race, true), c.weapons, (v) => { c.weapons = v; change(); }, `char-${i}-w-`)),
           el("span", {}, t("gf.armour") + " ", multi(C.armours, c.armour, (v) => { c.armour = v; change(); }, `char-${i}-a-`))),
         el("div", { class: "group" },
-          el("label", {}, t("gf.magic_weapon"), magicSelect(level.magic_weapons_offered, "magic_weapon", `char-${i}-magic-weapon`)),
-          el("label", {}, t("gf.magic_item"), magicSelect(level.magic_items_offered, "magic_item", `char-${i}-magic-item`)),
+          el("label", {}, t("gf.magic_weapon"), magicSelect(offered(level.magic_weapons_offered, C.magic_weapons), "magic_weapon", `char-${i}-magic-weapon`)),
+          el("label", {}, t("gf.magic_item"), magicSelect(offered(level.magic_items_offered, C.magic_items), "magic_item", `char-${i}-magic-item`)),
           curse)));
     });
     chars.appendChild(el("button", { type: "button", class: "btn", testid: "add-character", onclick: () => {
