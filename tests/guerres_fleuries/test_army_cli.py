@@ -34,7 +34,7 @@ def test_validate_an_invalid_army_prints_cited_violations_and_exits_1(capsys, tm
     army["units"][0]["groups"][0]["figures"] = 12
     code, out, err = run(capsys, tmp_path, doc(army), "validate")
     assert code == 1 and out.startswith("INVALID:")
-    assert "unit 1 has 12 figures: a unit has at least 20 figures" in out.lower() and "GF-B2" in out
+    assert "Unit 1 (unit 0) has 12 figures: a unit has at least 20 figures" in out and "GF-B2" in out
     assert "3 heroes for 52 warriors" in out and "seed 003 l.101" in out
 
 

@@ -162,7 +162,8 @@ def _entries(units, chars, beasts, poch) -> list[dict]:
     (``oriflamme army show``)."""
     out = []
     for u in units:
-        tags = "".join(f", {w}" for w, on in (("allied", u["ally"]), ("mercenary", u["mercenary_points"])) if on)
+        tags = "".join(f", {w}" for w, on in (("allied", u["ally"]),
+                                               ("mercenary", u["mercenary_points"] and "groups" not in u)) if on)
         detail = ("; ".join(_group_text(g) for g in u["groups"]) if "groups" in u
                   else f"{u['figures']} figures, class {u['class']} (points given)") + tags
         out.append({"section": "units", "label": u["where"], "detail": detail, "points": u["points"]})

@@ -240,7 +240,7 @@ def choices(rows) -> dict[str, list[str]]:
 
 def spells_printed() -> dict[str, list[str]] | None:
     """The divine spells' printed names when the magic data (``data/magic.toml``, gf-morale's)
-    lists them with ``name``; None while it does not (spells are then counted, not named)."""
+    lists them (``[[spell]]`` with ``printed`` or ``name``, and ``name_en``); None while it does not (spells are then counted, not named)."""
     try:
         doc = document("magic.toml")
     except DataError:
@@ -250,6 +250,7 @@ def spells_printed() -> dict[str, list[str]] | None:
         return None
     out = {}
     for r in rows:
-        if isinstance(r, dict) and isinstance(r.get("name"), str):
-            out[r.get("id", r["name"])] = [r["name"], *([r["name_en"]] if isinstance(r.get("name_en"), str) else [])]
+        printed = r.get("printed", r.get("name")) if isinstance(r, dict) else None
+        if isinstance(printed, str):
+            out[r.get("id", printed)] = [printed, *([r["name_en"]] if isinstance(r.get("name_en"), str) else [])]
     return out or None
