@@ -111,6 +111,31 @@ def test_build_a_small_army_see_points_and_violations(page: Page, server, artifa
     expect(page.get_by_test_id("violations")).to_contain_text("every constraint is met")
     page.screenshot(path=str(artifacts / "army-builder-example.png"), full_page=True)
 
+    # the Saurian warband: its creatures and its monster priced by the server
+    page.get_by_test_id("example-saurian-warband").click()
+    ex = server.call("GET", f"/api/rulesets/{RID}/army/examples", expect=200)[1]["examples"]["saurian-warband"]
+    v = verdict(server, ex)
+    expect(page.get_by_test_id("points")).to_have_text(points_text(v))
+    expect(page.get_by_test_id("monster-0-cost")).to_have_text(f"{v['lines']['monsters'][0]} pts")
+    expect(page.get_by_test_id("creature-0-cost")).to_have_text(f"{v['lines']['creatures'][0]} pts")
+
+
+def test_import_a_file_and_refuse_malformed_json_with_its_position(page: Page, server, tmp_path):
+    page.goto(server.url + f"/army/{RID}")
+    expect(page.get_by_test_id("example-aztec-host")).to_be_visible()
+    bad = tmp_path / "broken.json"
+    bad.write_text('{\n  "ruleset": "guerres-fleuries",\n  "units": [,]\n}', encoding="utf-8")
+    page.get_by_test_id("import-file").set_input_files(str(bad))
+    expect(page.get_by_test_id("toast").last).to_contain_text("line 3 column 13")
+    expect(page.get_by_test_id("saved-armies")).to_contain_text("No army saved yet.")
+    good = tmp_path / "army.json"
+    doc = army(20)
+    doc["name"] = "Imported army"
+    good.write_text(json.dumps(doc), encoding="utf-8")
+    page.get_by_test_id("import-file").set_input_files(str(good))
+    expect(page.get_by_test_id("saved-armies")).to_contain_text("Imported army")
+    expect(page.get_by_test_id("points")).to_have_text(points_text(verdict(server, doc)))
+
 
 def test_the_curse_roll_button_records_the_servers_roll(page: Page, server):
     page.goto(server.url + f"/army/{RID}")

@@ -154,6 +154,16 @@ def test_export_then_import_gives_the_same_army_and_verdict(client):
     assert again["valid"] is made["valid"] is True
 
 
+def test_the_export_carries_the_format_version_and_ruleset(client):
+    me = owner(client)
+    bare = {k: v for k, v in small_army().items() if k not in ("format", "version")}
+    made = create(client, me, bare)
+    exported = client.get(f"/api/armies/{made['id']}/export", headers=me).json()
+    assert list(exported)[:3] == ["format", "version", "ruleset"]
+    assert (exported["format"], exported["version"], exported["ruleset"]) == ("oriflamme-army", 1, RID)
+    assert {k: v for k, v in exported.items() if k not in ("format", "version")} == bare
+
+
 def test_malformed_json_is_refused_with_its_line_and_column(client):
     me = owner(client)
     text = '{\n  "ruleset": "guerres-fleuries",\n  "units": [,]\n}'

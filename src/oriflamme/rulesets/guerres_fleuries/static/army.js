@@ -14,7 +14,7 @@
     en: {
       "gf.units": "Units", "gf.characters": "Characters", "gf.creatures": "Creatures and monsters",
       "gf.pochteca": "Pochteca", "gf.add_unit": "Add a unit", "gf.add_group": "Add a group (mixed unit)",
-      "gf.add_character": "Add a character", "gf.add_creature": "Add a creature or monster", "gf.remove": "Remove",
+      "gf.add_character": "Add a character", "gf.add_creature": "Add a creature", "gf.add_monster": "Add a monster", "gf.remove": "Remove",
       "gf.name": "Name", "gf.figures": "Figures", "gf.race": "Race", "gf.class": "Class", "gf.weapons": "Weapons",
       "gf.armour": "Armour", "gf.ally": "ally", "gf.mercenary": "mercenary", "gf.fanatic": "fanatic",
       "gf.type": "Type", "gf.level": "Level", "gf.skills": "Skills ({n} of {max})", "gf.spells": "Miracles and divine spells: {n}",
@@ -29,7 +29,7 @@
     fr: {
       "gf.units": "Unités", "gf.characters": "Personnages", "gf.creatures": "Créatures et monstres",
       "gf.pochteca": "Pochteca", "gf.add_unit": "Ajouter une unité", "gf.add_group": "Ajouter un groupe (unité mixte)",
-      "gf.add_character": "Ajouter un personnage", "gf.add_creature": "Ajouter une créature ou un monstre", "gf.remove": "Retirer",
+      "gf.add_character": "Ajouter un personnage", "gf.add_creature": "Ajouter une créature", "gf.add_monster": "Ajouter un monstre", "gf.remove": "Retirer",
       "gf.name": "Nom", "gf.figures": "Figurines", "gf.race": "Race", "gf.class": "Classe", "gf.weapons": "Armes",
       "gf.armour": "Armure", "gf.ally": "allié", "gf.mercenary": "mercenaire", "gf.fanatic": "fanatique",
       "gf.type": "Type", "gf.level": "Niveau", "gf.skills": "Compétences ({n} sur {max})", "gf.spells": "Miracles et sorts divins : {n}",
@@ -47,15 +47,16 @@
   const same = (a, b) => fold(a) === fold(b);
 
   function blank(catalog, ruleset) {
-    return { format: "oriflamme-army", version: 1, ruleset, name: "", units: [], characters: [], creatures: [], pochteca: 0 };
+    return { format: "oriflamme-army", version: 1, ruleset, name: "", units: [], characters: [], creatures: [], monsters: [], pochteca: 0 };
   }
 
   function render(root, ctx) {
     const { el, t, catalog: C, doc } = ctx;
+    for (const key of ["units", "characters", "creatures", "monsters"]) if (!Array.isArray(doc[key])) doc[key] = [];
     const fr = ctx.lang() === "fr";
     const label = (row) => (fr ? row.name : row.name_en || row.name);
     const V = ctx.validation || {};
-    const priced = (key, i) => ((V[key] || [])[i] || {});
+    const priced = (key, i) => ((V[key] || [])[i] || {});   // units, characters: the verdict's entries
     const change = () => ctx.changed();
     const pts = (n) => (typeof n === "number" ? t("gf.pts", { n }) : "");
 
@@ -170,24 +171,30 @@
       change();
     } }, t("gf.add_character")));
 
-    /* creatures, monsters, pochteca --------------------------------------------------------------- */
-    const beasts = (C.creatures || []).map((b) => ({ ...b, group: t("gf.creature") }))
-      .concat((C.monsters || []).map((b) => ({ ...b, group: t("gf.monster") })));
+    /* creatures and monsters (two lists of the document, priced per figure) ------------------------ */
     const crea = el("fieldset", { testid: "gf-creatures" }, el("legend", {}, t("gf.creatures")));
-    doc.creatures.forEach((b, i) => {
-      const p = priced("creatures", i);
-      crea.appendChild(el("div", { class: "entry", testid: "creature-" + i },
-        el("select", { testid: `creature-${i}-name`, onchange: (ev) => { b.name = ev.target.value; change(); } },
-          beasts.map((x) => el("option", { value: x.name, selected: same(x.name, b.name || b.creature || b.monster) || undefined },
-            `${x.group} — ${label(x)} (${x.cost})`))),
-        el("label", {}, t("gf.figures"), number(b.figures ?? 1, (n) => { b.figures = n; change(); }, `creature-${i}-figures`, 1)),
-        check(b.ally, (on) => { if (on) b.ally = true; else delete b.ally; change(); }, t("gf.ally"), `creature-${i}-ally`),
-        check(b.mercenary, (on) => { if (on) b.mercenary = true; else delete b.mercenary; change(); }, t("gf.mercenary"), `creature-${i}-mercenary`),
-        el("span", { class: "cost", testid: `creature-${i}-cost` }, pts(p.points)),
-        remove(doc.creatures, i, `creature-${i}-remove`)));
-    });
-    crea.appendChild(el("button", { type: "button", class: "btn", testid: "add-creature", onclick: () => {
-      doc.creatures.push({ name: beasts[0].name, figures: 1 }); change(); } }, t("gf.add_creature")));
+    for (const [key, rows, word] of [["creatures", C.creatures || [], "gf.creature"], ["monsters", C.monsters || [], "gf.monster"]]) {
+      const list = doc[key] || (doc[key] = []);
+      const single = key.slice(0, -1);
+      list.forEach((b, i) => {
+        const cost = ((V.lines || {})[key] || [])[i];
+        crea.appendChild(el("div", { class: "entry", testid: `${single}-${i}` },
+          el("span", {}, t(word)),
+          el("select", { testid: `${single}-${i}-name`, onchange: (ev) => { b.name = ev.target.value; change(); } },
+            rows.map((x) => el("option", { value: x.name, selected: same(x.name, b.name || b.creature || b.monster) || undefined },
+              `${label(x)} (${x.cost})`))),
+          el("label", {}, t("gf.figures"), number(b.figures ?? 1, (n) => { b.figures = n; change(); }, `${single}-${i}-figures`, 1)),
+          check(b.ally, (on) => { if (on) b.ally = true; else delete b.ally; change(); }, t("gf.ally"), `${single}-${i}-ally`),
+          check(b.mercenary, (on) => { if (on) b.mercenary = true; else delete b.mercenary; change(); }, t("gf.mercenary"), `${single}-${i}-mercenary`),
+          el("span", { class: "cost", testid: `${single}-${i}-cost` }, pts(cost)),
+          remove(list, i, `${single}-${i}-remove`)));
+      });
+    }
+    crea.appendChild(el("div", { class: "entry" },
+      el("button", { type: "button", class: "btn", testid: "add-creature", onclick: () => {
+        doc.creatures.push({ name: C.creatures[0].name, figures: 1 }); change(); } }, t("gf.add_creature")),
+      el("button", { type: "button", class: "btn", testid: "add-monster", onclick: () => {
+        (doc.monsters || (doc.monsters = [])).push({ name: C.monsters[0].name, figures: 1 }); change(); } }, t("gf.add_monster"))));
     const poch = el("fieldset", { testid: "gf-pochteca" }, el("legend", {}, t("gf.pochteca")),
       el("div", { class: "entry" }, el("label", { title: fr ? C.pochteca.printed : C.pochteca.printed_en }, t("gf.count"),
         number(doc.pochteca || 0, (n) => { doc.pochteca = n; change(); }, "pochteca", 0)),
