@@ -180,6 +180,15 @@ def test_malformed_json_is_refused_with_its_line_and_column(client):
     assert client.get("/api/armies", headers=me).json()["armies"] == []
 
 
+def test_a_body_nested_too_deep_is_a_400_not_a_crash(client):
+    r = client.post(f"/api/rulesets/{RID}/army/validate", content=b"[" * 60000,
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code in (400, 413) and r.json()["error"] in ("bad_json", "too_large")
+    r = client.post(f"/api/rulesets/{RID}/army/validate", content=b"[" * 30000 + b"]" * 30000,
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and "nests too deeply" in r.json()["message"]
+
+
 @pytest.mark.parametrize("mutate, field", [
     (lambda d: d.__setitem__("ruleset", "magna-carta"), "ruleset"),
     (lambda d: d.pop("ruleset"), "ruleset"),

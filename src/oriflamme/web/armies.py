@@ -72,6 +72,8 @@ def parse(raw: bytes, what: str = "the body") -> object:
     except json.JSONDecodeError as exc:
         raise HubError(400, "bad_json", f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
                        line=exc.lineno, column=exc.colno) from None
+    except RecursionError:
+        raise HubError(400, "bad_json", f"{what} nests too deeply to be an army") from None
 
 
 async def army_body(request: Request) -> dict:
