@@ -263,8 +263,11 @@ def test_the_sheet_is_printable_html_in_both_languages(client, lang, words):
     html = r.text
     assert "@media print" in html and f"lang='{lang}'" in html
     assert f"data-total='{made['total_points']}'" in html and all(w in html for w in words)
-    for unit in made["army"]["units"]:
-        assert unit["name"] in html
+    army = made["army"]
+    for entry in army["units"] + army["characters"] + army["creatures"] + army["monsters"]:
+        assert entry["name"] in html
+    for points in (p for lines in made["validation"]["lines"].values() for p in lines):
+        assert f">{points}<" in html
     unsaved = client.post(f"/api/rulesets/{RID}/army/sheet", params={"lang": lang}, json=example("aztec-host"))
     assert unsaved.status_code == 200 and "Jaguar knights" in unsaved.text
 
