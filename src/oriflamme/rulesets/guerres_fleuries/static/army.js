@@ -17,7 +17,7 @@
       "gf.add_character": "Add a character", "gf.add_creature": "Add a creature", "gf.add_monster": "Add a monster", "gf.remove": "Remove",
       "gf.name": "Name", "gf.figures": "Figures", "gf.race": "Race", "gf.class": "Class", "gf.weapons": "Weapons",
       "gf.armour": "Armour", "gf.ally": "ally", "gf.mercenary": "mercenary", "gf.fanatic": "fanatic",
-      "gf.type": "Type", "gf.level": "Level", "gf.skills": "Skills ({n} of {max})", "gf.spells": "Miracles and divine spells: {n}",
+      "gf.type": "Type", "gf.level": "Level", "gf.skills": "Skills ({n} of {max})", "gf.spells": "Miracles and divine spells: {n}", "gf.spells_chosen": "Miracles and divine spells ({n} of {max})",
       "gf.magic_weapon": "Magic weapon", "gf.magic_item": "Magic item", "gf.none": "none",
       "gf.not_at_level": "(none at this level)", "gf.curse": "Curse", "gf.roll_curse": "Roll the curse (d100)",
       "gf.not_rolled": "not rolled yet", "gf.not_cursed": "not cursed (d100 = {roll})",
@@ -32,7 +32,7 @@
       "gf.add_character": "Ajouter un personnage", "gf.add_creature": "Ajouter une créature", "gf.add_monster": "Ajouter un monstre", "gf.remove": "Retirer",
       "gf.name": "Nom", "gf.figures": "Figurines", "gf.race": "Race", "gf.class": "Classe", "gf.weapons": "Armes",
       "gf.armour": "Armure", "gf.ally": "allié", "gf.mercenary": "mercenaire", "gf.fanatic": "fanatique",
-      "gf.type": "Type", "gf.level": "Niveau", "gf.skills": "Compétences ({n} sur {max})", "gf.spells": "Miracles et sorts divins : {n}",
+      "gf.type": "Type", "gf.level": "Niveau", "gf.skills": "Compétences ({n} sur {max})", "gf.spells": "Miracles et sorts divins : {n}", "gf.spells_chosen": "Miracles et sorts divins ({n} sur {max})",
       "gf.magic_weapon": "Arme magique", "gf.magic_item": "Objet magique", "gf.none": "aucun",
       "gf.not_at_level": "(aucun à ce niveau)", "gf.curse": "Malédiction", "gf.roll_curse": "Jeter la malédiction (1d100)",
       "gf.not_rolled": "pas encore jetée", "gf.not_cursed": "non maudite (1d100 = {roll})",
@@ -155,7 +155,14 @@
             el("input", { type: "checkbox", checked: (c.skills || []).some((x) => same(x, s.name)), testid: `char-${i}-skill-${k}`,
               onchange: (ev) => { const rest = (c.skills || []).filter((x) => !same(x, s.name)); c.skills = ev.target.checked ? rest.concat([s.name]) : rest; change(); } }),
             label(s))))),
-        type.spells_offered ? el("div", { class: "group muted small" }, t("gf.spells", { n: level.spells })) : null,
+        !type.spells_offered ? null
+          : Array.isArray(C.spells) && C.spells.length
+            // the spells by name (when the magic data names them): as many as the level fixes
+            ? el("div", { class: "group" }, el("span", {}, t("gf.spells_chosen", { n: (c.spells || []).length, max: level.spells }) + " "),
+                el("span", { class: "checks" }, C.spells.map((sp, k) => check((c.spells || []).some((x) => same(x, sp.name)),
+                  (on) => { const rest = (Array.isArray(c.spells) ? c.spells : []).filter((x) => !same(x, sp.name)); c.spells = on ? rest.concat([sp.name]) : rest; change(); },
+                  label(sp), `char-${i}-spell-${k}`))))
+            : el("div", { class: "group muted small" }, t("gf.spells", { n: level.spells })),
         el("div", { class: "group" },
           el("span", {}, t("gf.weapons") + " ", multi(weaponsFor(race, true), c.weapons, (v) => { c.weapons = v; change(); }, `char-${i}-w-`)),
           el("span", {}, t("gf.armour") + " ", multi(C.armours, c.armour, (v) => { c.armour = v; change(); }, `char-${i}-a-`))),
