@@ -111,6 +111,31 @@ def test_build_a_small_army_see_points_and_violations(page: Page, server, artifa
     expect(page.get_by_test_id("violations")).to_contain_text("every constraint is met")
     page.screenshot(path=str(artifacts / "army-builder-example.png"), full_page=True)
 
+    # the Saurian warband: its creatures and its monster priced by the server
+    page.get_by_test_id("example-saurian-warband").click()
+    ex = server.call("GET", f"/api/rulesets/{RID}/army/examples", expect=200)[1]["examples"]["saurian-warband"]
+    v = verdict(server, ex)
+    expect(page.get_by_test_id("points")).to_have_text(points_text(v))
+    expect(page.get_by_test_id("monster-0-cost")).to_have_text(f"{v['lines']['monsters'][0]} pts")
+    expect(page.get_by_test_id("creature-0-cost")).to_have_text(f"{v['lines']['creatures'][0]} pts")
+
+
+def test_import_a_file_and_refuse_malformed_json_with_its_position(page: Page, server, tmp_path):
+    page.goto(server.url + f"/army/{RID}")
+    expect(page.get_by_test_id("example-aztec-host")).to_be_visible()
+    bad = tmp_path / "broken.json"
+    bad.write_text('{\n  "ruleset": "guerres-fleuries",\n  "units": [,]\n}', encoding="utf-8")
+    page.get_by_test_id("import-file").set_input_files(str(bad))
+    expect(page.get_by_test_id("toast").last).to_contain_text("line 3 column 13")
+    expect(page.get_by_test_id("saved-armies")).to_contain_text("No army saved yet.")
+    good = tmp_path / "army.json"
+    doc = army(20)
+    doc["name"] = "Imported army"
+    good.write_text(json.dumps(doc), encoding="utf-8")
+    page.get_by_test_id("import-file").set_input_files(str(good))
+    expect(page.get_by_test_id("saved-armies")).to_contain_text("Imported army")
+    expect(page.get_by_test_id("points")).to_have_text(points_text(verdict(server, doc)))
+
 
 def test_the_curse_roll_button_records_the_servers_roll(page: Page, server):
     page.goto(server.url + f"/army/{RID}")
@@ -130,3 +155,29 @@ def test_the_curse_roll_button_records_the_servers_roll(page: Page, server):
     armies = owned(server, owner, "/api/armies")["armies"]
     saved = owned(server, owner, f"/api/armies/{armies[0]['id']}")
     assert saved["army"]["characters"][0]["curse_roll"] == shown
+
+
+def test_a_priest_chooses_his_spells_by_name_when_the_magic_data_names_them(page: Page, server):
+    cat = server.call("GET", f"/api/rulesets/{RID}/army/catalog", expect=200)[1]
+    if not cat.get("spells"):
+        import pytest
+        pytest.skip("the magic data names no spell yet (data/magic.toml [[spell]]): spells are counted, not named")
+    priest = next(c for c in cat["characters"] if c["spells_offered"])
+    minor = priest["levels"][0]
+    page.goto(server.url + f"/army/{RID}")
+    page.get_by_test_id("add-unit").click()
+    page.get_by_test_id("add-character").click()
+    page.get_by_test_id("char-0-type").select_option(priest["name"])
+    for k in range(minor["spells"]):
+        page.get_by_test_id(f"char-0-spell-{k}").check()
+    doc = army(20, [{"name": "Character 1", "type": priest["name"], "level": minor["name"], "FC": cat["characters"][0]["FC"][0],
+                     "FM": cat["characters"][0]["FM"][0], "CM": cat["characters"][0]["CM"][0], "weapons": [], "armour": [],
+                     "spells": [s["name"] for s in cat["spells"][:minor["spells"]]]}])
+    v = verdict(server, doc)
+    assert "spells_by_level" not in {x["rule"] for x in v["violation_details"]}
+    expect(page.get_by_test_id("char-0-cost")).to_have_text(f"{v['lines']['characters'][0]} pts")
+    page.get_by_test_id(f"char-0-spell-{minor['spells']}").check()           # one too many
+    doc["characters"][0]["spells"].append(cat["spells"][minor["spells"]]["name"])
+    v = verdict(server, doc)
+    too_many = next(x for x in v["violation_details"] if x["rule"] == "spells_by_level")
+    expect(page.get_by_test_id("violations")).to_contain_text(said(too_many["message"]))

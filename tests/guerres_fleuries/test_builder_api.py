@@ -154,6 +154,16 @@ def test_export_then_import_gives_the_same_army_and_verdict(client):
     assert again["valid"] is made["valid"] is True
 
 
+def test_the_export_carries_the_format_version_and_ruleset(client):
+    me = owner(client)
+    bare = {k: v for k, v in small_army().items() if k not in ("format", "version")}
+    made = create(client, me, bare)
+    exported = client.get(f"/api/armies/{made['id']}/export", headers=me).json()
+    assert list(exported)[:3] == ["format", "version", "ruleset"]
+    assert (exported["format"], exported["version"], exported["ruleset"]) == ("oriflamme-army", 1, RID)
+    assert {k: v for k, v in exported.items() if k not in ("format", "version")} == bare
+
+
 def test_malformed_json_is_refused_with_its_line_and_column(client):
     me = owner(client)
     text = '{\n  "ruleset": "guerres-fleuries",\n  "units": [,]\n}'
@@ -168,6 +178,15 @@ def test_malformed_json_is_refused_with_its_line_and_column(client):
     assert (body["line"], body["column"]) == (err.lineno, err.colno) == (3, 13)
     assert "line 3 column 13" in body["message"]
     assert client.get("/api/armies", headers=me).json()["armies"] == []
+
+
+def test_a_body_nested_too_deep_is_a_400_not_a_crash(client):
+    r = client.post(f"/api/rulesets/{RID}/army/validate", content=b"[" * 60000,
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code in (400, 413) and r.json()["error"] in ("bad_json", "too_large")
+    r = client.post(f"/api/rulesets/{RID}/army/validate", content=b"[" * 30000 + b"]" * 30000,
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and "nests too deeply" in r.json()["message"]
 
 
 @pytest.mark.parametrize("mutate, field", [
@@ -244,8 +263,11 @@ def test_the_sheet_is_printable_html_in_both_languages(client, lang, words):
     html = r.text
     assert "@media print" in html and f"lang='{lang}'" in html
     assert f"data-total='{made['total_points']}'" in html and all(w in html for w in words)
-    for unit in made["army"]["units"]:
-        assert unit["name"] in html
+    army = made["army"]
+    for entry in army["units"] + army["characters"] + army["creatures"] + army["monsters"]:
+        assert entry["name"] in html
+    for points in (p for lines in made["validation"]["lines"].values() for p in lines):
+        assert f">{points}<" in html
     unsaved = client.post(f"/api/rulesets/{RID}/army/sheet", params={"lang": lang}, json=example("aztec-host"))
     assert unsaved.status_code == 200 and "Jaguar knights" in unsaved.text
 

@@ -19,6 +19,17 @@ from typing import Any
 #: ``to_act`` answers this when chance (not a side) must act next (OpenSpiel's chance player).
 CHANCE = "chance"
 
+#: the envelope of an army document (docs/formats.md § Army documents)
+ARMY_FORMAT = "oriflamme-army"
+ARMY_VERSION = 1
+
+
+def army_envelope(doc: dict, ruleset_id: str) -> dict:
+    """``doc`` with its envelope first and filled in (``format``, ``version``, ``ruleset``); a
+    value already there is kept, so that the ruleset refuses a wrong one naming the field."""
+    return {"format": doc.get("format", ARMY_FORMAT), "version": doc.get("version", ARMY_VERSION),
+            "ruleset": doc.get("ruleset", ruleset_id), **doc}
+
 
 @dataclass(frozen=True)
 class Outcome:

@@ -23,6 +23,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from ..core import registry
 from ..core.dice import Dice, new_secret
 from ..core.errors import OriflammeError, UnknownRuleset
+from ..core.ruleset import army_envelope
 from .hub import HubError
 
 MAX_ARMY = 64 * 1024
@@ -71,6 +72,8 @@ def parse(raw: bytes, what: str = "the body") -> object:
     except json.JSONDecodeError as exc:
         raise HubError(400, "bad_json", f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
                        line=exc.lineno, column=exc.colno) from None
+    except RecursionError:
+        raise HubError(400, "bad_json", f"{what} nests too deeply to be an army") from None
 
 
 async def army_body(request: Request) -> dict:
@@ -163,6 +166,7 @@ def register(app: FastAPI, store, static: Path) -> None:
         token = owner(request)
         doc = await army_body(request)
         rs = builder_of(doc.get("ruleset"))
+        doc = army_envelope(doc, rs.id)
         result = verdict(rs, doc)
         a = armies.create(token, rs.id, doc, bool(result.get("valid")), points(result))
         return _json(stored_json(a, result), status_code=201)
@@ -181,7 +185,7 @@ def register(app: FastAPI, store, static: Path) -> None:
         if doc.get("ruleset", a.ruleset) != a.ruleset:
             raise HubError(422, "bad_army", f"field ruleset: this army is for {a.ruleset!r}; "
                            "create a new army for another ruleset", field="ruleset")
-        doc = {**doc, "ruleset": a.ruleset}
+        doc = army_envelope(doc, a.ruleset)
         rs = builder_of(a.ruleset)
         result = verdict(rs, doc)
         a = armies.update(token, army_id, doc, bool(result.get("valid")), points(result))

@@ -8,7 +8,7 @@ from html import escape
 WORDS = {
     "en": {"title": "Army sheet", "points": "Points", "of": "of", "valid": "Valid army",
            "invalid": "Not a valid army", "units": "Units", "characters": "Characters",
-           "creatures": "Creatures and monsters", "pochteca": "Pochteca", "figures": "Figures",
+           "creatures": "Creatures and monsters", "creature": "creature", "monster": "monster", "pochteca": "Pochteca", "figures": "Figures",
            "race": "Race", "class": "Class", "weapons": "Weapons", "armour": "Armour", "cost": "Points",
            "type": "Type", "level": "Level", "skills": "Skills", "spells": "Spells",
            "magic": "Magic weapon / item", "curse": "Curse", "not_cursed": "not cursed",
@@ -18,7 +18,7 @@ WORDS = {
                      "heroes allowed {h}"},
     "fr": {"title": "Feuille d'armée", "points": "Points", "of": "sur", "valid": "Armée valide",
            "invalid": "Armée non valide", "units": "Unités", "characters": "Personnages",
-           "creatures": "Créatures et monstres", "pochteca": "Pochteca", "figures": "Figurines",
+           "creatures": "Créatures et monstres", "creature": "créature", "monster": "monstre", "pochteca": "Pochteca", "figures": "Figurines",
            "race": "Race", "class": "Classe", "weapons": "Armes", "armour": "Armure", "cost": "Points",
            "type": "Type", "level": "Niveau", "skills": "Compétences", "spells": "Sorts",
            "magic": "Arme / objet magique", "curse": "Malédiction", "not_cursed": "non maudite",
@@ -119,11 +119,14 @@ def render(army: dict, result: dict, lang: str = "en") -> str:
         out.append(f"<h2>{e(w['characters'])}</h2>" + _table(
             [w["name"], w["type"], w["level"], "FC", "FM", "CM", w["skills"], f"{w['weapons']} / {w['armour']}",
              w["magic"], w["curse"], w["cost"]], rows, {3, 4, 5, 10}))
-    beasts = army.get("creatures") or []
-    if beasts:
-        rows = [[b.get("name") or b.get("creature") or b.get("monster") or "", b.get("figures", 1),
-                 _at(result.get("creatures"), i).get("points", "")] for i, b in enumerate(beasts)]
-        out.append(f"<h2>{e(w['creatures'])}</h2>" + _table([w["name"], w["figures"], w["cost"]], rows, {1, 2}))
+    lines = result.get("lines") or {}
+    rows = []
+    for key, word in (("creatures", "creature"), ("monsters", "monster")):
+        for i, b in enumerate(army.get(key) or []):
+            cost = (lines.get(key) or [])[i] if i < len(lines.get(key) or []) else ""
+            rows.append([w[word], b.get("name") or b.get("creature") or b.get("monster") or "", b.get("figures", 1), cost])
+    if rows:
+        out.append(f"<h2>{e(w['creatures'])}</h2>" + _table(["", w["name"], w["figures"], w["cost"]], rows, {2, 3}))
     if army.get("pochteca"):
         poch = result.get("pochteca") or {}
         out.append(f"<h2>{e(w['pochteca'])}</h2>" + _table([w["figures"], w["cost"]],

@@ -118,7 +118,7 @@
     get catalog() { return S.catalog; },
     get validation() { return S.validation; },
     lang, t, el, toast,
-    changed() { S.dirty = true; validate(); },
+    changed() { S.dirty = true; renderEditor(); validate(); },
     roll: (request) => roll(request),
   };
 
@@ -135,14 +135,14 @@
     if (!S.saved.length) list.appendChild(el("li", { class: "muted small" }, t("army.none_saved")));
     for (const a of S.saved) {
       list.appendChild(el("li", {}, el("button", { type: "button", class: "btn small" + (a.id === S.id ? " current" : ""), testid: "saved-" + a.id,
-        onclick: () => open(a.id) }, el("span", {}, a.name || t("army.unnamed")),
+        onclick: () => mayLeave() && open(a.id) }, el("span", {}, a.name || t("army.unnamed")),
         el("span", { class: "muted" }, (a.total_points ?? "?") + (a.valid ? " ✓" : " ✗")))));
     }
     const ex = $("examples");
     ex.innerHTML = "";
     for (const [id, doc] of Object.entries(S.examples)) {
       ex.appendChild(el("li", {}, el("button", { type: "button", class: "btn small", testid: "example-" + id,
-        onclick: () => load(JSON.parse(JSON.stringify(doc)), null) }, doc.name || id)));
+        onclick: () => mayLeave() && load(JSON.parse(JSON.stringify(doc)), null) }, doc.name || id)));
     }
   }
 
@@ -154,6 +154,9 @@
     showVerdict();
     renderEditor();
   }
+
+  /* leaving an army with unsaved changes asks first */
+  const mayLeave = () => !S.dirty || confirm(t("army.discard"));
 
   function load(doc, id) {
     S.doc = doc;
@@ -214,7 +217,7 @@
   $("save").addEventListener("click", async () => {
     try { await save(); toast(t("army.saved_ok"), "info"); } catch (e) { toast(e.message); }
   });
-  $("new-army").addEventListener("click", () => load(M().blank(S.catalog, RULESET), null));
+  $("new-army").addEventListener("click", () => mayLeave() && load(M().blank(S.catalog, RULESET), null));
   $("delete").addEventListener("click", async () => {
     if (!S.id) { load(M().blank(S.catalog, RULESET), null); return; }
     if (!confirm(t("army.delete_confirm"))) return;

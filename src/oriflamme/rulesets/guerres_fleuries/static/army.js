@@ -14,10 +14,10 @@
     en: {
       "gf.units": "Units", "gf.characters": "Characters", "gf.creatures": "Creatures and monsters",
       "gf.pochteca": "Pochteca", "gf.add_unit": "Add a unit", "gf.add_group": "Add a group (mixed unit)",
-      "gf.add_character": "Add a character", "gf.add_creature": "Add a creature or monster", "gf.remove": "Remove",
+      "gf.add_character": "Add a character", "gf.add_creature": "Add a creature", "gf.add_monster": "Add a monster", "gf.remove": "Remove",
       "gf.name": "Name", "gf.figures": "Figures", "gf.race": "Race", "gf.class": "Class", "gf.weapons": "Weapons",
       "gf.armour": "Armour", "gf.ally": "ally", "gf.mercenary": "mercenary", "gf.fanatic": "fanatic",
-      "gf.type": "Type", "gf.level": "Level", "gf.skills": "Skills ({n} of {max})", "gf.spells": "Miracles and divine spells: {n}",
+      "gf.type": "Type", "gf.level": "Level", "gf.skills": "Skills ({n} of {max})", "gf.spells": "Miracles and divine spells: {n}", "gf.spells_chosen": "Miracles and divine spells ({n} of {max})",
       "gf.magic_weapon": "Magic weapon", "gf.magic_item": "Magic item", "gf.none": "none",
       "gf.not_at_level": "(none at this level)", "gf.curse": "Curse", "gf.roll_curse": "Roll the curse (d100)",
       "gf.not_rolled": "not rolled yet", "gf.not_cursed": "not cursed (d100 = {roll})",
@@ -29,10 +29,10 @@
     fr: {
       "gf.units": "Unités", "gf.characters": "Personnages", "gf.creatures": "Créatures et monstres",
       "gf.pochteca": "Pochteca", "gf.add_unit": "Ajouter une unité", "gf.add_group": "Ajouter un groupe (unité mixte)",
-      "gf.add_character": "Ajouter un personnage", "gf.add_creature": "Ajouter une créature ou un monstre", "gf.remove": "Retirer",
+      "gf.add_character": "Ajouter un personnage", "gf.add_creature": "Ajouter une créature", "gf.add_monster": "Ajouter un monstre", "gf.remove": "Retirer",
       "gf.name": "Nom", "gf.figures": "Figurines", "gf.race": "Race", "gf.class": "Classe", "gf.weapons": "Armes",
       "gf.armour": "Armure", "gf.ally": "allié", "gf.mercenary": "mercenaire", "gf.fanatic": "fanatique",
-      "gf.type": "Type", "gf.level": "Niveau", "gf.skills": "Compétences ({n} sur {max})", "gf.spells": "Miracles et sorts divins : {n}",
+      "gf.type": "Type", "gf.level": "Niveau", "gf.skills": "Compétences ({n} sur {max})", "gf.spells": "Miracles et sorts divins : {n}", "gf.spells_chosen": "Miracles et sorts divins ({n} sur {max})",
       "gf.magic_weapon": "Arme magique", "gf.magic_item": "Objet magique", "gf.none": "aucun",
       "gf.not_at_level": "(aucun à ce niveau)", "gf.curse": "Malédiction", "gf.roll_curse": "Jeter la malédiction (1d100)",
       "gf.not_rolled": "pas encore jetée", "gf.not_cursed": "non maudite (1d100 = {roll})",
@@ -47,15 +47,16 @@
   const same = (a, b) => fold(a) === fold(b);
 
   function blank(catalog, ruleset) {
-    return { format: "oriflamme-army", version: 1, ruleset, name: "", units: [], characters: [], creatures: [], pochteca: 0 };
+    return { format: "oriflamme-army", version: 1, ruleset, name: "", units: [], characters: [], creatures: [], monsters: [], pochteca: 0 };
   }
 
   function render(root, ctx) {
     const { el, t, catalog: C, doc } = ctx;
+    for (const key of ["units", "characters", "creatures", "monsters"]) if (!Array.isArray(doc[key])) doc[key] = [];
     const fr = ctx.lang() === "fr";
     const label = (row) => (fr ? row.name : row.name_en || row.name);
     const V = ctx.validation || {};
-    const priced = (key, i) => ((V[key] || [])[i] || {});
+    const priced = (key, i) => ((V[key] || [])[i] || {});   // units, characters: the verdict's entries
     const change = () => ctx.changed();
     const pts = (n) => (typeof n === "number" ? t("gf.pts", { n }) : "");
 
@@ -123,6 +124,7 @@
       const race = raceOf(c.race);
       const factor = (f) => el("label", { title: t("gf.range", { low: type[f][0], high: type[f][1] }) }, f,
         number(c[f], (n) => { c[f] = n; change(); }, `char-${i}-${f}`), el("span", { class: "muted small" }, `(${type[f][0]}–${type[f][1]})`));
+      const offered = (names, all) => (names || []).map((n) => (typeof n === "string" ? all.find((x) => same(x.name, n)) || { name: n } : n));
       const magicSelect = (rows, key, testid) => rows.length
         ? select(rows, c[key], (v) => { if (v) c[key] = v; else delete c[key]; delete c.curse_roll; delete c.curse_d100; change(); }, testid, [["", t("gf.none")]])
         : el("span", { class: "muted small", testid }, t("gf.not_at_level"));
@@ -153,13 +155,20 @@
             el("input", { type: "checkbox", checked: (c.skills || []).some((x) => same(x, s.name)), testid: `char-${i}-skill-${k}`,
               onchange: (ev) => { const rest = (c.skills || []).filter((x) => !same(x, s.name)); c.skills = ev.target.checked ? rest.concat([s.name]) : rest; change(); } }),
             label(s))))),
-        type.spells_offered ? el("div", { class: "group muted small" }, t("gf.spells", { n: level.spells })) : null,
+        !type.spells_offered ? null
+          : Array.isArray(C.spells) && C.spells.length
+            // the spells by name (when the magic data names them): as many as the level fixes
+            ? el("div", { class: "group" }, el("span", {}, t("gf.spells_chosen", { n: (c.spells || []).length, max: level.spells }) + " "),
+                el("span", { class: "checks" }, C.spells.map((sp, k) => check((c.spells || []).some((x) => same(x, sp.name)),
+                  (on) => { const rest = (Array.isArray(c.spells) ? c.spells : []).filter((x) => !same(x, sp.name)); c.spells = on ? rest.concat([sp.name]) : rest; change(); },
+                  label(sp), `char-${i}-spell-${k}`))))
+            : el("div", { class: "group muted small" }, t("gf.spells", { n: level.spells })),
         el("div", { class: "group" },
           el("span", {}, t("gf.weapons") + " ", multi(weaponsFor(race, true), c.weapons, (v) => { c.weapons = v; change(); }, `char-${i}-w-`)),
           el("span", {}, t("gf.armour") + " ", multi(C.armours, c.armour, (v) => { c.armour = v; change(); }, `char-${i}-a-`))),
         el("div", { class: "group" },
-          el("label", {}, t("gf.magic_weapon"), magicSelect(level.magic_weapons_offered, "magic_weapon", `char-${i}-magic-weapon`)),
-          el("label", {}, t("gf.magic_item"), magicSelect(level.magic_items_offered, "magic_item", `char-${i}-magic-item`)),
+          el("label", {}, t("gf.magic_weapon"), magicSelect(offered(level.magic_weapons_offered, C.magic_weapons), "magic_weapon", `char-${i}-magic-weapon`)),
+          el("label", {}, t("gf.magic_item"), magicSelect(offered(level.magic_items_offered, C.magic_items), "magic_item", `char-${i}-magic-item`)),
           curse)));
     });
     chars.appendChild(el("button", { type: "button", class: "btn", testid: "add-character", onclick: () => {
@@ -169,24 +178,30 @@
       change();
     } }, t("gf.add_character")));
 
-    /* creatures, monsters, pochteca --------------------------------------------------------------- */
-    const beasts = (C.creatures || []).map((b) => ({ ...b, group: t("gf.creature") }))
-      .concat((C.monsters || []).map((b) => ({ ...b, group: t("gf.monster") })));
+    /* creatures and monsters (two lists of the document, priced per figure) ------------------------ */
     const crea = el("fieldset", { testid: "gf-creatures" }, el("legend", {}, t("gf.creatures")));
-    doc.creatures.forEach((b, i) => {
-      const p = priced("creatures", i);
-      crea.appendChild(el("div", { class: "entry", testid: "creature-" + i },
-        el("select", { testid: `creature-${i}-name`, onchange: (ev) => { b.name = ev.target.value; change(); } },
-          beasts.map((x) => el("option", { value: x.name, selected: same(x.name, b.name || b.creature || b.monster) || undefined },
-            `${x.group} — ${label(x)} (${x.cost})`))),
-        el("label", {}, t("gf.figures"), number(b.figures ?? 1, (n) => { b.figures = n; change(); }, `creature-${i}-figures`, 1)),
-        check(b.ally, (on) => { if (on) b.ally = true; else delete b.ally; change(); }, t("gf.ally"), `creature-${i}-ally`),
-        check(b.mercenary, (on) => { if (on) b.mercenary = true; else delete b.mercenary; change(); }, t("gf.mercenary"), `creature-${i}-mercenary`),
-        el("span", { class: "cost", testid: `creature-${i}-cost` }, pts(p.points)),
-        remove(doc.creatures, i, `creature-${i}-remove`)));
-    });
-    crea.appendChild(el("button", { type: "button", class: "btn", testid: "add-creature", onclick: () => {
-      doc.creatures.push({ name: beasts[0].name, figures: 1 }); change(); } }, t("gf.add_creature")));
+    for (const [key, rows, word] of [["creatures", C.creatures || [], "gf.creature"], ["monsters", C.monsters || [], "gf.monster"]]) {
+      const list = doc[key] || (doc[key] = []);
+      const single = key.slice(0, -1);
+      list.forEach((b, i) => {
+        const cost = ((V.lines || {})[key] || [])[i];
+        crea.appendChild(el("div", { class: "entry", testid: `${single}-${i}` },
+          el("span", {}, t(word)),
+          el("select", { testid: `${single}-${i}-name`, onchange: (ev) => { b.name = ev.target.value; change(); } },
+            rows.map((x) => el("option", { value: x.name, selected: same(x.name, b.name || b.creature || b.monster) || undefined },
+              `${label(x)} (${x.cost})`))),
+          el("label", {}, t("gf.figures"), number(b.figures ?? 1, (n) => { b.figures = n; change(); }, `${single}-${i}-figures`, 1)),
+          check(b.ally, (on) => { if (on) b.ally = true; else delete b.ally; change(); }, t("gf.ally"), `${single}-${i}-ally`),
+          check(b.mercenary, (on) => { if (on) b.mercenary = true; else delete b.mercenary; change(); }, t("gf.mercenary"), `${single}-${i}-mercenary`),
+          el("span", { class: "cost", testid: `${single}-${i}-cost` }, pts(cost)),
+          remove(list, i, `${single}-${i}-remove`)));
+      });
+    }
+    crea.appendChild(el("div", { class: "entry" },
+      el("button", { type: "button", class: "btn", testid: "add-creature", onclick: () => {
+        doc.creatures.push({ name: C.creatures[0].name, figures: 1 }); change(); } }, t("gf.add_creature")),
+      el("button", { type: "button", class: "btn", testid: "add-monster", onclick: () => {
+        (doc.monsters || (doc.monsters = [])).push({ name: C.monsters[0].name, figures: 1 }); change(); } }, t("gf.add_monster"))));
     const poch = el("fieldset", { testid: "gf-pochteca" }, el("legend", {}, t("gf.pochteca")),
       el("div", { class: "entry" }, el("label", { title: fr ? C.pochteca.printed : C.pochteca.printed_en }, t("gf.count"),
         number(doc.pochteca || 0, (n) => { doc.pochteca = n; change(); }, "pochteca", 0)),
