@@ -134,7 +134,7 @@ def test_gf_a2_00_is_100():
 
 
 def test_automatic_movement_bad_input():
-    with pytest.raises(RefereeError, match=r"field table: unknown name 'monstre'.*monstres"):
+    with pytest.raises(RefereeError, match=r"field table: unknown name 'monstre'.*monsters"):
         GF.adjudicate({"kind": "automatic_movement", "table": "monstre", "d100": 4})
     with pytest.raises(RefereeError, match=r"field d100"):
         GF.adjudicate({"kind": "automatic_movement", "table": "troops", "d100": 101})

@@ -130,7 +130,7 @@ def test_flight_manoeuvres():
 def test_bad_input():
     with pytest.raises(RefereeError, match=r"field unit: unknown name 'Hommes'.*'Homme'"):
         mv(unit="Hommes", move="normal")
-    with pytest.raises(RefereeError, match=r"field obstacles\[0\].type: unknown name 'hai'.*'haie'"):
+    with pytest.raises(RefereeError, match=r"field obstacles\[0\].type: unknown name 'hai'.*'Murs/haies'"):
         mv(unit="Homme", move="normal", obstacles=[{"type": "hai", "at_cm": 3}])
     with pytest.raises(RefereeError, match=r"field at_cm"):
         mv(unit="Homme", move="normal", obstacles=[{"type": "haie", "at_cm": -3}])
