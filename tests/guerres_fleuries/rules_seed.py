@@ -30,7 +30,7 @@ def band_max(text: str) -> int:
 
 
 def fraction(text: str) -> str:
-    """A printed penalty as stored: ``"-1/2"`` -> ``"1/2"``; ``"/"`` -> ``"0"`` (GF-D7);
+    """A printed penalty as stored: ``"-1/2"`` -> ``"1/2"``; ``"/"`` -> ``"0"`` (OR-GF1);
     ``"tour entier"`` -> ``"1"``."""
     text = text.strip()
     if text == "/":

@@ -39,7 +39,7 @@ def test_every_row_is_cited_to_existing_seed_lines(name):
             assert 1 <= n <= len(lines()) and line(n).strip(), (name, item["ref"])
         if item.get("decision"):
             for d in item["decision"].split(", "):
-                assert re.fullmatch(r"GF-[A-K]\d+", d)
+                assert re.fullmatch(r"GF-[A-K]\d+|OR-GF\d+", d)
 
 
 def test_every_model_validates_its_file():
@@ -183,7 +183,7 @@ def test_every_printed_rate_is_in_the_data():
 
 
 def test_every_printed_terrain_penalty_is_in_the_data():
-    """GF-D2 columns; "/" (monsters) is no penalty (GF-D7)."""
+    """GF-D2 columns; "/" (monsters) is no penalty (OR-GF1)."""
     groups = [(_rate_rows(1411, 1412), {"Sans armure/armure de coton": ["homme"], "Saurien": ["saurien"]}),
               (_rate_rows(1736, 1739), {"Aigle et condor géant": ["aigle"], "Jaguar et puma": ["jaguar"],
                                         "Chauve-souris géante / Ptérodactyle": ["chauve_souris", "pterodactyle"],

@@ -113,7 +113,7 @@ def test_buildings_impassable_and_unprinted_terrain():
     assert "consomme la totalité de son mouvement" in line(712)
     assert mv(unit="Homme", move="normal", obstacles=[{"type": "bâtiment", "at_cm": 3}])["distance_cm"] == 3
     assert mv(unit="Homme", move="normal", obstacles=[{"type": "rivière", "at_cm": 7}])["distance_cm"] == 7
-    assert mv(unit="Homme", move="normal", terrain="bâtiment")["distance_cm"] == 15  # GF-D8, l.788
+    assert mv(unit="Homme", move="normal", terrain="bâtiment")["distance_cm"] == 15  # OR-GF2, l.788
     with pytest.raises(RefereeError, match="without a value"):
         mv(unit="Homme", move="normal", obstacles=[{"type": "gué", "at_cm": 3}])
 

@@ -45,7 +45,7 @@ class Ruling:
     def cite(self, *refs: str | None) -> None:
         for r in refs:
             # a row's decision may list several readings ("GF-C3, GF-C5"): each is cited on its own
-            for one in (r.split(", ") if r and r.startswith("GF-") else [r]):
+            for one in (r.split(", ") if r and r.startswith(("GF-", "OR-GF")) else [r]):
                 if one and one not in self.citations:
                     self.citations.append(one)
 

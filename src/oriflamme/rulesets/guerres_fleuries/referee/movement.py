@@ -122,13 +122,13 @@ def movement(situation: dict) -> dict:
     obstacles = situation.get("obstacles") or []
     if (terrain_given is not None or obstacles) and medium == "air":
         raise RefereeError("field terrain/obstacles: terrain effects are printed for movement on the ground; "
-                           "a mover in the air gives none (docs/guerres-fleuries/referee-rules.md, GF-D9)")
+                           "a mover in the air gives none (docs/guerres-fleuries/referee-rules.md, OR-GF3)")
     mods = mv.terrain_mods()[mid]
     if terrain_given is not None:
         tid, col, other = _terrain("terrain", terrain_given)
         if tid == "batiment":  # inside a building: irregular ground (l.788)
             tid, col, other = "maquis_marais", mv.terrain_columns()["maquis_marais"], None
-            r.step("inside a building: irregular ground (GF seed 003 l.788)", "GF seed 003 l.788", "GF-D8")
+            r.step("inside a building: irregular ground (GF seed 003 l.788)", "GF seed 003 l.788", "OR-GF2")
         if col is not None:
             if col.shape == "linear":
                 raise RefereeError(f"field terrain: {col.printed!r} is a linear obstacle: give it in obstacles "
