@@ -23,6 +23,10 @@ from .texts import both, say
 SEED = "LB seed 001"
 TYPES = {"fire": ("unit", "target"), "move": ("unit", "to", "facing"), "declare": ("unit", "hex"),
          "resolve": ("hex",), "melee": ("hex",), "initiative": (), "rally": ("unit",), "end_step": ()}
+#: the kinds of action each step of the sequence knows (a refusal names the rule behind it)
+STEP_TYPES = {"B": {"fire", "end_step"}, "C": {"initiative"}, "D1": {"move", "end_step"},
+              "D2": {"fire", "end_step"}, "D3": {"declare", "end_step"},
+              "D4": {"resolve", "fire", "melee", "end_step"}, "E": {"rally", "end_step"}}
 FACING_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
 
 
@@ -186,9 +190,10 @@ def refusal(state: State, action: Action) -> tuple[str, str]:
         return "the game is over", rules().victory.ref
     if action.side != who:
         return f"it is {who}'s turn in step {state.step}, not {action.side!r}'s", step_ref(state)
-    allowed = {a.type for a in legal_actions(state)}
-    if action.type not in allowed:
-        return f"no {action.type} in step {state.step} now (allowed: {', '.join(sorted(allowed))})", step_ref(state)
+    allowed = STEP_TYPES.get(state.step, set())
+    if action.type not in allowed or (action.type == "fire" and fire.mode_of(state) is None):
+        now = sorted({a.type for a in legal_actions(state)})
+        return f"no {action.type} in step {state.step} now (allowed: {', '.join(now)})", step_ref(state)
     if action.type in ("fire", "rally", "declare") or (action.type == "move" and action.unit in state.units):
         u = state.units.get(action.unit or "")
         if u is None:
