@@ -92,3 +92,17 @@ def test_explain_gives_the_same_probabilities_as_the_chance_outcomes():
         break
     else:
         pytest.fail("the artillery should fire in B")
+
+
+def test_every_house_rule_cited_in_the_data_is_a_section_of_the_document():
+    """The data's "LB house §x" citations name sections of docs/leader-battle.md."""
+    import re
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "leader-battle.md").read_text(encoding="utf-8")
+    headings = set(re.findall(r"^###? (§\d+(?:\.\d+)?)", doc, re.M)) | set(re.findall(r"^## (\d+)\.", doc, re.M))
+    folder = resources.files("oriflamme.rulesets.leader_battle").joinpath("data")
+    cited = set()
+    for name in ("rules.toml", "units.toml", "sequence.toml"):
+        cited |= set(re.findall(r"LB house (§\d+(?:\.\d+)?)", folder.joinpath(name).read_text(encoding="utf-8")))
+    missing = {c for c in cited if c not in headings and c.lstrip("§") not in headings}
+    assert cited and not missing, missing

@@ -247,5 +247,9 @@ class LeaderBattle(Ruleset):
         return {"ruleset": self.id, "title": self.title,
                 "sections": {s.ref: s.title_en for s in rules().steps}}
 
+    def terminal(self):
+        from . import terminal
+        return terminal
+
     def is_pass(self, action) -> bool:
         return getattr(action, "type", None) == "end_step"
