@@ -35,3 +35,23 @@ def test_bad_scenarios_name_the_field(change, field):
     base = RS.scenario_to_json(scenario([unit("a", "red", "infantry", "0101"), unit("b", "blue", "infantry", "0806")]))
     with pytest.raises(ScenarioError, match=field):
         RS.scenario_from_json({**base, **change}, "bad.toml")
+
+
+def test_every_event_is_structured_and_speaks_english_and_french():
+    from oriflamme.ai.random_player import RandomPlayer
+    from oriflamme.core.dice import Dice
+    from oriflamme.rulesets.leader_battle.texts import catalogue, say
+    sc = RS.load_scenario("the-bridge-of-vauclair")
+    state = RS.setup(sc, Dice("events"))
+    bots = {s.id: RandomPlayer(i, ruleset=RS) for i, s in enumerate(RS.sides(sc))}
+    while not RS.outcome(state).over:
+        RS.apply(state, bots[RS.to_act(state)].choose(state))
+    kinds = set()
+    for ev in RS.events(state):
+        key, args = ev["msg"]["key"], ev["msg"]["args"]
+        assert key in catalogue() and ev["text"] == say(key, "en", args) and ev["text_fr"] == say(key, "fr", args)
+        kinds.add(key)
+    fr = RS.render_events(RS.events(state), "fr")
+    assert [e["text"] for e in fr] == [e["text_fr"] for e in RS.events(state)]
+    assert {"fire", "initiative", "activate", "step"} <= kinds
+    assert RS.render_text(state.result, "fr") != state.result

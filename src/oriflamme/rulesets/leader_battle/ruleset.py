@@ -16,6 +16,7 @@ from .engine import Action
 from .queries import objectives_held
 from .rules import rules
 from .state import State, initial
+from .texts import translate
 
 HOUSE_EN = "House rules: Oriflamme's own (the seed gives only the sequence of play and the fire rules)"
 HOUSE_FR = "Règles maison : celles d'Oriflamme (la source ne donne que la séquence de jeu et les règles de tir)"
@@ -225,7 +226,7 @@ class LeaderBattle(Ruleset):
         return {**options, "actions": [{**x, "label": x.get("label_fr", x["label"])} for x in options.get("actions", [])]}
 
     def render_text(self, text: str, lang: str) -> str:
-        return text
+        return translate(text, lang)
 
     def render_events(self, events: list[dict], lang: str) -> list[dict]:
         if lang != "fr":

@@ -20,3 +20,24 @@ def say(key: str, lang: str, args: dict) -> str:
 
 def both(en: str, fr: str) -> dict:
     return {"en": en, "fr": fr}
+
+
+def _pattern(template: str):
+    import re
+    parts = re.split(r"\{(\w+)\}", template)
+    rx = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+    return re.compile("^" + rx + "$")
+
+
+def translate(text: str, lang: str) -> str:
+    """A rendered English message in ``lang`` (the catalogue's template that produced it, its
+    arguments kept as they are); an unknown text is returned unchanged."""
+    if lang != "fr":
+        return text
+    import re
+    rows = sorted(catalogue().values(), key=lambda r: -len(re.sub(r"\{\w+\}", "", r["en"])))
+    for row in rows:  # the most specific template first ("{title}" matches anything)
+        m = _pattern(row["en"]).match(text)
+        if m:
+            return row["fr"].format(**m.groupdict())
+    return text
