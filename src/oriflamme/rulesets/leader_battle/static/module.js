@@ -127,17 +127,19 @@ export async function mount(containers, core, view) {
 
   function counter(u, lab, i, n) {
     const [cx, cy] = centre(lab);
-    const x = cx - 15 + (n > 1 ? (i - 0.5) * 12 : 0), y = cy - 12 + (n > 1 ? (i - 0.5) * 8 : 0);
+    // a stack: its counters side by side, each one clickable
+    const w = n > 1 ? 26 : 30, h = n > 1 ? 22 : 24;
+    const x = n > 1 ? cx - 27 + i * 28 : cx - 15, y = cy - h / 2;
     const sel = u.id === st.selected;
     const g = svg("g", { class: "counter", "data-testid": "unit-" + u.id, "data-unit": u.id, cursor: "pointer",
       opacity: u.in_command === false ? 0.75 : 1 });
-    g.appendChild(svg("rect", { x, y, width: 30, height: 24, rx: 3, fill: colourOf(u.side),
+    g.appendChild(svg("rect", { x, y, width: w, height: h, rx: 3, fill: colourOf(u.side),
       stroke: sel ? "#f1c40f" : "#1b1b1b", "stroke-width": sel ? 3 : 1, "stroke-dasharray": u.disordered ? "3 2" : null }));
-    const [fx, fy] = sidePoint(x + 15, y + 12, u.facing, 0.55);
-    g.appendChild(svg("line", { x1: x + 15, y1: y + 12, x2: fx, y2: fy, stroke: "#fff", "stroke-width": 2.5 }));
-    g.appendChild(svg("text", { x: x + 15, y: y + 10, "font-size": 8, "text-anchor": "middle", fill: "#fff", "font-weight": 700 },
+    const [fx, fy] = sidePoint(x + w / 2, y + h / 2, u.facing, 0.5);
+    g.appendChild(svg("line", { x1: x + w / 2, y1: y + h / 2, x2: fx, y2: fy, stroke: "#fff", "stroke-width": 2.5 }));
+    g.appendChild(svg("text", { x: x + w / 2, y: y + h / 2 - 2, "font-size": 8, "text-anchor": "middle", fill: "#fff", "font-weight": 700 },
       ABBR[u.kind] || u.kind));
-    g.appendChild(svg("text", { x: x + 15, y: y + 21, "font-size": 8, "text-anchor": "middle", fill: "#fff" }, `${u.steps}/${u.max_steps}`));
+    g.appendChild(svg("text", { x: x + w / 2, y: y + h - 3, "font-size": 8, "text-anchor": "middle", fill: "#fff" }, `${u.steps}/${u.max_steps}`));
     g.appendChild(svg("title", {}, `${u.name} — ${fr() ? u.kind_name_fr : u.kind_name} (${sideName(u.side)})\n` +
       `${L("steps", "pas")} ${u.steps}/${u.max_steps} · ${L("movement", "mouvement")} ${u.movement}` +
       (u.fire ? ` · ${L("range", "portée")} ${u.range}` : "") + (u.disordered ? ` · ${L("disordered", "désorganisée")}` : "") +
@@ -145,7 +147,7 @@ export async function mount(containers, core, view) {
     g.addEventListener("click", (e) => {
       e.stopPropagation();
       const mark = st.selected && offered().some((o) => o.action.unit === st.selected && destOf(o.action) === lab);
-      if (mark && u.id !== st.selected) st.hex = lab;
+      if (mark && (u.id !== st.selected || st.hex !== lab)) st.hex = lab;  // narrow to this hex (a turn in place)
       else { st.selected = st.selected === u.id ? null : u.id; st.hex = null; }
       st.preview = null;
       core.render();
