@@ -223,7 +223,6 @@ export async function mount(containers, core, view) {
 
   function phase(v, f) {
     const step = f ? f.step : v.step;
-    const cur = step === "D1" || step === "D2" || step === "D3" || step === "D4" ? step : step;
     let note = fr() ? "Règles maison (hors séquence et tirs)" : "House rules (beyond sequence and fire)";
     if (!f && v.step === "B" && v.b_index !== null && v.b_order[v.b_index]) {
       const o = v.b_order[v.b_index];
@@ -234,8 +233,8 @@ export async function mount(containers, core, view) {
         (v.combat ? ` · ${L("combat", "combat")} ${v.combat} (${v.combat_stage})` : "");
     }
     return {
-      steps: v.steps.map((s) => ({ id: s.id, label: s.id, title: `${fr() ? s.title_fr : s.title} — ${s.ref}${s.house ? "; " + s.house : ""}` })),
-      current: cur, note, pending: null,
+      steps: v.steps.map((s) => ({ id: s.id, label: `${s.id} · ${(s.ref.match(/l\.[\d-]+/) || [""])[0]}`, title: `${fr() ? s.title_fr : s.title} — ${s.ref}${s.house ? "; " + s.house : ""}` })),
+      current: step, note, pending: null,
     };
   }
 
