@@ -193,7 +193,7 @@ def test_no_illegal_action_is_accepted(case, playout):
     assert not bad, f"{case}: not in legal_actions, yet accepted: {bad[:5]}"
 
 
-@pytest.mark.parametrize("ruleset_id", ["magna-carta", "hidden-duel"])
+@pytest.mark.parametrize("ruleset_id", ["magna-carta", "hidden-duel", "leader-battle"])
 def test_apply_accepts_only_listed_choices(ruleset_id):
     """The strict form of the contract over every bundled game (seed 1): no action whose choice
     is outside legal_actions is accepted."""

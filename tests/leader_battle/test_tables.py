@@ -106,3 +106,19 @@ def test_every_house_rule_cited_in_the_data_is_a_section_of_the_document():
         cited |= set(re.findall(r"LB house (§\d+(?:\.\d+)?)", folder.joinpath(name).read_text(encoding="utf-8")))
     missing = {c for c in cited if c not in headings and c.lstrip("§") not in headings}
     assert cited and not missing, missing
+
+
+@pytest.mark.parametrize("die", range(1, 11))
+def test_a_rolled_fire_reads_its_cell_and_applies_it(die):
+    """Step B, artillery at long range (+2, LB house §5.3): the logged cell is the data's, and
+    the target's steps or disorder follow it at once."""
+    from oriflamme.core.dice import FixedDice
+    st = started([unit("s", "red", "artillery", "0203", 2), unit("t", "blue", "infantry", "0703", 5)])
+    st.dice = FixedDice([die], st.dice.count)
+    RS.apply(st, {"type": "fire", "side": "red", "unit": "s", "target": "t"})
+    ev = next(e for e in st.log if e["type"] == "fire")
+    row = min(10, die + 2)
+    expect = raw_fire(3, row)  # 2 steps x 2 = 4 fire points: column "4"
+    assert ev["ruling"]["cell"] == {"table": "fire", "column": "4", "row": row, "result": expect}
+    t = st.units["t"]
+    assert (t.steps, t.disordered) == {"1": (3, False), "D": (4, True), "-": (4, False)}[expect]

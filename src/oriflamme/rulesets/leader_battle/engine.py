@@ -263,7 +263,11 @@ def _fire(state: State, a: Action) -> None:
     state.fired.add(u.id)
     label = rules().fire_results[res]
     ruling = {**rl, "die": die, "modified_die": modified, "result": res,
-              "explanation": rl["steps"], "explanation_fr": rl["steps_fr"]}
+              "cell": {"table": "fire", "column": rl["column"], "row": modified, "result": res},
+              "explanation": rl["steps"] + [f"die {die}, modified {modified}: fire table, column {rl['column']}, "
+                                            f"row {modified}: {res}"],
+              "explanation_fr": rl["steps_fr"] + [f"dé {die}, modifié {modified} : table de tir, colonne "
+                                                  f"{rl['column']}, ligne {modified} : {res}"]}
     mode_name = {"B": both("step B", "phase B"), "D2": both("D2", "D2"),
                  "defensive": both("defensive fire", "tir défensif"),
                  "offensive": both("offensive fire", "tir offensif")}[mode]
@@ -341,7 +345,11 @@ def _melee(state: State, a: Action) -> None:
     res = r.combat.cell(rl["column_index"], die)
     row = r.combat_results[res]
     ruling = {**rl, "die": die, "modified_die": die, "result": res,
-              "explanation": rl["steps"], "explanation_fr": rl["steps_fr"]}
+              "cell": {"table": "combat", "column": rl["column"], "row": die, "result": res},
+              "explanation": rl["steps"] + [f"die {die}: combat table, column {rl['column']}, row {die}: {res} "
+                                            f"({row.label_en})"],
+              "explanation_fr": rl["steps_fr"] + [f"dé {die} : table de combat, colonne {rl['column']}, ligne "
+                                                  f"{die} : {res} ({row.label_fr})"]}
     emit(state, "melee", state.active_side, f"{SEED} l.20", ruling, hex=c.hex, die=die, column=rl["column"],
          result=both(f"{res}, {row.label_en}", f"{res}, {row.label_fr}"))
     att, dfn = melee.live(state, c.attackers), melee.live(state, c.defenders)

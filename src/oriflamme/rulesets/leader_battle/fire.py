@@ -121,8 +121,11 @@ def ruling(state: State, unit: Unit, target: Unit, mode: str) -> dict:
         mods.append(r.fire_modifiers["shooter_disordered"])
     total = sum(m.value for m in mods)
     probs: dict[str, Fraction] = {}
+    cells = []  # the table cell each die reads (die, modified die, result)
     for die in range(1, 11):
-        res = r.fire.cell(col, max(1, min(10, die + total)))
+        row = max(1, min(10, die + total))
+        res = r.fire.cell(col, row)
+        cells.append({"die": die, "row": row, "result": res})
         probs[res] = probs.get(res, Fraction(0)) + Fraction(1, 10)
     mode_ref = {"B": f"{SEED} l.4-9", "D2": f"{SEED} l.15, l.21", "defensive": f"{SEED} l.18, l.22-23",
                 "offensive": f"{SEED} l.19, l.22"}[mode]
@@ -141,7 +144,7 @@ def ruling(state: State, unit: Unit, target: Unit, mode: str) -> dict:
             "citations": [mode_ref, r.fire.ref] + [m.ref for m in mods],
             "outcomes": [{"result": k2, "label": r.fire_results[k2].label_en, "label_fr": r.fire_results[k2].label_fr,
                           "p": float(p), "p_exact": str(p)} for k2, p in sorted(probs.items())],
-            "table": "fire"}
+            "table": "fire", "cells": cells}
 
 
 def cell(ruling_: dict, die: int) -> tuple[int, str]:

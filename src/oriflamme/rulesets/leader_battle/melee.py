@@ -44,6 +44,7 @@ def ruling(state: State, combat: Combat) -> dict:
         shifts.append(r.combat_shifts["across_bridge"])
     col = max(0, min(len(r.combat.columns) - 1, base + sum(s.value for s in shifts)))
     probs: dict[str, Fraction] = {}
+    cells = [{"die": die, "row": die, "result": r.combat.cell(col, die)} for die in range(1, 11)]
     for die in range(1, 11):
         res = r.combat.cell(col, die)
         probs[res] = probs.get(res, Fraction(0)) + Fraction(1, 10)
@@ -59,7 +60,7 @@ def ruling(state: State, combat: Combat) -> dict:
         steps_fr.append(f"résolu sur la colonne {r.combat.columns[col]}")
     return {"kind": "melee", "hex": combat.hex, "attack": a_pts, "defence": d_pts,
             "base_column": r.combat.columns[base], "column": r.combat.columns[col], "column_index": col,
-            "shifts": [s.id for s in shifts], "steps": steps_en, "steps_fr": steps_fr, "table": "combat",
+            "shifts": [s.id for s in shifts], "steps": steps_en, "steps_fr": steps_fr, "table": "combat", "cells": cells,
             "citations": ["LB seed 001 l.17, l.20", r.combat.ref] + [s.ref for s in shifts],
             "outcomes": [{"result": k, "label": r.combat_results[k].label_en, "label_fr": r.combat_results[k].label_fr,
                           "p": float(p), "p_exact": str(p)} for k, p in sorted(probs.items())]}
