@@ -8,84 +8,23 @@ unités présentes" (l.5) does for step B.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from oriflamme.core.errors import IllegalAction
 
 from . import fire, melee
-from .queries import (H, adjacent_enemies, commanded_by, leader_alive, leader_moves, live_units, objectives_held,
-                      stack_points, unit_moves, units_at)
+from .actions import FACING_NAMES, Action, action_from_json, emit, side_name  # noqa: F401 (re-exported)
 from .board import front_hexes
+from .losses import disorder, lose_steps, retreat
+from .queries import (H, commanded_by, leader_alive, leader_moves, live_units, objectives_held, unit_moves,
+                      units_at)
 from .rules import rules
 from .state import Combat, State, Unit
-from .texts import both, say
+from .texts import both
 
 SEED = "LB seed 001"
-TYPES = {"fire": ("unit", "target"), "move": ("unit", "to", "facing"), "declare": ("unit", "hex"),
-         "resolve": ("hex",), "melee": ("hex",), "initiative": (), "rally": ("unit",), "end_step": ()}
 #: the kinds of action each step of the sequence knows (a refusal names the rule behind it)
 STEP_TYPES = {"B": {"fire", "end_step"}, "C": {"initiative"}, "D1": {"move", "end_step"},
               "D2": {"fire", "end_step"}, "D3": {"declare", "end_step"},
               "D4": {"resolve", "fire", "melee", "end_step"}, "E": {"rally", "end_step"}}
-FACING_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
-
-
-@dataclass(frozen=True)
-class Action:
-    type: str
-    side: str
-    unit: str | None = None
-    target: str | None = None
-    to: str | None = None
-    facing: int | None = None
-    hex: str | None = None
-
-    def to_json(self) -> dict:
-        out = {"type": self.type, "side": self.side}
-        for k in TYPES[self.type]:
-            out[k] = getattr(self, k)
-        return out
-
-
-def action_from_json(data) -> Action:
-    if not isinstance(data, dict):
-        raise IllegalAction(f"an action must be a JSON object (got {data!r:.60})")
-    kind = data.get("type")
-    if kind not in TYPES:
-        raise IllegalAction(f"field type: expected one of {', '.join(TYPES)} (got {kind!r:.40})")
-    if not isinstance(data.get("side"), str):
-        raise IllegalAction("field side: expected a text")
-    fields = TYPES[kind]
-    extra = set(data) - {"type", "side", *fields}
-    if extra:
-        raise IllegalAction(f"unknown field(s) for {kind}: {', '.join(sorted(map(str, extra)))}")
-    vals = {}
-    for f in fields:
-        v = data.get(f)
-        if f == "facing":
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 5:
-                raise IllegalAction("field facing: expected an integer from 0 (N) to 5 (NW)")
-        elif not isinstance(v, str):
-            raise IllegalAction(f"field {f}: expected a text")
-        vals[f] = v
-    return Action(kind, data["side"], **vals)
-
-
-# --- the log ----------------------------------------------------------------------------------
-def emit(state: State, key: str, side: str | None = None, ref: str = "", ruling: dict | None = None,
-         **args) -> dict:
-    ev = {"n": len(state.log), "turn": state.turn, "step": state.step, "type": key, "side": side,
-          "msg": {"key": key, "args": args}, "text": say(key, "en", args), "text_fr": say(key, "fr", args),
-          "ref": ref}
-    if ruling is not None:
-        ev["ruling"] = ruling
-    state.log.append(ev)
-    return ev
-
-
-def side_name(state: State, side: str) -> dict:
-    s = next(x for x in state.scenario.side if x.id == side)
-    return both(s.name, s.name_fr or s.name)
 
 
 # --- who acts ---------------------------------------------------------------------------------
@@ -279,29 +218,6 @@ def _fire(state: State, a: Action) -> None:
         disorder(state, t)
 
 
-def disorder(state: State, u: Unit) -> None:
-    if not u.broken and not u.disordered:
-        u.disordered = True
-        emit(state, "disordered", u.side, "LB house §5.2", unit=u.name)
-
-
-def lose_steps(state: State, u: Unit, n: int) -> None:
-    for _ in range(n):
-        if u.broken:
-            return
-        u.steps -= 1
-        if u.steps > 0:
-            emit(state, "step_lost", u.side, "LB house §5.2, §6.3", unit=u.name, steps=u.steps)
-            continue
-        where = u.hex
-        u.hex, u.disordered = None, False
-        emit(state, "broken", u.side, "LB house §8", unit=u.name)
-        for ld in state.leaders.values():
-            if ld.side == u.side and not ld.lost and ld.hex == where and not units_at(state, H(where), u.side):
-                ld.lost = True
-                emit(state, "leader_lost", u.side, rules().leader_loss.ref, leader=ld.name)
-
-
 def _move(state: State, a: Action) -> None:
     state.moved.add(a.unit)
     if a.unit in state.leaders:
@@ -365,43 +281,6 @@ def _melee(state: State, a: Action) -> None:
             retreat(state, group, [H(c.hex)])
     c.stage = "done"
     state.current = None
-
-
-def retreat(state: State, group: list[Unit], away_from: list) -> None:
-    """LB house §6.4: the stack falls back one hex, disordered: to the free neighbour farthest
-    from the enemy hexes of the combat (then the lowest direction); none: a step lost instead."""
-    r = rules()
-    if not group:
-        return
-    origin = H(group[0].hex)
-    side = group[0].side
-    need = sum(u.spec.stack for u in group)
-    ids = {u.id for u in group}
-    best = None
-    for d in range(6):
-        n = origin.neighbour(d)
-        if not state.board.on_map(n) or not state.board.crossable(origin, n):
-            continue
-        if units_at(state, n, state.enemy(side)) or stack_points(state, n, ids) + need > r.stacking.limit:
-            continue
-        score = sum(n.distance(x) for x in away_from)
-        if best is None or score > best[0]:
-            best = (score, n)
-    if best is None:
-        for u in group:
-            emit(state, "no_retreat", side, r.retreat.ref, unit=u.name)
-            lose_steps(state, u, r.retreat.blocked_steps)
-            disorder(state, u)
-        return
-    to = best[1]
-    still = [ld for ld in state.leaders.values() if ld.side == side and not ld.lost and ld.hex == origin.label]
-    for u in group:
-        u.hex = to.label
-        emit(state, "retreat", side, r.retreat.ref, unit=u.name, to=to.label)
-        disorder(state, u)
-    if not units_at(state, origin, side):
-        for ld in still:
-            ld.hex = to.label
 
 
 def _initiative(state: State, a: Action) -> None:
