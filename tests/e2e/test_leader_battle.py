@@ -4,10 +4,8 @@ a click on a unit then on an offered action commits it."""
 
 from __future__ import annotations
 
-import json
 import socket
 import threading
-import urllib.request
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -34,12 +32,11 @@ def lb_server(tmp_path):
 
 
 def test_the_module_draws_the_board_and_a_unit_acts(page: Page, lb_server, artifacts):
-    req = urllib.request.Request(lb_server + "/api/games", method="POST", headers={"Content-Type": "application/json"},
-                                 data=json.dumps({"scenario": "the-bridge-of-vauclair", "ruleset": "leader-battle",
-                                                  "mode": "hotseat"}).encode())
-    with urllib.request.urlopen(req) as r:
-        g = json.loads(r.read())
-    page.goto(lb_server + g["links"]["hotseat"])
+    # from the lobby: the scenario's card creates a game of its own ruleset
+    page.goto(lb_server + "/")
+    expect(page.get_by_test_id("scenario-card-the-bridge-of-vauclair")).to_contain_text("House rules")
+    expect(page.get_by_test_id("scenario-card-the-hill")).to_be_visible()   # Magna Carta's cards still drawn
+    page.get_by_test_id("hotseat-the-bridge-of-vauclair").click()
     expect(page.get_by_test_id("lb-svg")).to_be_visible()
     assert page.locator("[data-testid^=hex-0]").count() + page.locator("[data-testid^=hex-1]").count() == 12 * 9
     assert page.locator("[data-testid=hexside-river]").count() == 16

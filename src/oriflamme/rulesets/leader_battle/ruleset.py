@@ -19,6 +19,10 @@ from .state import State, initial
 from .texts import translate
 
 HOUSE_EN = "House rules: Oriflamme's own (the seed gives only the sequence of play and the fire rules)"
+VICTORY_EN = ("House rules §8: a side whose broken units reach its break point loses; otherwise the attacker "
+              "wins by holding the objectives needed at the end of the last turn")
+VICTORY_FR = ("Règles maison §8 : un camp dont les unités brisées atteignent son seuil perd ; sinon l'attaquant "
+              "gagne s'il tient les objectifs requis à la fin du dernier tour")
 HOUSE_FR = "Règles maison : celles d'Oriflamme (la source ne donne que la séquence de jeu et les règles de tir)"
 
 
@@ -39,7 +43,8 @@ class LeaderBattle(Ruleset):
         return ScenarioInfo(id=sc.id, name=sc.name, name_fr=sc.name_fr, description=sc.description,
                             description_fr=sc.description_fr, sides=self.sides(sc),
                             extra={"turns": sc.turns, "attacker": sc.attacker, "house_rules": HOUSE_EN,
-                                   "house_rules_fr": HOUSE_FR})
+                                   "house_rules_fr": HOUSE_FR, "size": [sc.cols, sc.rows], "characters": len(sc.unit),
+                                   "weather": "clear", "victory": VICTORY_EN, "victory_fr": VICTORY_FR})
 
     def load_scenario(self, name_or_path: str):
         return scenarios.load(name_or_path)
