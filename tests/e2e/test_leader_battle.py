@@ -54,6 +54,9 @@ def test_the_module_draws_the_board_and_a_unit_acts(page: Page, lb_server, artif
     expect(first).to_contain_text("fires at")
     first.click()
     expect(page.get_by_test_id("log-event").filter(has_text="fires at")).to_have_count(1)
+    # every citation chip names its source ("LB seed 001 l.11, l.13" gives two full chips)
+    chips = page.get_by_test_id("citation").all_inner_texts()
+    assert chips and all(c.startswith(("LB seed 001 l.", "LB house §")) for c in chips), chips
     page.get_by_test_id("lb-action").first.locator("xpath=following-sibling::button").first.click() \
         if page.get_by_test_id("lb-action").count() else None
     page.screenshot(path=str(artifacts / "leader-battle.png"))
