@@ -193,6 +193,20 @@ def apply(state: State, action: Action) -> list[dict]:
     return state.log[first:]
 
 
+TABLE_NAMES = {"fire": ("fire table", "table de tir"), "combat": ("combat table", "table de combat")}
+
+
+def rolled(rl: dict, die: int, row: int, res: str, label_en: str, label_fr: str) -> dict:
+    """A ruling (fire or melee, before the die) completed by its roll: the die, the row read,
+    the table cell and its result, the explanation's last line in both languages."""
+    en, fr = TABLE_NAMES[rl["table"]]
+    return {**rl, "die": die, "modified_die": row, "result": res,
+            "cell": {"table": rl["table"], "column": rl["column"], "row": row, "result": res},
+            "explanation": rl["steps"] + [f"die {die} (row {row}): {en}, column {rl['column']}: {res}, {label_en}"],
+            "explanation_fr": rl["steps_fr"] + [f"dé {die} (ligne {row}) : {fr}, colonne {rl['column']} : {res}, "
+                                                f"{label_fr}"]}
+
+
 def _fire(state: State, a: Action) -> None:
     mode = fire.mode_of(state)
     u, t = state.units[a.unit], state.units[a.target]
@@ -201,12 +215,7 @@ def _fire(state: State, a: Action) -> None:
     modified, res = fire.cell(rl, die)
     state.fired.add(u.id)
     label = rules().fire_results[res]
-    ruling = {**rl, "die": die, "modified_die": modified, "result": res,
-              "cell": {"table": "fire", "column": rl["column"], "row": modified, "result": res},
-              "explanation": rl["steps"] + [f"die {die}, modified {modified}: fire table, column {rl['column']}, "
-                                            f"row {modified}: {res}"],
-              "explanation_fr": rl["steps_fr"] + [f"dé {die}, modifié {modified} : table de tir, colonne "
-                                                  f"{rl['column']}, ligne {modified} : {res}"]}
+    ruling = rolled(rl, die, modified, res, label.label_en, label.label_fr)
     mode_name = {"B": both("step B", "phase B"), "D2": both("D2", "D2"),
                  "defensive": both("defensive fire", "tir défensif"),
                  "offensive": both("offensive fire", "tir offensif")}[mode]
@@ -260,12 +269,7 @@ def _melee(state: State, a: Action) -> None:
     die = state.dice.roll(10)
     res = r.combat.cell(rl["column_index"], die)
     row = r.combat_results[res]
-    ruling = {**rl, "die": die, "modified_die": die, "result": res,
-              "cell": {"table": "combat", "column": rl["column"], "row": die, "result": res},
-              "explanation": rl["steps"] + [f"die {die}: combat table, column {rl['column']}, row {die}: {res} "
-                                            f"({row.label_en})"],
-              "explanation_fr": rl["steps_fr"] + [f"dé {die} : table de combat, colonne {rl['column']}, ligne "
-                                                  f"{die} : {res} ({row.label_fr})"]}
+    ruling = rolled(rl, die, die, res, row.label_en, row.label_fr)
     emit(state, "melee", state.active_side, f"{SEED} l.20", ruling, hex=c.hex, die=die, column=rl["column"],
          result=both(f"{res}, {row.label_en}", f"{res}, {row.label_fr}"))
     att, dfn = melee.live(state, c.attackers), melee.live(state, c.defenders)
