@@ -55,3 +55,28 @@ def test_every_event_is_structured_and_speaks_english_and_french():
     assert [e["text"] for e in fr] == [e["text_fr"] for e in RS.events(state)]
     assert {"fire", "initiative", "activate", "step"} <= kinds
     assert RS.render_text(state.result, "fr") != state.result
+
+
+def test_every_citation_of_a_game_has_a_title_for_the_browser():
+    """Each reference an event cites ("LB seed 001 l.N", "LB house §x", lists split as the
+    page splits them) has a title in ``rules_sections`` (the citation chip's tooltip)."""
+    import re
+    from oriflamme.ai.random_player import RandomPlayer
+    from oriflamme.core.dice import Dice
+    sections = RS.rules_sections()["sections"]
+    sc = RS.load_scenario("the-bridge-of-vauclair")
+    state = RS.setup(sc, Dice("cites"))
+    bots = {s.id: RandomPlayer(i, ruleset=RS) for i, s in enumerate(RS.sides(sc))}
+    while not RS.outcome(state).over:
+        RS.apply(state, bots[RS.to_act(state)].choose(state))
+    refs = set()
+    for ev in RS.events(state):
+        for cite in [ev["ref"]] + ev.get("ruling", {}).get("citations", []):
+            for group in filter(None, (g.strip() for g in cite.split(";"))):
+                prefix = ""
+                for item in (x.strip() for x in group.split(",")):
+                    m = re.match(r"^(LB seed \d+|LB house)\s+(.*)$", item)
+                    prefix = m.group(1) if m else prefix
+                    refs.add(item if m else f"{prefix} {item}")
+    missing = sorted(r for r in refs if r not in sections)
+    assert refs and not missing, missing

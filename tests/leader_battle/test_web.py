@@ -26,7 +26,7 @@ def test_an_online_game_plays_explains_refuses_and_exports(client):
     fire = next(o["action"] for o in v["options"]["actions"] if o["action"]["type"] == "fire")
     ruling = client.post(f"/api/games/{g['id']}/explain", json={"action": fire}, headers={"X-Seat": count}).json()
     assert ruling["legal"] and abs(sum(o["p"] for o in ruling["outcomes"]) - 1) < 1e-9
-    assert ruling["citations"][0].startswith("LB seed 001 l.4")
+    assert ruling["citations"][0].startswith("LB seed 001 l.3-9")
     # the duke may not act in the count's step: refused with the rule
     r = client.post(f"/api/games/{g['id']}/actions", json={"action": {"type": "end_step", "side": "duke"},
                                                            "version": v["version"]}, headers={"X-Seat": duke})

@@ -127,7 +127,7 @@ def ruling(state: State, unit: Unit, target: Unit, mode: str) -> dict:
         res = r.fire.cell(col, row)
         cells.append({"die": die, "row": row, "result": res})
         probs[res] = probs.get(res, Fraction(0)) + Fraction(1, 10)
-    mode_ref = {"B": f"{SEED} l.4-9", "D2": f"{SEED} l.15, l.21", "defensive": f"{SEED} l.18, l.22-23",
+    mode_ref = {"B": f"{SEED} l.3-9", "D2": f"{SEED} l.15, l.21", "defensive": f"{SEED} l.18, l.22-23",
                 "offensive": f"{SEED} l.19, l.22"}[mode]
     if mode in ("B", "D2") and d == 1:
         mode_ref += ", l.24"

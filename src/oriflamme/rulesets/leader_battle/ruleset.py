@@ -250,8 +250,25 @@ class LeaderBattle(Ruleset):
         return {**ruling, "steps": ruling["steps_fr"]}
 
     def rules_sections(self) -> dict:
-        return {"ruleset": self.id, "title": self.title,
-                "sections": {s.ref: s.title_en for s in rules().steps}}
+        """The titles a citation chip shows: each seed line a step cites (the step's title),
+        each house section (``data/sections.toml``)."""
+        import re
+        import tomllib
+        from importlib import resources
+        out = {}
+        for st in rules().steps:
+            title = {"en": f"Seed 001: {st.title_en}", "fr": f"Source 001 : {st.title_fr}"}
+            for a, b in re.findall(r"l\.(\d+)(?:-(\d+))?", st.ref):
+                if b:
+                    out[f"LB seed 001 l.{a}-{b}"] = title  # a range is one chip
+                for n in range(int(a), int(b or a) + 1):
+                    out.setdefault(f"LB seed 001 l.{n}", title)
+        data = tomllib.loads(resources.files(__package__).joinpath("data", "sections.toml").read_text(encoding="utf-8"))
+        for sec in data["section"]:
+            out[f"LB house {sec['id']}"] = {"en": sec["en"], "fr": sec["fr"]}
+        for sl in data["seed_line"]:
+            out[f"LB seed 001 l.{sl['line']}"] = {"en": sl["en"], "fr": sl["fr"]}
+        return {"ruleset": self.id, "title": self.title, "sections": out}
 
     def terminal(self):
         from . import terminal
