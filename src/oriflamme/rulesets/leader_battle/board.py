@@ -55,7 +55,11 @@ class Board:
 
 
 def front_hexes(h: Hex, facing: int) -> list[Hex]:
-    """The front hexes of a unit (LB house §2.2: the hex it faces and the two beside it)."""
+    """The front hexes of a unit (LB house §2.2: the hex it faces and the two beside it).
+
+    >>> [h.label for h in front_hexes(Hex.from_label("0303"), 2)]  # facing SE
+    ['0402', '0403', '0304']
+    """
     return [h.neighbour(facing + d) for d in rules().facing.front_directions]
 
 
