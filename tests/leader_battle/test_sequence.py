@@ -95,3 +95,24 @@ def test_rally_in_command_uses_the_house_threshold():
     assert str(outs["rallied"]) == f"{rules().rally.in_command_max}/10"
     RS.apply(st, {"type": "rally", "side": "red", "unit": "ri"})
     assert not st.units["ri"].disordered
+
+
+def test_a_side_that_reaches_its_break_point_loses_at_once():
+    """LB house §8: the broken units reach the break point: the game ends, the other side wins."""
+    st = started([unit("rg", "red", "artillery", "0203", 2), unit("bi", "blue", "infantry", "0603", 5, steps=1),
+                  unit("bj", "blue", "infantry", "0806", 0)], dice=[1], break_point=1)
+    RS.apply(st, {"type": "fire", "side": "red", "unit": "rg", "target": "bi"})
+    out = RS.outcome(st)
+    assert out.over and out.winner == "red" and "break point 1" in out.text
+    assert RS.legal_actions(st) == [] and engine.to_act(st) is None
+
+
+@pytest.mark.parametrize("where,winner", [("0403", "red"), ("0101", "blue")])
+def test_at_the_end_of_the_last_turn_the_objectives_decide(where, winner):
+    """LB house §8: the attacker wins if he holds the objectives needed (a unit there, no enemy)."""
+    st = started([unit("ri", "red", "infantry", where, 0), unit("bi", "blue", "infantry", "0806", 0)],
+                 dice=[3], turns=1, objectives=["0403"])
+    RS.apply(st, {"type": "initiative", "side": "red"})
+    while not st.over:
+        RS.apply(st, engine.Action("end_step", engine.to_act(st)))
+    assert RS.outcome(st).winner == winner and st.turn == 1
