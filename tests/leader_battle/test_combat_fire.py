@@ -97,3 +97,20 @@ def test_the_active_player_chooses_the_order_of_the_combats():
     assert st.current is None and {a.hex for a in acts(st, kind="resolve")} == {"0403", "0504"}
     RS.apply(st, {"type": "resolve", "side": "red", "hex": "0504"})
     assert st.combats[st.current].hex == "0504"
+
+
+@pytest.mark.parametrize("choice", ["advance", "end_step"])
+def test_after_a_melee_that_empties_the_hex_the_attackers_may_advance(choice):
+    """LB house §6.3, §6.5: 8 against 2 is 4-1; a 1 is D2: the archers break, the hex is
+    empty, and the active player advances into it or stays."""
+    st = started([unit("ri", "red", "infantry", "0303", 2), unit("bi", "blue", "archers", "0403", 5)], dice=[1])
+    to_d4(st, [("ri", "0403")])
+    RS.apply(st, {"type": "end_step", "side": "blue"})       # no defensive fire
+    ex = RS.explain(st, {"type": "melee", "side": "red", "hex": "0403"})
+    assert ex["column"] == "4-1" and ex["cells"][0]["result"] == "D2"
+    RS.apply(st, {"type": "melee", "side": "red", "hex": "0403"})
+    assert st.units["bi"].broken and {a.type for a in acts(st)} == {"advance", "end_step"}
+    action = {"type": "advance", "side": "red", "hex": "0403"} if choice == "advance" else {"type": "end_step", "side": "red"}
+    RS.apply(st, action)
+    assert st.units["ri"].hex == ("0403" if choice == "advance" else "0303")
+    assert any(e["type"] == "advance" for e in st.log) == (choice == "advance")

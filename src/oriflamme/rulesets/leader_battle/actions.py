@@ -11,7 +11,7 @@ from .state import State
 from .texts import both, say
 
 TYPES = {"fire": ("unit", "target"), "move": ("unit", "to", "facing"), "declare": ("unit", "hex"),
-         "resolve": ("hex",), "melee": ("hex",), "initiative": (), "rally": ("unit",), "end_step": ()}
+         "resolve": ("hex",), "melee": ("hex",), "advance": ("hex",), "initiative": (), "rally": ("unit",), "end_step": ()}
 FACING_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
 
 

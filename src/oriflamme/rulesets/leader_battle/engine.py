@@ -24,7 +24,7 @@ SEED = "LB seed 001"
 #: the kinds of action each step of the sequence knows (a refusal names the rule behind it)
 STEP_TYPES = {"B": {"fire", "end_step"}, "C": {"initiative"}, "D1": {"move", "end_step"},
               "D2": {"fire", "end_step"}, "D3": {"declare", "end_step"},
-              "D4": {"resolve", "fire", "melee", "end_step"}, "E": {"rally", "end_step"}}
+              "D4": {"resolve", "fire", "melee", "advance", "end_step"}, "E": {"rally", "end_step"}}
 
 
 # --- who acts ---------------------------------------------------------------------------------
@@ -106,6 +106,8 @@ def legal_actions(state: State, side: str | None = None) -> list[Action]:
         c = state.combats[state.current]
         if c.stage in ("defensive", "offensive"):
             return _fire_actions(state, who, c.stage) + end
+        if c.stage == "advance":
+            return [Action("advance", who, hex=c.hex)] + end
         return [Action("melee", who, hex=c.hex)]
     if step == "E":
         return [Action("rally", who, unit=u.id) for u in live_units(state, who)
@@ -283,8 +285,29 @@ def _melee(state: State, a: Action) -> None:
         for h in sorted({x.hex for x in melee.live(state, c.attackers)}):
             group = [x for x in melee.live(state, c.attackers) if x.hex == h]
             retreat(state, group, [H(c.hex)])
-    c.stage = "done"
-    state.current = None
+    if not units_at(state, H(c.hex)) and not row.attacker_retreats and advancers(state, c):
+        c.stage = "advance"  # the active player advances or stays (LB house §6.5)
+    else:
+        c.stage, state.current = "done", None
+
+
+def advancers(state: State, c: Combat) -> list[Unit]:
+    """The attackers that may advance into the emptied hex, in order, as stacking allows."""
+    r = rules()
+    target, load, out = H(c.hex), 0, []
+    for u in melee.live(state, c.attackers):
+        if state.board.crossable(H(u.hex), target) and load + u.spec.stack <= r.stacking.limit:
+            load += u.spec.stack
+            out.append(u)
+    return out
+
+
+def _advance(state: State, a: Action) -> None:
+    c = state.combats[state.current]
+    for u in advancers(state, c):
+        u.hex = c.hex
+        emit(state, "advance", u.side, rules().advance.ref, unit=u.name, hex=c.hex)
+    c.stage, state.current = "done", None
 
 
 def _initiative(state: State, a: Action) -> None:
@@ -338,6 +361,7 @@ B_WHO = {("attacker", "artillery"): both("of the attacker's artillery", "d'artil
          ("attacker", "archers"): both("of the attacker's archers", "d'archers de l'attaquant")}
 
 HANDLERS = {"fire": _fire, "move": _move, "declare": _declare, "resolve": _resolve, "melee": _melee,
+            "advance": _advance,
             "initiative": _initiative, "rally": _rally, "end_step": _end_step}
 
 
@@ -415,7 +439,10 @@ def advance(state: State) -> None:
         enter(state, "D4")
     elif s == "D4":
         c = state.combats[state.current]
-        c.stage = "offensive" if c.stage == "defensive" else "melee"
+        if c.stage == "advance":  # the attackers stay
+            c.stage, state.current = "done", None
+        else:
+            c.stage = "offensive" if c.stage == "defensive" else "melee"
     elif s == "E":
         state.e_index += 1
         if state.e_index >= 2:
@@ -486,6 +513,8 @@ def settle(state: State) -> None:
                     continue
                 return
             c = state.combats[state.current]
+            if c.stage == "advance":
+                return
             if not melee.live(state, c.attackers) or not melee.live(state, c.defenders) \
                     or any(state.units[d].hex != c.hex for d in c.defenders if not state.units[d].broken):
                 emit(state, "called_off", state.active_side, "LB house §6.0", hex=c.hex)

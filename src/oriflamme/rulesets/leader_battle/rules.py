@@ -184,6 +184,7 @@ class Rules(BaseModel):
     combat_shifts: dict[str, Modifier]
     combat_results: dict[str, CombatResult]
     retreat: Retreat
+    advance: Plain
     rally: Rally
     victory: Plain
 
@@ -228,6 +229,7 @@ def build(units: dict, sequence: dict, rules: dict, source: str = "data/") -> Ru
             fire_modifiers=_by_id(rules.get("fire_modifier", [])), fire_results=_by_id(rules.get("fire_result", [])),
             combat=rules.get("combat"), combat_shifts=_by_id(rules.get("combat_shift", [])),
             combat_results=_by_id(rules.get("combat_result", [])), retreat=rules.get("retreat"),
+            advance=rules.get("advance"),
             rally=rules.get("rally"), victory=rules.get("victory"))
     except ValidationError as exc:
         err = exc.errors()[0]

@@ -212,6 +212,8 @@ class LeaderBattle(Ruleset):
             return f"{name(a.unit)} attaquera {a.hex}" if fr else f"{name(a.unit)} will attack {a.hex}"
         if a.type == "resolve":
             return f"Résoudre le combat en {a.hex}" if fr else f"Resolve the combat at {a.hex}"
+        if a.type == "advance":
+            return f"Avancer en {a.hex}" if fr else f"Advance into {a.hex}"
         if a.type == "melee":
             return f"Mêlée en {a.hex}" if fr else f"Melee at {a.hex}"
         if a.type == "initiative":
