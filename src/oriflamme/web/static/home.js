@@ -72,17 +72,18 @@
         el("label", { class: "seed-label" }, t("home.seed"), " ", seedInput),
         el("div", { class: "card-actions" },
           el("button", { type: "button", class: "btn primary", testid: "hotseat-" + s.id, title: t("home.hotseat.hint"),
-                         onclick: () => create(s.id, "hotseat", seedInput) }, t("home.hotseat")),
+                         onclick: () => create(s.id, "hotseat", seedInput, s.ruleset) }, t("home.hotseat")),
           el("button", { type: "button", class: "btn", testid: "online-" + s.id, title: t("home.online.hint"),
-                         onclick: () => create(s.id, "online", seedInput) }, t("home.online")),
+                         onclick: () => create(s.id, "online", seedInput, s.ruleset) }, t("home.online")),
         ),
       );
       box.appendChild(card);
     }
   }
 
-  async function create(scenario, mode, seedInput) {
+  async function create(scenario, mode, seedInput, ruleset) {
     const body = { scenario, mode };
+    if (ruleset) body.ruleset = ruleset;  // the scenario's own ruleset (the server's default is Magna Carta)
     // only a hot-seat game may choose its seed: an online game's dice are drawn by the server
     // and stay secret until the end (the view shows their commitment)
     const seed = mode === "hotseat" && seedInput && seedInput.value.trim();
