@@ -684,8 +684,17 @@ export async function mount(containers, core, view) {
   function phase(v, f) {
     const step = f ? f.step : v.step;
     const wl = t("weather." + v.weather);
+    // an edition (Cry Havoc, Croisades) names its own steps: the titles of its sequence.toml, in the view
+    const fr = I18N.lang() === "fr";
+    const edition = v.ruleset && v.ruleset !== "magna-carta" && v.sequence && v.sequence.steps;
+    const steps = edition
+      ? v.sequence.steps.map((s) => {
+          const id = s.id === "stunned_recovery" ? "recovery" : s.id;
+          return { id, label: fr ? s.title_fr : s.title_en, title: s.players ? null : t("step.recovery.title") };
+        })
+      : STEPS.map((s) => ({ id: s, label: t("step." + s), title: s === "recovery" ? t("step.recovery.title") : null }));
     return {
-      steps: STEPS.map((s) => ({ id: s, label: t("step." + s), title: s === "recovery" ? t("step.recovery.title") : null })),
+      steps,
       current: step,
       note: v.weather ? (wl.startsWith("weather.") ? human(v.weather) : wl) : null,
       pending: !f && v.pending && v.pending.length ? pendingText(v) : null,
