@@ -38,3 +38,17 @@ def test_pick_an_edition_play_it_and_compare_its_rules(page: Page, server):
     page.goto(server.url + "/")
     page.get_by_test_id("rules-diff-link").click()
     expect(page.get_by_test_id("diff-table")).to_contain_text("jump_bands.success")
+
+
+def test_cry_havoc_fire_preview_shows_both_steps(page: Page, server):
+    _, g = server.call("POST", "/api/games", {"scenario": "the-village", "ruleset": "cry-havoc", "mode": "hotseat",
+                                              "seed": 3}, expect=201)
+    page.goto(server.url + g["links"]["hotseat"])
+    expect(page.get_by_test_id("counter-guy")).to_be_visible()
+    page.get_by_test_id("counter-anseau").click()
+    page.get_by_test_id("counter-jehan").click()
+    expect(page.get_by_test_id("preview-p-hit")).to_be_visible()
+    expect(page.get_by_test_id("preview-explanation")).to_contain_text("step 1, to hit")
+    expect(page.get_by_test_id("preview-explanation")).to_contain_text("step 2, damage")
+    page.get_by_test_id("commit").click()
+    expect(page.locator('[data-testid=log-event][data-type="fire"]').last).to_be_visible()

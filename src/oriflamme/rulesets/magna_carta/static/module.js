@@ -442,6 +442,10 @@ export async function mount(containers, core, view) {
       dl.append(...fact(t("preview.distance"), r.distance, "preview-distance"));
       dl.append(...fact(t("preview.cover"), r.cover ? t("cover." + r.cover) : "—", "preview-cover"));
       dl.append(...fact(t("preview.die_modifier"), signed(r.die_modifier), "preview-modifier"));
+      if (r.two_step) {  // an edition's fire in two steps (Cry Havoc): to hit, then damage
+        dl.append(...fact(t("preview.p_hit"), Math.round(r.p_hit * 100) + " %", "preview-p-hit"));
+        dl.append(...fact(t("preview.damage_modifier"), signed(r.damage_modifier), "preview-damage-modifier"));
+      }
       if (r.weapon) dl.append(...fact(t("char.weapon"), human(r.weapon)));
     } else {
       dl.append(...fact(t("preview.odds"), r.odds, "preview-odds"));
