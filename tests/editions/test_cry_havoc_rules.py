@@ -157,3 +157,27 @@ def test_the_turn_follows_the_four_phases_with_their_titles():
     apply(st, EndStep())
     ev = [e for e in st.log if e["type"] == "step"][-1]
     assert ev["text"] == "Movement (Phase de mouvement)" and ev["ref"] == "CH seed 002 l.132-133"
+
+
+WATER_ROW = [" ".join("." * 12)] * 5 + [". . . . . w . . . . . ."] + [" ".join("." * 12)] * 6  # 0606 is water
+
+
+@pytest.mark.parametrize("die, status", [(5, None), (6, "stunned"), (7, "stunned"), (8, "wounded")])
+def test_a_riders_jump_under_cry_havoc(die, status):
+    """l.259-272 with armour +2 (a knight): 1-7 over; 8-9 falls stunned (before the obstacle);
+    10 falls wounded — beyond it, his horse alive (the aid does not kill it, unlike MC §4.4.3)."""
+    from oriflamme.rulesets.magna_carta.engine.actions import Move
+    st = game(WATER_ROW, [("k", "knight", "A", "0607", {"facing": "N"}), ("z", "spearman", "B", "1212")],
+              step="movement", dice=[die], ruleset="cry-havoc")
+    apply(st, Move("k", ("0605", "0604")))
+    k = st.characters["k"]
+    jump = next(e for e in st.log if e["type"] == "jump")
+    assert jump["ruling"]["modified_die"] == die + 2
+    assert "CH seed 002" in jump["ruling"]["explanation"][-1]
+    if status is None:
+        assert k.mounted and [h.label for h in k.hexes] == ["0604", "0605"]
+        return
+    assert not k.mounted and k.status == status
+    assert len(st.riders.horses) == 1 and not st.bodies.carcasses  # the horse lives, riderless
+    if status == "wounded":
+        assert next(e for e in st.log if e["type"] == "status")["ref"].startswith("CH seed 002 l.264")
