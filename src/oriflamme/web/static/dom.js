@@ -1,5 +1,5 @@
-/* Oriflamme — a small DOM helper shared by the pages that load it (home, rules diff):
- * el(tag, attrs, ...children) builds an element; attrs: class, testid (data-testid), on<event>
+/* Oriflamme — a small DOM helper shared by the pages (home, game, rules diff):
+ * el(tag, attrs, ...children) builds an element; attrs: class, testid (data-testid), dataset, on<event>
  * handlers, other attributes (false/null/undefined left out, true as an empty attribute). */
 (function () {
   "use strict";
@@ -9,6 +9,7 @@
       if (v === undefined || v === null || v === false) continue;
       if (k === "class") e.className = v;
       else if (k === "testid") e.dataset.testid = v;
+      else if (k === "dataset") Object.assign(e.dataset, v);
       else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
       else e.setAttribute(k, v === true ? "" : v);
     }
