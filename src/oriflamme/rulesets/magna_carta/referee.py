@@ -68,10 +68,31 @@ def show(value: Any) -> str:
     return str(value)
 
 
+DEF_PLUS = "def+"  # "Def. +": "+" to a defender, "0" to him attacking (SEED-NOTES D4)
+
+
 def _mark(value: Any) -> str:
+    """A mark ("-", "0", "+", "Def. +"), or a terrain name of the situation's ruleset, kept as
+    typed and read with the ruleset (:func:`_resolve_mark`)."""
     if isinstance(value, str) and value.strip() in _MARK_ALIASES:
         return _MARK_ALIASES[value.strip()]
-    raise ValueError(f'expected a terrain mark "-", "0" or "+", got {show(value)}')
+    if isinstance(value, str) and value.replace(" ", "").replace(".", "").lower() == DEF_PLUS:
+        return DEF_PLUS
+    if isinstance(value, str) and len(value.strip()) > 1 and any(c.isalpha() for c in value):
+        return value.strip()
+    raise ValueError(f'expected a terrain mark "-", "0" or "+" (or "Def. +", or a terrain of the ruleset), got {show(value)}')
+
+
+def _resolve_mark(rs: Ruleset, value: str, attacking: bool, field: str) -> tuple[str, str | None]:
+    """The mark a fighter takes, and the step that says where it came from (None: typed in)."""
+    if value in ("-", "0", "+"):
+        return value, None
+    if value == DEF_PLUS:
+        mark = "0" if attacking else "+"
+        return mark, f"'Def. +' counts {mark} for the {'attacker' if attacking else 'defender'}"
+    t = _lookup(rs.find_terrain, value, field)
+    mark = t.combat_attacking if attacking and t.combat_attacking is not None else t.combat
+    return mark, f"{t.names[0]}: terrain mark {mark}" + (" (Def. +)" if t.combat_attacking is not None else "")
 
 
 class _Model(BaseModel):
@@ -150,6 +171,7 @@ class FireSit(_Ruled):
     weather: str = "clear"
     extra_modifiers: list[Any] = []
     die: Die | None = None
+    damage_die: Die | None = None  # the second die of a two-step fire (Cry Havoc)
 
 
 class InfiltratorModel(_Model):
@@ -291,7 +313,15 @@ def _ruleset(s: _Ruled) -> Ruleset:
 
 
 # --- the kinds --------------------------------------------------------------------------------
-def _fighter_terrain(t: str | tuple[str, str], mounted: bool, field: str) -> dict:
+def _fighter_terrain(t: str | tuple[str, str], mounted: bool, field: str, rs: Ruleset | None = None,
+                     attacking: bool = False, notes: list | None = None) -> dict:
+    if rs is not None:  # terrain names and "Def. +" read with the ruleset's table
+        def read(v: str, f: str) -> str:
+            mark, note = _resolve_mark(rs, v, attacking, f)
+            if note and notes is not None:
+                notes.append(Step(note, ref_of(rs, v)))
+            return mark
+        t = (read(t[0], f"{field}[0]"), read(t[1], f"{field}[1]")) if isinstance(t, tuple) else read(t, field)
     if isinstance(t, tuple):
         if not mounted:
             raise SituationError("a list of two hexes' marks is only for a mounted fighter "
@@ -306,22 +336,39 @@ def _melee(obj: dict) -> Ruling:
     if s.weather is not None:
         _lookup(rs.find_weather, s.weather, "weather")
     attackers = []
+    notes: list[Step] = []
     for i, a in enumerate(s.attackers):
         attackers.append(Fighter(a.attack, mounted=a.mounted, armour=a.armour, charging=a.charging, name=a.name,
-                                 **_fighter_terrain(a.terrain, a.mounted, f"attackers[{i}].terrain")))
+                                 **_fighter_terrain(a.terrain, a.mounted, f"attackers[{i}].terrain", rs, True, notes)))
     defenders = []
     for i, d in enumerate(s.defenders):
         defenders.append(Fighter(d.defence, mounted=d.mounted, armour=d.armour, counter_charging=d.counter_charging,
-                                 name=d.name, **_fighter_terrain(d.terrain, d.mounted, f"defenders[{i}].terrain")))
+                                 name=d.name, **_fighter_terrain(d.terrain, d.mounted, f"defenders[{i}].terrain", rs,
+                                                                 False, notes)))
     for who, side, flag in (("attackers", s.attackers, "charging"), ("defenders", s.defenders, "counter_charging")):
         for i, f in enumerate(side):
             if getattr(f, flag) and not f.mounted:
                 what = "charge" if flag == "charging" else "counter-charge"
                 return Ruling(kind="melee").refuse(f"{who}[{i}] is on foot: only a rider can {what}", "MC §7.6.1, §7.6.2")
-    return melee(rs, attackers, defenders, extra_shifts=s.extra_shifts, weather=s.weather, die=s.die)
+    r = melee(rs, attackers, defenders, extra_shifts=s.extra_shifts, weather=s.weather, die=s.die)
+    r.steps[:0] = notes
+    return r
 
 
-def _fire(obj: dict) -> Ruling:
+def ref_of(rs: Ruleset, value: str) -> str:
+    """The citation of a terrain named in a situation ("SEED-NOTES D4" for "Def. +")."""
+    if value == DEF_PLUS:
+        return "SEED-NOTES D4"
+    try:
+        return rs.find_terrain(value).ref
+    except KeyError:
+        return ""
+
+
+def fire_situation(obj: dict) -> tuple[Ruleset, FireSituation, "FireSit", list[Step]]:
+    """A fire situation validated and read with its ruleset: (ruleset, situation, the typed-in
+    fields, the steps to put first). An edition with another fire (Cry Havoc's two steps)
+    resolves it itself (its adapter's ``adjudicate``)."""
     s: FireSit = _validate(FireSit, obj)
     rs = _ruleset(s)
     _lookup(rs.find_weapon, s.weapon, "weapon")
@@ -350,10 +397,19 @@ def _fire(obj: dict) -> Ruling:
         cover=cover, weather=s.weather, shooter_wounded=s.shooter.wounded, shooter_in_tree=s.shooter.in_tree,
         modifiers=tuple(ids), extra=tuple(extra),
     )
-    r = fire(rs, situation, die=s.die)
+    first = []
     if isinstance(s.target.cover, list):
-        r.steps.insert(0, Step(f"rider's two hexes: covers {' / '.join(covers)}, the stronger counts: {cover}",
-                               "MC §5.5.4; SEED-NOTES D9"))
+        first.append(Step(f"rider's two hexes: covers {' / '.join(covers)}, the stronger counts: {cover}",
+                          "MC §5.5.4; SEED-NOTES D9"))
+    return rs, situation, s, first
+
+
+def _fire(obj: dict) -> Ruling:
+    rs, situation, s, first = fire_situation(obj)
+    if s.damage_die is not None:
+        raise SituationError(f"{rs.title}'s fire has one die (use 'die')", "damage_die")
+    r = fire(rs, situation, die=s.die)
+    r.steps[:0] = first
     r.data.setdefault("band", None)
     return r
 

@@ -2,23 +2,10 @@
 (function () {
   "use strict";
   const { t } = window.I18N;
-  let scenarios = null;
+  let scenarios = null;   // one entry per scenario id, with the rulesets (editions) it may be played under
+  let rulesets = {};
 
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k === "class") e.className = v;
-      else if (k === "testid") e.dataset.testid = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      e.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-    }
-    return e;
-  }
+  const { el } = window.DOM;
 
   function toast(msg, kind) {
     const box = document.getElementById("toasts");
@@ -53,6 +40,9 @@
     if (!scenarios) return;
     box.innerHTML = "";
     for (const s of scenarios) {
+      // the edition the game follows (docs/architecture.md "Editions"): picked when it is created
+      const editionSelect = el("select", { class: "edition-select", testid: "edition-" + s.id, disabled: s.editions.length < 2 },
+        s.editions.map((rid) => el("option", { value: rid }, rulesets[rid] ? pick(rulesets[rid], "title") : rid)));
       const seedInput = el("input", {
         type: "number", min: "0", step: "1", class: "seed-input", testid: "seed-" + s.id,
         placeholder: "123",
@@ -69,12 +59,13 @@
           el("dt", {}, t("home.characters")), el("dd", {}, String(s.characters)),
         ),
         el("p", { class: "victory" }, el("strong", {}, t("home.victory") + " — "), pick(s, "victory") || s.victory),
+        el("label", { class: "edition-label" }, t("home.edition"), " ", editionSelect),
         el("label", { class: "seed-label" }, t("home.seed"), " ", seedInput),
         el("div", { class: "card-actions" },
           el("button", { type: "button", class: "btn primary", testid: "hotseat-" + s.id, title: t("home.hotseat.hint"),
-                         onclick: () => create(s.id, "hotseat", seedInput, s.ruleset) }, t("home.hotseat")),
+                         onclick: () => create(s.id, "hotseat", seedInput, editionSelect.value) }, t("home.hotseat")),
           el("button", { type: "button", class: "btn", testid: "online-" + s.id, title: t("home.online.hint"),
-                         onclick: () => create(s.id, "online", seedInput, s.ruleset) }, t("home.online")),
+                         onclick: () => create(s.id, "online", seedInput, editionSelect.value) }, t("home.online")),
         ),
       );
       box.appendChild(card);
@@ -83,7 +74,7 @@
 
   async function create(scenario, mode, seedInput, ruleset) {
     const body = { scenario, mode };
-    if (ruleset) body.ruleset = ruleset;  // the scenario's own ruleset (the server's default is Magna Carta)
+    if (ruleset) body.ruleset = ruleset;
     // only a hot-seat game may choose its seed: an online game's dice are drawn by the server
     // and stay secret until the end (the view shows their commitment)
     const seed = mode === "hotseat" && seedInput && seedInput.value.trim();
@@ -148,19 +139,35 @@
   I18N.apply();
 
   /* the rulesets with an army builder (Ruleset.army_catalog): a link to /army/<id> each */
-  let rulesets = [];
   function renderBuilders() {
     const box = document.getElementById("army-builder-list");
     box.innerHTML = "";
-    const withBuilder = rulesets.filter((r) => r.army_builder);
+    const withBuilder = Object.values(rulesets).filter((r) => r.army_builder);
     document.getElementById("army-builders").hidden = !withBuilder.length;
     for (const r of withBuilder) {
       box.appendChild(el("a", { class: "btn primary", href: "/army/" + encodeURIComponent(r.id), testid: "army-builder-" + r.id },
         t("home.army_builder") + " — " + pick(r, "title")));
     }
   }
-  api("GET", "/api/rulesets").then((d) => { rulesets = d.rulesets; renderBuilders(); }).catch(() => {});
 
-  api("GET", "/api/scenarios").then((d) => { scenarios = d.scenarios; render(); })
+  function group(list) {
+    // /api/scenarios lists a scenario once per ruleset that may play it: one card, an edition list
+    const byId = new Map();
+    for (const s of list) {
+      const g = byId.get(s.id);
+      if (g) g.editions.push(s.ruleset);
+      else byId.set(s.id, Object.assign({}, s, { editions: [s.ruleset] }));
+    }
+    for (const g of byId.values()) g.editions.sort((a, b) => (rulesets[a] && rulesets[a].base ? 1 : 0) - (rulesets[b] && rulesets[b].base ? 1 : 0));
+    return [...byId.values()];
+  }
+
+  Promise.all([api("GET", "/api/rulesets"), api("GET", "/api/scenarios")])
+    .then(([r, d]) => {
+      for (const x of r.rulesets) rulesets[x.id] = x;
+      scenarios = group(d.scenarios);
+      render();
+      renderBuilders();
+    })
     .catch((e) => { document.getElementById("scenarios").textContent = e.message; toast(e.message); });
 })();

@@ -30,7 +30,9 @@ def marks_of(state: GameState, c: Character, other: Character, attacking: bool) 
     rs = state.rules
     options = []
     for h in c.hexes:  # a rider counts the worse of his two hexes (§6.1; SEED-NOTES D3)
-        marks = [rs.terrain[state.gmap.terrain(h)].combat]
+        t = rs.terrain[state.gmap.terrain(h)]
+        # a "Def. +" hex is "+" to its defender only (SEED-NOTES D4; combat_attacking)
+        marks = [t.combat_attacking if attacking and t.combat_attacking is not None else t.combat]
         if not attacking:
             for oh in other.hexes:
                 hs = state.gmap.hexside(h, oh) if h.distance(oh) == 1 else None
