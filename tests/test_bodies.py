@@ -130,7 +130,9 @@ def test_two_characters_on_foot_clear_three_dead_men():
     assert bodies_at(st, H("0302")) == (3, 0)
     assert bodies_at(st, H("0201")) == (3, 0)
     ev = [e for e in st.log if e["type"] == "clear_bodies"][-1]
-    assert ev["n"] == 3 and ev["ref"] == "MC §4.2.3"
+    # the body count is ``count``; ``n`` stays the event's index in the log (docs/api.md)
+    assert ev["count"] == 3 and ev["ref"] == "MC §4.2.3"
+    assert ev["n"] == st.log.index(ev)
     assert all(not st.characters[f"m{i}"].alive for i in range(6))
     assert step_cost(st, st.characters["b"], H("0402"), H("0302"))[0] == 2
 
