@@ -56,6 +56,7 @@
       if (k === "class") e.className = v;
       else if (k === "testid") e.dataset.testid = v;
       else if (k === "dataset") Object.assign(e.dataset, v);
+      else if (k === "style") e.style.cssText = v;  // CSSOM, allowed by the page's CSP (no inline style attribute)
       else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
       else e.setAttribute(k, v === true ? "" : v);
     }
@@ -250,7 +251,7 @@
 
   async function undo(answer) {
     try {
-      const r = await api("POST", "/undo", answer ? { answer } : {});
+      const r = await api("POST", "/undo", answer ? { answer, version: st.view.version } : { version: st.view.version });
       if (r.undone) toast(t("undo.done"), "info");
       else if (r.declined) toast(t("undo.declined"), "info");
       if (st.ctl && st.ctl.clear) st.ctl.clear();
