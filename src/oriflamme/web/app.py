@@ -19,7 +19,6 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from starlette.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from ..core import registry
@@ -257,7 +256,7 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
     async def new_game(request: Request):
         body = await _body(request, NewGame)
         guard.new_game(_client(request))
-        game_id, seats = await run_in_threadpool(hub.create, body.scenario, body.mode, body.seed, body.ruleset)
+        game_id, seats = await hub.run_in_thread(hub.create, body.scenario, body.mode, body.seed, body.ruleset)
         live = hub.get(game_id)
         links = {("hotseat" if side == HOTSEAT else side): f"/play/{game_id}#seat={token}" for side, token in seats.items()}
         return _json({"id": game_id, "mode": body.mode, "ruleset": live.ruleset.id,

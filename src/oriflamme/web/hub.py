@@ -17,7 +17,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from starlette.concurrency import run_in_threadpool
+import anyio.to_thread
+from anyio import CapacityLimiter
 
 from ..core import registry
 from ..core.dice import new_secret
@@ -69,6 +70,12 @@ def get_ruleset(ruleset_id: str | None) -> Ruleset:
         raise HubError(404, "unknown_ruleset", str(exc)) from None
 
 
+#: worker threads for the rules work: Python threads share one interpreter lock, so more threads
+#: would not compute faster, only take the lock from the event loop more often
+RULES_THREADS = 2
+
+
+
 class Hub:
     """The games in memory. The rules work (applying an action, computing a view, a rider's
     moves, the replay frames, loading a game) runs in worker threads, off the event loop, one
@@ -83,6 +90,13 @@ class Hub:
         self.clock = clock
         self.games: dict[str, LiveGame] = {}
         self._mutex = threading.Lock()  # self.games, between worker threads
+        self._limiter: CapacityLimiter | None = None
+
+    async def run_in_thread(self, fn: Callable[..., Any], *args) -> Any:
+        """``fn(*args)`` in one of the hub's :data:`RULES_THREADS` worker threads."""
+        if self._limiter is None:  # made on first use, inside the server's event loop
+            self._limiter = CapacityLimiter(RULES_THREADS)
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
 
     # --- creation and loading ---------------------------------------------------------------
     def create(self, scenario_id: str, mode: str, seed: int | None = None,
@@ -151,10 +165,10 @@ class Hub:
         """The live game and the token's seat (loading, if need be, in a worker thread)."""
         live = self.games.get(game_id)
         if live is None:
-            live = await run_in_threadpool(self.get, game_id)
+            live = await self.run_in_thread(self.get, game_id)
         else:
             live.last_used = self.clock()
-        return live, await run_in_threadpool(self.seat, live, token)
+        return live, self.seat(live, token)  # one indexed SQLite read: not worth a thread
 
     def forget(self, live: LiveGame) -> None:
         """Drop ``live`` from memory (its store copy is the truth; the next request reloads it)."""
@@ -186,7 +200,7 @@ class Hub:
     async def read(self, live: LiveGame, fn: Callable[..., Any], *args) -> Any:
         """``fn(*args)`` in a worker thread, holding the game's lock (per-game order)."""
         async with live.lock:
-            return await run_in_threadpool(fn, *args)
+            return await self.run_in_thread(fn, *args)
 
     def seat(self, live: LiveGame, token: str | None) -> str:
         if not token:
@@ -283,7 +297,7 @@ class Hub:
         the WebSockets. Returns its events, or ``then(events)`` computed under the same lock
         (the answer to the request, of exactly this version)."""
         async with live.lock:
-            result = await run_in_threadpool(self._act, live, seat, action_json, version, then)
+            result = await self.run_in_thread(self._act, live, seat, action_json, version, then)
         await self.announce(live)
         return result
 
@@ -328,7 +342,7 @@ class Hub:
         """Hot-seat: undo at once. Online: ``answer=None`` requests, the opponent answers
         ``accept`` or ``decline``. ``version``, when given, must be the game's (409 stale)."""
         async with live.lock:
-            result = await run_in_threadpool(self._undo, live, seat, answer, version)
+            result = await self.run_in_thread(self._undo, live, seat, answer, version)
         await self.announce(live)
         return result
 
