@@ -130,7 +130,7 @@ def route(body: str | None, answer: str | None, params: list[str] | None = None,
     extra: dict[str, Any] = {"parameters": parameters}
     if body:
         extra["requestBody"] = {"required": True, "content": {"application/json": {"schema": _ref(body)}}}
-    ok = {"text/markdown": {"schema": {"type": "string"}}} if text else \
+    ok = {"text/plain": {"schema": {"type": "string", "description": "Markdown"}}} if text else \
         {"application/json": {"schema": _ref(answer) if answer else {"type": "object"}}}
     errors = dict(GAME_ERRORS if seat else {"429": GAME_ERRORS["429"], "503": GAME_ERRORS["503"], "404": "unknown_*"})
     if body:
@@ -173,6 +173,9 @@ def install(app) -> None:
             comps[model.__name__] = model.model_json_schema(ref_template="#/components/schemas/{model}")
         for path, ops in doc.get("paths", {}).items():
             for op in ops.values():
+                ok = op.get("responses", {}).get("200", {}).get("content", {})
+                if "text/plain" in ok:  # FastAPI's default JSON beside a text answer
+                    ok.pop("application/json", None)
                 for status, resp in list(op.get("responses", {}).items()):
                     schema = resp.get("content", {}).get("application/json", {}).get("schema", {})
                     if "HTTPValidationError" in str(schema):
