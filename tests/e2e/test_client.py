@@ -58,7 +58,7 @@ def seed_with_retreat(server) -> int:
     found through the API (throw-away games), so the test follows the engine's dice."""
     for seed in range(1, 200):
         _, g = server.call("POST", "/api/games", {"scenario": "the-hill", "mode": "hotseat", "seed": seed}, expect=201)
-        _, r = server.call("POST", f"/api/games/{g['id']}/actions", {"action": FIRST_SHOT}, token=g["seats"]["hotseat"], expect=200)
+        _, r = server.call("POST", f"/api/games/{g['id']}/actions", {"action": FIRST_SHOT, "version": 0}, token=g["seats"]["hotseat"], expect=200)
         if any(p["kind"] == "retreat" for p in r["view"]["pending"]):
             return seed
     raise AssertionError("no seed of the-hill gives a retreat on the first shot")
@@ -411,7 +411,8 @@ def test_illegal_action_toast(page: Page, server):
     page.get_by_test_id("counter-hugo").click()
     expect(page.get_by_test_id("preview")).to_be_visible()
     page.evaluate("window.oriflamme.state.ws.onclose = null; window.oriflamme.state.ws.close()")  # no live update
-    server.call("POST", f"/api/games/{gid}/actions", {"action": {"type": "end_step"}}, token=token, expect=200)
+    server.call("POST", f"/api/games/{gid}/actions", {"action": {"type": "end_step"},
+                                                       "version": view(server, gid, token)["version"]}, token=token, expect=200)
     page.get_by_test_id("commit").click()
     expect(page.get_by_test_id("toast").first).to_be_visible()
     expect(page.get_by_test_id("step-movement")).to_have_class(re.compile(r"\bcurrent\b"))
