@@ -140,6 +140,8 @@ class Hub:
         with self._mutex:  # two requests loading the same game at once: both get the first one in
             live = self.games.setdefault(game_id, live)
         live.last_used = now
+        if self.limits.max_live_games and len(self.games) > self.limits.max_live_games:
+            self.evict()
         return live
 
     def _load(self, game_id: str) -> LiveGame:
