@@ -90,6 +90,8 @@ class Guard:
         if not cap:
             return
         now = self.clock()
+        if len(self.created) > 10_000:  # forget clients with no creation in the last hour
+            self.created = {k: v for k, v in self.created.items() if v and v[-1] > now - 3600}
         times = self.created.setdefault(client, deque())
         while times and times[0] <= now - 3600:
             times.popleft()

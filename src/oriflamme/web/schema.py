@@ -152,7 +152,7 @@ WEBSOCKET = {
     "client_messages": "none expected; anything received is ignored",
     "close_codes": {"4403": "missing or foreign seat token", "4404": "unknown game",
                     "4429": "too many connections (per game or per client) or requests",
-                    "4503": "the game store is unavailable"},
+                    "4503": "the game store is unavailable, or the stored game cannot be replayed"},
 }
 
 
