@@ -234,6 +234,7 @@ def test_games_created_per_hour_per_client(tmp_path):
     app.state.guard.clock = lambda: clock[0]
     with TestClient(app) as c:
         for _ in range(2):
+            assert c.post("/api/games", json={"scenario": "nope"}).status_code == 404  # not made: not counted
             assert c.post("/api/games", json={"scenario": "the-hill"}).status_code == 201
         r = c.post("/api/games", json={"scenario": "the-hill"})
         assert is_json_error(r, 429, "too_many_games") and r.headers["Retry-After"] == "3600"

@@ -256,7 +256,11 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
     async def new_game(request: Request):
         body = await _body(request, NewGame)
         guard.new_game(_client(request))
-        game_id, seats = await hub.run_in_thread(hub.create, body.scenario, body.mode, body.seed, body.ruleset)
+        try:
+            game_id, seats = await hub.run_in_thread(hub.create, body.scenario, body.mode, body.seed, body.ruleset)
+        except BaseException:
+            guard.game_not_created(_client(request))  # only games made count against the hourly cap
+            raise
         live = hub.get(game_id)
         links = {("hotseat" if side == HOTSEAT else side): f"/play/{game_id}#seat={token}" for side, token in seats.items()}
         return _json({"id": game_id, "mode": body.mode, "ruleset": live.ruleset.id,

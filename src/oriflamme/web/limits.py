@@ -101,6 +101,12 @@ class Guard:
                                                  f"retry in {wait} s", wait)
         times.append(now)
 
+    def game_not_created(self, client: str) -> None:
+        """Give back the count of a creation that failed (unknown scenario, storage down...)."""
+        times = self.created.get(client)
+        if times:
+            times.pop()
+
     # --- bodies ----------------------------------------------------------------------------
     def parse(self, raw: bytes):
         """A request body as JSON within the size and nesting limits (an empty body is ``{}``)."""
