@@ -11,12 +11,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-NAME = "003_97839088d07a509e.txt"
-# beside the project (``/work/main`` -> ``/work/shared``); from a worktree deeper down, the nearest
-# ``shared/seeds`` above it
-SEED = next((p / "shared" / "seeds" / NAME for p in Path(__file__).resolve().parents[2].parents
-             if (p / "shared" / "seeds" / NAME).exists()),
-            Path(__file__).resolve().parents[2].parent / "shared" / "seeds" / NAME)
+_NAME = Path("shared") / "seeds" / "003_97839088d07a509e.txt"
+# beside the project (/work/main -> /work/shared), or beside a parent folder (a git worktree)
+SEED = next((p / _NAME for p in Path(__file__).resolve().parents[2].parents if (p / _NAME).exists()),
+            Path(__file__).resolve().parents[2].parent / _NAME)
 
 
 @lru_cache(maxsize=1)

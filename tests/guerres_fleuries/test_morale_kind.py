@@ -1,5 +1,5 @@
 """``"kind": "morale"``: the score (GF-I1) read against an oracle re-parsed from the seed's own
-tables, each reading (GF-I2..I5, GF-B4, GF-G3, reading M2), bad input, and properties."""
+tables, each reading (GF-I2..I5, GF-B4, GF-G3, reading OR-GF5), bad input, and properties."""
 
 from __future__ import annotations
 

@@ -43,3 +43,35 @@ def test_names_fold_case_and_accents_and_suggest_the_closest():
 def test_squash_ignores_punctuation_and_spacing_but_keeps_signs():
     assert names.squash("Si la cible a bougé de plus de 10cm. (-)") == names.squash("si la cible a bouge de plus de 10 cm (-)")
     assert names.squash("+10%") != names.squash("-10%")
+
+
+def test_every_decision_cited_in_the_data_is_defined():
+    """A row's ``decision`` names a reading of SEED-NOTES-guerres-fleuries.md (GF-…) or one of
+    Oriflamme's own, listed in docs/decisions.md (OR-GF…): never an id defined nowhere."""
+    import re
+    import tomllib
+    from importlib import resources
+    from pathlib import Path
+
+    notes = (SEED.parents[1] / "SEED-NOTES-guerres-fleuries.md").read_text(encoding="utf-8")
+    decisions = (Path(__file__).resolve().parents[2] / "docs" / "decisions.md").read_text(encoding="utf-8")
+    defined = set(re.findall(r"\*\*(GF-[A-K]\d+)\*\*", notes)) | set(re.findall(r"\*\*(OR-GF\d+)\*\*", decisions))
+    data = resources.files("oriflamme.rulesets.guerres_fleuries").joinpath("data")
+    cited: dict[str, str] = {}
+
+    def walk(node, where):
+        if isinstance(node, dict):
+            if isinstance(node.get("decision"), str):
+                for one in node["decision"].split(", "):
+                    cited.setdefault(one, where)
+            for v in node.values():
+                walk(v, where)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, where)
+
+    for path in sorted(Path(str(data)).rglob("*.toml")):
+        walk(tomllib.loads(path.read_text(encoding="utf-8")), path.name)
+    assert cited, "no decision cited at all"
+    undefined = {d: f for d, f in cited.items() if d not in defined}
+    assert not undefined, f"cited but defined nowhere: {undefined}"

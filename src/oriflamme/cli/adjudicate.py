@@ -35,7 +35,11 @@ kinds and fields (optional ones in brackets):
   jump          [rider: {armour, wounded}], [two_hexes], [die]
   move_cost     terrain, [mover: {mounted, armour}], [hexside], [dead_men], [dead_horses]
   allowance     base, [weather], [indoors]
-every kind also takes [ruleset] (default "magna-carta").
+every kind also takes [ruleset] (default "magna-carta"); other rulesets document their own kinds
+(Les Guerres Fleuries: docs/guerres-fleuries/referee-*.md).
+
+  oriflamme adjudicate --modifiers RULESET [--json]
+                lists every modifier of every kind of RULESET (id, value, sentence as printed)
 
 example:
   echo '{"kind":"melee","attackers":[{"attack":8}],
@@ -55,6 +59,9 @@ def register(sub) -> argparse.ArgumentParser:
     )
     p.add_argument("file", nargs="?", default="-", metavar="FILE",
                    help="a JSON file; '-' or nothing reads stdin")
+    p.add_argument("--modifiers", metavar="RULESET",
+                   help="list every modifier of every kind of RULESET (its referee's kind 'modifiers')")
+    p.add_argument("--json", action="store_true", help="with --modifiers: print the list as JSON")
     p.set_defaults(func=run)
     return p
 
@@ -84,7 +91,46 @@ def adjudicate_one(situation) -> dict:
     return rs.adjudicate(situation)
 
 
+def _write(text: str) -> None:
+    if hasattr(sys.stdout, "buffer"):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.buffer.flush()
+    else:
+        sys.stdout.write(text)
+
+
+def list_modifiers(rid: str, as_json: bool) -> int:
+    """``--modifiers RULESET``: the ruleset referee's ``{"kind": "modifiers"}`` answer."""
+    try:
+        rs = registry.get(rid)
+    except OriflammeError as exc:
+        return _fail("--modifiers", str(exc))
+    try:
+        answer = rs.adjudicate({"kind": "modifiers", "ruleset": rs.id})
+    except OriflammeError as exc:
+        return _fail("--modifiers", f"{rs.id} lists no modifiers ({exc})")
+    rows = answer.get("modifiers") if isinstance(answer, dict) else None
+    if not isinstance(rows, list):
+        return _fail("--modifiers", f"{rs.id} lists no modifiers")
+    if as_json:
+        _write(json.dumps(answer, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    lines, kind = [], None
+    for m in rows:
+        if m.get("kind") != kind:
+            kind = m.get("kind")
+            lines.append(f"{'' if not lines else chr(10)}[{kind}]")
+        value = m.get("value")
+        value = f"{value:+d}" if isinstance(value, int) else str(value)
+        lines.append(f"  {m.get('id', ''):<36} {value:>6}  {m.get('printed', '')}  ({m.get('ref', '')})")
+    _write("\n".join(lines) + "\n")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "modifiers", None):
+        return list_modifiers(args.modifiers, args.json)
     name = args.file
     where = "<stdin>" if name == "-" else name
     try:
@@ -109,13 +155,7 @@ def run(args: argparse.Namespace) -> int:
         except OriflammeError as exc:
             return _fail(f"situation {i + 1}", str(exc))
     result: object = rulings if isinstance(data, list) else rulings[0]
-    out = json.dumps(result, ensure_ascii=False, indent=2) + "\n"
-    if hasattr(sys.stdout, "buffer"):
-        sys.stdout.flush()
-        sys.stdout.buffer.write(out.encode("utf-8"))
-        sys.stdout.buffer.flush()
-    else:
-        sys.stdout.write(out)
+    _write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
     return 0
 
 

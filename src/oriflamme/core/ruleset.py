@@ -19,6 +19,17 @@ from typing import Any
 #: ``to_act`` answers this when chance (not a side) must act next (OpenSpiel's chance player).
 CHANCE = "chance"
 
+#: the envelope of an army document (docs/formats.md § Army documents)
+ARMY_FORMAT = "oriflamme-army"
+ARMY_VERSION = 1
+
+
+def army_envelope(doc: dict, ruleset_id: str) -> dict:
+    """``doc`` with its envelope first and filled in (``format``, ``version``, ``ruleset``); a
+    value already there is kept, so that the ruleset refuses a wrong one naming the field."""
+    return {"format": doc.get("format", ARMY_FORMAT), "version": doc.get("version", ARMY_VERSION),
+            "ruleset": doc.get("ruleset", ruleset_id), **doc}
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -227,7 +238,7 @@ class Ruleset(ABC):
 
     def info(self) -> dict:
         return {"id": self.id, "title": self.title, "title_fr": self.title_fr or self.title, "base": self.base,
-                "scenarios": self.scenario_ids()}
+                "scenarios": self.scenario_ids(), "army_builder": self.has_army_builder()}
 
     # --- web UI hooks (the web app's only way into a ruleset; generic defaults) ---------------
     # Added for the web adapter (oriflamme.web). Each has a default that works for any ruleset;
@@ -313,6 +324,45 @@ class Ruleset(ABC):
         message names the field. Default: this ruleset has no referee."""
         from .errors import OriflammeError
         raise OriflammeError(f"this ruleset ({self.id}) has no referee")
+
+    # --- army builder (optional; the web app, the store and ``oriflamme army`` use these) ------
+    # Defaults mean "this ruleset has no army builder". A ruleset with an army list (Les Guerres
+    # Fleuries) overrides all of them. An army document is a JSON object
+    # ``{"format": "oriflamme-army", "version": 1, "ruleset": <id>, "name": ..., ...}`` whose
+    # remaining fields the ruleset defines (docs/formats.md § Army).
+    def has_army_builder(self) -> bool:
+        """True when the ruleset offers an army builder: it overrides :meth:`army_catalog`
+        (cheap: the catalogue is not built)."""
+        return type(self).army_catalog is not Ruleset.army_catalog
+
+    def army_catalog(self) -> dict | None:
+        """Everything a list builder offers (troops, characters, equipment by level, costs,
+        constraints), as JSON; None: this ruleset has no army builder."""
+        return None
+
+    def validate_army(self, doc: dict) -> dict:
+        """The army's verdict as JSON: at least ``valid`` (bool), ``violations`` (a list of
+        ``{"rule", "message", "ref"}`` or sentences citing the rule) and ``total_points``.
+        A malformed document raises :class:`~oriflamme.core.errors.OriflammeError` naming the
+        field; an impossible but well-formed army is ``valid: false``."""
+        from .errors import OriflammeError
+        raise OriflammeError(f"this ruleset ({self.id}) has no army builder")
+
+    def army_sheet(self, doc: dict, lang: str = "en") -> str:
+        """A printable sheet of the army: a complete HTML page with print CSS."""
+        from .errors import OriflammeError
+        raise OriflammeError(f"this ruleset ({self.id}) has no army builder")
+
+    def army_examples(self) -> dict[str, dict]:
+        """The bundled example armies, by id (army documents); empty by default."""
+        return {}
+
+    def army_roll(self, doc: dict, request: dict, dice) -> dict:
+        """A roll the army list itself asks for (a magic weapon's curse): ``request`` names it,
+        ``dice`` is a :class:`~oriflamme.core.dice.Dice`. Returns ``{"army": updated document,
+        "roll": the ruling}``. Default: no such roll."""
+        from .errors import OriflammeError
+        raise OriflammeError(f"this ruleset ({self.id}) has no army builder")
 
     def is_pass(self, action) -> bool:
         """True for an action that only passes (ends a step doing nothing): random players

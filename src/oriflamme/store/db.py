@@ -69,6 +69,27 @@ MIGRATIONS: list[tuple[int, str]] = [
         ALTER TABLE games ADD COLUMN secret TEXT;
         ALTER TABLE games ADD COLUMN digest_version INTEGER NOT NULL DEFAULT 1;
     """),
+    # the army builder: owners (the app has no accounts: an owner is a token the server mints
+    # and the browser keeps; only its hash is stored) and their saved armies
+    # (oriflamme.store.armies, docs/guerres-fleuries/army-builder.md)
+    (4, """
+        CREATE TABLE owners (
+            token_hash TEXT PRIMARY KEY,
+            created_at REAL NOT NULL
+        );
+        CREATE TABLE armies (
+            id           TEXT PRIMARY KEY,
+            owner_hash   TEXT NOT NULL REFERENCES owners(token_hash) ON DELETE CASCADE,
+            ruleset      TEXT NOT NULL,
+            name         TEXT NOT NULL DEFAULT '',
+            army_json    TEXT NOT NULL,
+            valid        INTEGER NOT NULL CHECK (valid IN (0, 1)),
+            total_points INTEGER,
+            created_at   REAL NOT NULL,
+            updated_at   REAL NOT NULL
+        );
+        CREATE INDEX armies_by_owner ON armies (owner_hash, updated_at);
+    """),
 ]
 
 #: how the digests of new games are computed (``Ruleset.digest``, without the seed)
@@ -273,6 +294,12 @@ class Store:
         with self._transaction("record an undo request") as conn:
             conn.execute("UPDATE games SET undo_requested_by = ?, undo_version = ? WHERE id = ?",
                          (side, version, game_id))
+
+    # --- armies (the army builder; see oriflamme.store.armies) ----------------------------------
+    @property
+    def armies(self):
+        from .armies import Armies
+        return Armies(self)
 
     def close(self) -> None:
         with self._lock:

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from ..core import registry
 from ..core.errors import IllegalAction, UnknownRuleset
 from ..store import Store, StoreUnavailable, default_db_path
-from . import schema
+from . import armies, schema
 from .hub import HOTSEAT, Hub, HubError, get_ruleset
 from .limits import Guard, Limits, Refused
 from .report import report_text
@@ -233,6 +233,7 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
             return _error(404, "not_found", f"no file {path!r} for the ruleset {ruleset_id!r}")
         return FileResponse(target)
 
+    armies.register(app, store, STATIC)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # --- rules and scenarios ----------------------------------------------------------------------

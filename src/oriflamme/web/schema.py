@@ -176,6 +176,9 @@ def install(app) -> None:
                 ok = op.get("responses", {}).get("200", {}).get("content", {})
                 if "text/plain" in ok:  # FastAPI's default JSON beside a text answer
                     ok.pop("application/json", None)
+                # every route (the armies' too) answers its errors in the one shape
+                op.setdefault("responses", {}).setdefault("default", {
+                    "description": "an error (docs/api.md)", "content": {"application/json": {"schema": _ref("Error")}}})
                 for status, resp in list(op.get("responses", {}).items()):
                     schema = resp.get("content", {}).get("application/json", {}).get("schema", {})
                     if "HTTPValidationError" in str(schema):

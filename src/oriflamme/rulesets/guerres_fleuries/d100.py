@@ -24,6 +24,8 @@ class TableRow(Row):
     high: int = Field(alias="to")
     result: str
     result_en: str = ""
+    effect: str = ""  # a row's printed explanation when the result is a name (curses)
+    effect_en: str = ""
 
 
 class Table(BaseModel):

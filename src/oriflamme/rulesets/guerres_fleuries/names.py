@@ -48,7 +48,12 @@ def match(field: str, text, choices: dict[str, list[str]], *, key=fold):
         if key(cid) == k or any(key(n) == k for n in names):
             return cid
     printed = [n for names in choices.values() for n in names[:1]] or list(choices)
-    near = closest(text, [n for names in choices.values() for n in names] + list(choices))
+    # compared with every form (ids, English words), suggested as printed (the first name)
+    as_printed = {}
+    for cid, names in choices.items():
+        for form in [*names, cid]:
+            as_printed.setdefault(fold(form), names[0] if names else cid)
+    near = list(dict.fromkeys(as_printed[fold(h)] for h in closest(text, list(as_printed), n=6)))[:3]
     hint = f"; did you mean {', '.join(repr(x) for x in near)}?" if near else ""
     raise RefereeError(f"field {field}: unknown name {text!r}{hint} (printed: {', '.join(printed[:12])}"
                        f"{', …' if len(printed) > 12 else ''})")

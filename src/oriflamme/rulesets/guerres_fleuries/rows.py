@@ -26,7 +26,9 @@ class DataError(OriflammeError):
 class Row(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     ref: str = Field(pattern=r"^GF\b", min_length=4)
-    decision: str | None = Field(default=None, pattern=r"^GF-[A-K][0-9]+(, GF-[A-K][0-9]+)*$")
+    #: a reading of SEED-NOTES-guerres-fleuries.md (``GF-E4``), or one Oriflamme made where the notes
+    #: are silent too (``OR-GF3``, listed in docs/decisions.md); several are comma-separated
+    decision: str | None = Field(default=None, pattern=r"^(GF-[A-K][0-9]+|OR-GF[0-9]+)(, (GF-[A-K][0-9]+|OR-GF[0-9]+))*$")
     note: str = ""
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from oriflamme.core.errors import OriflammeError, ScenarioError
 from oriflamme.core.ruleset import Ruleset, ScenarioInfo, SideInfo
 
-from . import referee
+from . import builder, referee
 
 NO_BATTLES = ("Les Guerres Fleuries has no battles yet: part 1 gives the referee and the army "
               "builder; the table game comes with part 2 (docs/rules-coverage.md)")
@@ -91,3 +91,21 @@ class GuerresFleuries(Ruleset):
     # --- the referee -----------------------------------------------------------------------------
     def adjudicate(self, situation: dict) -> dict:
         return referee.adjudicate(situation)
+
+    # --- the army builder (core optional methods; docs/guerres-fleuries/army-builder.md) --------
+    def army_catalog(self) -> dict | None:
+        from . import army
+        return army.catalog()
+
+    def validate_army(self, doc: dict) -> dict:
+        return builder.validate(doc)
+
+    def army_sheet(self, doc: dict, lang: str = "en") -> str:
+        from . import sheet
+        return sheet.render(builder.normalized(doc), self.validate_army(doc), lang)
+
+    def army_examples(self) -> dict[str, dict]:
+        return builder.examples()
+
+    def army_roll(self, doc: dict, request: dict, dice) -> dict:
+        return builder.roll(doc, request, dice)

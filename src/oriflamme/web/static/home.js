@@ -72,17 +72,18 @@
         el("label", { class: "seed-label" }, t("home.seed"), " ", seedInput),
         el("div", { class: "card-actions" },
           el("button", { type: "button", class: "btn primary", testid: "hotseat-" + s.id, title: t("home.hotseat.hint"),
-                         onclick: () => create(s.id, "hotseat", seedInput) }, t("home.hotseat")),
+                         onclick: () => create(s.id, "hotseat", seedInput, s.ruleset) }, t("home.hotseat")),
           el("button", { type: "button", class: "btn", testid: "online-" + s.id, title: t("home.online.hint"),
-                         onclick: () => create(s.id, "online", seedInput) }, t("home.online")),
+                         onclick: () => create(s.id, "online", seedInput, s.ruleset) }, t("home.online")),
         ),
       );
       box.appendChild(card);
     }
   }
 
-  async function create(scenario, mode, seedInput) {
+  async function create(scenario, mode, seedInput, ruleset) {
     const body = { scenario, mode };
+    if (ruleset) body.ruleset = ruleset;  // the scenario's own ruleset (the server's default is Magna Carta)
     // only a hot-seat game may choose its seed: an online game's dice are drawn by the server
     // and stay secret until the end (the view shows their commitment)
     const seed = mode === "hotseat" && seedInput && seedInput.value.trim();
@@ -141,9 +142,24 @@
 
   I18N.mountSwitch(document.getElementById("lang-switch"), () => {
     render();
+    renderBuilders();
     if (lastGame && !document.getElementById("links-dialog").hidden) showLinks(...lastGame);
   });
   I18N.apply();
+
+  /* the rulesets with an army builder (Ruleset.army_catalog): a link to /army/<id> each */
+  let rulesets = [];
+  function renderBuilders() {
+    const box = document.getElementById("army-builder-list");
+    box.innerHTML = "";
+    const withBuilder = rulesets.filter((r) => r.army_builder);
+    document.getElementById("army-builders").hidden = !withBuilder.length;
+    for (const r of withBuilder) {
+      box.appendChild(el("a", { class: "btn primary", href: "/army/" + encodeURIComponent(r.id), testid: "army-builder-" + r.id },
+        t("home.army_builder") + " — " + pick(r, "title")));
+    }
+  }
+  api("GET", "/api/rulesets").then((d) => { rulesets = d.rulesets; renderBuilders(); }).catch(() => {});
 
   api("GET", "/api/scenarios").then((d) => { scenarios = d.scenarios; render(); })
     .catch((e) => { document.getElementById("scenarios").textContent = e.message; toast(e.message); });

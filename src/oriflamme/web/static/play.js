@@ -134,7 +134,7 @@
       for (let item of splitTop(group)) {
         item = item.trim();
         if (!item) continue;
-        const m = item.match(/^(MC|SEED-NOTES)\s+(.*)$/);
+        const m = item.match(/^(MC|SEED-NOTES|LB seed \d+|LB house)\s+(.*)$/);  // "LB seed 001 l.11, l.13"
         if (m) { prefix = m[1]; out.push(item); } else if (prefix) out.push(prefix + " " + item); else out.push(item);
       }
     }

@@ -43,12 +43,11 @@ class Ruling:
         self.cite(*refs)
 
     def cite(self, *refs: str | None) -> None:
-        for ref in refs:
-            # a row's decision may name several readings ("GF-I3, GF-I4"): each is cited
-            parts = ref.split(", ") if ref and ref.startswith("GF-") else [ref]
-            for r in parts:
-                if r and r not in self.citations:
-                    self.citations.append(r)
+        for r in refs:
+            # a row's decision may list several readings ("GF-C3, GF-C5"): each is cited on its own
+            for one in (r.split(", ") if r and r.startswith(("GF-", "OR-GF")) else [r]):
+                if one and one not in self.citations:
+                    self.citations.append(one)
 
     def to_json(self) -> dict:
         return {**self.fields, "explanation": self.steps, "citations": self.citations}
