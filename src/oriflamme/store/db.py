@@ -189,11 +189,17 @@ class Store:
 
     @contextmanager
     def _reading(self, doing: str):
+        """Statements outside a transaction of ours (reads, single autocommitted writes),
+        under the store's lock; SQLite's errors become :class:`StoreUnavailable`."""
         with self._lock:
             try:
                 yield self.conn
             except sqlite3.Error as exc:
                 raise StoreUnavailable(doing, exc) from exc
+
+    def using(self, doing: str):
+        """:meth:`_reading` for the store's other tables (``store/armies.py``)."""
+        return self._reading(doing)
 
     # --- schema ----------------------------------------------------------------------------
     def schema_version(self) -> int:

@@ -38,13 +38,14 @@ def security_headers(path: str) -> dict[str, str]:
 
 # --- logs -----------------------------------------------------------------------------------
 TOKEN = re.compile(r"((?:[?&]|\b)seat=)[^&\s\"']+", re.IGNORECASE)
-HEADER = re.compile(r"((?:x-seat)['\"]?\s*[:,]\s*b?['\"]?)[A-Za-z0-9_\-]+", re.IGNORECASE)
+HEADER = re.compile(r"((?:x-seat|x-owner)['\"]?\s*[:,]\s*b?['\"]?)[A-Za-z0-9_\-]+", re.IGNORECASE)
 REDACTED = "[redacted]"
 LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "uvicorn.asgi", "fastapi", "oriflamme")
 
 
 def redact(text: str) -> str:
-    """``text`` with the seat tokens of query strings (``seat=…``) and headers (``X-Seat``) hidden."""
+    """``text`` with the seat tokens of query strings (``seat=…``) and headers (``X-Seat``, and
+    the army owners' ``X-Owner``) hidden."""
     return HEADER.sub(r"\1" + REDACTED, TOKEN.sub(r"\1" + REDACTED, text))
 
 
