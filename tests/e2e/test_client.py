@@ -688,4 +688,7 @@ def test_pages_run_under_their_content_security_policy(page: Page, server):
     expect(page.get_by_test_id(f"counter-{char}")).to_have_attribute("data-at", moves[0]["to"])
     page.get_by_test_id("lang-fr").click()
     page.get_by_test_id("lang-en").click()
+    # the army builder page too (its editor module comes from the ruleset's package)
+    page.goto(server.url + "/army/guerres-fleuries")
+    page.wait_for_load_state("networkidle")
     assert violations == []
