@@ -110,3 +110,21 @@ def test_adjudicate_of_any_json_never_crashes(tmp_path, capsys, data):
         check_refused(code, err, "adjudicate")
     else:
         json.loads(out)
+
+
+def test_replay_reads_recorded_events_through_the_ruleset(tmp_path, capsys, monkeypatch):
+    """``replay --verify`` compares the replay with each recorded event as the ruleset reads it
+    (``Ruleset.recorded_event``: an event of an earlier shape), so an old record still verifies."""
+    from oriflamme.core import registry
+    rec = copy.deepcopy(RECORD)
+    rs = registry.get(rec.get("ruleset", "magna-carta"))
+    real = rec["events"][0]
+    rec["events"][0] = {"old_shape": True}
+    f = tmp_path / "rec.json"
+    f.write_text(json.dumps(rec))
+    code, out, err = run_cli(capsys, "replay", "--verify", str(f))
+    assert code == 1 and "event 1 differs" in err
+    monkeypatch.setattr(type(rs), "recorded_event",
+                        lambda self, ev, i: real if ev == {"old_shape": True} else ev)
+    code, out, err = run_cli(capsys, "replay", "--verify", str(f))
+    assert code == 0, err
