@@ -89,10 +89,58 @@ async def run_level(base: str, games: int, n_actions: int, seconds: float, scena
         return lat, wall
 
 
+async def run_probe(base: str, clients: int, seconds: float) -> tuple[list[float], int]:
+    """``clients`` tasks fetch a rider's moves (CPU-heavy rules work) in their own games of
+    the-ford while one task times a trivial request (``GET /api/rulesets``) every 50 ms: a
+    server that does the rules work on its event loop makes the trivial request wait."""
+    limits = httpx.Limits(max_connections=clients + 5, max_keepalive_connections=clients + 5)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        work = []
+        for i in range(clients):
+            r = await client.post("/api/games", json={"scenario": "the-ford", "mode": "hotseat", "seed": i})
+            gid, tok = r.json()["id"], r.json()["seats"]["hotseat"]
+            v = (await client.get(f"/api/games/{gid}", headers={"X-Seat": tok})).json()
+            while v["step"] != "movement":
+                r = await client.post(f"/api/games/{gid}/actions", headers={"X-Seat": tok},
+                                      json={"action": {"type": "end_step"}, "version": v["version"]})
+                v = r.json()["view"]
+            opts = v.get("options") or {}
+            riders = sorted(set(opts.get("reach") or {}) - set(opts.get("moves") or {}))
+            work.append((gid, tok, riders or sorted(opts.get("reach") or {})))
+        deadline = time.perf_counter() + seconds
+        fetched = 0
+
+        async def fetch(gid, tok, riders):
+            nonlocal fetched
+            i = 0
+            while time.perf_counter() < deadline:
+                r = await client.get(f"/api/games/{gid}/moves/{riders[i % len(riders)]}", headers={"X-Seat": tok})
+                if r.status_code != 200:
+                    raise SystemExit(f"unexpected {r.status_code}: {r.text[:200]}")
+                fetched += 1
+                i += 1
+
+        lat: list[float] = []
+
+        async def probe():
+            await asyncio.sleep(0.2)
+            while time.perf_counter() < deadline:
+                t0 = time.perf_counter()
+                await client.get("/api/rulesets")
+                lat.append((time.perf_counter() - t0) * 1000)
+                await asyncio.sleep(0.05)
+
+        await asyncio.gather(probe(), *(fetch(*w) for w in work))
+        return lat, fetched
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--scenario", default="the-hill", help="a bundled scenario (the-ford: riders)")
+    ap.add_argument("--probe", type=int, metavar="CLIENTS", default=0,
+                    help="instead of the action levels: CLIENTS clients fetch riders' moves while a trivial "
+                         "request is timed (is the rules work off the event loop?)")
     args = ap.parse_args()
     n_actions = 10 if args.quick else 30
     seconds = 20 if args.quick else 60
@@ -100,7 +148,9 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as d:
         db = Path(d) / "bench.sqlite3"
-        proc = subprocess.Popen([*SERVE, "serve", "--port", str(port), "--db", str(db)],
+        # the per-client limits off: every benchmark client comes from 127.0.0.1
+        proc = subprocess.Popen([*SERVE, "serve", "--port", str(port), "--db", str(db),
+                                 "--requests-per-second", "0", "--games-per-hour", "0"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             for _ in range(100):
@@ -109,6 +159,14 @@ def main() -> int:
                     break
                 except httpx.HTTPError:
                     time.sleep(0.1)
+            if args.probe:
+                seconds = 10 if args.quick else 20
+                lat, fetched = asyncio.run(run_probe(base, args.probe, seconds))
+                print(f"trivial request (GET /api/rulesets) while {args.probe} clients fetch riders' moves "
+                      f"(the-ford), nproc={os.cpu_count()}, {time.strftime('%Y-%m-%d')}")
+                print(f"{'probes':>7} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'moves fetched':>14}")
+                print(f"{len(lat):>7} {statistics.median(lat):>8.1f} {pct(lat, 95):>8.1f} {max(lat):>8.1f} {fetched:>14}")
+                return 0
             print(f"web action round-trip on loopback (uvicorn, SQLite synchronous=FULL), {args.scenario}, "
                   f"nproc={os.cpu_count()}, {time.strftime('%Y-%m-%d')}")
             print(f"{'games':>6} {'actions':>8} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'actions/s':>10} "

@@ -13,6 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 from oriflamme.rulesets.magna_carta.engine.record import replay
 from oriflamme.rulesets.magna_carta.scenario import validate_scenario
 from oriflamme.web.app import create_app
+from oriflamme.web.limits import Limits
 
 
 @pytest.fixture
@@ -22,7 +23,9 @@ def db(tmp_path):
 
 @pytest.fixture
 def client(db):
-    with TestClient(create_app(db)) as c:
+    # no request-rate limit: these tests play whole games as fast as they can (tests/test_limits.py
+    # tests the limits); the other caps keep their defaults
+    with TestClient(create_app(db, limits=Limits(requests_per_second=0))) as c:
         yield c
 
 
@@ -46,10 +49,17 @@ def view(client, gid, token, **params):
 
 
 def act(client, gid, token, action, version=None, **params):
-    body = {"action": action}
-    if version is not None:
-        body["version"] = version
-    return client.post(f"/api/games/{gid}/actions", headers=H(token), json=body, params=params)
+    """POST an action; ``version`` (required by the server) defaults to the game's current one."""
+    if version is None:
+        version = view(client, gid, token)["version"]
+    return client.post(f"/api/games/{gid}/actions", headers=H(token), json={"action": action, "version": version},
+                       params=params)
+
+
+def undo(client, gid, token, **body):
+    """POST an undo (request or answer) at the game's current version."""
+    body.setdefault("version", view(client, gid, token)["version"])
+    return client.post(f"/api/games/{gid}/undo", headers=H(token), json=body)
 
 
 def first_move(v):
@@ -91,7 +101,7 @@ def test_requests_without_the_right_seat_are_refused(client):
     assert client.get(f"/api/games/{g['id']}").status_code == 403
     r = client.get(f"/api/games/{g['id']}", headers=H(other["seats"]["hotseat"]))
     assert r.status_code == 403 and r.json()["error"] == "bad_seat"
-    r = act(client, g["id"], "x" * 32, {"type": "end_step"})
+    r = act(client, g["id"], "x" * 32, {"type": "end_step"}, 0)
     assert r.status_code == 403
     assert view(client, g["id"], g["seats"]["hotseat"])["version"] == 0
     assert client.get("/api/games/nope", headers=H("x")).status_code == 404
@@ -202,7 +212,7 @@ def test_hotseat_undo_until_a_die(client):
     m = first_move(v)
     v2 = act(client, g["id"], tok, m["action"], v["version"]).json()["view"]
     assert v2["undo"]["can_request"]
-    r = client.post(f"/api/games/{g['id']}/undo", headers=H(tok), json={})
+    r = undo(client, g['id'], tok)
     assert r.status_code == 200 and r.json()["undone"]
     v3 = view(client, g["id"], tok)
     assert v3["version"] == v["version"] and {c["id"]: c["hex"] for c in v3["characters"]} == before
@@ -214,11 +224,11 @@ def test_online_undo_needs_the_opponent(client):
     v = to_movement(client, g["id"], a)
     m = first_move(v)
     act(client, g["id"], a, m["action"], v["version"])
-    assert client.post(f"/api/games/{g['id']}/undo", headers=H(b), json={}).status_code == 403  # not B's action
-    assert client.post(f"/api/games/{g['id']}/undo", headers=H(a), json={}).json() == {"requested": True}
-    assert client.post(f"/api/games/{g['id']}/undo", headers=H(a), json={"answer": "accept"}).status_code == 403
+    assert undo(client, g['id'], b).status_code == 403  # not B's action
+    assert undo(client, g['id'], a).json() == {"requested": True}
+    assert undo(client, g['id'], a, answer="accept").status_code == 403
     assert view(client, g["id"], b)["undo"]["can_answer"]
-    r = client.post(f"/api/games/{g['id']}/undo", headers=H(b), json={"answer": "accept"})
+    r = undo(client, g['id'], b, answer="accept")
     assert r.status_code == 200 and r.json()["undone"]
     assert view(client, g["id"], a)["version"] == v["version"]
 
@@ -385,7 +395,7 @@ def test_the_secret_never_leaves_the_server_while_the_game_runs_and_checks_at_th
         game, verification = core_record.replay(json.loads(json.dumps(rec)))
         assert verification.commitment == "checked" and game.outcome().over
     # a finished game cannot be undone
-    r = client.post(f"/api/games/{gid}/undo", headers=H(g["seats"]["A"]), json={})
+    r = undo(client, gid, g["seats"]["A"])
     assert r.status_code == 409 and "over" in r.json()["message"]
 
 

@@ -130,7 +130,9 @@ def test_two_characters_on_foot_clear_three_dead_men():
     assert bodies_at(st, H("0302")) == (3, 0)
     assert bodies_at(st, H("0201")) == (3, 0)
     ev = [e for e in st.log if e["type"] == "clear_bodies"][-1]
-    assert ev["n"] == 3 and ev["ref"] == "MC §4.2.3"
+    # the body count is ``count``; ``n`` stays the event's index in the log (docs/api.md)
+    assert ev["count"] == 3 and ev["ref"] == "MC §4.2.3"
+    assert ev["n"] == st.log.index(ev)
     assert all(not st.characters[f"m{i}"].alive for i in range(6))
     assert step_cost(st, st.characters["b"], H("0402"), H("0302"))[0] == 2
 
@@ -447,3 +449,17 @@ def test_a_carrier_killed_on_a_friends_hex_drops_his_burden_beside_it():
     assert not a.alive and a.hex == H("0104")
     assert s.hex is not None and s.hex != H("0104") and s.hex.distance(H("0104")) == 1
     assert _live_per_hex_ok(st)
+
+
+def test_records_written_before_count_still_verify():
+    """A record's ``clear_bodies`` event of the earlier shape (the body count in ``n``, no
+    ``count``) is read as this release writes it: ``n`` the index, ``count`` the bodies; an event
+    of the current shape is left as it is."""
+    from oriflamme.core import registry
+    rs = registry.get("magna-carta")
+    old = {"n": 3, "type": "clear_bodies", "kind": "man", "hex": "0302", "to": "0201", "sunk": False}
+    assert rs.recorded_event(old, 17) == dict(old, n=17, count=3)
+    new = dict(old, n=17, count=3)
+    assert rs.recorded_event(new, 17) == new
+    other = {"n": 3, "type": "move"}
+    assert rs.recorded_event(other, 17) is other

@@ -98,7 +98,9 @@ class Server:
     def start(self, timeout: float = 20.0) -> "Server":
         env = dict(os.environ, ORIFLAMME_LOG="warning")
         self._logf = open(self.log, "ab")
-        self.proc = subprocess.Popen(_oriflamme_cmd() + ["serve", "--port", str(self.port), "--db", str(self.db)],
+        # no request-rate limit: some tests drive whole games through the API as fast as they can
+        self.proc = subprocess.Popen(_oriflamme_cmd() + ["serve", "--port", str(self.port), "--db", str(self.db),
+                                                         "--requests-per-second", "0"],
                                      stdout=self._logf, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

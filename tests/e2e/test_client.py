@@ -58,7 +58,7 @@ def seed_with_retreat(server) -> int:
     found through the API (throw-away games), so the test follows the engine's dice."""
     for seed in range(1, 200):
         _, g = server.call("POST", "/api/games", {"scenario": "the-hill", "mode": "hotseat", "seed": seed}, expect=201)
-        _, r = server.call("POST", f"/api/games/{g['id']}/actions", {"action": FIRST_SHOT}, token=g["seats"]["hotseat"], expect=200)
+        _, r = server.call("POST", f"/api/games/{g['id']}/actions", {"action": FIRST_SHOT, "version": 0}, token=g["seats"]["hotseat"], expect=200)
         if any(p["kind"] == "retreat" for p in r["view"]["pending"]):
             return seed
     raise AssertionError("no seed of the-hill gives a retreat on the first shot")
@@ -411,7 +411,8 @@ def test_illegal_action_toast(page: Page, server):
     page.get_by_test_id("counter-hugo").click()
     expect(page.get_by_test_id("preview")).to_be_visible()
     page.evaluate("window.oriflamme.state.ws.onclose = null; window.oriflamme.state.ws.close()")  # no live update
-    server.call("POST", f"/api/games/{gid}/actions", {"action": {"type": "end_step"}}, token=token, expect=200)
+    server.call("POST", f"/api/games/{gid}/actions", {"action": {"type": "end_step"},
+                                                       "version": view(server, gid, token)["version"]}, token=token, expect=200)
     page.get_by_test_id("commit").click()
     expect(page.get_by_test_id("toast").first).to_be_visible()
     expect(page.get_by_test_id("step-movement")).to_have_class(re.compile(r"\bcurrent\b"))
@@ -660,3 +661,34 @@ def test_a_ruleset_without_module_gets_its_legal_actions_as_buttons(page: Page, 
     wait_version(page, 1)
     expect(page.get_by_test_id("log-event").first).to_be_visible()
     assert first_label
+
+
+# --- security headers: the pages work under their Content-Security-Policy -----------------------------
+def test_pages_run_under_their_content_security_policy(page: Page, server):
+    """The home page and a game page (board, module, WebSocket, a move) with the server's CSP:
+    the header is there, and the browser reports no violation."""
+    violations = []
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    page.add_init_script("document.addEventListener('securitypolicyviolation', "
+                         "(e) => console.error('Content Security Policy violation: ' + e.violatedDirective + ' ' + e.blockedURI))")
+    r = page.goto(server.url + "/")
+    assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+    assert r.headers["referrer-policy"] == "no-referrer"
+    expect(page.get_by_test_id("scenario-card-the-hill")).to_be_visible()   # home.js ran, fetched the list
+    _, g = server.call("POST", "/api/games", {"scenario": "the-hill", "mode": "hotseat", "seed": 3}, expect=201)
+    open_game(page, server, g["links"]["hotseat"])
+    token = g["seats"]["hotseat"]
+    v = view(server, g["id"], token)
+    while v["step"] != "movement":
+        end_step(page)
+        v = view(server, g["id"], token)
+    char, moves = sorted(v["options"]["moves"].items())[0]
+    page.get_by_test_id(f"counter-{char}").click()
+    page.get_by_test_id("hex-" + moves[0]["to"]).click()
+    expect(page.get_by_test_id(f"counter-{char}")).to_have_attribute("data-at", moves[0]["to"])
+    page.get_by_test_id("lang-fr").click()
+    page.get_by_test_id("lang-en").click()
+    # the army builder page too (its editor module comes from the ruleset's package)
+    page.goto(server.url + "/army/guerres-fleuries")
+    page.wait_for_load_state("networkidle")
+    assert violations == []

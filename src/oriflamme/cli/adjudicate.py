@@ -17,8 +17,9 @@ import argparse
 import json
 import sys
 
-from ..core import registry
+from ..core import jsontext, registry
 from ..core.errors import OriflammeError
+from .messages import one_line
 
 PROG = "adjudicate"
 EXIT_BAD_INPUT = 2
@@ -66,7 +67,7 @@ def register(sub) -> argparse.ArgumentParser:
 
 
 def _fail(where: str, message: str) -> int:
-    print(f"{PROG}: {where}: {message}", file=sys.stderr)
+    print(one_line(f"{PROG}: {where}: {message}"), file=sys.stderr)
     return EXIT_BAD_INPUT
 
 
@@ -143,9 +144,9 @@ def run(args: argparse.Namespace) -> int:
     if not text.strip():
         return _fail(where, "empty input: expected a JSON object or an array of them")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return _fail(where, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
+        data = jsontext.loads(text)  # nesting and huge integers refused with a reason
+    except jsontext.JsonInputError as exc:
+        return _fail(where, str(exc))
     situations = data if isinstance(data, list) else [data]
     rulings = []
     for i, situation in enumerate(situations):  # every one is checked before anything is printed

@@ -21,12 +21,13 @@ from rich.console import Console
 from rich.markup import escape as esc
 
 from ..ai.random_player import RandomPlayer
-from ..core import registry
+from ..core import jsontext, registry
 from ..core.dice import new_secret
 from ..core.errors import IllegalAction, OriflammeError
 from ..core.record import Game, replay
 from ..core.ruleset import CHANCE
 from .catalog import get_ruleset
+from .messages import one_line
 
 GENERIC_HELP = """Commands:
   N                        take action number N of the list
@@ -263,14 +264,14 @@ def cmd_replay(args) -> int:
         print(f"replay: {args.file}: not UTF-8 text", file=sys.stderr)
         return 2
     try:
-        rec = json.loads(text)
-    except json.JSONDecodeError as exc:
-        print(f"replay: {args.file}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}", file=sys.stderr)
+        rec = jsontext.loads(text)  # nesting and huge integers refused with a reason
+    except jsontext.JsonInputError as exc:
+        print(f"replay: {args.file}: {exc}", file=sys.stderr)
         return 2
     try:
         game, verification = replay(rec)
     except OriflammeError as exc:
-        print(f"replay: {args.file}: {exc}", file=sys.stderr)
+        print(one_line(f"replay: {args.file}: {exc}"), file=sys.stderr)
         return 1
     rs = game.ruleset
     out = game.outcome()

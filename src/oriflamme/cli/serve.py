@@ -15,7 +15,30 @@ def register(sub) -> None:
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--db", default=str(DEFAULT_DB),
                    help=f"SQLite database file, created on first run (default {DEFAULT_DB}; or set ORIFLAMME_DB)")
+    lim = p.add_argument_group("limits (per client = per IP address; 0 = no limit; docs/api.md)")
+    lim.add_argument("--requests-per-second", type=float, default=None, metavar="N",
+                     help="requests a client may make each second, sustained (default 30, bursts of 300)")
+    lim.add_argument("--games-per-hour", type=int, default=None, metavar="N",
+                     help="games a client may create in an hour (default 60)")
+    lim.add_argument("--sockets-per-game", type=int, default=None, metavar="N",
+                     help="live connections (WebSockets) on one game (default 8)")
+    lim.add_argument("--idle-minutes", type=float, default=None, metavar="N",
+                     help="minutes after which an unused game leaves memory; reloaded on demand (default 15)")
     p.set_defaults(func=cmd_serve)
+
+
+def limits_from(args):
+    """The server's :class:`~oriflamme.web.limits.Limits` from the command's options."""
+    import dataclasses
+
+    from ..web.limits import Limits
+    given = {"requests_per_second": args.requests_per_second, "games_per_hour": args.games_per_hour,
+             "sockets_per_game": args.sockets_per_game,
+             "idle_seconds": None if args.idle_minutes is None else args.idle_minutes * 60}
+    for name, value in given.items():
+        if value is not None and value < 0:
+            raise ValueError(f"--{name.replace('_', '-')}: must be 0 (no limit) or more")
+    return dataclasses.replace(Limits(), **{k: v for k, v in given.items() if v is not None})
 
 
 def cmd_serve(args) -> int:
@@ -26,12 +49,21 @@ def cmd_serve(args) -> int:
 
     db = Path(args.db).expanduser()
     try:
-        app = create_app(db)
+        limits = limits_from(args)
+    except ValueError as exc:
+        print(f"serve: {exc}", file=sys.stderr)
+        return 2
+    try:
+        app = create_app(db, limits=limits)
     except (OSError, StoreError, Exception) as exc:  # sqlite3 errors included
         print(f"serve: cannot open the database {db}: {exc}", file=sys.stderr)
         return 2
+    # the rules work runs in worker threads (web/hub.py); a shorter interpreter switch interval
+    # than the default 5 ms hands the event loop back sooner, so quick requests stay quick
+    sys.setswitchinterval(0.001)
     print(f"Oriflamme: open http://{args.host}:{args.port}/  (database {db})", flush=True)
-    # no access log: WebSocket URLs carry seat tokens, which must never be written to a log
+    # no access log; and at any log level, seat tokens in URLs (a WebSocket's ?seat=) are
+    # redacted from uvicorn's records (web/security.py)
     uvicorn.run(app, host=args.host, port=args.port, log_level=os.environ.get("ORIFLAMME_LOG", "warning"),
                 access_log=False)
     return 0

@@ -195,11 +195,11 @@ def replay(rec: dict, registry_get=None, scenario_loader=None) -> tuple[Game, Ve
                     raise RecordError(f"action {i + 1} ({_short(a)}) produced event {j + 1} that the record lacks: {_text(got[j])!r}")
                 # a version-1 record predates the keys events gained since (message ids and
                 # parameters): compare only the fields the recorded event has
-                have = got[j]
-                if version < 2 and isinstance(expected[j], dict) and isinstance(have, dict):
-                    have = {k: have[k] for k in expected[j] if k in have}
-                if have != expected[j]:
-                    raise RecordError(f"event {j + 1} differs after action {i + 1} ({_short(a)}): {_diff(expected[j], have)}")
+                have, want = got[j], rs.recorded_event(expected[j], j)
+                if version < 2 and isinstance(want, dict) and isinstance(have, dict):
+                    have = {k: have[k] for k in want if k in have}
+                if have != want:
+                    raise RecordError(f"event {j + 1} differs after action {i + 1} ({_short(a)}): {_diff(want, have)}")
     got = rs.events(game.state)
     if expected is not None and len(expected) != len(got):
         j = len(got)

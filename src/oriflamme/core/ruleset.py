@@ -221,6 +221,11 @@ class Ruleset(ABC):
         """The digest version-1 records carry (before the seam); default: :meth:`digest`."""
         return self.digest(state)
 
+    def recorded_event(self, event, index: int):
+        """A record's event number ``index`` as this release writes it, so ``replay --verify``
+        accepts records written before an event changed shape (default: as recorded)."""
+        return event
+
     def clears_undo(self, before, after) -> bool:
         """True when the action from ``before`` to ``after`` revealed hidden information, so
         that it cannot be taken back (a roll always clears the undo history)."""

@@ -47,19 +47,19 @@ class Armies:
 
     def new_owner(self) -> str:
         token = secrets.token_hex(32)
-        with self._lock:
+        with self.store.using("armies"):
             self.conn.execute("INSERT INTO owners VALUES (?, ?)", (token_hash(token), time.time()))
         return token
 
     def is_owner(self, token: str) -> bool:
-        with self._lock:
+        with self.store.using("armies"):
             return self.conn.execute("SELECT 1 FROM owners WHERE token_hash = ?",
                                      (token_hash(token),)).fetchone() is not None
 
     def create(self, owner: str, ruleset: str, army: dict, valid: bool, total_points: int | None) -> StoredArmy:
         now = time.time()
         army_id = secrets.token_urlsafe(9)
-        with self._lock:
+        with self.store.using("armies"):
             self.conn.execute(
                 "INSERT INTO armies (id, owner_hash, ruleset, name, army_json, valid, total_points, created_at, updated_at) "
                 "VALUES (?,?,?,?,?,?,?,?,?)",
@@ -68,7 +68,7 @@ class Armies:
         return self.get(owner, army_id)
 
     def update(self, owner: str, army_id: str, army: dict, valid: bool, total_points: int | None) -> StoredArmy | None:
-        with self._lock:
+        with self.store.using("armies"):
             cur = self.conn.execute(
                 "UPDATE armies SET name = ?, army_json = ?, valid = ?, total_points = ?, updated_at = ? "
                 "WHERE id = ? AND owner_hash = ?",
@@ -77,7 +77,7 @@ class Armies:
         return self.get(owner, army_id) if cur.rowcount == 1 else None
 
     def get(self, owner: str, army_id: str) -> StoredArmy | None:
-        with self._lock:
+        with self.store.using("armies"):
             r = self.conn.execute("SELECT * FROM armies WHERE id = ? AND owner_hash = ?",
                                   (army_id, token_hash(owner))).fetchone()
         if r is None:
@@ -90,11 +90,11 @@ class Armies:
         sql = ("SELECT id, ruleset, name, valid, total_points, created_at, updated_at FROM armies WHERE owner_hash = ?"
                + (" AND ruleset = ?" if ruleset else "") + " ORDER BY updated_at DESC LIMIT ?")
         args = (token_hash(owner), ruleset, limit) if ruleset else (token_hash(owner), limit)
-        with self._lock:
+        with self.store.using("armies"):
             rows = self.conn.execute(sql, args).fetchall()
         return [dict(r, valid=bool(r["valid"])) for r in rows]
 
     def delete(self, owner: str, army_id: str) -> bool:
-        with self._lock:
+        with self.store.using("armies"):
             cur = self.conn.execute("DELETE FROM armies WHERE id = ? AND owner_hash = ?", (army_id, token_hash(owner)))
         return cur.rowcount == 1

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,6 +110,19 @@ class VersionConflict(StoreError):
     """Another action was committed first (the client's view is stale)."""
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot be read or written (read-only or full disk, I/O error, locked past
+    the busy timeout). ``cause`` is SQLite's own message, for the server's log; nothing was
+    committed."""
+
+    def __init__(self, doing: str, cause: BaseException):
+        self.doing, self.cause = doing, cause
+        super().__init__(f"{doing}: {type(cause).__name__}: {cause}")
+
+
+log = logging.getLogger("oriflamme.store")
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -147,6 +162,45 @@ class Store:
         self.conn.execute("PRAGMA busy_timeout = 5000")
         self.migrate()
 
+    # --- transactions ----------------------------------------------------------------------
+    @contextmanager
+    def _transaction(self, doing: str):
+        """One write transaction (``BEGIN IMMEDIATE`` … ``COMMIT``). On failure it is rolled
+        back and the *first* error is raised: a ``ROLLBACK`` that fails in turn (SQLite may
+        already have rolled back after a full disk) is logged, never raised over it. SQLite's
+        errors become :class:`StoreUnavailable`."""
+        with self._lock:
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise StoreUnavailable(doing, exc) from exc
+            try:
+                yield self.conn
+                self.conn.execute("COMMIT")
+            except BaseException as exc:
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error as rb:
+                    log.warning("store: ROLLBACK after a failed %s failed too (%s); the first error was %s",
+                                doing, rb, exc)
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreUnavailable(doing, exc) from exc
+                raise
+
+    @contextmanager
+    def _reading(self, doing: str):
+        """Statements outside a transaction of ours (reads, single autocommitted writes),
+        under the store's lock; SQLite's errors become :class:`StoreUnavailable`."""
+        with self._lock:
+            try:
+                yield self.conn
+            except sqlite3.Error as exc:
+                raise StoreUnavailable(doing, exc) from exc
+
+    def using(self, doing: str):
+        """:meth:`_reading` for the store's other tables (``store/armies.py``)."""
+        return self._reading(doing)
+
     # --- schema ----------------------------------------------------------------------------
     def schema_version(self) -> int:
         with self._lock:
@@ -161,16 +215,11 @@ class Store:
             for version, sql in MIGRATIONS:
                 if version <= current:
                     continue
-                self.conn.execute("BEGIN IMMEDIATE")
-                try:
+                with self._transaction(f"migration {version}") as conn:
                     for stmt in (s.strip() for s in sql.split(";")):
                         if stmt:
-                            self.conn.execute(stmt)
-                    self.conn.execute("INSERT INTO schema_migrations VALUES (?, ?)", (version, time.time()))
-                    self.conn.execute("COMMIT")
-                except BaseException:
-                    self.conn.execute("ROLLBACK")
-                    raise
+                            conn.execute(stmt)
+                    conn.execute("INSERT INTO schema_migrations VALUES (?, ?)", (version, time.time()))
                 applied.append(version)
         return applied
 
@@ -181,37 +230,31 @@ class Store:
         ``secret``; an integer one (a hot-seat game's chosen seed) to ``seed``."""
         now = time.time()
         int_seed, secret = (seed, None) if isinstance(seed, int) else (0, str(seed))
-        with self._lock:
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                self.conn.execute(
-                    "INSERT INTO games (id, created_at, updated_at, scenario_id, scenario_json, seed, secret, mode, ruleset, "
-                    "digest_version) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    (game_id, now, now, scenario_id, json.dumps(scenario, ensure_ascii=False), int_seed, secret, mode,
-                     ruleset, DIGEST_VERSION))
-                for side, token in seats.items():
-                    self.conn.execute("INSERT INTO seats VALUES (?,?,?)", (game_id, side, token_hash(token)))
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
+        with self._transaction("create a game") as conn:
+            conn.execute(
+                "INSERT INTO games (id, created_at, updated_at, scenario_id, scenario_json, seed, secret, mode, ruleset, "
+                "digest_version) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (game_id, now, now, scenario_id, json.dumps(scenario, ensure_ascii=False), int_seed, secret, mode,
+                 ruleset, DIGEST_VERSION))
+            for side, token in seats.items():
+                conn.execute("INSERT INTO seats VALUES (?,?,?)", (game_id, side, token_hash(token)))
 
     def seat_of(self, game_id: str, token: str) -> str | None:
-        with self._lock:
-            row = self.conn.execute("SELECT side FROM seats WHERE game_id = ? AND token_hash = ?",
+        with self._reading("check a seat") as conn:
+            row = conn.execute("SELECT side FROM seats WHERE game_id = ? AND token_hash = ?",
                                     (game_id, token_hash(token))).fetchone()
         return row[0] if row else None
 
     def exists(self, game_id: str) -> bool:
-        with self._lock:
-            return self.conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
+        with self._reading("look a game up") as conn:
+            return conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None
 
     def load(self, game_id: str) -> StoredGame | None:
-        with self._lock:
-            g = self.conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        with self._reading("load a game") as conn:
+            g = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
             if g is None:
                 return None
-            rows = self.conn.execute("SELECT seq, side, action_json, digest FROM actions WHERE game_id = ? ORDER BY seq",
+            rows = conn.execute("SELECT seq, side, action_json, digest FROM actions WHERE game_id = ? ORDER BY seq",
                                      (game_id,)).fetchall()
         return StoredGame(
             id=g["id"], scenario_id=g["scenario_id"], scenario=json.loads(g["scenario_json"]),
@@ -225,8 +268,8 @@ class Store:
         )
 
     def list_games(self, limit: int = 50) -> list[dict]:
-        with self._lock:
-            rows = self.conn.execute("SELECT id, ruleset, scenario_id, mode, version, status, winner, updated_at FROM games "
+        with self._reading("list games") as conn:
+            rows = conn.execute("SELECT id, ruleset, scenario_id, mode, version, status, winner, updated_at FROM games "
                                      "ORDER BY updated_at DESC LIMIT ?", (limit,)).fetchall()
         return [dict(r) for r in rows]
 
@@ -235,40 +278,28 @@ class Store:
         """Commit action number ``seq`` (1-based); fails with VersionConflict if ``seq - 1`` is
         not the stored version."""
         now = time.time()
-        with self._lock:
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                cur = self.conn.execute(
-                    "UPDATE games SET version = ?, updated_at = ?, status = ?, winner = ?, undo_requested_by = NULL, "
-                    "undo_version = NULL WHERE id = ? AND version = ?",
-                    (seq, now, status, winner, game_id, seq - 1))
-                if cur.rowcount != 1:
-                    raise VersionConflict(f"game {game_id} is not at version {seq - 1}")
-                self.conn.execute("INSERT INTO actions VALUES (?,?,?,?,?,?)",
-                                  (game_id, seq, side, json.dumps(action, ensure_ascii=False), digest, now))
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
+        with self._transaction("record an action") as conn:
+            cur = conn.execute(
+                "UPDATE games SET version = ?, updated_at = ?, status = ?, winner = ?, undo_requested_by = NULL, "
+                "undo_version = NULL WHERE id = ? AND version = ?",
+                (seq, now, status, winner, game_id, seq - 1))
+            if cur.rowcount != 1:
+                raise VersionConflict(f"game {game_id} is not at version {seq - 1}")
+            conn.execute("INSERT INTO actions VALUES (?,?,?,?,?,?)",
+                         (game_id, seq, side, json.dumps(action, ensure_ascii=False), digest, now))
 
     def truncate(self, game_id: str, version: int, status: str = "playing", winner: str | None = None) -> None:
         """Drop the actions after ``version`` (an accepted undo)."""
-        with self._lock:
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                self.conn.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, version))
-                self.conn.execute("UPDATE games SET version = ?, updated_at = ?, status = ?, winner = ?, "
-                                  "undo_requested_by = NULL, undo_version = NULL WHERE id = ?",
-                                  (version, time.time(), status, winner, game_id))
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
+        with self._transaction("undo an action") as conn:
+            conn.execute("DELETE FROM actions WHERE game_id = ? AND seq > ?", (game_id, version))
+            conn.execute("UPDATE games SET version = ?, updated_at = ?, status = ?, winner = ?, "
+                         "undo_requested_by = NULL, undo_version = NULL WHERE id = ?",
+                         (version, time.time(), status, winner, game_id))
 
     def set_undo_request(self, game_id: str, side: str | None, version: int | None) -> None:
-        with self._lock:
-            self.conn.execute("UPDATE games SET undo_requested_by = ?, undo_version = ? WHERE id = ?",
-                              (side, version, game_id))
+        with self._transaction("record an undo request") as conn:
+            conn.execute("UPDATE games SET undo_requested_by = ?, undo_version = ? WHERE id = ?",
+                         (side, version, game_id))
 
     # --- armies (the army builder; see oriflamme.store.armies) ----------------------------------
     @property

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from contextlib import asynccontextmanager
+import logging
+from contextlib import asynccontextmanager, suppress
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -18,40 +19,54 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from ..core import registry
 from ..core.errors import IllegalAction, UnknownRuleset
-from ..store import Store, default_db_path
-from . import armies
+from ..store import Store, StoreUnavailable, default_db_path
+from . import armies, schema
 from .hub import HOTSEAT, Hub, HubError, get_ruleset
+from .limits import Guard, Limits, Refused
 from .report import report_text
+from .security import install_log_redaction, security_headers
 
-MAX_BODY = 64 * 1024
+MAX_BODY = Limits().max_body
 STATIC = Path(str(resources.files("oriflamme.web").joinpath("static")))
+log = logging.getLogger("oriflamme.web")
+
+#: WebSocket close codes (docs/api.md)
+WS_BAD_SEAT, WS_UNKNOWN_GAME, WS_TOO_MANY, WS_UNAVAILABLE = 4403, 4404, 4429, 4503
 
 
 class NewGame(BaseModel):
+    """Body of ``POST /api/games``."""
     model_config = ConfigDict(extra="forbid", strict=True)
-    scenario: str = Field(min_length=1, max_length=64)
-    ruleset: str | None = Field(default=None, min_length=1, max_length=64)
-    mode: str = Field(default="hotseat", pattern="^(hotseat|online)$")
-    seed: int | None = Field(default=None, ge=0, lt=2**31)
+    scenario: str = Field(min_length=1, max_length=64, description="a scenario id of the ruleset")
+    ruleset: str | None = Field(default=None, min_length=1, max_length=64, description="default magna-carta")
+    mode: str = Field(default="hotseat", max_length=16, description="hotseat or online (else 422 bad_mode)")
+    seed: int | None = Field(default=None, ge=0, lt=2**31, description="hot seat only")
 
 
 class PostAction(BaseModel):
+    """Body of ``POST /api/games/{id}/actions``: one of the offered actions, and the version
+    of the view it was chosen from (required: a retried request is refused as stale, never
+    applied twice)."""
     model_config = ConfigDict(extra="forbid")
     action: dict[str, Any]
-    version: int | None = Field(default=None, ge=0)
+    version: StrictInt = Field(ge=0, description="the view's version (number of actions taken)")
 
 
 class Explain(BaseModel):
+    """Body of ``POST /api/games/{id}/explain``."""
     model_config = ConfigDict(extra="forbid")
     action: dict[str, Any]
 
 
 class UndoAnswer(BaseModel):
+    """Body of ``POST /api/games/{id}/undo``: the version of the view (required), and for an
+    online game the answer to the opponent's request."""
     model_config = ConfigDict(extra="forbid", strict=True)
+    version: int = Field(ge=0, description="the view's version")
     answer: str | None = Field(default=None, pattern="^(accept|decline)$")
 
 
@@ -69,28 +84,31 @@ def _error(status: int, code: str, message: str, **extra) -> JSONResponse:
 
 
 async def _body(request: Request, model):
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise HubError(413, "too_large", f"request body over {MAX_BODY} bytes")
-    try:
-        data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        where = f" at line {exc.lineno} column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
-        raise HubError(400, "bad_json", f"the body is not valid JSON{where}") from None
+    data = request.app.state.guard.parse(await request.body())  # size, JSON, nesting, huge numbers
+    if not isinstance(data, dict):
+        raise HubError(422, "bad_request", f"the body must be a JSON object, not {type(data).__name__}")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        e = exc.errors()[0]
+        errors = exc.errors()  # a typo first: "unknown field versoin" says more than "version missing"
+        e = next((x for x in errors if x["type"] == "extra_forbidden"), errors[0])
         loc = ".".join(str(p) for p in e["loc"]) or "body"
         msg = "unknown field" if e["type"] == "extra_forbidden" else e["msg"]
         raise HubError(422, "bad_request", f"field {loc}: {msg}") from None
 
 
-def _log_from(request: Request) -> int:
-    raw = request.query_params.get("log_from", "0")
-    if not raw.isdigit():
+def _log_from(request: Request) -> int | None:
+    """``?log_from=N`` (None when absent; the view then echoes nothing)."""
+    raw = request.query_params.get("log_from")
+    if raw is None:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
         raise HubError(422, "bad_request", "log_from must be a non-negative integer")
     return int(raw)
+
+
+def _client(conn) -> str:
+    return conn.client.host if conn.client else "?"
 
 
 def _json(data, status_code: int = 200, headers: dict | None = None) -> Response:
@@ -112,18 +130,37 @@ def _rendered_view(rs, v: dict, lang: str) -> dict:
     return v
 
 
-def create_app(db_path: str | Path | None = None) -> FastAPI:
+def create_app(db_path: str | Path | None = None, limits: Limits | None = None) -> FastAPI:
+    limits = limits or Limits()
     store = Store(db_path or default_db_path())
-    hub = Hub(store)
+    hub = Hub(store, limits)
+    guard = Guard(limits)
+    install_log_redaction()
+
     @asynccontextmanager
     async def lifespan(_app):
+        install_log_redaction()  # again: uvicorn has configured its loggers by now
+        sweeper = asyncio.create_task(_sweep())
         yield
+        sweeper.cancel()
+        with suppress(asyncio.CancelledError):
+            await sweeper
         store.close()
 
+    async def _sweep():
+        """Idle games leave memory (Hub.evict), checked every minute at most."""
+        period = max(1.0, min(60.0, (limits.idle_seconds or 60.0) / 4))
+        while True:
+            await asyncio.sleep(period)
+            gone = hub.evict()
+            if gone:
+                log.info("evicted %d idle game(s) from memory", len(gone))
+
     app = FastAPI(title="Oriflamme", version="0.2.0", docs_url="/api/docs", openapi_url="/api/openapi.json",
-                  lifespan=lifespan)
+                  lifespan=lifespan, description=schema.DESCRIPTION)
     app.state.hub = hub
     app.state.store = store
+    app.state.guard = guard
 
     @app.exception_handler(HubError)
     async def _hub_error(request: Request, exc: HubError):
@@ -134,12 +171,40 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
                 message = live.ruleset.render_text(message, _lang(request))
         return _error(exc.status, exc.code, message, **exc.extra)
 
+    @app.exception_handler(Refused)
+    async def _refused(request: Request, exc: Refused):
+        r = _error(exc.status, exc.code, exc.message)
+        if exc.retry_after:
+            r.headers["Retry-After"] = str(exc.retry_after)
+        return r
+
+    @app.exception_handler(StoreUnavailable)
+    async def _store_down(request: Request, exc: StoreUnavailable):
+        # the cause (SQLite's message) goes to the log; the client learns that nothing was saved
+        log.error("storage unavailable (%s %s): %s", request.method, request.url.path, exc)
+        r = _error(503, "storage_unavailable", "the server cannot use its game store right now "
+                   "(disk full or read-only?); nothing was changed: try again later")
+        r.headers["Retry-After"] = "30"
+        return r
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception):
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        return _error(500, "internal", "internal server error (logged)")
+
     @app.middleware("http")
-    async def _limit(request: Request, call_next):
-        cl = request.headers.get("content-length")
-        if cl and cl.isdigit() and int(cl) > MAX_BODY:
-            return _error(413, "too_large", f"request body over {MAX_BODY} bytes")
-        return await call_next(request)
+    async def _guard(request: Request, call_next):
+        try:
+            guard.request(_client(request))
+            cl = request.headers.get("content-length")
+            if cl and cl.isdigit() and int(cl) > limits.max_body:
+                raise Refused(413, "too_large", f"request body over {limits.max_body} bytes")
+        except Refused as exc:
+            response = await _refused(request, exc)
+        else:
+            response = await call_next(request)
+        response.headers.update(security_headers(request.url.path))
+        return response
 
     # --- pages -------------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -208,10 +273,15 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
         return _json(get_ruleset(request.query_params.get("ruleset")).rules_sections())
 
     # --- games ---------------------------------------------------------------------------------
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, **schema.route("NewGame", "CreatedGame", seat=False))
     async def new_game(request: Request):
         body = await _body(request, NewGame)
-        game_id, seats = hub.create(body.scenario, body.mode, body.seed, body.ruleset)
+        guard.new_game(_client(request))
+        try:
+            game_id, seats = await hub.run_in_thread(hub.create, body.scenario, body.mode, body.seed, body.ruleset)
+        except BaseException:
+            guard.game_not_created(_client(request))  # only games made count against the hourly cap
+            raise
         live = hub.get(game_id)
         links = {("hotseat" if side == HOTSEAT else side): f"/play/{game_id}#seat={token}" for side, token in seats.items()}
         return _json({"id": game_id, "mode": body.mode, "ruleset": live.ruleset.id,
@@ -219,88 +289,101 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
                       "seats": {("hotseat" if side == HOTSEAT else side): token for side, token in seats.items()},
                       "links": links}, status_code=201)
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", **schema.route(None, "View", params=["lang", "log_from"]))
     async def game_view(game_id: str, request: Request):
-        live = hub.get(game_id)
-        seat = hub.seat(live, _token(request))
-        return _json(_rendered_view(live.ruleset, hub.view(live, seat, _log_from(request)), _lang(request)))
+        live, seat = await hub.enter(game_id, _token(request))
+        log_from, lang = _log_from(request), _lang(request)
+        return _json(await hub.read(live, lambda: _rendered_view(live.ruleset, hub.view(live, seat, log_from), lang)))
 
-    @app.get("/api/games/{game_id}/map")
+    @app.get("/api/games/{game_id}/map", **schema.route(None, "Map"))
     async def game_map(game_id: str, request: Request):
-        live = hub.get(game_id)
-        hub.seat(live, _token(request))
-        return _json(live.ruleset.board(live.game.scenario))
+        live, _seat = await hub.enter(game_id, _token(request))
+        return _json(await hub.read(live, live.ruleset.board, live.game.scenario))
 
-    @app.get("/api/games/{game_id}/moves/{char_id}")
+    @app.get("/api/games/{game_id}/moves/{char_id}", **schema.route(None, "Moves"))
     async def game_moves(game_id: str, char_id: str, request: Request):
-        live = hub.get(game_id)
-        seat = hub.seat(live, _token(request))
-        return _json(hub.moves(live, seat, char_id))
+        live, seat = await hub.enter(game_id, _token(request))
+        return _json(await hub.read(live, hub.moves, live, seat, char_id))
 
-    @app.post("/api/games/{game_id}/actions")
+    @app.post("/api/games/{game_id}/actions", **schema.route("PostAction", "ActionResult", params=["lang", "log_from"]))
     async def post_action(game_id: str, request: Request):
-        live = hub.get(game_id)
-        seat = hub.seat(live, _token(request))
+        live, seat = await hub.enter(game_id, _token(request))
         body = await _body(request, PostAction)
-        events = await hub.act(live, seat, body.action, body.version)
-        lang = _lang(request)
+        lang, log_from = _lang(request), _log_from(request)
         rs = live.ruleset
-        v = hub.view(live, seat, _log_from(request))
-        # the events of this action, as the seat may see them
-        events = rs.visible_events(live.game.state, hub.acting_side(live, seat),
-                                   len(rs.events(live.game.state)) - len(events)) if events else []
-        return _json({"version": live.version, "events": rs.render_events(events, lang),
-                      "view": _rendered_view(rs, v, lang)})
 
-    @app.post("/api/games/{game_id}/explain")
+        def answer(events):  # in the worker thread, under the game's lock: exactly this version
+            v = hub.view(live, seat, log_from)
+            # the events of this action, as the seat may see them
+            seen = rs.visible_events(live.game.state, hub.acting_side(live, seat),
+                                     len(rs.events(live.game.state)) - len(events)) if events else []
+            return {"version": live.version, "events": rs.render_events(seen, lang), "view": _rendered_view(rs, v, lang)}
+
+        return _json(await hub.act(live, seat, body.action, body.version, then=answer))
+
+    @app.post("/api/games/{game_id}/explain", **schema.route("Explain", "Ruling", params=["lang"]))
     async def post_explain(game_id: str, request: Request):
-        live = hub.get(game_id)
-        hub.seat(live, _token(request))
+        live, _seat = await hub.enter(game_id, _token(request))
         body = await _body(request, Explain)
-        rs = live.ruleset
-        try:
-            action = rs.action_from_json(body.action)
-            ruling = rs.explain(live.game.state, action)
-        except IllegalAction as exc:
-            raise HubError(422, "bad_action", str(exc)) from None
-        return _json(rs.render_ruling(ruling, _lang(request)))
+        rs, lang = live.ruleset, _lang(request)
 
-    @app.post("/api/games/{game_id}/undo")
+        def explain():
+            try:
+                action = rs.action_from_json(body.action)
+                ruling = rs.explain(live.game.state, action)
+            except IllegalAction as exc:
+                raise HubError(422, "bad_action", str(exc)) from None
+            return rs.render_ruling(ruling, lang)
+
+        return _json(await hub.read(live, explain))
+
+    @app.post("/api/games/{game_id}/undo", **schema.route("UndoAnswer", "UndoResult"))
     async def post_undo(game_id: str, request: Request):
-        live = hub.get(game_id)
-        seat = hub.seat(live, _token(request))
+        live, seat = await hub.enter(game_id, _token(request))
         body = await _body(request, UndoAnswer)
-        return _json(await hub.undo(live, seat, body.answer))
+        return _json(await hub.undo(live, seat, body.answer, body.version))
 
-    @app.get("/api/games/{game_id}/record")
+    @app.get("/api/games/{game_id}/record", **schema.route(None, "Record"))
     async def record(game_id: str, request: Request):
-        live = hub.get(game_id)
-        seat = hub.seat(live, _token(request))
-        return _json(hub.record(live, seat),
-                            headers={"Content-Disposition": f'attachment; filename="oriflamme-{game_id}.json"'})
+        live, seat = await hub.enter(game_id, _token(request))
+        return _json(await hub.read(live, hub.record, live, seat),
+                     headers={"Content-Disposition": f'attachment; filename="oriflamme-{game_id}.json"'})
 
-    @app.get("/api/games/{game_id}/report")
+    @app.get("/api/games/{game_id}/report", **schema.route(None, None, params=["lang"], text=True))
     async def report(game_id: str, request: Request):
-        live = hub.get(game_id)
-        seat = hub.seat(live, _token(request))
+        live, seat = await hub.enter(game_id, _token(request))
         lang = _lang(request)
-        return PlainTextResponse(report_text(hub.record(live, seat), live.ruleset, live.game.outcome().text, lang),
-                                 headers={"Content-Disposition": f'attachment; filename="oriflamme-{game_id}-{lang}.md"'})
+        text = await hub.read(live, lambda: report_text(hub.record(live, seat), live.ruleset,
+                                                        live.game.outcome().text, lang))
+        return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="oriflamme-{game_id}-{lang}.md"'})
 
-    @app.get("/api/games/{game_id}/frames")
+    @app.get("/api/games/{game_id}/frames", **schema.route(None, "Frames"))
     async def frames(game_id: str, request: Request):
-        live = hub.get(game_id)
-        seat = hub.seat(live, _token(request))
-        return _json({"version": live.version, "frames": hub.frames(live, seat)})
+        live, seat = await hub.enter(game_id, _token(request))
+        return _json(await hub.read(live, lambda: {"version": live.version, "frames": hub.frames(live, seat)}))
 
     @app.websocket("/api/games/{game_id}/ws")
     async def ws(websocket: WebSocket, game_id: str):
+        """Accepted, then closed at once with a code when refused (a close before the
+        handshake would reach the browser as a bare HTTP 403, without the code)."""
         token = websocket.query_params.get("seat")
+        client = _client(websocket)
+        refusal = None
         try:
-            live = hub.get(game_id)
-            hub.seat(live, token)
+            guard.request(client)
+            live, _seat = await hub.enter(game_id, token)
+            guard.open_socket(client, len(live.listeners))
         except HubError as exc:
-            await websocket.close(code=4403 if exc.status == 403 else 4404, reason=exc.message[:100])
+            refusal = (WS_BAD_SEAT if exc.status == 403 else WS_UNKNOWN_GAME if exc.status == 404 else WS_UNAVAILABLE,
+                       exc.message)
+        except Refused as exc:
+            refusal = (WS_TOO_MANY, exc.message)
+        except StoreUnavailable as exc:
+            log.error("storage unavailable (WebSocket): %s", exc)
+            refusal = (WS_UNAVAILABLE, "the server cannot use its game store right now")
+        if refusal is not None:
+            await websocket.accept()
+            await websocket.close(code=refusal[0], reason=refusal[1][:120])
             return
         await websocket.accept()
         q: asyncio.Queue = asyncio.Queue()
@@ -321,5 +404,7 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
             pass
         finally:
             live.listeners.discard(q)
+            guard.close_socket(client)
 
+    schema.install(app)
     return app

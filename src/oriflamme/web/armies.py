@@ -74,6 +74,8 @@ def parse(raw: bytes, what: str = "the body") -> object:
                        line=exc.lineno, column=exc.colno) from None
     except RecursionError:
         raise HubError(400, "bad_json", f"{what} nests too deeply to be an army") from None
+    except ValueError as exc:  # an integer past int's 4,300 digits (issue 15, hardening)
+        raise HubError(400, "bad_json", f"{what} is not acceptable JSON: {str(exc).split(';')[0]}") from None
 
 
 async def army_body(request: Request) -> dict:

@@ -12,14 +12,21 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import threading
+import time
 from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import anyio.to_thread
+from anyio import CapacityLimiter
 
 from ..core import registry
 from ..core.dice import new_secret
 from ..core.errors import IllegalAction, OriflammeError, UnknownRuleset
 from ..core.record import Game
 from ..core.ruleset import CHANCE, Ruleset
-from ..store import DIGEST_VERSION, Store
+from ..store import DIGEST_VERSION, Store, VersionConflict
+from .limits import Limits
 
 HOTSEAT = "*"
 
@@ -45,6 +52,7 @@ class LiveGame:
     #: the seat views of the current position, by side: computed once (legal actions, options,
     #: rulings) and reused by every response until the next action or undo clears them
     views: dict = field(default_factory=dict)
+    last_used: float = 0.0   # the hub's clock at the last request (idle games leave memory)
 
     @property
     def version(self) -> int:
@@ -62,14 +70,39 @@ def get_ruleset(ruleset_id: str | None) -> Ruleset:
         raise HubError(404, "unknown_ruleset", str(exc)) from None
 
 
+#: worker threads for the rules work: Python threads share one interpreter lock, so more threads
+#: would not compute faster, only take the lock from the event loop more often
+RULES_THREADS = 2
+
+
+
 class Hub:
-    def __init__(self, store: Store):
+    """The games in memory. The rules work (applying an action, computing a view, a rider's
+    moves, the replay frames, loading a game) runs in worker threads, off the event loop, one
+    request at a time per game: :meth:`act`, :meth:`undo` and :meth:`read` hold the game's
+    lock around the thread's work, so a game's requests keep their order while other games'
+    run alongside. Games idle for ``limits.idle_seconds``, or beyond ``limits.max_live_games``,
+    leave memory (:meth:`evict`); :meth:`get` reloads them from the store."""
+
+    def __init__(self, store: Store, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic):
         self.store = store
+        self.limits = limits or Limits()
+        self.clock = clock
         self.games: dict[str, LiveGame] = {}
+        self._mutex = threading.Lock()  # self.games, between worker threads
+        self._limiter: CapacityLimiter | None = None
+
+    async def run_in_thread(self, fn: Callable[..., Any], *args) -> Any:
+        """``fn(*args)`` in one of the hub's :data:`RULES_THREADS` worker threads."""
+        if self._limiter is None:  # made on first use, inside the server's event loop
+            self._limiter = CapacityLimiter(RULES_THREADS)
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
 
     # --- creation and loading ---------------------------------------------------------------
     def create(self, scenario_id: str, mode: str, seed: int | None = None,
                ruleset_id: str | None = None) -> tuple[str, dict[str, str]]:
+        if mode not in ("hotseat", "online"):
+            raise HubError(422, "bad_mode", "mode must be 'hotseat' or 'online'")
         rs = get_ruleset(ruleset_id)
         known = rs.scenario_ids()
         if scenario_id not in known:
@@ -96,13 +129,27 @@ class Hub:
             seats = {s.id: secrets.token_urlsafe(24) for s in rs.sides(scenario)}
         self.store.create_game(game_id, scenario_id, rs.scenario_to_json(scenario), game.secret_seed, mode, seats,
                                ruleset=rs.id)
-        self.games[game_id] = LiveGame(game_id, mode, scenario_id, game)
+        with self._mutex:
+            self.games[game_id] = LiveGame(game_id, mode, scenario_id, game, last_used=self.clock())
+        self.evict()
         return game_id, seats
 
     def get(self, game_id: str) -> LiveGame:
+        """The live game ``game_id``, replayed from the store if it is not in memory."""
+        now = self.clock()
         live = self.games.get(game_id)
         if live is not None:
+            live.last_used = now
             return live
+        live = self._load(game_id)
+        with self._mutex:  # two requests loading the same game at once: both get the first one in
+            live = self.games.setdefault(game_id, live)
+        live.last_used = now
+        if self.limits.max_live_games and len(self.games) > self.limits.max_live_games:
+            self.evict()
+        return live
+
+    def _load(self, game_id: str) -> LiveGame:
         stored = self.store.load(game_id)
         if stored is None:
             raise HubError(404, "unknown_game", f"no game {game_id!r}")
@@ -117,11 +164,50 @@ class Hub:
                     raise HubError(500, "corrupt", f"game {game_id}: action {i + 1} does not reproduce the stored state")
         except OriflammeError as exc:
             raise HubError(500, "corrupt", f"game {game_id} cannot be replayed: {exc}") from None
-        live = LiveGame(game_id, stored.mode, stored.scenario_id, game,
+        return LiveGame(game_id, stored.mode, stored.scenario_id, game,
                         undo_requested_by=stored.undo_requested_by, undo_version=stored.undo_version,
                         action_sides=list(stored.sides_of_actions))
-        self.games[game_id] = live
-        return live
+
+    async def enter(self, game_id: str, token: str | None) -> tuple[LiveGame, str]:
+        """The live game and the token's seat (loading, if need be, in a worker thread)."""
+        live = self.games.get(game_id)
+        if live is None:
+            live = await self.run_in_thread(self.get, game_id)
+        else:
+            live.last_used = self.clock()
+        return live, self.seat(live, token)  # one indexed SQLite read: not worth a thread
+
+    def forget(self, live: LiveGame) -> None:
+        """Drop ``live`` from memory (its store copy is the truth; the next request reloads it)."""
+        with self._mutex:
+            if self.games.get(live.id) is live:
+                del self.games[live.id]
+
+    def evict(self) -> list[str]:
+        """Drop from memory the games idle for ``idle_seconds``, then the least recently used
+        beyond ``max_live_games``; never a game with a WebSocket open or a request under way."""
+        idle, cap = self.limits.idle_seconds, self.limits.max_live_games
+        now = self.clock()
+        gone = []
+        with self._mutex:
+            busy = lambda g: g.listeners or g.lock.locked()  # noqa: E731
+            for gid, g in list(self.games.items()):
+                if idle and now - g.last_used >= idle and not busy(g):
+                    del self.games[gid]
+                    gone.append(gid)
+            if cap and len(self.games) > cap:
+                for g in sorted(self.games.values(), key=lambda g: g.last_used):
+                    if len(self.games) <= cap:
+                        break
+                    if not busy(g):
+                        del self.games[g.id]
+                        gone.append(g.id)
+        return gone
+
+    async def read(self, live: LiveGame, fn: Callable[..., Any], *args) -> Any:
+        """``fn(*args)`` in a worker thread, holding the game's lock (per-game order)."""
+        async with live.lock:
+            return await self.run_in_thread(fn, *args)
 
     def seat(self, live: LiveGame, token: str | None) -> str:
         if not token:
@@ -147,7 +233,7 @@ class Hub:
             cached = live.views[side] = (g.ruleset.seat_view(g.state, side, acting), acting)
         return cached
 
-    def view(self, live: LiveGame, seat: str, log_from: int = 0) -> dict:
+    def view(self, live: LiveGame, seat: str, log_from: int | None = None) -> dict:
         """The seat's view (a fresh dict over the cached one): the ruleset's view of the
         position, the log the seat may see from ``log_from``, the dice commitment (and the seed
         once the game is over), the undo state."""
@@ -156,8 +242,8 @@ class Hub:
         side = self.acting_side(live, seat)
         base, acting = self._seat_view(live, side)
         out = dict(base)
-        out["log"] = rs.visible_events(g.state, side, log_from)
-        if log_from:
+        out["log"] = rs.visible_events(g.state, side, log_from or 0)
+        if log_from is not None:  # asked for, even 0: echoed (docs/api.md)
             out["log_from"] = log_from
         over = g.outcome().over
         out.update({
@@ -212,80 +298,107 @@ class Hub:
         return live.action_sides[-1] if live.action_sides else None
 
     # --- acting ------------------------------------------------------------------------------
-    async def act(self, live: LiveGame, seat: str, action_json, version: int | None) -> list[dict]:
+    async def act(self, live: LiveGame, seat: str, action_json, version: int | None,
+                  then: Callable[[list[dict]], Any] | None = None):
+        """Apply and commit an action (in a worker thread, under the game's lock), then tell
+        the WebSockets. Returns its events, or ``then(events)`` computed under the same lock
+        (the answer to the request, of exactly this version)."""
         async with live.lock:
-            g = live.game
-            rs = g.ruleset
-            if version is not None and version != live.version:
-                raise HubError(409, "stale", f"the game is at version {live.version}, not {version}: reload the view",
-                               version=live.version)
-            to_act = g.to_act()
-            if to_act is None:
-                raise HubError(409, "over", "the game is over")
-            if seat != HOTSEAT and seat != to_act:
-                raise HubError(403, "not_your_turn", f"side {to_act} is to act; this seat plays side {seat}")
-            try:
-                action = rs.action_from_json(action_json)
-            except IllegalAction as exc:
-                raise HubError(422, "bad_action", str(exc)) from None
-            try:
-                events = g.apply(action)  # the ruleset refuses illegal actions, state unchanged
-            except IllegalAction as exc:
-                raise HubError(409, "illegal", exc.reason, ref=exc.ref) from None
-            live.views.clear()
-            out = g.outcome()
-            try:
-                self.store.append_action(live.id, live.version, to_act, g.actions[-1], g.digest(),
-                                         "over" if out.over else "playing", out.winner)
-            except BaseException:
-                # not committed, so not acknowledged: forget the in-memory game; the next
-                # request rebuilds it from the database, which does not hold this action
-                self.games.pop(live.id, None)
-                raise
-            live.action_sides.append(to_act)
-            live.undo_requested_by = None
-            live.undo_version = None
+            result = await self.run_in_thread(self._act, live, seat, action_json, version, then)
         await self.announce(live)
-        return events
+        return result
 
-    async def undo(self, live: LiveGame, seat: str, answer: str | None = None) -> dict:
+    def _act(self, live: LiveGame, seat: str, action_json, version: int | None, then) -> Any:
+        g = live.game
+        rs = g.ruleset
+        if version is not None and version != live.version:
+            raise HubError(409, "stale", f"the game is at version {live.version}, not {version}: reload the view",
+                           version=live.version)
+        to_act = g.to_act()
+        if to_act is None:
+            raise HubError(409, "over", "the game is over")
+        if seat != HOTSEAT and seat != to_act:
+            raise HubError(403, "not_your_turn", f"side {to_act} is to act; this seat plays side {seat}")
+        try:
+            action = rs.action_from_json(action_json)
+        except IllegalAction as exc:
+            raise HubError(422, "bad_action", str(exc)) from None
+        try:
+            events = g.apply(action)  # the ruleset refuses illegal actions, state unchanged
+        except IllegalAction as exc:
+            raise HubError(409, "illegal", exc.reason, ref=exc.ref) from None
+        live.views.clear()
+        out = g.outcome()
+        try:
+            self.store.append_action(live.id, live.version, to_act, g.actions[-1], g.digest(),
+                                     "over" if out.over else "playing", out.winner)
+        except VersionConflict:
+            self.forget(live)  # another process (or a stale copy) committed first
+            raise HubError(409, "stale", "the game has moved on: reload the view") from None
+        except BaseException:
+            # not committed, so not acknowledged: forget the in-memory game; the next
+            # request rebuilds it from the database, which does not hold this action
+            self.forget(live)
+            raise
+        live.action_sides.append(to_act)
+        live.undo_requested_by = None
+        live.undo_version = None
+        return then(events) if then is not None else events
+
+    async def undo(self, live: LiveGame, seat: str, answer: str | None = None, version: int | None = None) -> dict:
         """Hot-seat: undo at once. Online: ``answer=None`` requests, the opponent answers
-        ``accept`` or ``decline``."""
+        ``accept`` or ``decline``. ``version``, when given, must be the game's (409 stale)."""
         async with live.lock:
-            g = live.game
-            if g.outcome().over and answer != "decline":
-                raise HubError(409, "over", "the game is over: its last action cannot be undone")
-            if live.mode == "hotseat" or answer == "accept":
-                if live.mode != "hotseat":
-                    if live.undo_requested_by is None:
-                        raise HubError(409, "no_request", "there is no undo request to accept")
-                    if live.undo_requested_by == seat:
-                        raise HubError(403, "own_request", "the opponent must accept your undo request")
-                if not g.can_undo:
-                    raise HubError(409, "cannot_undo", "the last action rolled a die (or there is none): it cannot be undone")
-                g.undo()
-                live.views.clear()
-                live.frames_cache.clear()
-                del live.action_sides[live.version:]
-                out = g.outcome()
-                self.store.truncate(live.id, live.version, "over" if out.over else "playing", out.winner)
-                live.undo_requested_by = live.undo_version = None
-                result = {"undone": True, "version": live.version}
-            elif answer == "decline":
-                if live.undo_requested_by is None or live.undo_requested_by == seat:
-                    raise HubError(409, "no_request", "there is no undo request from your opponent")
-                live.undo_requested_by = live.undo_version = None
-                self.store.set_undo_request(live.id, None, None)
-                result = {"undone": False, "declined": True}
-            else:
-                if not g.can_undo:
-                    raise HubError(409, "cannot_undo", "the last action rolled a die (or there is none): it cannot be undone")
-                if self._side_of_last(live) != seat:
-                    raise HubError(403, "not_yours", "only the side that took the last action may ask to undo it")
-                live.undo_requested_by, live.undo_version = seat, live.version
-                self.store.set_undo_request(live.id, seat, live.version)
-                result = {"requested": True}
+            result = await self.run_in_thread(self._undo, live, seat, answer, version)
         await self.announce(live)
+        return result
+
+    def _undo(self, live: LiveGame, seat: str, answer: str | None, version: int | None) -> dict:
+        try:
+            return self._undo_unsafe(live, seat, answer, version)
+        except HubError:
+            raise
+        except BaseException:
+            self.forget(live)  # memory may be ahead of the store: reload from the store
+            raise
+
+    def _undo_unsafe(self, live: LiveGame, seat: str, answer: str | None, version: int | None) -> dict:
+        if version is not None and version != live.version:
+            raise HubError(409, "stale", f"the game is at version {live.version}, not {version}: reload the view",
+                           version=live.version)
+        g = live.game
+        if g.outcome().over and answer != "decline":
+            raise HubError(409, "over", "the game is over: its last action cannot be undone")
+        if live.mode == "hotseat" or answer == "accept":
+            if live.mode != "hotseat":
+                if live.undo_requested_by is None:
+                    raise HubError(409, "no_request", "there is no undo request to accept")
+                if live.undo_requested_by == seat:
+                    raise HubError(403, "own_request", "the opponent must accept your undo request")
+            if not g.can_undo:
+                raise HubError(409, "cannot_undo", "the last action rolled a die (or there is none): it cannot be undone")
+            g.undo()
+            live.views.clear()
+            live.frames_cache.clear()
+            del live.action_sides[live.version:]
+            out = g.outcome()
+            self.store.truncate(live.id, live.version, "over" if out.over else "playing", out.winner)
+            live.undo_requested_by = live.undo_version = None
+            result = {"undone": True, "version": live.version}
+        elif answer == "decline":
+            if live.undo_requested_by is None or live.undo_requested_by == seat:
+                raise HubError(409, "no_request", "there is no undo request from your opponent")
+            live.undo_requested_by = live.undo_version = None
+            self.store.set_undo_request(live.id, None, None)
+            result = {"undone": False, "declined": True}
+        else:
+            if not g.can_undo:
+                raise HubError(409, "cannot_undo", "the last action rolled a die (or there is none): it cannot be undone")
+            if self._side_of_last(live) != seat:
+                raise HubError(403, "not_yours", "only the side that took the last action may ask to undo it")
+            live.undo_requested_by, live.undo_version = seat, live.version
+            self.store.set_undo_request(live.id, seat, live.version)
+            result = {"requested": True}
         return result
 
     # --- live updates ------------------------------------------------------------------------

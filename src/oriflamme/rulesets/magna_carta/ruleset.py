@@ -164,6 +164,13 @@ class MagnaCarta(Ruleset):
     def legacy_digest(self, state, seed) -> str:
         return state.legacy_digest(seed)
 
+    def recorded_event(self, event, index: int):
+        """Records written before ``clear_bodies`` events kept their index in ``n`` carried
+        the body count there (``n``), without ``count``: read as this release writes them."""
+        if isinstance(event, dict) and event.get("type") == "clear_bodies" and "count" not in event and "n" in event:
+            event = dict(event, count=event["n"], n=index)
+        return event
+
     # --- UI ------------------------------------------------------------------------------------
     def describe_action(self, state, action, lang: str = "en") -> str:
         from .terminal_text import describe

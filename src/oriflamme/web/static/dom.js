@@ -1,5 +1,5 @@
 /* Oriflamme — a small DOM helper shared by the pages (home, game, rules diff):
- * el(tag, attrs, ...children) builds an element; attrs: class, testid (data-testid), dataset, on<event>
+ * el(tag, attrs, ...children) builds an element; attrs: class, testid (data-testid), dataset, style (set through CSSOM), on<event>
  * handlers, other attributes (false/null/undefined left out, true as an empty attribute). */
 (function () {
   "use strict";
@@ -10,6 +10,7 @@
       if (k === "class") e.className = v;
       else if (k === "testid") e.dataset.testid = v;
       else if (k === "dataset") Object.assign(e.dataset, v);
+      else if (k === "style") e.style.cssText = v;  // CSSOM, allowed by the pages' CSP (no inline style attribute)
       else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
       else e.setAttribute(k, v === true ? "" : v);
     }

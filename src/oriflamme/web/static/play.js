@@ -235,7 +235,7 @@
 
   async function undo(answer) {
     try {
-      const r = await api("POST", "/undo", answer ? { answer } : {});
+      const r = await api("POST", "/undo", answer ? { answer, version: st.view.version } : { version: st.view.version });
       if (r.undone) toast(t("undo.done"), "info");
       else if (r.declined) toast(t("undo.declined"), "info");
       if (st.ctl && st.ctl.clear) st.ctl.clear();

@@ -216,7 +216,7 @@ def do_clear(state: GameState, a: ClearBodies) -> None:
             nested(f"bodies.{(('man', 'men') if a.kind == MAN else ('horse', 'horses'))[n != 1]}", n=n))
     emit(state, "clear_bodies", msg="clear.sink" if sink else "clear.out",
          params={"names": names, "what": what, "hex": h.label, "to": to.label},
-         chars=list(a.chars), hex=h.label, to=to.label, kind=a.kind, n=n, sunk=sink, ref=CLEAR_REF)
+         chars=list(a.chars), hex=h.label, to=to.label, kind=a.kind, count=n, sunk=sink, ref=CLEAR_REF)
 
 
 # =============================================================================================

@@ -185,7 +185,16 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
 # explain (preview before committing)
 # =============================================================================================
 def explain(state: GameState, action: Action) -> Ruling:
-    """The ruling of ``action`` before it is committed (its handler's preview)."""
+    """The ruling of ``action`` before it is committed (its handler's preview). An action
+    without a preview of its own (a prompt's answer: retreat, casualty, advance...), and any
+    action while a prompt waits, is first checked as :func:`apply` would check it, so the
+    preview never calls legal what ``apply`` refuses."""
+    h = handlers.HANDLERS.get(action.type)
+    if state.over or state.pending or h is None or h.explain is None:
+        try:
+            _check(state, action)
+        except IllegalAction as exc:
+            return Ruling(kind=action.type).refuse(exc.reason, exc.ref)
     return handlers.explain_with(state, action)
 
 

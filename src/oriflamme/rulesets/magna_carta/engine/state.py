@@ -182,7 +182,8 @@ class GameState:
         body["dice"] = {"seed": seed, "count": self.dice.count}
         # version-1 logs predate the message ids: hash the events without the keys added since
         if isinstance(body.get("log"), list):
-            body["log"] = [{k: v for k, v in ev.items() if k not in self.LOG_KEYS_SINCE_V1} for ev in body["log"]]
+            body["log"] = [_v1_event({k: v for k, v in ev.items() if k not in self.LOG_KEYS_SINCE_V1})
+                           for ev in body["log"]]
         blob = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()
 
@@ -198,3 +199,12 @@ class GameState:
             setattr(other, part.name, part.clone())
         other.log = list(self.log)
         return other
+
+
+def _v1_event(ev: dict) -> dict:
+    """An event as version-1 logs held it: a ``clear_bodies`` event then carried its body
+    count in ``n`` (over the event's index), now in ``count``."""
+    if ev.get("type") == "clear_bodies" and "count" in ev:
+        ev = dict(ev)
+        ev["n"] = ev.pop("count")
+    return ev
