@@ -286,9 +286,21 @@ class SeveralAttackers(Row):
     min_mounted_vs_mounted: int
 
 
+class ChargeMoves(Row):
+    """The charge on the map (§7.6.1, §7.6.2, §4.6.8), played where a sequence has the
+    announcements step (engine/charges.py)."""
+    min_hexes: int = Field(ge=1)          # a charge covers at least this many hexes
+    straight_last: int = Field(ge=2)      # its last hexes in a straight line towards the target
+    counter_meet: int = Field(ge=1)       # the counter-charger holds the charge's last hexes
+    counter_max: tuple[int, int]          # his route: at most this fraction of the charge's hexes
+    no_charge_mounts: list[str] = []      # riders of these mounts do not charge (§4.6.8)
+    no_charge_against: list[str] = []     # nor may riders of these mounts be charged (§4.6.8)
+
+
 class Charge(Row):
     attack_multiplier: tuple[int, int]
     defence_multiplier: tuple[int, int]
+    moves: ChargeMoves | None = None  # None: charges are adjudicated (referee) but not announced on the map
 
 
 class Advance(Row):
