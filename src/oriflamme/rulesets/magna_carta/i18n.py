@@ -509,17 +509,17 @@ def section_title(ref: str, lang: str, ruleset: str = "magna-carta") -> str:
     return s.title
 
 
-def step_title(step: str, lang: str) -> str:
+def step_title(step: str, lang: str, ruleset: str = "magna-carta") -> str:
     """The title of a step of the sequence of play (``state.step``: ``offensive_fire``,
     ``movement``, ``melee``) in ``lang``, from :data:`oriflamme.rulesets.magna_carta.engine.turn.STEP_TITLES`.
 
     >>> step_title("movement", "fr")
     'Mouvement et tir défensif'
     """
-    from .engine.turn import STEP_TITLES
+    from .engine.turn import step_titles
 
     lang = _norm_lang(lang)
-    t = STEP_TITLES.get(step)
+    t = step_titles(ruleset).get(step)
     if t is None:
         return step
     return t[0] if lang == "en" else t[1]

@@ -404,18 +404,29 @@ def load_board(path_or_text: str | os.PathLike, source_name: str | None = None,
     return parse_board(path_or_text, source_name or "<board>", ruleset)
 
 
-def _boards_dir():
-    return resources.files(_BOARDS_PACKAGE).joinpath(_BOARDS_FOLDER)
+def _boards_dir(package: str = _BOARDS_PACKAGE):
+    return resources.files(package).joinpath(_BOARDS_FOLDER)
 
 
-def bundled_board_ids() -> list[str]:
-    """Ids of the boards shipped with Oriflamme (``oriflamme/rulesets/magna_carta/boards/*.board``), sorted."""
-    folder = _boards_dir()
-    return sorted(
-        entry.name[: -len(BOARD_SUFFIX)]
-        for entry in folder.iterdir()
-        if entry.name.endswith(BOARD_SUFFIX) and entry.is_file()
-    )
+def _board_files(ruleset_id: str = "magna-carta") -> dict:
+    """The bundled board files a ruleset may use, by id: an edition's own (its package's
+    ``boards/``) and its base's."""
+    from .rulesdata import packages_of
+    found: dict = {}
+    for pkg in packages_of(ruleset_id):
+        folder = _boards_dir(pkg)
+        if not folder.is_dir():
+            continue
+        for entry in folder.iterdir():
+            if entry.name.endswith(BOARD_SUFFIX) and entry.is_file():
+                found.setdefault(entry.name[: -len(BOARD_SUFFIX)], entry)
+    return found
+
+
+def bundled_board_ids(ruleset_id: str = "magna-carta") -> list[str]:
+    """Ids of the boards shipped with Oriflamme (``oriflamme/rulesets/magna_carta/boards/*.board``,
+    and an edition's ``boards/`` for its games), sorted."""
+    return sorted(_board_files(ruleset_id))
 
 
 def load_bundled_board(board_id: str, ruleset: Ruleset | str | None = None) -> Board:
@@ -426,10 +437,10 @@ def load_bundled_board(board_id: str, ruleset: Ruleset | str | None = None) -> B
 
 @lru_cache(maxsize=None)
 def _load_bundled(board_id: str, ruleset_id: str) -> Board:
-    ids = bundled_board_ids()
-    if board_id not in ids:
-        raise MapError(f"unknown board {board_id!r} (bundled boards: {', '.join(ids) or 'none'})")
-    entry = _boards_dir().joinpath(board_id + BOARD_SUFFIX)
+    files = _board_files(ruleset_id)
+    if board_id not in files:
+        raise MapError(f"unknown board {board_id!r} (bundled boards: {', '.join(sorted(files)) or 'none'})")
+    entry = files[board_id]
     name = f"boards/{board_id}{BOARD_SUFFIX}"
     board = parse_board(entry.read_text(encoding="utf-8-sig"), name, load_ruleset(ruleset_id))
     if board.id != board_id:
@@ -764,9 +775,9 @@ def _build_map(spec: Mapping, rules: Ruleset, base_dir, source: str) -> GameMap:
             raise MapError(f"{source}: placement {i}: give exactly one of 'board' (a bundled board id) or 'path'")
         if "board" in entry:
             bid = entry["board"]
-            if not isinstance(bid, str) or bid not in bundled_board_ids():
+            if not isinstance(bid, str) or bid not in bundled_board_ids(rules.id):
                 raise MapError(f"{source}: placement {i}: unknown board {bid!r} "
-                               f"(bundled boards: {', '.join(bundled_board_ids())})")
+                               f"(bundled boards: {', '.join(bundled_board_ids(rules.id))})")
             board = load_bundled_board(bid, rules)
         else:
             path = Path(entry["path"])

@@ -4,8 +4,10 @@ Every table cell, cost and modifier Oriflamme applies is read from a TOML file o
 ``data/`` folder, validated here with pydantic, and carries its source in ``ref``. Code applies
 rules by looking rows up by name; it does not hold rulebook numbers.
 
-A ruleset may declare a ``base`` (an edition overlay): its files then override the base's rows
-with the same id. Only Magna Carta exists so far.
+An **edition** (``oriflamme.rulesets.<edition>/edition.toml`` with ``base = "magna-carta"``) is an
+overlay: its ``data/`` folder holds only the files that differ, merged onto the base's by
+:func:`overlay_doc` (rows replaced or added by key, removed by ``[<table>_overlay] remove``,
+single tables and ``sequence.toml`` replaced whole). See docs/architecture.md "Editions".
 """
 
 from __future__ import annotations
@@ -525,6 +527,14 @@ class Ruleset:
     ransom: Ransom
     camels: Camels | None = None
     sequence: Sequence | None = None
+    # --- the edition (docs/architecture.md "Editions") ----------------------------------------
+    base: str | None = None  # the ruleset this one overlays (None: a base ruleset)
+    title_fr: str = ""
+    packages: tuple[str, ...] = ()  # the Python packages of its data, the edition's first
+    seed: str = ""  # the seed file the edition's rows cite
+    ref_prefix: str = "MC"  # the prefix of its citations ("CH", "CR")
+    #: the data files the edition overrides (names in its data/ folder), for the rules diff
+    overridden_files: tuple[str, ...] = ()
 
     # --- lookups by id or printed name (case and accents optional) -------------------------
     def _find(self, table: dict, what: str, text: str):
@@ -594,42 +604,232 @@ def _one(model, item, file: str, table: str):
     return _rows(model, [item], file, table)[0]
 
 
-_RULESETS = {"magna-carta": "oriflamme.rulesets.magna_carta"}
+BASE_ID = "magna-carta"
+BASE_PACKAGE = "oriflamme.rulesets.magna_carta"
 ALIASES = {"mc": "magna-carta", "magna_carta": "magna-carta", "magnacarta": "magna-carta", "la magna carta": "magna-carta"}
 
 
+class Edition(BaseModel):
+    """``edition.toml`` of an edition package: who it is and what it overlays."""
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
+    base: Literal["magna-carta"]
+    title: str = Field(min_length=1)
+    title_fr: str = Field(min_length=1)
+    seed: str = Field(min_length=1)  # the file in ../shared/seeds/ its rows cite
+    ref_prefix: str = Field(pattern=r"^[A-Z]{1,4}$")
+    aliases: list[str] = []
+    note: str = ""
+
+
+@lru_cache(maxsize=None)
+def editions() -> dict[str, tuple[str, Edition]]:
+    """The editions installed beside Magna Carta: every package ``oriflamme.rulesets.<name>``
+    holding an ``edition.toml`` (id -> (package, edition)). Found by looking, so that adding an
+    edition changes no file of the base."""
+    out: dict[str, tuple[str, Edition]] = {}
+    root = resources.files("oriflamme.rulesets")
+    for entry in sorted(root.iterdir(), key=lambda e: e.name):
+        f = entry.joinpath("edition.toml") if entry.is_dir() else None
+        if f is None or not f.is_file():
+            continue
+        source = f"oriflamme/rulesets/{entry.name}/edition.toml"
+        try:
+            ed = Edition.model_validate(tomllib.loads(f.read_text(encoding="utf-8")))
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesDataError(f"{source}: {exc}") from None
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise RulesDataError(f"{source}: field {'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+        out[ed.id] = (f"oriflamme.rulesets.{entry.name}", ed)
+    return out
+
+
+def _packages() -> dict[str, str]:
+    return {BASE_ID: BASE_PACKAGE, **{rid: pkg for rid, (pkg, _) in editions().items()}}
+
+
+def _aliases() -> dict[str, str]:
+    out = dict(ALIASES)
+    for rid, (_, ed) in editions().items():
+        for a in ed.aliases:
+            out[fold(a)] = rid
+    return out
+
+
 def ruleset_id(text: str) -> str:
+    known = _packages()
+    aliases = _aliases()
     key = fold(text).replace(" ", "-")
-    key = ALIASES.get(fold(text), ALIASES.get(key, key))
-    if key not in _RULESETS:
-        raise KeyError(f"unknown ruleset {text!r} (known: {', '.join(_RULESETS)})")
+    key = aliases.get(fold(text), aliases.get(key, key))
+    if key not in known:
+        raise KeyError(f"unknown ruleset {text!r} (known: {', '.join(known)})")
     return key
+
+
+def package_of(rid: str) -> str:
+    """The Python package of a ruleset's data (an edition's own package)."""
+    return _packages()[ruleset_id(rid)]
+
+
+def packages_of(rid: str) -> tuple[str, ...]:
+    """The packages to look in for a ruleset's files (scenarios, boards, hooks): the edition's
+    own first, then its base's."""
+    rid = ruleset_id(rid)
+    if rid == BASE_ID:
+        return (BASE_PACKAGE,)
+    return (package_of(rid), BASE_PACKAGE)
+
+
+# --- the overlay ----------------------------------------------------------------------------------
+#: The key of a row in each row table (``[[name]]``): a row of the edition with the key of a
+#: base row replaces it; a new key adds a row. Tables not listed here have no key: an edition's
+#: rows replace the base's whole list.
+ROW_KEYS: dict[str, tuple[str, ...]] = {
+    "terrain": ("id",), "hexside": ("id",), "weather": ("id",), "allowance": ("id",), "rule": ("id",),
+    "weapon": ("id",), "band_modifier": ("band",), "section": ("id",), "type": ("id",),
+    "escort": ("id",), "animal": ("kind",), "terrain_mark": ("mark",), "step": ("id",),
+    "result": ("table", "letter"), "modifier": ("id",),
+}
+#: ``[[modifier]]`` rows are keyed by ``id`` (fire modifiers) or ``condition`` (jump, infiltration)
+_ALT_KEYS = {"modifier": ("condition",), "fear_modifier": ("condition",)}
+#: files an edition replaces whole rather than row by row
+WHOLE_FILES = frozenset({"sequence.toml"})
+OVERLAY_SUFFIX = "_overlay"
+
+
+def _row_key(table: str, row: dict, file: str):
+    for fields in (ROW_KEYS.get(table), _ALT_KEYS.get(table)):
+        if fields and all(f in row for f in fields):
+            return tuple(row[f] for f in fields)
+    if table in ROW_KEYS or table in _ALT_KEYS:
+        want = " + ".join(ROW_KEYS.get(table) or _ALT_KEYS[table])
+        raise RulesDataError(f"{file}: [[{table}]] row without its key ({want}): {row!r}")
+    return None
+
+
+def overlay_doc(base: dict, over: dict, file: str) -> dict:
+    """The base document with an edition's document laid over it:
+
+    * a row table ``[[t]]`` of the edition: each row whose key (:data:`ROW_KEYS`) is a base
+      row's replaces that row entirely, in place; a new key adds the row at the end. A table
+      without a key (``[[band]]``…) is replaced whole;
+    * ``[t_overlay] remove = [key, ...]`` removes base rows (a composite key is written as a
+      list: ``remove = [["vs_foot", "C"]]``); ``[t_overlay] replace = true`` replaces the base's
+      whole list by the edition's rows;
+    * any other table ``[t]`` (``[odds]``, ``[charge]``) or value replaces the base's.
+    """
+    out = dict(base)
+    controls = {k[: -len(OVERLAY_SUFFIX)]: v for k, v in over.items() if k.endswith(OVERLAY_SUFFIX)}
+    for name, ctl in controls.items():
+        if not isinstance(ctl, dict) or set(ctl) - {"remove", "replace", "ref", "note"}:
+            raise RulesDataError(f"{file}: [{name}{OVERLAY_SUFFIX}]: only `remove`, `replace`, `ref` and `note` are allowed")
+        if not isinstance(base.get(name), list):
+            raise RulesDataError(f"{file}: [{name}{OVERLAY_SUFFIX}]: the base has no row table [[{name}]]")
+    for name, value in over.items():
+        if name.endswith(OVERLAY_SUFFIX):
+            continue
+        ctl = controls.get(name, {})
+        if isinstance(value, list) and value and all(isinstance(r, dict) for r in value) and isinstance(base.get(name), list):
+            keyed = _row_key(name, value[0], file) is not None
+            if ctl.get("replace") or not keyed:
+                out[name] = list(value)
+                continue
+            rows = list(base[name])
+            index = {_row_key(name, r, file): i for i, r in enumerate(rows)}
+            for r in value:
+                k = _row_key(name, r, file)
+                if k in index:
+                    rows[index[k]] = r
+                else:
+                    index[k] = len(rows)
+                    rows.append(r)
+            out[name] = rows
+        else:
+            out[name] = value
+    for name, ctl in controls.items():
+        removed = ctl.get("remove", [])
+        if not isinstance(removed, list):
+            raise RulesDataError(f"{file}: [{name}{OVERLAY_SUFFIX}] remove: expected a list of keys")
+        keys = {tuple(k) if isinstance(k, list) else (k,) for k in removed}
+        present = {_row_key(name, r, file) for r in out[name]}
+        unknown = sorted(str(k if len(k) > 1 else k[0]) for k in keys - present)
+        if unknown:
+            raise RulesDataError(f"{file}: [{name}{OVERLAY_SUFFIX}] remove: no base row {', '.join(unknown)}")
+        out[name] = [r for r in out[name] if _row_key(name, r, file) not in keys]
+    return out
+
+
+def _has_data(package: str, name: str) -> bool:
+    return resources.files(package).joinpath("data").joinpath(name).is_file()
+
+
+def ruleset_doc(rid: str, name: str) -> dict:
+    """The document ``data/<name>`` of a ruleset: the base's, with an edition's file laid over
+    it (:func:`overlay_doc`; ``sequence.toml`` is replaced whole). ``{}`` if neither has it."""
+    rid = ruleset_id(rid)
+    if rid == BASE_ID:
+        return _load_toml(BASE_PACKAGE, name) if _has_data(BASE_PACKAGE, name) else {}
+    pkg, ed = editions()[rid]
+    base = ruleset_doc(ed.base, name)
+    if not _has_data(pkg, name):
+        return base
+    over = _load_toml(pkg, name)
+    if name in WHOLE_FILES or not base:
+        return over
+    return overlay_doc(base, over, f"{pkg.rsplit('.', 1)[-1]}/data/{name}")
+
+
+def overridden_files(rid: str) -> tuple[str, ...]:
+    rid = ruleset_id(rid)
+    if rid == BASE_ID:
+        return ()
+    pkg = package_of(rid)
+    folder = resources.files(pkg).joinpath("data")
+    if not folder.is_dir():
+        return ()
+    return tuple(sorted(p.name for p in folder.iterdir() if p.name.endswith(".toml")))
+
+
+#: Tables only some editions have (a data file the base lacks): Ruleset field -> loader(rid)
+#: returning the validated table or None. An edition adds its loader here.
+EDITION_TABLES: dict = {}
 
 
 @lru_cache(maxsize=None)
 def load_ruleset(rid: str = "magna-carta") -> Ruleset:
-    pkg = _RULESETS[ruleset_id(rid)]
-    t = _load_toml(pkg, "terrain.toml")
-    w = _load_toml(pkg, "weather.toml")
-    mv = _load_toml(pkg, "movement.toml")
-    inf = _load_toml(pkg, "infiltration.toml")
-    jp = _load_toml(pkg, "jump.toml")
-    wp = _load_toml(pkg, "weapons.toml")
-    ft = _load_toml(pkg, "fire_tables.toml")
-    fm = _load_toml(pkg, "fire_modifiers.toml")
-    me = _load_toml(pkg, "melee.toml")
-    se = _load_toml(pkg, "sections.toml")
-    ro = _load_toml(pkg, "roster.toml")
-    rn = _load_toml(pkg, "ransom.toml")
-    cm = _load_toml(pkg, "camels.toml")
-    sq = _load_toml(pkg, "sequence.toml")
+    rid = ruleset_id(rid)
+
+    def doc(name):
+        return ruleset_doc(rid, name)
+
+    t = doc("terrain.toml")
+    w = doc("weather.toml")
+    mv = doc("movement.toml")
+    inf = doc("infiltration.toml")
+    jp = doc("jump.toml")
+    wp = doc("weapons.toml")
+    ft = doc("fire_tables.toml")
+    fm = doc("fire_modifiers.toml")
+    me = doc("melee.toml")
+    se = doc("sections.toml")
+    ro = doc("roster.toml")
+    rn = doc("ransom.toml")
+    cm = doc("camels.toml")
+    sq = doc("sequence.toml")
+    if rid == BASE_ID:
+        ident = dict(title="La Magna Carta v1.2", title_fr="La Magna Carta v1.2", packages=(BASE_PACKAGE,))
+    else:
+        pkg, ed = editions()[rid]
+        ident = dict(base=ed.base, title=ed.title, title_fr=ed.title_fr, packages=packages_of(rid), seed=ed.seed,
+                     ref_prefix=ed.ref_prefix, overridden_files=overridden_files(rid))
+    extra = {field: loader(rid) for field, loader in EDITION_TABLES.items()}
 
     def by_id(rows):
         return {r.id: r for r in rows}
 
     return Ruleset(
-        id="magna-carta",
-        title="La Magna Carta v1.2",
+        id=rid,
         terrain=by_id(_rows(Terrain, t.get("terrain", []), "terrain.toml", "terrain")),
         hexsides=by_id(_rows(Hexside, t.get("hexside", []), "terrain.toml", "hexside")),
         weather=by_id(_rows(Weather, w["weather"], "weather.toml", "weather")),
@@ -661,8 +861,10 @@ def load_ruleset(rid: str = "magna-carta") -> Ruleset:
         character_types=by_id(_rows(CharacterType, ro["type"], "roster.toml", "type")),
         lines=_one(LinesRules, t["lines"], "terrain.toml", "lines"),
         ransom=_one(Ransom, rn, "ransom.toml", "ransom"),
-        camels=_one(Camels, cm, "camels.toml", "camels"),
+        camels=_one(Camels, cm, "camels.toml", "camels") if cm else None,
         sequence=load_sequence(sq, "sequence.toml"),
+        **ident,
+        **extra,
     )
 
 

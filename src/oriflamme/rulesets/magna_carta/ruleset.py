@@ -34,15 +34,19 @@ class MagnaCarta(Ruleset):
 
     # --- scenarios ---------------------------------------------------------------------------
     def scenario_ids(self) -> list[str]:
+        """The bundled scenarios playable under this ruleset (an edition: its own, and the base's
+        that declare it among their ``editions``)."""
         from .scenario import bundled_scenario_ids
-        return bundled_scenario_ids()
+        return bundled_scenario_ids(self.id)
 
     def load_scenario(self, name_or_path: str) -> Scenario:
+        """A scenario played under this ruleset: refused unless it supports it (its ``editions``);
+        its copy names this ruleset, so the game and its record follow this edition."""
         from .engine.errors import ScenarioError
         from .maps import MapError
         from .scenario import load_scenario
         try:
-            return Scenario(*load_scenario(name_or_path))
+            return Scenario(*load_scenario(name_or_path, ruleset=self.id))
         except MapError as exc:  # a broken board: one line naming the file (adapters know only core errors)
             raise ScenarioError(str(exc)) from None
 
@@ -51,9 +55,11 @@ class MagnaCarta(Ruleset):
         from .scenario import validate_scenario
         if not isinstance(data, dict):
             raise ScenarioError(f"{source}: a scenario must be a JSON object")
-        rid = data.get("ruleset", self.id)
+        rid = data.get("ruleset", "magna-carta")
         if rid not in (self.id, *self.aliases):
-            raise ScenarioError(f"{source}: field ruleset: this scenario is for {rid!r}, not {self.id!r}")
+            raise ScenarioError(f"{source}: field ruleset: this is a game of {rid!r}; it cannot be played or "
+                                f"replayed as {self.id!r} (each edition has its own rules: start a new game "
+                                f"of the scenario under {self.id!r} instead)")
         from .maps import MapError
         try:
             return Scenario(*validate_scenario(data, source))
@@ -144,7 +150,9 @@ class MagnaCarta(Ruleset):
         return state.to_json()
 
     def state_from_json(self, data: dict, scenario: Scenario):
+        from .engine.hooks import load_edition_code
         from .engine.state import GameState
+        load_edition_code(data.get("ruleset", self.id))
         return GameState.from_json(data, scenario.gmap)
 
     def clone(self, state):
@@ -195,11 +203,11 @@ class MagnaCarta(Ruleset):
 
     def board(self, scenario: Scenario) -> dict:
         from .web_options import board
-        return board(scenario.gmap)
+        return board(scenario.gmap, scenario.data.get("ruleset", self.id))
 
     def rules_sections(self) -> dict:
         from .web_options import rules_sections
-        return rules_sections()
+        return rules_sections(self.id)
 
     def render_text(self, text: str, lang: str) -> str:
         from .web_options import render_text

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from .engine.errors import ScenarioError
 from ...geometry.hexgrid import DIRECTION_NAMES, Hex
 from .maps import GameMap, MapError, build_map
-from .rulesdata import load_ruleset, ruleset_id
+from .rulesdata import BASE_ID, load_ruleset, packages_of, ruleset_id
 
 
 class _M(BaseModel):
@@ -100,6 +100,9 @@ class ScenarioSpec(_M):
     description: str = ""
     description_fr: str = ""
     ruleset: str = "magna-carta"
+    # the rulesets (Magna Carta and its editions) the scenario may be played under; empty: only
+    # ``ruleset``. A game of it under another edition is refused (docs/formats.md, "Scenarios")
+    editions: list[str] = []
     turns: int = Field(ge=1, le=100)
     weather: str = "clear"
     first: str | None = None
@@ -117,6 +120,14 @@ class ScenarioSpec(_M):
     def _rs(cls, v: str) -> str:
         try:
             return ruleset_id(v)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
+
+    @field_validator("editions")
+    @classmethod
+    def _eds(cls, v: list[str]) -> list[str]:
+        try:
+            return [ruleset_id(x) for x in v]
         except KeyError as exc:
             raise ValueError(exc.args[0]) from None
 
@@ -166,6 +177,8 @@ def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | No
         elif e["type"] == "value_error" and "error" in e.get("ctx", {}):
             msg = str(e["ctx"]["error"])
         raise _fail(source, loc, msg) from None
+    if spec.editions and spec.ruleset not in spec.editions:
+        raise _fail(source, "ruleset", f"{spec.ruleset!r} is not among the scenario's editions ({', '.join(spec.editions)})")
     rs = load_ruleset(spec.ruleset)
     try:
         rs.find_weather(spec.weather)
@@ -247,6 +260,10 @@ def validate_scenario(raw: dict, source: str = "<scenario>", base_dir: Path | No
     data = spec.model_dump()
     if not data["animals"]:
         del data["animals"]  # records of scenarios without animals stay as they were
+    # the copy a game carries is played under one ruleset (its ``ruleset``): the list of the
+    # editions the file supports matters only when a game is created (as_edition), and leaving it
+    # out keeps the digests of recorded games as they were
+    del data["editions"]
     data["map"] = map_spec
     data["source"] = origin
     return data, gmap
@@ -301,13 +318,66 @@ def _check_animals(source: str, spec: ScenarioSpec, rs, gmap: GameMap, side_ids:
             taken[x] = a.id
 
 
-def bundled_scenario_ids() -> list[str]:
-    folder = resources.files("oriflamme.rulesets.magna_carta").joinpath("scenarios")
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+def supported_editions(raw: dict) -> list[str]:
+    """The rulesets a scenario (its raw table) may be played under: its ``editions``, or only
+    its ``ruleset`` (default Magna Carta)."""
+    eds = raw.get("editions")
+    if isinstance(eds, list) and eds:
+        out = []
+        for e in eds:
+            try:
+                out.append(ruleset_id(str(e)))
+            except KeyError:
+                out.append(str(e))
+        return out
+    try:
+        return [ruleset_id(str(raw.get("ruleset", BASE_ID)))]
+    except KeyError:
+        return [str(raw.get("ruleset"))]
 
 
-def load_scenario(name_or_path: str) -> tuple[dict, GameMap]:
-    """A bundled scenario id, or a path to a scenario file."""
+def _scenario_files(ruleset: str) -> dict[str, object]:
+    """The bundled scenario files a ruleset may find by id: its own package's, then its base's."""
+    found: dict[str, object] = {}
+    for pkg in packages_of(ruleset):
+        folder = resources.files(pkg).joinpath("scenarios")
+        if not folder.is_dir():
+            continue
+        for p in sorted(folder.iterdir(), key=lambda p: p.name):
+            if p.name.endswith(".toml"):
+                found.setdefault(p.name[:-5], p)
+    return found
+
+
+def bundled_scenario_ids(ruleset: str = BASE_ID) -> list[str]:
+    """The bundled scenarios that may be played under ``ruleset`` (they declare it among their
+    ``editions``, or it is their ``ruleset``)."""
+    rid = ruleset_id(ruleset)
+    out = []
+    for sid, path in _scenario_files(rid).items():
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError:
+            raw = {}
+        if rid in supported_editions(raw):
+            out.append(sid)
+    return sorted(out)
+
+
+def as_edition(raw: dict, ruleset: str, source: str) -> dict:
+    """The scenario table to play under ``ruleset``: refused (ScenarioError) unless the
+    scenario supports that edition; its ``ruleset`` set to it (the copy a record carries)."""
+    rid = ruleset_id(ruleset)
+    supported = supported_editions(raw)
+    if rid not in supported:
+        raise _fail(source, "editions", f"this scenario cannot be played under {rid!r} "
+                                        f"(it supports: {', '.join(supported)})")
+    return {**raw, "ruleset": rid}
+
+
+def load_scenario(name_or_path: str, ruleset: str | None = None) -> tuple[dict, GameMap]:
+    """A bundled scenario id, or a path to a scenario file; ``ruleset``: the ruleset (Magna
+    Carta or one of its editions) the game is played under (default: the scenario's own)."""
     p = Path(name_or_path)
     if p.suffix == ".toml" or p.exists():
         try:
@@ -316,9 +386,20 @@ def load_scenario(name_or_path: str) -> tuple[dict, GameMap]:
             raise ScenarioError(f"{name_or_path}: cannot read: {exc.strerror}") from None
         except UnicodeDecodeError:
             raise ScenarioError(f"{name_or_path}: not UTF-8 text") from None
-        return parse_scenario(text, p.name, base_dir=p.parent)
-    ids = bundled_scenario_ids()
-    if name_or_path not in ids:
+        return _parse_as(text, p.name, ruleset, base_dir=p.parent)
+    files = _scenario_files(ruleset or BASE_ID)
+    if name_or_path not in files:
+        ids = bundled_scenario_ids(ruleset or BASE_ID)
         raise ScenarioError(f"unknown scenario {name_or_path!r} (bundled: {', '.join(ids)}; or give a path to a .toml file)")
-    text = resources.files("oriflamme.rulesets.magna_carta").joinpath("scenarios").joinpath(name_or_path + ".toml").read_text(encoding="utf-8")
-    return parse_scenario(text, name_or_path + ".toml")
+    text = files[name_or_path].read_text(encoding="utf-8")
+    return _parse_as(text, name_or_path + ".toml", ruleset)
+
+
+def _parse_as(text: str, source: str, ruleset: str | None, base_dir: Path | None = None) -> tuple[dict, GameMap]:
+    if ruleset is None:
+        return parse_scenario(text, source, base_dir=base_dir)
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _fail(source, "", f"invalid TOML: {exc}") from None
+    return validate_scenario(as_edition(raw, ruleset, source), source, base_dir)

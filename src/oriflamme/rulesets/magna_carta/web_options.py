@@ -167,13 +167,13 @@ def frame(state) -> dict:
     }
 
 
-def board(gmap) -> dict:
+def board(gmap, ruleset_id: str = "magna-carta") -> dict:
     """The map as the browser draws it, with the terrain and hexside tables it needs. The carts
     move (§4.5.4): the board draws them from the view's ``carts`` over the map without them."""
     from .maps import cart_base
     from .rulesdata import load_ruleset
     gmap = cart_base(gmap)
-    rs = load_ruleset()
+    rs = load_ruleset(ruleset_id)
     return {
         "id": gmap.id, "name": gmap.name, "width": gmap.width, "height": gmap.height,
         "hexes": [{"label": h.label, "q": h.q, "r": h.r, "col": h.col, "row": h.row,
@@ -191,9 +191,9 @@ def board(gmap) -> dict:
     }
 
 
-def rules_sections() -> dict:
+def rules_sections(ruleset_id: str = "magna-carta") -> dict:
     from .rulesdata import load_ruleset
-    rs = load_ruleset()
+    rs = load_ruleset(ruleset_id)
     return {"ruleset": rs.id, "title": rs.title,
             "sections": {s.id: {"fr": s.title, "en": s.title_en or s.title} for s in rs.sections.values()}}
 

@@ -18,10 +18,22 @@ The hooks today (the rule each one serves):
   horse may grab its bridle (§4.4.4);
 * ``after_move_grab`` (engine/bridle.py) — called at the end of a move (engine/moving.py):
   the horse grabbed in passing goes beside him (§4.4.4).
+
+**Edition overrides.** An edition (docs/architecture.md "Editions") replaces a hook for its
+games only, in its package's ``hooks.py``::
+
+    @HOOKS.provide(name="defensive_fire_on_enter", ruleset="cry-havoc")
+    def no_defensive_fire(state, *args): return False
+
+A hook with overrides dispatches on its first argument's ``ruleset_id`` (every hook takes the
+state first); the others are called directly. :func:`load_edition_code` imports an edition's
+``hooks.py`` once, before its first game runs (``engine/setup.py``, ``GameState.from_json``).
 """
 
 from __future__ import annotations
 
+import importlib
+from functools import lru_cache
 from typing import Callable
 
 
@@ -34,20 +46,43 @@ class Hooks:
 
     def __init__(self) -> None:
         self._table: dict[str, Callable] = {}
+        self._overrides: dict[str, dict[str, Callable]] = {}  # name -> ruleset id -> function
+        self._dispatch: dict[str, Callable] = {}
 
-    def provide(self, fn: Callable | None = None, *, name: str | None = None):
-        """Register ``fn`` under ``name`` (default: its own name); usable as a decorator."""
+    def provide(self, fn: Callable | None = None, *, name: str | None = None, ruleset: str | None = None):
+        """Register ``fn`` under ``name`` (default: its own name); usable as a decorator.
+        ``ruleset``: an edition's override of that hook, for its games only."""
         def register(f: Callable) -> Callable:
             key = name or f.__name__
+            if ruleset is not None:
+                have = self._overrides.setdefault(key, {})
+                if ruleset in have and have[ruleset] is not f:
+                    raise ValueError(f"engine hook {key!r} is already overridden for {ruleset!r}")
+                have[ruleset] = f
+                self._dispatch.pop(key, None)
+                return f
             if key in self._table and self._table[key] is not f:
                 raise ValueError(f"engine hook {key!r} is already provided by {self._table[key].__module__}")
             self._table[key] = f
             return f
         return register(fn) if fn is not None else register
 
+    def _dispatcher(self, key: str) -> Callable:
+        fn = self._dispatch.get(key)
+        if fn is None:
+            base, overrides = self._table[key], self._overrides[key]
+
+            def fn(state, *args, **kwargs):
+                return overrides.get(state.ruleset_id, base)(state, *args, **kwargs)
+            fn.__name__ = key
+            self._dispatch[key] = fn
+        return fn
+
     def __getattr__(self, key: str) -> Callable:
         table = self.__dict__.get("_table", {})
         if key in table:
+            if key in self.__dict__.get("_overrides", {}):
+                return self._dispatcher(key)
             return table[key]
         if key.startswith("__"):  # introspection (copy, inspect, doctest) asks for dunders
             raise AttributeError(key)
@@ -58,3 +93,18 @@ class Hooks:
 
 
 HOOKS = Hooks()
+
+
+@lru_cache(maxsize=None)
+def load_edition_code(ruleset_id: str) -> None:
+    """Import the ``hooks.py`` of an edition's package (its hook overrides and the sequence
+    hooks it adds), once; nothing for the base or an edition without one."""
+    from ..rulesdata import packages_of
+    pkgs = packages_of(ruleset_id)
+    if len(pkgs) < 2:
+        return
+    try:
+        importlib.import_module(pkgs[0] + ".hooks")
+    except ModuleNotFoundError as exc:
+        if exc.name != pkgs[0] + ".hooks":
+            raise

@@ -7,6 +7,7 @@ from ....geometry.hexgrid import DIRECTION_NAMES, Hex
 from ..maps import GameMap
 from ..rulesdata import load_ruleset
 from . import turn
+from .hooks import load_edition_code
 from .character import Character
 from .state import GameState, Horse
 from .carts import place
@@ -16,6 +17,7 @@ from .game import settle
 def new_game(scenario: dict, gmap: GameMap, seed) -> GameState:
     """``seed``: the game's dice (:class:`~oriflamme.core.dice.Dice`), or a seed for new dice."""
     rs = load_ruleset(scenario["ruleset"])
+    load_edition_code(rs.id)  # an edition's hook overrides, before its first game runs
     chars: dict[str, Character] = {}
     for spec in scenario["character"]:
         ct = rs.character_types[spec["type"]]

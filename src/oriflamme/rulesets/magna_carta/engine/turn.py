@@ -24,12 +24,14 @@ turn) changes the sequence by data and provides only the hooks it adds.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable, Iterable
 
 from ..rulesdata import Sequence, load_ruleset
 from .carts import on_movement_step
 from .defensive_fire import new_phase as _new_fire_phase
 from .events import emit, nested
+from .hooks import load_edition_code
 from .state import GameState
 from .victory import end_of_turn_check
 
@@ -109,16 +111,41 @@ def _end_of_last_turn(state: GameState) -> None:
 
 SEQUENCE_HOOKS.check(load_ruleset().sequence)
 
-# Magna Carta's steps, for callers that name them without a state (i18n's step titles):
+
+@lru_cache(maxsize=None)
+def sequence_of(ruleset_id: str) -> Sequence:
+    """The sequence of play of a ruleset (an edition's ``sequence.toml`` replaces the base's),
+    with its edition's hooks loaded and every hook it names checked (once)."""
+    load_edition_code(ruleset_id)
+    seq = load_ruleset(ruleset_id).sequence
+    SEQUENCE_HOOKS.check(seq, f"{ruleset_id}: sequence.toml")
+    return seq
+
+
+def step_titles(ruleset_id: str = "magna-carta") -> dict[str, tuple[str, str, str]]:
+    """A ruleset's steps: id -> (English title, French title, citation)."""
+    return {s.id: (s.title_en, s.title_fr, s.ref) for s in sequence_of(ruleset_id).step}
+
+
+def player_steps(ruleset_id: str = "magna-carta") -> tuple[str, ...]:
+    """The ids of the steps the players act in, in order."""
+    return tuple(s.id for s in sequence_of(ruleset_id).player_steps)
+
+
+# Magna Carta's steps, for callers that name them without a state:
 # id -> (English title, French title, citation); the player steps in order.
-STEP_TITLES: dict[str, tuple[str, str, str]] = {
-    s.id: (s.title_en, s.title_fr, s.ref) for s in load_ruleset().sequence.step}
-SEQUENCE: tuple[str, ...] = tuple(s.id for s in load_ruleset().sequence.player_steps)
+STEP_TITLES: dict[str, tuple[str, str, str]] = step_titles()
+SEQUENCE: tuple[str, ...] = player_steps()
+
+
+def _sequence(state: GameState) -> Sequence:
+    sequence_of(state.ruleset_id)  # its edition's hooks loaded, its hooks checked (once)
+    return state.rules.sequence
 
 
 # --- running the script ---------------------------------------------------------------------------
 def begin_phase(state: GameState) -> None:
-    seq = state.rules.sequence
+    seq = _sequence(state)
     first = seq.player_steps[0]
     if state.active == state.sides[0]:
         _run(state, seq.turn.on_enter)  # the first phase of a turn begins the turn
@@ -132,7 +159,7 @@ def begin_phase(state: GameState) -> None:
 def next_step(state: GameState) -> None:
     """The active side is done with the current step: leave it, run the steps no side acts in,
     enter the next step a side acts in, or end the phase after the last step."""
-    seq = state.rules.sequence
+    seq = _sequence(state)
     steps = seq.step
     i = next(k for k, s in enumerate(steps) if s.id == state.step)
     _run(state, steps[i].on_leave)
@@ -151,7 +178,7 @@ def next_step(state: GameState) -> None:
 def end_phase(state: GameState) -> None:
     """The phase of the active side is over: the next side's phase, or (after the last side)
     the end of the turn — the game may end there — and the next turn."""
-    seq = state.rules.sequence
+    seq = _sequence(state)
     _run(state, seq.phase.on_leave)
     if state.over:
         return

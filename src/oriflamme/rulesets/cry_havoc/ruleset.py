@@ -1,0 +1,15 @@
+"""Cry Havoc as a platform ruleset: the Magna Carta adapter, under the edition's id (the engine
+reads the edition's rules through the state's ruleset id; docs/architecture.md "Editions")."""
+
+from __future__ import annotations
+
+from ..magna_carta.ruleset import MagnaCarta
+
+
+class CryHavoc(MagnaCarta):
+    id = "cry-havoc"
+    base = "magna-carta"
+    title = "Cry Havoc (original player aid, edition of La Magna Carta)"
+    title_fr = "Cry Havoc (aide de jeu d'origine, édition de La Magna Carta)"
+    web_module = "magna-carta"  # the base's browser module draws the board
+    aliases = ("ch", "cry_havoc", "cryhavoc")
