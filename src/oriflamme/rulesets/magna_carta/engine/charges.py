@@ -146,15 +146,26 @@ def problem(state: GameState, c: Character, t: Character, path: tuple[Hex, ...] 
 
 
 def charge_path(state: GameState, c: Character, t: Character) -> tuple[Hex, ...] | None:
-    """The path ``legal_actions`` offers: the cheapest route to a place next to ``t``, facing
-    him, that keeps the rules of a charge (None: none does)."""
+    """The path ``legal_actions`` offers: for each direction, the cheapest route to the hex
+    ``straight_last`` hexes short of ``t`` then straight on towards him, the first (cheapest)
+    that keeps the rules of a charge (None: none does)."""
+    n = state.rules.charge.moves.straight_last
     found = riding.reachable(state, c, points_left(state, c))
+    found[(c.hex, c.facing)] = (0, ())
     best = None
-    for (front, facing), (cost, path) in found.items():
-        if front.neighbour(facing) not in t.hexes:
-            continue
-        if path_problem(state, c, t, path) is None and (best is None or (cost, len(path)) < best[0]):
-            best = ((cost, len(path)), path)
+    for target in t.hexes:
+        for d in range(6):
+            line = [target.neighbour(d + 3)]
+            for _ in range(n - 1):
+                line.insert(0, line[0].neighbour(d + 3))
+            start, rest = line[0], tuple(line[1:])
+            for f in (d, (d + 1) % 6, (d - 1) % 6):
+                hit = found.get((start, f))
+                if hit is None:
+                    continue
+                path = hit[1] + rest
+                if path_problem(state, c, t, path) is None and (best is None or (hit[0], len(path)) < best[0]):
+                    best = ((hit[0], len(path)), path)
     return best[1] if best else None
 
 

@@ -30,7 +30,7 @@ def marks_of(state: GameState, c: Character, other: Character, attacking: bool) 
     rs = state.rules
     options = []
     for h in c.hexes:  # a rider counts the worse of his two hexes (§6.1; SEED-NOTES D3)
-        marks = [rs.terrain[state.gmap.terrain(h)].combat]
+        marks = [rs.terrain[state.gmap.terrain(h)].mark_for(c.mounted, attacking)]
         if not attacking:
             for oh in other.hexes:
                 hs = state.gmap.hexside(h, oh) if h.distance(oh) == 1 else None
