@@ -101,12 +101,44 @@ class Defender(_Fighter):
 
 
 def _terrain(v: Any) -> str | tuple[str, str]:
-    """One mark, or a rider's two hexes' marks."""
+    """One mark, or a rider's two hexes' marks; a mark may be given by a terrain's name, read in
+    the situation's ruleset (``_named_marks``)."""
     if isinstance(v, list):
         if len(v) != 2:
             raise ValueError(f"a rider's terrain lists the marks of his two hexes, got {len(v)} item(s)")
-        return (_mark(v[0]), _mark(v[1]))
-    return _mark(v)
+        return (_mark_or_name(v[0]), _mark_or_name(v[1]))
+    return _mark_or_name(v)
+
+
+def _mark_or_name(value: Any) -> str:
+    if isinstance(value, str) and value.strip() and value.strip() not in _MARK_ALIASES:
+        return value.strip()  # a terrain name: resolved against the ruleset in _named_marks
+    return _mark(value)
+
+
+def _named_marks(rs: Ruleset, t, mounted: bool, attacking: bool, field: str, r: Ruling):
+    """Marks given by terrain names (``"Rempart"``, ``"Palmier (feuilles)"``, case and accents
+    optional) -> the terrain's mark for this fighter (SEED-NOTES D4), each cited in ``r``;
+    returns (marks, the terrain rows named)."""
+    rows = []
+
+    def one(x: str, where: str) -> str:
+        if x in _MARK_ALIASES.values():
+            return x
+        try:
+            row = rs.find_terrain(x)
+        except KeyError:
+            raise SituationError(f'expected a terrain mark "-", "0" or "+" or a terrain name of {rs.id}, got {show(x)} '
+                                 f'(terrains: {", ".join(sorted(rs.terrain))})', where) from None
+        rows.append(row)
+        mark = row.mark_for(mounted, attacking)
+        who = "attacker" if attacking else "defender"
+        r.step(f"{row.names[0]}: the {'mounted ' if mounted and row.combat_mounted else ''}{who}'s mark is {mark}",
+               row.ref)
+        return mark
+    if isinstance(t, tuple):
+        return (one(t[0], field + "[0]"), one(t[1], field + "[1]")), rows
+    return one(t, field), rows
 
 
 class _Ruled(_Model):
@@ -192,6 +224,7 @@ class MoveCostSit(_Ruled):
     hexside: str | None = None
     dead_men: int = Field(default=0, ge=0)
     dead_horses: int = Field(default=0, ge=0)
+    from_terrain: str | None = None  # the terrain of the hex left (an edition's "1 depuis l'intérieur")
 
 
 class AllowanceSit(_Ruled):
@@ -305,20 +338,33 @@ def _melee(obj: dict) -> Ruling:
     rs = _ruleset(s)
     if s.weather is not None:
         _lookup(rs.find_weather, s.weather, "weather")
+    named = Ruling(kind="melee")  # the steps of terrain names read as marks
+    rows: dict[str, list] = {"attackers": [], "defenders": []}
     attackers = []
     for i, a in enumerate(s.attackers):
+        t, found = _named_marks(rs, a.terrain, a.mounted, True, f"attackers[{i}].terrain", named)
+        rows["attackers"] += found
         attackers.append(Fighter(a.attack, mounted=a.mounted, armour=a.armour, charging=a.charging, name=a.name,
-                                 **_fighter_terrain(a.terrain, a.mounted, f"attackers[{i}].terrain")))
+                                 **_fighter_terrain(t, a.mounted, f"attackers[{i}].terrain")))
     defenders = []
     for i, d in enumerate(s.defenders):
+        t, found = _named_marks(rs, d.terrain, d.mounted, False, f"defenders[{i}].terrain", named)
+        rows["defenders"] += found
         defenders.append(Fighter(d.defence, mounted=d.mounted, armour=d.armour, counter_charging=d.counter_charging,
-                                 name=d.name, **_fighter_terrain(d.terrain, d.mounted, f"defenders[{i}].terrain")))
+                                 name=d.name, **_fighter_terrain(t, d.mounted, f"defenders[{i}].terrain")))
+    for x in rows["attackers"] + rows["defenders"]:  # "Combat impossible (à travers)", "Impossible"
+        others = rows["defenders"] if x in rows["attackers"] else rows["attackers"]
+        if x.no_combat and (not others or any(x.combat_blocked(o) for o in others)):
+            named.refuse(f"{x.names[0]}: combat is impossible with a character there", x.ref)
+            return named
     for who, side, flag in (("attackers", s.attackers, "charging"), ("defenders", s.defenders, "counter_charging")):
         for i, f in enumerate(side):
             if getattr(f, flag) and not f.mounted:
                 what = "charge" if flag == "charging" else "counter-charge"
                 return Ruling(kind="melee").refuse(f"{who}[{i}] is on foot: only a rider can {what}", "MC §7.6.1, §7.6.2")
-    return melee(rs, attackers, defenders, extra_shifts=s.extra_shifts, weather=s.weather, die=s.die)
+    r = melee(rs, attackers, defenders, extra_shifts=s.extra_shifts, weather=s.weather, die=s.die)
+    r.steps[:0] = named.steps
+    return r
 
 
 def _fire(obj: dict) -> Ruling:
@@ -376,8 +422,10 @@ def _move_cost(obj: dict) -> Ruling:
     _lookup(rs.find_terrain, s.terrain, "terrain")
     if s.hexside is not None:
         _lookup(rs.find_hexside, s.hexside, "hexside")
+    if s.from_terrain is not None:
+        _lookup(rs.find_terrain, s.from_terrain, "from_terrain")
     r = move_cost(rs, s.terrain, mounted=s.mover.mounted, armour=s.mover.armour, hexside=s.hexside,
-                  dead_men=s.dead_men, dead_horses=s.dead_horses)
+                  dead_men=s.dead_men, dead_horses=s.dead_horses, from_terrain=s.from_terrain)
     r.data.setdefault("cost", None)
     return r
 
