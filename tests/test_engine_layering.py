@@ -46,4 +46,4 @@ def test_every_action_type_has_a_handler():
 
 
 def test_the_hooks_are_provided():
-    assert HOOKS.names() == ["after_move_grab", "defensive_fire_on_enter", "offer_grab"]
+    assert HOOKS.names() == ["after_move_grab", "defensive_fire_on_enter", "offer_grab", "resolve_fire"]

@@ -1220,6 +1220,8 @@ def test_message_ids_are_unique_and_both_languages_agree():
     from oriflamme.rulesets.magna_carta.texts import messages
 
     for mid in messages.templates():
+        if mid in messages.BUILTIN:  # each language's words are a parameter of their own
+            continue
         assert messages.placeholders(mid, "en") - DROPPED_IN_FRENCH.get(mid, set()) == messages.placeholders(mid, "fr"), mid
 
 

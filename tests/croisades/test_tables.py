@@ -90,10 +90,10 @@ def parse_cover(text: str) -> dict:
 
 
 def parse_combat(text: str) -> dict:
-    """The marks a combat cell prints: ``combat`` (a defender, or anyone), ``combat_attacker``,
+    """The marks a combat cell prints: ``combat`` (a defender, or anyone), ``combat_attacking``,
     ``combat_mounted``, ``no_combat``. A cell printing no mark reads 0 (the tent, the glacis)."""
     t = text.replace("−", "-")
-    out = {"combat": "0", "combat_attacker": None, "combat_mounted": None, "no_combat": False}
+    out = {"combat": "0", "combat_attacking": None, "combat_mounted": None, "no_combat": False}
     if "impossible" in t.lower():
         out["no_combat"] = True
     m = re.search(r"Pied\s*:\s*([-0+])\s*Personnage monté\s*:\s*([-0+])", t)
@@ -104,7 +104,7 @@ def parse_combat(text: str) -> dict:
     if d:
         out["combat"] = d.group(1)
         a = re.search(r"Att\.\s*([-0+])", t)
-        out["combat_attacker"] = a.group(1) if a else "0"  # "Déf. +" alone: no attacker's mark
+        out["combat_attacking"] = a.group(1) if a else "0"  # "Déf. +" alone: no attacker's mark
         return out
     m = re.fullmatch(r"\s*([-0+])\s*", t)
     if m:
@@ -136,7 +136,7 @@ def test_every_cell_matches_its_seed_line(line, cells):
         assert row.cover_over_crest == cv["cover_over_crest"]
     cb = parse_combat(combat)
     assert row.combat == cb["combat"], f"l.{line} {name}: combat mark"
-    assert row.combat_attacker == cb["combat_attacker"], f"l.{line} {name}: attacker's mark"
+    assert row.combat_attacking == cb["combat_attacking"], f"l.{line} {name}: attacker's mark"
     assert row.combat_mounted == cb["combat_mounted"], f"l.{line} {name}: mounted mark"
     assert row.no_combat == cb["no_combat"], f"l.{line} {name}: combat impossible"
 

@@ -62,6 +62,9 @@ class Terrain(Row):
     cover_along_line: CoverName | None = None
     cover_over_crest: CoverName | None = None
     combat: Mark
+    # the mark of its occupant when he attacks, if not ``combat``: a "Def. +" hex is "+" to its
+    # defender and "0" to him attacking (SEED-NOTES D4; Cry Havoc, Croisades)
+    combat_attacking: Mark | None = None
     blocks_los: bool = False
     water: bool = False
     jumpable: bool = False  # a rider may jump over such a hex (§4.4.3)
@@ -74,7 +77,6 @@ class Terrain(Row):
     shooter_modifier: str | None = None  # a fire_modifiers.toml row for shooters on it (§4.5.4.2)
     # marks and costs some editions print per hex (Croisades' desert, house and castle tables):
     combat_mounted: Mark | None = None   # the mark of a mounted character here ("Pied : 0 Personnage monté : -")
-    combat_attacker: Mark | None = None  # the mark of a character attacking from here ("Att. - Déf. +")
     no_combat: bool = False              # no melee with a character here from another terrain ("Combat impossible (à travers)")
     combat_with: list[str] = []          # ...except from these terrain ids (a tent from its opening)
     foot_from: dict[str, int] = {}       # on foot, entered from a hex of this terrain id: this cost ("1 depuis l'intérieur")
@@ -92,8 +94,8 @@ class Terrain(Row):
 
     def mark_for(self, mounted: bool, attacking: bool) -> str:
         """The terrain mark of a fighter standing here (SEED-NOTES D4)."""
-        if attacking and self.combat_attacker is not None:
-            return self.combat_attacker
+        if attacking and self.combat_attacking is not None:
+            return self.combat_attacking
         if mounted and self.combat_mounted is not None:
             return self.combat_mounted
         return self.combat
@@ -237,11 +239,14 @@ class DefensiveSpacing(Row):
 
 
 class FireResult(Row):
-    table: Literal["vs_foot", "vs_mounted"]
+    # Magna Carta's two tables; "infantry" / "cavalry": the damage columns of a two-step fire
+    # (Cry Havoc, fire_steps.toml)
+    table: Literal["vs_foot", "vs_mounted", "infantry", "cavalry"]
     letter: str
     text: str
     text_en: str = ""
     miss: bool = False
+    stray_shot: bool = True  # a miss may hit someone else (MC §5.4.5); an edition may have none
     retreat: int = 0
     defensive_movement_loss: int = 0
     defensive_halve_remaining: bool = False
@@ -514,6 +519,80 @@ class Sequence(BaseModel):
                            "players": s.players} for s in self.step]}
 
 
+# --- tables only some editions have (EDITION_TABLES) ------------------------------------------
+class ToHit(Row):
+    """Two-step fire, step 1: the target is reached (``hit``) on a modified die low..high."""
+    hit: str = Field(min_length=1)
+    low: int = Field(ge=1)
+    high: int = Field(ge=1)
+
+
+class StepModifier(Row):
+    id: str
+    value: int
+    label: str
+
+
+class DamageRow(Row):
+    """Two-step fire, step 2: the result of one die by the target's column."""
+    die: int = Field(ge=1)
+    infantry: str
+    cavalry: str
+
+
+class FireSteps(BaseModel):
+    """Fire in two steps (Cry Havoc, fire_steps.toml): to hit, then damage."""
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    to_hit: ToHit
+    to_hit_modifier: list[StepModifier]
+    damage: list[DamageRow] = Field(min_length=1)
+    damage_modifier: list[StepModifier]
+
+    def to_hit_mod(self, mid: str) -> StepModifier:
+        return next(m for m in self.to_hit_modifier if m.id == mid)
+
+    def damage_mod(self, mid: str) -> StepModifier | None:
+        return next((m for m in self.damage_modifier if m.id == mid), None)
+
+    def damage_row(self, die: int) -> DamageRow:
+        """The row of a modified die: below the first reads the first, above the last reads
+        the last (SEED-NOTES D6, D16)."""
+        rows = sorted(self.damage, key=lambda r: r.die)
+        die = min(max(die, rows[0].die), rows[-1].die)
+        return next(r for r in rows if r.die == die)
+
+
+class Fallback(Row):
+    """A rule whose table the edition lost: the base's rule used instead, and the words that
+    say so (rulings, docs, UI)."""
+    id: str
+    rule: str
+    used: str
+    text_en: str
+    text_fr: str
+
+
+class SurvivingColumn(Row):
+    table: str
+    column: str
+    results: list[str]
+
+
+class ResultKey(Row):
+    letter: str
+    text: str
+
+
+class Fallbacks(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    fallback: list[Fallback]
+    surviving: list[SurvivingColumn] = []
+    key: list[ResultKey] = []
+
+    def get(self, fid: str) -> Fallback | None:
+        return next((f for f in self.fallback if f.id == fid), None)
+
+
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Ruleset:
@@ -560,6 +639,8 @@ class Ruleset:
     ref_prefix: str = "MC"  # the prefix of its citations ("CH", "CR")
     #: the data files the edition overrides (names in its data/ folder), for the rules diff
     overridden_files: tuple[str, ...] = ()
+    fire_steps: FireSteps | None = None  # fire in two steps (Cry Havoc)
+    fallbacks: Fallbacks | None = None  # lost tables and the base's rule used instead
 
     # --- lookups by id or printed name (case and accents optional) -------------------------
     def _find(self, table: dict, what: str, text: str):
@@ -818,7 +899,17 @@ def overridden_files(rid: str) -> tuple[str, ...]:
 
 #: Tables only some editions have (a data file the base lacks): Ruleset field -> loader(rid)
 #: returning the validated table or None. An edition adds its loader here.
-EDITION_TABLES: dict = {}
+def _edition_table(model, name: str):
+    def load(rid: str):
+        doc = ruleset_doc(rid, name)
+        return _one(model, doc, name, name.removesuffix(".toml")) if doc else None
+    return load
+
+
+EDITION_TABLES: dict = {
+    "fire_steps": _edition_table(FireSteps, "fire_steps.toml"),
+    "fallbacks": _edition_table(Fallbacks, "fallbacks.toml"),
+}
 
 
 @lru_cache(maxsize=None)

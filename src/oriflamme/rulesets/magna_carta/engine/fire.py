@@ -18,6 +18,7 @@ from .movement import can_attack_hex
 from .state import GameState, OFFENSIVE_FIRE
 from .animals import as_target, passengers, passive_problem
 from .events import emit, named, status
+from .hooks import HOOKS
 
 _MOVE_ORDER = ("full", "half", "none")
 
@@ -158,7 +159,7 @@ def target_ruling(state: GameState, shooter: Character, target: Character, die: 
         weapon=w.id, distance=dist, target_mounted=target.mounted, target_armour=target.armour,
         cover=cover, weather=state.weather, shooter_wounded=shooter.status == "wounded", modifiers=mods,
     )
-    r = resolve_fire(rs, sit, die)
+    r = HOOKS.resolve_fire(state, sit, die)  # an edition may resolve fire otherwise (Cry Havoc: two steps)
     pre = Step.say("fire.clear", {"shooter": shooter.name, "hex1": shooter.hex.label, "target": named(state, target),
                                   "hex2": t_hex.label}, "MC §5.5.1")
     r.steps[:0] = [pre] + [Step(t, ref) for t, ref in notes]
@@ -166,6 +167,12 @@ def target_ruling(state: GameState, shooter: Character, target: Character, die: 
     r.data["shooter"] = shooter.id
     r.data["target"] = target.id
     return r
+
+
+@HOOKS.provide(name="resolve_fire")
+def _resolve_fire(state: GameState, situation: FireSituation, die: int | None) -> Ruling:
+    """Magna Carta's fire: one die on the tables §5.4.2 / §5.4.3."""
+    return resolve_fire(state.rules, situation, die)
 
 
 def _sun_in_eyes(state: GameState, side: str) -> bool:

@@ -405,7 +405,7 @@ def settle(state: GameState) -> None:
                 continue
             return
         if not _step_has_actions(state):
-            emit(state, "step_skipped", msg="step.skipped", params={"step": nested(f"step.{state.step}"), "side": state.active})
+            emit(state, "step_skipped", msg="step.skipped", params={"step": turn.step_word(state, state.step), "side": state.active})
             turn.next_step(state)
             continue
         return
@@ -457,7 +457,7 @@ def _fire(state: GameState, shooter: Character, target: Character) -> None:
         horses.unhorse(state, target, res.horse_killed, res.ref)
     if res.retreat and target.alive and target.hex is not None:  # not a passenger in his litter (§4.6.8)
         order_retreat(state, target, res.retreat, away_from=shooter.hex, combatants=(), ref=res.ref)
-    if res.miss:
+    if res.miss and res.stray_shot:
         stray(state, shooter, kneeling.as_target(state, target))
 
 
@@ -590,7 +590,7 @@ def _check_attack(state: GameState, a: Attack) -> None:
 
 
 def _do_end_step(state: GameState, a: EndStep) -> None:
-    emit(state, "end_step", msg="step.end", params={"side": state.active, "step": nested(f"step.{state.step}")})
+    emit(state, "end_step", msg="step.end", params={"side": state.active, "step": turn.step_word(state, state.step)})
     turn.next_step(state)
 
 

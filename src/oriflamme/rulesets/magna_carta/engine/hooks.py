@@ -17,7 +17,9 @@ The hooks today (the rule each one serves):
 * ``offer_grab`` (engine/bridle.py) — called by the walk: a rider passing by a riderless
   horse may grab its bridle (§4.4.4);
 * ``after_move_grab`` (engine/bridle.py) — called at the end of a move (engine/moving.py):
-  the horse grabbed in passing goes beside him (§4.4.4).
+  the horse grabbed in passing goes beside him (§4.4.4);
+* ``resolve_fire`` (engine/fire.py) — the table a fire is read on once the line of fire and
+  the modifiers are known (§5.4; Cry Havoc overrides it: fire in two steps).
 
 **Edition overrides.** An edition (docs/architecture.md "Editions") replaces a hook for its
 games only, in its package's ``hooks.py``::

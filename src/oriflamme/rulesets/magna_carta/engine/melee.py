@@ -30,6 +30,8 @@ def marks_of(state: GameState, c: Character, other: Character, attacking: bool) 
     rs = state.rules
     options = []
     for h in c.hexes:  # a rider counts the worse of his two hexes (§6.1; SEED-NOTES D3)
+        # the hex's mark for him: a "Déf. +" hex is "+" to its defender only (combat_attacking),
+        # a mounted character's own mark where one is printed (combat_mounted; SEED-NOTES D4)
         marks = [rs.terrain[state.gmap.terrain(h)].mark_for(c.mounted, attacking)]
         if not attacking:
             for oh in other.hexes:

@@ -138,6 +138,23 @@ STEP_TITLES: dict[str, tuple[str, str, str]] = step_titles()
 SEQUENCE: tuple[str, ...] = player_steps()
 
 
+def step_word(state: GameState, step_id: str) -> dict:
+    """A step's name as a message parameter: Magna Carta's catalogue word, or an edition's own
+    titles from its sequence.toml (both languages)."""
+    if state.rules.base is None:
+        return nested(f"step.{step_id}")
+    st = state.rules.sequence.find(step_id)
+    return nested("data.bilingual", text_en=st.title_en, text_fr=st.title_fr)
+
+
+def _step_event(state: GameState, step) -> None:
+    if state.rules.base is None:
+        emit(state, "step", msg=f"step.title.{step.id}", ref=step.ref)
+    else:  # an edition's titles (its sequence.toml)
+        emit(state, "step", msg="data.bilingual", params={"text_en": f"{step.title_en} ({step.title_fr})",
+                                                          "text_fr": step.title_fr}, ref=step.ref)
+
+
 def _sequence(state: GameState) -> Sequence:
     sequence_of(state.ruleset_id)  # its edition's hooks loaded, its hooks checked (once)
     return state.rules.sequence
@@ -152,7 +169,7 @@ def begin_phase(state: GameState) -> None:
     state.step = first.id
     _run(state, seq.phase.on_enter)
     emit(state, "phase", msg="turn.phase", params={"turn": state.turn, "side": state.active,
-         "step": nested(f"step.{first.id}")}, ref="MC §2.1")
+         "step": step_word(state, first.id)}, ref=seq.turn.ref if state.rules.base else "MC §2.1")
     _run(state, first.on_enter)
 
 
@@ -169,7 +186,7 @@ def next_step(state: GameState) -> None:
             _run(state, nxt.on_leave)
             continue
         state.step = nxt.id
-        emit(state, "step", msg=f"step.title.{nxt.id}", ref=nxt.ref)
+        _step_event(state, nxt)
         _run(state, nxt.on_enter)
         return
     end_phase(state)

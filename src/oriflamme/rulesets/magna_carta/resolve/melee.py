@@ -74,6 +74,10 @@ def melee(
     vs_mounted = all(mounted_def)
     table_id = "vs_mounted" if vs_mounted else "vs_foot"
     table = rs.melee_tables[table_id]
+    lost = rs.fallbacks.get("melee") if rs.fallbacks is not None else None
+    if lost is not None:  # an edition whose melee tables are lost (Cry Havoc): said in the ruling
+        r.say("data.bilingual", {"text_en": lost.text_en, "text_fr": lost.text_fr}, lost.ref)
+        r.data["table_lost"] = {"en": lost.text_en, "fr": lost.text_fr, "used": lost.used}
 
     # --- strengths, charges (§7.6.3, D17) ------------------------------------------------------
     ch = rs.charge

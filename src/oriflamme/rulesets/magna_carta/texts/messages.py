@@ -61,7 +61,14 @@ def templates() -> dict[str, dict[str, str]]:
             if mid in out:
                 raise MessageError(f"texts/fr.toml: message id {mid!r} is defined twice")
             out[mid] = {"en": entry["en"], "fr": entry["fr"]}
+    out.update(BUILTIN)
     return out
+
+
+#: Messages whose words come with their parameters, not from the catalogue: a text the rules data
+#: gives in both languages (an edition's step titles, lost tables, Cry Havoc's fire steps). Not in
+#: texts/fr.toml: its regex side (i18n.py) cannot match a template without literal text.
+BUILTIN = {"data.bilingual": {"en": "{text_en}", "fr": "{text_fr}"}}
 
 
 @lru_cache(maxsize=None)
