@@ -95,7 +95,7 @@ _TYPES = {
     "int": r"[+\-−]?\d+",
     "word": r"[^\s,]+",
 }
-_CITATION_START = ("MC ", "MC§", "SEED-NOTES", "docs/")
+_CITATION_START = ("MC ", "MC§", "SEED-NOTES", "docs/", "CR ", "CH ")  # the editions: Croisades, Cry Havoc
 
 
 class CatalogueError(ValueError):

@@ -90,9 +90,11 @@ def in_arc(c: Character, other: Character) -> bool:
 def rider_problem(state: GameState, c: Character, what: str = "charge") -> tuple[str, str] | None:
     mv = state.rules.charge.moves
     if not c.mounted or c.hex is None:
-        return (f"{c.name} is not mounted: only a rider can {what}", REF_CHARGE)
+        return ((f"{c.name} is not mounted: only a rider can charge" if what == "charge" else
+                 f"{c.name} is not mounted: only a rider can counter-charge"), REF_CHARGE)
     if not c.active:
-        return (f"{c.name} is {c.status} and cannot {what}", "MC §1.2")
+        return ((f"{c.name} is {c.status} and cannot charge" if what == "charge" else
+                 f"{c.name} is {c.status} and cannot counter-charge"), "MC §1.2")
     if mount_of(state, c) in mv.no_charge_mounts:
         return (f"{c.name} rides a camel: camel riders do not charge", "MC §4.6.8")
     if c.id in state.charges.announced or any(x.get("counter") == c.id for x in state.charges.announced.values()):
@@ -339,7 +341,7 @@ def _explain(state: GameState, a: AnnounceCharge) -> Ruling:
     r = Ruling(kind="charge")
     c, t = state.characters.get(a.char), state.characters.get(a.target)
     if c is None or t is None:
-        return r.refuse(f"unknown character {a.char if c is None else a.target!r}")
+        return r.refuse(f"unknown character {(a.char if c is None else a.target)!r}")
     try:
         path = _labels(a.path)
     except IllegalAction as exc:

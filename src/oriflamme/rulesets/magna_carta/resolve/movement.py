@@ -74,12 +74,12 @@ def move_cost(rs: Ruleset, terrain: str, mounted: bool, armour: bool, hexside: s
     if cost == "impassable":
         r.data["cost"] = None
         return r.refuse(f"{t.names[0]} is impassable for {who}", t.ref)
-    if from_terrain is not None and not mounted and t.foot_from:
-        frm = rs.find_terrain(from_terrain)
-        if frm.id in t.foot_from:
-            cost = t.foot_cost_from(frm.id, cost)
-            who += f" coming from {frm.names[0]}"
-    r.step(f"{t.names[0]}: {cost} PM for {who}", t.ref)
+    frm = rs.find_terrain(from_terrain) if from_terrain is not None and not mounted and t.foot_from else None
+    if frm is not None and frm.id in t.foot_from:
+        cost = t.foot_cost_from(frm.id, cost)
+        r.step(f"{t.names[0]}: {cost} PM for {who}, coming from {frm.names[0]}", t.ref)
+    else:
+        r.step(f"{t.names[0]}: {cost} PM for {who}", t.ref)
     if hexside:
         try:
             hs = rs.find_hexside(hexside)
