@@ -133,6 +133,7 @@ def corpus_texts() -> list[str]:
                 {"kind": "melee", "ruleset": "croisades", "attackers": [{"attack": 20, "mounted": True, "terrain": ["Palmier (feuilles)", "0"]}],
                  "defenders": [{"defence": 5, "mounted": True, "terrain": ["Palmier (feuilles)", "0"]}]},
                 {"kind": "melee", "ruleset": "croisades", "attackers": [{"attack": 20}], "defenders": [{"defence": 5, "terrain": "Tente"}]},
+                {"kind": "melee", "ruleset": "croisades", "attackers": [{"attack": 20, "terrain": "Rempart"}], "defenders": [{"defence": 5}]},
                 {"kind": "move_cost", "ruleset": "croisades", "terrain": "Balcon / Auvent", "from_terrain": "Intérieur de maison"}):
         try:
             r = adjudicate_situation(sit)

@@ -75,7 +75,7 @@ def test_combat_impossible_through_a_tent_or_at_the_castle_wall():
 
 
 def test_a_bad_terrain_name_is_a_clear_error():
-    with pytest.raises(SituationError, match=r"defenders\[0\].terrain: expected a terrain mark"):
+    with pytest.raises(SituationError, match=r"defenders\[0\].terrain: unknown terrain .nowhere. \(known: .*tent"):
         melee("0", "nowhere")
 
 

@@ -92,7 +92,7 @@ def test_a_record_replayed_as_another_edition_is_refused(played, replayed):
 
 
 def test_a_scenario_without_the_edition_is_refused():
-    with pytest.raises(OriflammeError, match="cannot be played under 'cry-havoc' \\(it supports: magna-carta\\)"):
+    with pytest.raises(OriflammeError, match="this scenario is for the ruleset 'magna-carta': it cannot be played under 'cry-havoc'"):
         registry.get("cry-havoc").load_scenario("the-ford")
     assert "the-ford" not in registry.get("cry-havoc").scenario_ids()
     assert "the-hill" in registry.get("cry-havoc").scenario_ids()

@@ -225,6 +225,13 @@ class Ruleset(ABC):
                             for a in self.legal_actions(state, side)]}
 
 
+    def rules_diff(self, other: "Ruleset") -> dict | None:
+        """The rules that differ between this ruleset and ``other`` (an edition and its base,
+        in either order): ``{"base", "edition", "differences": [{"rule", "base": {...} | None,
+        "edition": {...} | None, "cells": [{"cell", "base", "edition"}]}]}``, each side with its
+        citation (``ref``). None: the two cannot be compared (not of one family)."""
+        return None
+
     def info(self) -> dict:
         return {"id": self.id, "title": self.title, "title_fr": self.title_fr or self.title, "base": self.base,
                 "scenarios": self.scenario_ids()}

@@ -145,6 +145,10 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
     async def home():
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/rules/diff", response_class=HTMLResponse, include_in_schema=False)
+    async def rules_diff_page():
+        return FileResponse(STATIC / "rules.html")
+
     @app.get("/play/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def play_page(game_id: str):
         return FileResponse(STATIC / "play.html")
@@ -180,6 +184,22 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
         chosen = [get_ruleset(rid)] if rid else registry.all_rulesets()
         return _json({"scenarios": [dict(rs.scenario_info(s).to_json(), ruleset=rs.id)
                                     for rs in chosen for s in rs.scenario_ids()]})
+
+    @app.get("/api/rulesets/{ruleset_id}/diff")
+    async def rules_diff(ruleset_id: str, request: Request):
+        """The rules that differ between a ruleset (an edition) and ``?against=`` (default: its
+        base), each side cited: the ruleset's own ``rules_diff`` (core contract)."""
+        rs = get_ruleset(ruleset_id)
+        against = request.query_params.get("against") or rs.base
+        if not against:
+            return _error(422, "bad_request", f"{rs.id!r} is not an edition: give ?against=<ruleset id>")
+        other = get_ruleset(against)
+        d = rs.rules_diff(other)
+        if d is None:
+            d = other.rules_diff(rs)
+        if d is None:
+            return _error(422, "not_comparable", f"{rs.id!r} and {other.id!r} cannot be compared (not editions of one ruleset)")
+        return _json(d)
 
     @app.get("/api/rules/sections")
     async def sections(request: Request):

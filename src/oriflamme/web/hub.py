@@ -73,6 +73,11 @@ class Hub:
         rs = get_ruleset(ruleset_id)
         known = rs.scenario_ids()
         if scenario_id not in known:
+            # a scenario of other editions (rulesets) only: say which
+            others = [o.id for o in registry.all_rulesets() if o.id != rs.id and scenario_id in o.scenario_ids()]
+            if others:
+                raise HubError(422, "unsupported_edition", f"the scenario {scenario_id!r} cannot be played under "
+                                                           f"{rs.id!r} (it supports: {', '.join(others)})")
             raise HubError(404, "unknown_scenario", f"unknown scenario {scenario_id!r} for {rs.id} (bundled: {', '.join(known)})")
         if mode not in ("hotseat", "online"):
             raise HubError(422, "bad_mode", "mode must be 'hotseat' or 'online'")

@@ -68,10 +68,33 @@ def show(value: Any) -> str:
     return str(value)
 
 
+DEF_PLUS = "def+"  # "Def. +": "+" to a defender, "0" to him attacking (SEED-NOTES D4)
+
+
 def _mark(value: Any) -> str:
+    """A mark ("-", "0", "+", "Def. +"), or a terrain name of the situation's ruleset, kept as
+    typed and read with the ruleset (:func:`_resolve_mark`)."""
     if isinstance(value, str) and value.strip() in _MARK_ALIASES:
         return _MARK_ALIASES[value.strip()]
-    raise ValueError(f'expected a terrain mark "-", "0" or "+", got {show(value)}')
+    if isinstance(value, str) and value.replace(" ", "").replace(".", "").lower() == DEF_PLUS:
+        return DEF_PLUS
+    if isinstance(value, str) and len(value.strip()) > 1 and any(c.isalpha() for c in value):
+        return value.strip()
+    raise ValueError(f'expected a terrain mark "-", "0" or "+" (or "Def. +", or a terrain of the ruleset), got {show(value)}')
+
+
+def _resolve_mark(rs: Ruleset, value: str, attacking: bool, field: str, mounted: bool = False) -> tuple[str, str | None]:
+    """The mark a fighter takes, and the step that says where it came from (None: typed in)."""
+    if value in ("-", "0", "+"):
+        return value, None
+    if value == DEF_PLUS:
+        mark = "0" if attacking else "+"
+        return mark, f"'Def. +' counts {mark} for the {'attacker' if attacking else 'defender'}"
+    t = _lookup(rs.find_terrain, value, field)
+    mark = t.mark_for(mounted, attacking)  # "Def. +" (combat_attacking), a rider's own mark (combat_mounted)
+    how = " (Def. +)" if attacking and t.combat_attacking is not None else (
+        " (mounted)" if mounted and t.combat_mounted is not None and not (attacking and t.combat_attacking is not None) else "")
+    return mark, f"{t.names[0]}: terrain mark {mark}" + how
 
 
 class _Model(BaseModel):
@@ -101,44 +124,12 @@ class Defender(_Fighter):
 
 
 def _terrain(v: Any) -> str | tuple[str, str]:
-    """One mark, or a rider's two hexes' marks; a mark may be given by a terrain's name, read in
-    the situation's ruleset (``_named_marks``)."""
+    """One mark, or a rider's two hexes' marks."""
     if isinstance(v, list):
         if len(v) != 2:
             raise ValueError(f"a rider's terrain lists the marks of his two hexes, got {len(v)} item(s)")
-        return (_mark_or_name(v[0]), _mark_or_name(v[1]))
-    return _mark_or_name(v)
-
-
-def _mark_or_name(value: Any) -> str:
-    if isinstance(value, str) and value.strip() and value.strip() not in _MARK_ALIASES:
-        return value.strip()  # a terrain name: resolved against the ruleset in _named_marks
-    return _mark(value)
-
-
-def _named_marks(rs: Ruleset, t, mounted: bool, attacking: bool, field: str, r: Ruling):
-    """Marks given by terrain names (``"Rempart"``, ``"Palmier (feuilles)"``, case and accents
-    optional) -> the terrain's mark for this fighter (SEED-NOTES D4), each cited in ``r``;
-    returns (marks, the terrain rows named)."""
-    rows = []
-
-    def one(x: str, where: str) -> str:
-        if x in _MARK_ALIASES.values():
-            return x
-        try:
-            row = rs.find_terrain(x)
-        except KeyError:
-            raise SituationError(f'expected a terrain mark "-", "0" or "+" or a terrain name of {rs.id}, got {show(x)} '
-                                 f'(terrains: {", ".join(sorted(rs.terrain))})', where) from None
-        rows.append(row)
-        mark = row.mark_for(mounted, attacking)
-        who = "attacker" if attacking else "defender"
-        r.step(f"{row.names[0]}: the {'mounted ' if mounted and row.combat_mounted else ''}{who}'s mark is {mark}",
-               row.ref)
-        return mark
-    if isinstance(t, tuple):
-        return (one(t[0], field + "[0]"), one(t[1], field + "[1]")), rows
-    return one(t, field), rows
+        return (_mark(v[0]), _mark(v[1]))
+    return _mark(v)
 
 
 class _Ruled(_Model):
@@ -182,6 +173,7 @@ class FireSit(_Ruled):
     weather: str = "clear"
     extra_modifiers: list[Any] = []
     die: Die | None = None
+    damage_die: Die | None = None  # the second die of a two-step fire (Cry Havoc)
 
 
 class InfiltratorModel(_Model):
@@ -324,7 +316,15 @@ def _ruleset(s: _Ruled) -> Ruleset:
 
 
 # --- the kinds --------------------------------------------------------------------------------
-def _fighter_terrain(t: str | tuple[str, str], mounted: bool, field: str) -> dict:
+def _fighter_terrain(t: str | tuple[str, str], mounted: bool, field: str, rs: Ruleset | None = None,
+                     attacking: bool = False, notes: list | None = None) -> dict:
+    if rs is not None:  # terrain names and "Def. +" read with the ruleset's table
+        def read(v: str, f: str) -> str:
+            mark, note = _resolve_mark(rs, v, attacking, f, mounted)
+            if note and notes is not None:
+                notes.append(Step(note, ref_of(rs, v)))
+            return mark
+        t = (read(t[0], f"{field}[0]"), read(t[1], f"{field}[1]")) if isinstance(t, tuple) else read(t, field)
     if isinstance(t, tuple):
         if not mounted:
             raise SituationError("a list of two hexes' marks is only for a mounted fighter "
@@ -338,36 +338,65 @@ def _melee(obj: dict) -> Ruling:
     rs = _ruleset(s)
     if s.weather is not None:
         _lookup(rs.find_weather, s.weather, "weather")
-    named = Ruling(kind="melee")  # the steps of terrain names read as marks
-    rows: dict[str, list] = {"attackers": [], "defenders": []}
     attackers = []
+    notes: list[Step] = []
     for i, a in enumerate(s.attackers):
-        t, found = _named_marks(rs, a.terrain, a.mounted, True, f"attackers[{i}].terrain", named)
-        rows["attackers"] += found
         attackers.append(Fighter(a.attack, mounted=a.mounted, armour=a.armour, charging=a.charging, name=a.name,
-                                 **_fighter_terrain(t, a.mounted, f"attackers[{i}].terrain")))
+                                 **_fighter_terrain(a.terrain, a.mounted, f"attackers[{i}].terrain", rs, True, notes)))
     defenders = []
     for i, d in enumerate(s.defenders):
-        t, found = _named_marks(rs, d.terrain, d.mounted, False, f"defenders[{i}].terrain", named)
-        rows["defenders"] += found
         defenders.append(Fighter(d.defence, mounted=d.mounted, armour=d.armour, counter_charging=d.counter_charging,
-                                 name=d.name, **_fighter_terrain(t, d.mounted, f"defenders[{i}].terrain")))
-    for x in rows["attackers"] + rows["defenders"]:  # "Combat impossible (à travers)", "Impossible"
-        others = rows["defenders"] if x in rows["attackers"] else rows["attackers"]
-        if x.no_combat and (not others or any(x.combat_blocked(o) for o in others)):
-            named.refuse(f"{x.names[0]}: combat is impossible with a character there", x.ref)
-            return named
+                                 name=d.name, **_fighter_terrain(d.terrain, d.mounted, f"defenders[{i}].terrain", rs,
+                                                                 False, notes)))
     for who, side, flag in (("attackers", s.attackers, "charging"), ("defenders", s.defenders, "counter_charging")):
         for i, f in enumerate(side):
             if getattr(f, flag) and not f.mounted:
                 what = "charge" if flag == "charging" else "counter-charge"
                 return Ruling(kind="melee").refuse(f"{who}[{i}] is on foot: only a rider can {what}", "MC §7.6.1, §7.6.2")
+    blocked = _no_combat(rs, s)  # "Combat impossible (à travers)", "Impossible" (Croisades)
+    if blocked is not None:
+        r = Ruling(kind="melee")
+        r.steps[:0] = notes
+        return r.refuse(f"{blocked.names[0]}: combat is impossible with a character there", blocked.ref)
     r = melee(rs, attackers, defenders, extra_shifts=s.extra_shifts, weather=s.weather, die=s.die)
-    r.steps[:0] = named.steps
+    r.steps[:0] = notes
     return r
 
 
-def _fire(obj: dict) -> Ruling:
+def _no_combat(rs: Ruleset, s: "MeleeSituation"):
+    """A terrain named in the situation on which melee is impossible with the other side's
+    terrain (its ``no_combat``, :meth:`Terrain.combat_blocked`), or None."""
+    def named(fighters) -> list:
+        out = []
+        for f in fighters:
+            for v in (f.terrain if isinstance(f.terrain, tuple) else (f.terrain,)):
+                if v not in ("-", "0", "+", DEF_PLUS):
+                    try:
+                        out.append(rs.find_terrain(v))
+                    except KeyError:
+                        pass
+        return out
+    att, dfd = named(s.attackers), named(s.defenders)
+    for x, others in [(x, dfd) for x in att] + [(x, att) for x in dfd]:
+        if x.no_combat and (not others or any(x.combat_blocked(o) for o in others)):
+            return x
+    return None
+
+
+def ref_of(rs: Ruleset, value: str) -> str:
+    """The citation of a terrain named in a situation ("SEED-NOTES D4" for "Def. +")."""
+    if value == DEF_PLUS:
+        return "SEED-NOTES D4"
+    try:
+        return rs.find_terrain(value).ref
+    except KeyError:
+        return ""
+
+
+def fire_situation(obj: dict) -> tuple[Ruleset, FireSituation, "FireSit", list[Step]]:
+    """A fire situation validated and read with its ruleset: (ruleset, situation, the typed-in
+    fields, the steps to put first). An edition with another fire (Cry Havoc's two steps)
+    resolves it itself (its adapter's ``adjudicate``)."""
     s: FireSit = _validate(FireSit, obj)
     rs = _ruleset(s)
     _lookup(rs.find_weapon, s.weapon, "weapon")
@@ -396,10 +425,19 @@ def _fire(obj: dict) -> Ruling:
         cover=cover, weather=s.weather, shooter_wounded=s.shooter.wounded, shooter_in_tree=s.shooter.in_tree,
         modifiers=tuple(ids), extra=tuple(extra),
     )
-    r = fire(rs, situation, die=s.die)
+    first = []
     if isinstance(s.target.cover, list):
-        r.steps.insert(0, Step(f"rider's two hexes: covers {' / '.join(covers)}, the stronger counts: {cover}",
-                               "MC §5.5.4; SEED-NOTES D9"))
+        first.append(Step(f"rider's two hexes: covers {' / '.join(covers)}, the stronger counts: {cover}",
+                          "MC §5.5.4; SEED-NOTES D9"))
+    return rs, situation, s, first
+
+
+def _fire(obj: dict) -> Ruling:
+    rs, situation, s, first = fire_situation(obj)
+    if s.damage_die is not None:
+        raise SituationError(f"{rs.title}'s fire has one die (use 'die')", "damage_die")
+    r = fire(rs, situation, die=s.die)
+    r.steps[:0] = first
     r.data.setdefault("band", None)
     return r
 

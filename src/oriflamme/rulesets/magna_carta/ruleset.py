@@ -225,6 +225,18 @@ class MagnaCarta(Ruleset):
         from .web_options import render_options
         return render_options(options, lang)
 
+    def rules_diff(self, other) -> dict | None:
+        """Magna Carta and its editions, compared from their data (rules_diff.py)."""
+        from .rules_diff import rules_diff
+        from .rulesdata import ruleset_id
+        try:
+            ruleset_id(other.id)
+        except KeyError:
+            return None  # not of the Magna Carta family
+        if getattr(other, "base", None) == self.id:
+            return rules_diff(other.id, self.id)
+        return rules_diff(self.id, other.id)
+
     def terminal(self):
         from . import terminal
         return terminal

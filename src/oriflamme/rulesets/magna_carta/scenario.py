@@ -370,6 +370,9 @@ def as_edition(raw: dict, ruleset: str, source: str) -> dict:
     rid = ruleset_id(ruleset)
     supported = supported_editions(raw)
     if rid not in supported:
+        if not raw.get("editions"):
+            raise _fail(source, "ruleset", f"this scenario is for the ruleset {supported[0]!r}: it cannot be played "
+                                           f"under {rid!r} (it declares no other edition)")
         raise _fail(source, "editions", f"this scenario cannot be played under {rid!r} "
                                         f"(it supports: {', '.join(supported)})")
     return {**raw, "ruleset": rid}

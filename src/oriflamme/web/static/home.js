@@ -2,7 +2,8 @@
 (function () {
   "use strict";
   const { t } = window.I18N;
-  let scenarios = null;
+  let scenarios = null;   // one entry per scenario id, with the rulesets (editions) it may be played under
+  let rulesets = {};
 
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -53,6 +54,9 @@
     if (!scenarios) return;
     box.innerHTML = "";
     for (const s of scenarios) {
+      // the edition the game follows (docs/architecture.md "Editions"): picked when it is created
+      const editionSelect = el("select", { class: "edition-select", testid: "edition-" + s.id, disabled: s.editions.length < 2 },
+        s.editions.map((rid) => el("option", { value: rid }, rulesets[rid] ? pick(rulesets[rid], "title") : rid)));
       const seedInput = el("input", {
         type: "number", min: "0", step: "1", class: "seed-input", testid: "seed-" + s.id,
         placeholder: "123",
@@ -69,20 +73,22 @@
           el("dt", {}, t("home.characters")), el("dd", {}, String(s.characters)),
         ),
         el("p", { class: "victory" }, el("strong", {}, t("home.victory") + " — "), pick(s, "victory") || s.victory),
+        el("label", { class: "edition-label" }, t("home.edition"), " ", editionSelect),
         el("label", { class: "seed-label" }, t("home.seed"), " ", seedInput),
         el("div", { class: "card-actions" },
           el("button", { type: "button", class: "btn primary", testid: "hotseat-" + s.id, title: t("home.hotseat.hint"),
-                         onclick: () => create(s.id, "hotseat", seedInput) }, t("home.hotseat")),
+                         onclick: () => create(s.id, "hotseat", seedInput, editionSelect.value) }, t("home.hotseat")),
           el("button", { type: "button", class: "btn", testid: "online-" + s.id, title: t("home.online.hint"),
-                         onclick: () => create(s.id, "online", seedInput) }, t("home.online")),
+                         onclick: () => create(s.id, "online", seedInput, editionSelect.value) }, t("home.online")),
         ),
       );
       box.appendChild(card);
     }
   }
 
-  async function create(scenario, mode, seedInput) {
+  async function create(scenario, mode, seedInput, ruleset) {
     const body = { scenario, mode };
+    if (ruleset) body.ruleset = ruleset;
     // only a hot-seat game may choose its seed: an online game's dice are drawn by the server
     // and stay secret until the end (the view shows their commitment)
     const seed = mode === "hotseat" && seedInput && seedInput.value.trim();
@@ -145,6 +151,23 @@
   });
   I18N.apply();
 
-  api("GET", "/api/scenarios").then((d) => { scenarios = d.scenarios; render(); })
+  function group(list) {
+    // /api/scenarios lists a scenario once per ruleset that may play it: one card, an edition list
+    const byId = new Map();
+    for (const s of list) {
+      const g = byId.get(s.id);
+      if (g) g.editions.push(s.ruleset);
+      else byId.set(s.id, Object.assign({}, s, { editions: [s.ruleset] }));
+    }
+    for (const g of byId.values()) g.editions.sort((a, b) => (rulesets[a] && rulesets[a].base ? 1 : 0) - (rulesets[b] && rulesets[b].base ? 1 : 0));
+    return [...byId.values()];
+  }
+
+  Promise.all([api("GET", "/api/rulesets"), api("GET", "/api/scenarios")])
+    .then(([r, d]) => {
+      for (const x of r.rulesets) rulesets[x.id] = x;
+      scenarios = group(d.scenarios);
+      render();
+    })
     .catch((e) => { document.getElementById("scenarios").textContent = e.message; toast(e.message); });
 })();

@@ -623,6 +623,8 @@
         loadModule(view),
       ]);
       st.sections = sections.sections || {};
+      // the rules of this game's edition against its base (the rules diff page)
+      $("rules-diff-link").href = "/rules/diff?edition=" + rs;
       st.scenario = (scen.scenarios || []).find((s) => s.id === view.scenario) || null;
       st.ctl = ctl;
       setView(view);
