@@ -70,6 +70,12 @@ def corpus_texts() -> list[str]:
         h = h.neighbour(d)
         side_turn.append(h)
     problem(charges.path_problem(st, r, st.characters["ahmed"], tuple(side_turn)))
+    real = charges.charge_path
+    charges.charge_path = lambda *args: None  # a path the rules allow but the engine's search misses
+    try:
+        refusal(st, **ch)
+    finally:
+        charges.charge_path = real
     do(st, **ch)
     refusal(st, type="end_step")
     path = tuple(Hex.from_label(x) for x in ch["path"])

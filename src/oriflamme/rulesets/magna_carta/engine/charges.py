@@ -324,6 +324,8 @@ def charging(state: GameState, c: Character) -> bool:
 def _check(state: GameState, a: AnnounceCharge) -> None:
     c, t = handlers.character(state, a.char), handlers.character(state, a.target)
     handlers.refuse_if(problem(state, c, t, _labels(a.path)))
+    if charge_path(state, c, t) is None:  # the pair legal_actions lists (its one offered path)
+        raise IllegalAction(f"no charge of {c.name} at {t.name} keeps the rules from where he stands", REF_CHARGE)
 
 
 def _do(state: GameState, a: AnnounceCharge) -> None:
