@@ -22,13 +22,18 @@ LEGEND = """legend:
 """
 
 
-def board(rows: list[str], hexsides: str = "", elevation: list[str] | None = None):
+def board(rows: list[str], hexsides: str = "", elevation: list[str] | None = None, ruleset: str | None = None):
     text = "board: test\n" + LEGEND + "terrain:\n" + "\n".join("  " + r for r in rows) + "\n"
     if elevation:
         text += "elevation:\n" + "\n".join("  " + r for r in elevation) + "\n"
     if hexsides:
         text += "hexsides:\n" + "\n".join("  " + h for h in hexsides.strip().splitlines()) + "\n"
-    return compose([Placement(parse_board(text, "test.board"), 0, 0)])
+    return compose([Placement(parse_board(text, "test.board", ruleset or RULESET), 0, 0)])
+
+
+#: the ruleset of the games :func:`game` makes (tests/editions re-run shared rules tests under an
+#: edition by changing it)
+RULESET = "magna-carta"
 
 
 class ScriptedDice(Dice):
@@ -53,11 +58,12 @@ class ScriptedDice(Dice):
 
 
 def game(rows: list[str], chars: list[tuple], *, hexsides: str = "", elevation=None, weather: str = "clear",
-         turns: int = 5, dice=None, victory: dict | None = None, step: str | None = None) -> GameState:
+         turns: int = 5, dice=None, victory: dict | None = None, step: str | None = None,
+         ruleset: str | None = None) -> GameState:
     """``chars``: (id, type, side, hex[, overrides dict])."""
-    gmap = board(rows, hexsides, elevation)
+    gmap = board(rows, hexsides, elevation, ruleset or RULESET)
     scenario = {
-        "id": "test", "name": "test", "ruleset": "magna-carta", "turns": turns, "weather": weather, "first": "A",
+        "id": "test", "name": "test", "ruleset": ruleset or RULESET, "turns": turns, "weather": weather, "first": "A",
         "side": [{"id": "A", "name": "A"}, {"id": "B", "name": "B"}],
         "character": [dict({"id": c[0], "name": c[0].capitalize(), "type": c[1], "side": c[2], "hex": c[3]},
                            **(c[4] if len(c) > 4 else {})) for c in chars],

@@ -46,4 +46,5 @@ def test_every_action_type_has_a_handler():
 
 
 def test_the_hooks_are_provided():
-    assert HOOKS.names() == ["after_move_grab", "defensive_fire_on_enter", "offer_grab", "resolve_fire"]
+    assert HOOKS.names() == ["after_move_grab", "defensive_fire_on_enter", "defensive_fire_refusal", "offer_grab",
+                            "resolve_fire"]

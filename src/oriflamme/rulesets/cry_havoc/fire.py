@@ -105,7 +105,8 @@ def two_step_fire(rs: Ruleset, s: FireSituation, hit_die: int | None = None,
         k = damage(d)
         probs[k] = probs.get(k, Fraction(0)) + p_hit / SIDES
     r.probabilities = dict(sorted((k, v) for k, v in probs.items() if v))
-    r.data.update(to_hit_modifier=hit_mod, damage_modifier=dmg_mod, p_hit=float(p_hit), p_hit_exact=str(p_hit))
+    r.data.update(to_hit_modifier=hit_mod, damage_modifier=dmg_mod, p_hit=float(p_hit), p_hit_exact=str(p_hit),
+                  cover=rs.find_cover(s.cover), die_modifier=hit_mod)
     r.data["outcomes"] = outcomes(rs.fire_results, table, r.probabilities)
     if hit_die is None:
         return r

@@ -2,7 +2,8 @@
 is data). Imported once before the edition's first game (``engine.hooks.load_edition_code``).
 
 * ``resolve_fire`` — fire in two steps (:mod:`.fire`), the damage die rolled only on a hit;
-* ``defensive_fire_on_enter`` — no defensive fire: the 4-phase turn has none (seed 002 l.131–137);
+* ``defensive_fire_on_enter``, ``defensive_fire_refusal`` — no defensive fire: the 4-phase turn
+  has none (seed 002 l.131–137), so no fire frequency is declared either;
 * the sequence hook ``cry_havoc.recover_stunned`` — "Tous les personnages étourdis du joueur actif
   sont rétablis" (l.136–137): all of them, those stunned in his own phase too (Magna Carta §2.1
   (4) raises only those stunned during the enemy's phase).
@@ -27,6 +28,11 @@ def resolve_fire(state, situation, die):
 @HOOKS.provide(name="defensive_fire_on_enter", ruleset=ID)
 def no_defensive_fire(state, *args, **kwargs) -> bool:
     return False  # the mover is never stopped by defensive fire
+
+
+@HOOKS.provide(name="defensive_fire_refusal", ruleset=ID)
+def no_fire_declarations(state):
+    return ("Cry Havoc's turn has no defensive fire: no fire frequency is declared", "CH seed 002 l.131-137")
 
 
 @SEQUENCE_HOOKS.provide("cry_havoc.recover_stunned")

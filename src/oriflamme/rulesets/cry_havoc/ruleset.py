@@ -9,8 +9,8 @@ from ..magna_carta.ruleset import MagnaCarta
 class CryHavoc(MagnaCarta):
     id = "cry-havoc"
     base = "magna-carta"
-    title = "Cry Havoc (original player aid, edition of La Magna Carta)"
-    title_fr = "Cry Havoc (aide de jeu d'origine, édition de La Magna Carta)"
+    title = "Cry Havoc (original player aid)"
+    title_fr = "Cry Havoc (aide de jeu d'origine)"
     web_module = "magna-carta"  # the base's browser module draws the board
     aliases = ("ch", "cry_havoc", "cryhavoc")
 

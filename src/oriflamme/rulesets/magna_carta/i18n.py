@@ -95,7 +95,7 @@ _TYPES = {
     "int": r"[+\-−]?\d+",
     "word": r"[^\s,]+",
 }
-_CITATION_START = ("MC ", "MC§", "SEED-NOTES", "docs/", "CR ", "CH ")  # the editions: Croisades, Cry Havoc
+_CITATION_START = ("MC ", "MC§", "SEED-NOTES", "docs/", "CH ", "CR ")  # CH, CR: editions (their seeds)
 
 
 class CatalogueError(ValueError):

@@ -152,6 +152,9 @@ class Band(Row):
     high: int
     result: str
     label: str
+    # a jump band (§4.4.3) whose fall kills the horse or not; None: the engine's reading of the
+    # result (Magna Carta's bad landing kills it). Cry Havoc's "tombe et est blessé" does not
+    horse_killed: bool | None = None
 
 
 class Modifier(Row):

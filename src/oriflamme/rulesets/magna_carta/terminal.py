@@ -114,7 +114,7 @@ def draw_board(state, highlight: dict[Hex, str] | None = None) -> str:
                     style = SIDE_STYLE[state.sides.index(x.side)] if x.alive and x.side in state.sides else "grey50"
                     parts.append(f"[{style}]{'h' if x.alive else 'h†':<3}[/]")
                 else:
-                    glyph, style = TERRAIN_GLYPH.get(m.terrain(h), (" ? ", "red"))
+                    glyph, style = glyph_of(state.rules, m.terrain(h))
                     if m.elevation(h) > 0 and glyph.strip() in (".",):
                         glyph = f" {m.elevation(h)} "
                     parts.append(f"[{style}]{glyph}[/]")
@@ -122,8 +122,21 @@ def draw_board(state, highlight: dict[Hex, str] | None = None) -> str:
     return "\n".join(lines)
 
 
-def legend() -> str:
+def glyph_of(rules, terrain_id: str) -> tuple[str, str]:
+    """A terrain's glyph; a terrain of an edition without one (Cry Havoc's anvil): the first
+    letter of its English name."""
+    if terrain_id in TERRAIN_GLYPH:
+        return TERRAIN_GLYPH[terrain_id]
+    t = rules.terrain.get(terrain_id) if rules is not None else None
+    name = (t.name_en or t.id) if t is not None else "?"
+    return (f" {name[0].upper()} ", "bold cyan")  # upper case: "h" is a riderless horse
+
+
+def legend(state=None) -> str:
     items = [f"[{s}]{g.strip()}[/] {k}" for k, (g, s) in TERRAIN_GLYPH.items() if k != "tree_top"]
+    if state is not None:  # an edition's terrains drawn on this map
+        extra = sorted({state.gmap.terrain(h) for h in state.gmap.hexes} - set(TERRAIN_GLYPH))
+        items += [f"[{s}]{g.strip()}[/] {k}" for k in extra for g, s in [glyph_of(state.rules, k)]]
     return ("Terrain: " + ", ".join(items) + ".  Digits: elevation.  ' wounded, * stunned, † dead, h† dead horse.  "
             "Riders: tag on the front hex, an arrow on the rear hex pointing where they face; h a riderless horse.")
 
@@ -223,7 +236,7 @@ def play_turn(con: Console, game, inp) -> bool:
         return True
     if cmd == "map":
         con.print(draw_board(st), highlight=False)
-        con.print(legend(), highlight=False)
+        con.print(legend(st), highlight=False)
         return True
     if cmd == "roster":
         con.print(roster(st), highlight=False)
@@ -331,7 +344,7 @@ def title(game) -> str:
 def render(state, full: bool = False) -> str:
     """The board (markup); ``full`` adds the legend and the roster (the start of a game)."""
     if full:
-        return "\n".join((draw_board(state), legend(), roster(state)))
+        return "\n".join((draw_board(state), legend(state), roster(state)))
     return draw_board(state)
 
 

@@ -5,21 +5,7 @@
   let scenarios = null;   // one entry per scenario id, with the rulesets (editions) it may be played under
   let rulesets = {};
 
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k === "class") e.className = v;
-      else if (k === "testid") e.dataset.testid = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      e.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-    }
-    return e;
-  }
+  const { el } = window.DOM;
 
   function toast(msg, kind) {
     const box = document.getElementById("toasts");

@@ -49,22 +49,7 @@
   };
 
   /* --- small helpers ------------------------------------------------------------------------- */
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k === "class") e.className = v;
-      else if (k === "testid") e.dataset.testid = v;
-      else if (k === "dataset") Object.assign(e.dataset, v);
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      e.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-    }
-    return e;
-  }
+  const { el } = window.DOM;  // static/dom.js
   const fr = () => I18N.lang() === "fr";
   const pct = (p) => {
     const v = Math.round(p * 1000) / 10;

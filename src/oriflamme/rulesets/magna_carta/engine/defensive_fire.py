@@ -57,7 +57,17 @@ def declare_choices(state: GameState, c: Character) -> list[str]:
             if ch.fire in DEFENSIVE and declare_problem(state, c, ch.fire) is None]
 
 
+@HOOKS.provide(name="defensive_fire_refusal")
+def _defensive_fire_exists(state: GameState) -> tuple[str, str] | None:
+    """Why no fire frequency may be declared at all (None: Magna Carta has defensive fire, §5.3);
+    an edition without defensive fire overrides it (Cry Havoc)."""
+    return None
+
+
 def declare_problem(state: GameState, c: Character, fire: str) -> tuple[str, str] | None:
+    none = HOOKS.defensive_fire_refusal(state)
+    if none is not None:
+        return none
     if state.step not in (OFFENSIVE_FIRE, MOVEMENT) or c.side != state.active:
         return ("a fire frequency is declared in the offensive fire or movement step of one's own phase", "MC §5.1, §2.1")
     if not c.weapon or c.hex is None:

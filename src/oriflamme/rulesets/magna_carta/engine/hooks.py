@@ -18,6 +18,8 @@ The hooks today (the rule each one serves):
   horse may grab its bridle (§4.4.4);
 * ``after_move_grab`` (engine/bridle.py) — called at the end of a move (engine/moving.py):
   the horse grabbed in passing goes beside him (§4.4.4);
+* ``defensive_fire_refusal`` (engine/defensive_fire.py) — why no fire frequency may be declared
+  at all (None in Magna Carta; Cry Havoc has no defensive fire);
 * ``resolve_fire`` (engine/fire.py) — the table a fire is read on once the line of fire and
   the modifiers are known (§5.4; Cry Havoc overrides it: fire in two steps).
 

@@ -19,6 +19,7 @@ from .camels import fear_on_entering
 from .horses import unhorse
 from .riding import counter_problem
 from ..resolve.jump import jump_test
+from ..resolve.ruling import read_bands
 
 
 
@@ -152,8 +153,10 @@ def _jump(state: GameState, c: Character, st, i: int, move: dict | None):
         unhorse(state, c, False, "MC §4.4.3")
         return c.hex, True, i
     c.hex, c.facing = st.front, st.facing  # the horse is killed beyond the obstacle, the rider wounded
-    emit(state, "status", msg="status.is", params={"name": c.name, "status": status(c.wound())}, char=c.id, ref="MC §4.4.3")
-    unhorse(state, c, True, "MC §4.4.3")
+    band = read_bands(rs.jump_bands, r.modified_die)
+    ref = "MC §4.4.3" if rs.base is None else band.ref  # an edition's fall cites its own table
+    emit(state, "status", msg="status.is", params={"name": c.name, "status": status(c.wound())}, char=c.id, ref=ref)
+    unhorse(state, c, band.horse_killed is not False, ref)
     return st.front, True, i + 1
 
 

@@ -446,6 +446,10 @@ export async function mount(containers, core, view) {
       dl.append(...fact(t("preview.distance"), r.distance, "preview-distance"));
       dl.append(...fact(t("preview.cover"), r.cover ? t("cover." + r.cover) : "—", "preview-cover"));
       dl.append(...fact(t("preview.die_modifier"), signed(r.die_modifier), "preview-modifier"));
+      if (r.two_step) {  // an edition's fire in two steps (Cry Havoc): to hit, then damage
+        dl.append(...fact(t("preview.p_hit"), Math.round(r.p_hit * 100) + " %", "preview-p-hit"));
+        dl.append(...fact(t("preview.damage_modifier"), signed(r.damage_modifier), "preview-damage-modifier"));
+      }
       if (r.weapon) dl.append(...fact(t("char.weapon"), human(r.weapon)));
     } else {
       dl.append(...fact(t("preview.odds"), r.odds, "preview-odds"));
@@ -688,8 +692,17 @@ export async function mount(containers, core, view) {
   function phase(v, f) {
     const step = f ? f.step : v.step;
     const wl = t("weather." + v.weather);
+    // an edition (Cry Havoc, Croisades) names its own steps: the titles of its sequence.toml, in the view
+    const fr = I18N.lang() === "fr";
+    const edition = v.ruleset && v.ruleset !== "magna-carta" && v.sequence && v.sequence.steps;
+    const steps = edition
+      ? v.sequence.steps.map((s) => {
+          const id = s.id === "stunned_recovery" ? "recovery" : s.id;
+          return { id, label: fr ? s.title_fr : s.title_en, title: s.players ? null : t("step.recovery.title") };
+        })
+      : STEPS.map((s) => ({ id: s, label: t("step." + s), title: s === "recovery" ? t("step.recovery.title") : null }));
     return {
-      steps: STEPS.map((s) => ({ id: s, label: t("step." + s), title: s === "recovery" ? t("step.recovery.title") : null })),
+      steps,
       current: step,
       note: v.weather ? (wl.startsWith("weather.") ? human(v.weather) : wl) : null,
       pending: !f && v.pending && v.pending.length ? pendingText(v) : null,
