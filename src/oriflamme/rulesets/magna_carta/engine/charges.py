@@ -147,13 +147,13 @@ def problem(state: GameState, c: Character, t: Character, path: tuple[Hex, ...] 
     return path_problem(state, c, t, path)
 
 
-def charge_path(state: GameState, c: Character, t: Character) -> tuple[Hex, ...] | None:
+def charge_path(state: GameState, c: Character, t: Character, found: dict | None = None) -> tuple[Hex, ...] | None:
     """The path ``legal_actions`` offers: for each direction, the cheapest route to the hex
     ``straight_last`` hexes short of ``t`` then straight on towards him, the first (cheapest)
     that keeps the rules of a charge (None: none does)."""
     n = state.rules.charge.moves.straight_last
-    found = riding.reachable(state, c, points_left(state, c))
-    found[(c.hex, c.facing)] = (0, ())
+    if found is None:
+        found = reachable_from_here(state, c)
     best = None
     for target in t.hexes:
         for d in range(6):
@@ -171,6 +171,13 @@ def charge_path(state: GameState, c: Character, t: Character) -> tuple[Hex, ...]
     return best[1] if best else None
 
 
+def reachable_from_here(state: GameState, c: Character) -> dict:
+    """The rider's search (``riding.reachable``) with his own place, reached at no cost."""
+    found = dict(riding.reachable(state, c, points_left(state, c)))
+    found[(c.hex, c.facing)] = (0, ())
+    return found
+
+
 def announce_options(state: GameState) -> list[AnnounceCharge]:
     if not enabled(state) or state.step != ANNOUNCEMENTS:
         return []
@@ -182,10 +189,12 @@ def announce_options(state: GameState) -> list[AnnounceCharge]:
     for c in riders:
         if rider_problem(state, c):
             continue
+        found = None
         for t in foes:
             if target_problem(state, c, t):
                 continue
-            path = charge_path(state, c, t)
+            found = found if found is not None else reachable_from_here(state, c)
+            path = charge_path(state, c, t, found)
             if path is not None:
                 out.append(AnnounceCharge(c.id, t.id, tuple(h.label for h in path)))
     return out
