@@ -340,3 +340,34 @@ def test_a_random_playout_of_the_caravan_ambush():
         CR.apply(st, a)
     assert {"offensive_fire", "charge_announcements", "movement"} <= seen_steps
     assert announced >= 1
+
+
+# --- dromedaries (seed l.4, l.6-8: "à cheval/dromadaire") ---------------------------------------------
+def test_a_camel_rider_pays_the_mounted_cost_on_the_desert_board():
+    from oriflamme.geometry.hexgrid import Hex
+    from oriflamme.rulesets.magna_carta.engine.costs import MoveContext
+    st = game()
+    khafr, hugues = st.characters["khafr"], st.characters["hugues"]  # a camel rider, a sergeant on foot
+    assert RS.character_types[khafr.type].mount == "camel"
+    frm, stones = Hex.from_label("0501"), Hex.from_label("0502")
+    assert st.gmap.terrain(stones) == "stone_field"
+    row = RS.terrain["stone_field"]
+    assert MoveContext(st, khafr).cost(frm, stones) == row.mounted == 2
+    assert MoveContext(st, hugues).cost(frm, stones) == row.foot == 1
+    tent = Hex.from_label("1504")
+    assert st.gmap.terrain(tent) == "tent" and MoveContext(st, khafr).cost(tent.neighbour(0), tent) is None
+
+
+def test_along_the_ditch_one_point_into_it_four():
+    """l.9 "4 à pied (1 depuis une case adjacente)": read as 1 PM from an adjacent ditch hex; the
+    path search (step table) and the checked step (MoveContext) agree."""
+    from oriflamme.geometry.hexgrid import Hex
+    from oriflamme.rulesets.magna_carta.engine.costs import SHIFT, MoveContext, step_table
+    st = game()
+    hugues = st.characters["hugues"]
+    a, b, clear = Hex.from_label("0205"), Hex.from_label("0305"), Hex.from_label("0204")
+    assert {st.gmap.terrain(a), st.gmap.terrain(b), st.gmap.terrain(clear)} == {"ditch", "clear"}
+    ctx = MoveContext(st, hugues)
+    assert ctx.cost(a, b) == 1 and ctx.cost(clear, a) == 4
+    table = step_table(st, False, hugues.armour)
+    assert dict(table[a])[b] >> SHIFT == 1 and dict(table[clear])[a] >> SHIFT == 4
