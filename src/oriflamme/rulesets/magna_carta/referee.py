@@ -83,7 +83,7 @@ def _mark(value: Any) -> str:
     raise ValueError(f'expected a terrain mark "-", "0" or "+" (or "Def. +", or a terrain of the ruleset), got {show(value)}')
 
 
-def _resolve_mark(rs: Ruleset, value: str, attacking: bool, field: str) -> tuple[str, str | None]:
+def _resolve_mark(rs: Ruleset, value: str, attacking: bool, field: str, mounted: bool = False) -> tuple[str, str | None]:
     """The mark a fighter takes, and the step that says where it came from (None: typed in)."""
     if value in ("-", "0", "+"):
         return value, None
@@ -91,8 +91,10 @@ def _resolve_mark(rs: Ruleset, value: str, attacking: bool, field: str) -> tuple
         mark = "0" if attacking else "+"
         return mark, f"'Def. +' counts {mark} for the {'attacker' if attacking else 'defender'}"
     t = _lookup(rs.find_terrain, value, field)
-    mark = t.combat_attacking if attacking and t.combat_attacking is not None else t.combat
-    return mark, f"{t.names[0]}: terrain mark {mark}" + (" (Def. +)" if t.combat_attacking is not None else "")
+    mark = t.mark_for(mounted, attacking)  # "Def. +" (combat_attacking), a rider's own mark (combat_mounted)
+    how = " (Def. +)" if attacking and t.combat_attacking is not None else (
+        " (mounted)" if mounted and t.combat_mounted is not None and not (attacking and t.combat_attacking is not None) else "")
+    return mark, f"{t.names[0]}: terrain mark {mark}" + how
 
 
 class _Model(BaseModel):
@@ -214,6 +216,7 @@ class MoveCostSit(_Ruled):
     hexside: str | None = None
     dead_men: int = Field(default=0, ge=0)
     dead_horses: int = Field(default=0, ge=0)
+    from_terrain: str | None = None  # the terrain of the hex left (an edition's "1 depuis l'intérieur")
 
 
 class AllowanceSit(_Ruled):
@@ -317,7 +320,7 @@ def _fighter_terrain(t: str | tuple[str, str], mounted: bool, field: str, rs: Ru
                      attacking: bool = False, notes: list | None = None) -> dict:
     if rs is not None:  # terrain names and "Def. +" read with the ruleset's table
         def read(v: str, f: str) -> str:
-            mark, note = _resolve_mark(rs, v, attacking, f)
+            mark, note = _resolve_mark(rs, v, attacking, f, mounted)
             if note and notes is not None:
                 notes.append(Step(note, ref_of(rs, v)))
             return mark
@@ -350,9 +353,34 @@ def _melee(obj: dict) -> Ruling:
             if getattr(f, flag) and not f.mounted:
                 what = "charge" if flag == "charging" else "counter-charge"
                 return Ruling(kind="melee").refuse(f"{who}[{i}] is on foot: only a rider can {what}", "MC §7.6.1, §7.6.2")
+    blocked = _no_combat(rs, s)  # "Combat impossible (à travers)", "Impossible" (Croisades)
+    if blocked is not None:
+        r = Ruling(kind="melee")
+        r.steps[:0] = notes
+        return r.refuse(f"{blocked.names[0]}: combat is impossible with a character there", blocked.ref)
     r = melee(rs, attackers, defenders, extra_shifts=s.extra_shifts, weather=s.weather, die=s.die)
     r.steps[:0] = notes
     return r
+
+
+def _no_combat(rs: Ruleset, s: "MeleeSituation"):
+    """A terrain named in the situation on which melee is impossible with the other side's
+    terrain (its ``no_combat``, :meth:`Terrain.combat_blocked`), or None."""
+    def named(fighters) -> list:
+        out = []
+        for f in fighters:
+            for v in (f.terrain if isinstance(f.terrain, tuple) else (f.terrain,)):
+                if v not in ("-", "0", "+", DEF_PLUS):
+                    try:
+                        out.append(rs.find_terrain(v))
+                    except KeyError:
+                        pass
+        return out
+    att, dfd = named(s.attackers), named(s.defenders)
+    for x, others in [(x, dfd) for x in att] + [(x, att) for x in dfd]:
+        if x.no_combat and (not others or any(x.combat_blocked(o) for o in others)):
+            return x
+    return None
 
 
 def ref_of(rs: Ruleset, value: str) -> str:
@@ -432,8 +460,10 @@ def _move_cost(obj: dict) -> Ruling:
     _lookup(rs.find_terrain, s.terrain, "terrain")
     if s.hexside is not None:
         _lookup(rs.find_hexside, s.hexside, "hexside")
+    if s.from_terrain is not None:
+        _lookup(rs.find_terrain, s.from_terrain, "from_terrain")
     r = move_cost(rs, s.terrain, mounted=s.mover.mounted, armour=s.mover.armour, hexside=s.hexside,
-                  dead_men=s.dead_men, dead_horses=s.dead_horses)
+                  dead_men=s.dead_men, dead_horses=s.dead_horses, from_terrain=s.from_terrain)
     r.data.setdefault("cost", None)
     return r
 

@@ -75,6 +75,30 @@ class Terrain(Row):
     no_fire_from: bool = False
     seen_over_from_above: bool = False  # blocks only lines on its own level (carts, §4.5.1)
     shooter_modifier: str | None = None  # a fire_modifiers.toml row for shooters on it (§4.5.4.2)
+    # marks and costs some editions print per hex (Croisades' desert, house and castle tables):
+    combat_mounted: Mark | None = None   # the mark of a mounted character here ("Pied : 0 Personnage monté : -")
+    no_combat: bool = False              # no melee with a character here from another terrain ("Combat impossible (à travers)")
+    combat_with: list[str] = []          # ...except from these terrain ids (a tent from its opening)
+    foot_from: dict[str, int] = {}       # on foot, entered from a hex of this terrain id: this cost ("1 depuis l'intérieur")
+
+    def combat_blocked(self, other: "Terrain") -> bool:
+        """Whether melee between a character here and one on ``other`` is impossible (either
+        terrain's ``no_combat``, unless both are the same terrain or one lets the other in)."""
+        def one(a: "Terrain", b: "Terrain") -> bool:
+            return a.no_combat and b.id != a.id and b.id not in a.combat_with
+        return one(self, other) or one(other, self)
+
+    def foot_cost_from(self, frm: str, cost):
+        """The cost on foot of entering this terrain from a hex of terrain ``frm``."""
+        return self.foot_from.get(frm, cost) if cost != "impassable" else cost
+
+    def mark_for(self, mounted: bool, attacking: bool) -> str:
+        """The terrain mark of a fighter standing here (SEED-NOTES D4)."""
+        if attacking and self.combat_attacking is not None:
+            return self.combat_attacking
+        if mounted and self.combat_mounted is not None:
+            return self.combat_mounted
+        return self.combat
 
     def cost_for(self, mounted: bool, armoured: bool) -> Cost:
         if mounted:
@@ -297,9 +321,21 @@ class SeveralAttackers(Row):
     min_mounted_vs_mounted: int
 
 
+class ChargeMoves(Row):
+    """The charge on the map (§7.6.1, §7.6.2, §4.6.8), played where a sequence has the
+    announcements step (engine/charges.py)."""
+    min_hexes: int = Field(ge=1)          # a charge covers at least this many hexes
+    straight_last: int = Field(ge=2)      # its last hexes in a straight line towards the target
+    counter_meet: int = Field(ge=1)       # the counter-charger holds the charge's last hexes
+    counter_max: tuple[int, int]          # his route: at most this fraction of the charge's hexes
+    no_charge_mounts: list[str] = []      # riders of these mounts do not charge (§4.6.8)
+    no_charge_against: list[str] = []     # nor may riders of these mounts be charged (§4.6.8)
+
+
 class Charge(Row):
     attack_multiplier: tuple[int, int]
     defence_multiplier: tuple[int, int]
+    moves: ChargeMoves | None = None  # None: charges are adjudicated (referee) but not announced on the map
 
 
 class Advance(Row):

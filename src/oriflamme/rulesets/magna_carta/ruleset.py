@@ -109,6 +109,10 @@ class MagnaCarta(Ruleset):
         if action_json.get("type") == "move" and isinstance(action_json.get("path"), list) and action_json["path"]:
             rest = {k: v for k, v in action_json.items() if k != "path"}
             return super().choice_of({**rest, "to": action_json["path"][-1]})
+        if action_json.get("type") == "announce_charge" and isinstance(action_json.get("path"), list):
+            # a charge (MC §7.6.1, an edition's announcements step): the rider and his target;
+            # legal_actions lists one path per pair, apply checks any other by the same rules
+            return super().choice_of({k: v for k, v in action_json.items() if k != "path"})
         return super().choice_of(action_json)
 
     def apply(self, state, action) -> list[dict]:

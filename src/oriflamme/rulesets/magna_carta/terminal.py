@@ -47,6 +47,11 @@ TERRAIN_GLYPH = {
     "water": (" ≈≈", "bold blue"), "building": ("███", "red"),
     "bridge": (" = ", "yellow"), "stone_bridge": (" # ", "white"), "cart": (" ▭ ", "yellow"),
 }
+TERRAIN_GLYPH.update({  # the Croisades edition's desert (rulesets/croisades/data/terrain.toml)
+    "oasis": (" ≈ ", "cyan"), "palm_leaves": (" ♣ ", "green"), "palm_trunk": (" ¶ ", "bold green"),
+    "shrub": (" ≈ ", "yellow"), "stone_field": (" ∴ ", "white"), "ditch": (" ∪ ", "yellow"),
+    "tent": (" ▲ ", "bold yellow"), "tent_opening": (" △ ", "yellow"), "guy_ropes": (" x ", "grey50"),
+})
 SIDE_STYLE = ("bold white on red", "bold white on blue")
 STATUS_MARK = {"healthy": "", "wounded": "'", "stunned": "*", "dead": "†"}
 

@@ -97,7 +97,8 @@ def options(state, acts=None) -> dict:
             end = a.to_json()
         elif a.type == "declare":  # fire frequency declarations (§5.1), beside the step's actions
             declarations.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
-        elif a.type in ("designate", "volley", "grab"):  # defensive fire (§5.3), a grab (§4.4.4): the odds
+        elif a.type in ("designate", "volley", "grab", "announce_charge"):  # defensive fire (§5.3), a grab (§4.4.4): the odds;
+            # a charge announced (MC §7.6.1, an edition's announcements step): its ruling
             prompts.append({"action": a.to_json(), "ruling": explain(state, a).to_json()})
         else:
             prompts.append({"action": a.to_json()})

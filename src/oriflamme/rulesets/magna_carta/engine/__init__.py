@@ -13,7 +13,7 @@ prints the cycles, ``tests/test_engine_layering.py`` keeps them out):
    searches), ``fire``, ``melee``;
 3. features and effects, in this order: ``carts``, ``led``, ``kneeling``, ``horses``, ``paths``
    (a character walking a path), ``bodies``, ``combat`` (results of fire and melee), ``ransom``,
-   ``moving`` (a move), ``bridle``, ``defensive_fire``, ``lone_horse``, ``turn``;
+   ``moving`` (a move), ``charges`` (cavalry charges, MC §7.6), ``bridle``, ``defensive_fire``, ``lone_horse``, ``turn``;
 4. ``game``: legal actions, the dispatch through the handlers, settling after an action; then
    ``setup`` and ``view`` above it.
 

@@ -310,9 +310,29 @@ class Unharness(Action):
     cart: str
 
 
+@dataclass(frozen=True)
+class AnnounceCharge(Action):
+    """MC §7.6.1: before moving, ``char`` (a rider) announces a charge at ``target`` along
+    ``path`` (hex labels his front enters, in order). Played where the sequence has the
+    announcements step (Croisades §2 step 2, engine/charges.py)."""
+    type: ClassVar[str] = "announce_charge"
+    char: str
+    target: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CounterCharge(Action):
+    """Answer to a charge just announced (MC §7.6.2): ``char`` counter-charges along ``path``
+    to the last 2 hexes of the charge's path (``decline``: no counter-charge)."""
+    type: ClassVar[str] = "counter_charge"
+    char: str
+    path: tuple[str, ...]
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     c.type: c for c in (EndStep, Fire, Move, Attack, Retreat, Advance, Decline, Casualty, Mount, Dismount, Place,
                         ClearBodies, Carry, SetDown, AskQuarter, FightOn, Declare, Designate, Volley, Stand, Lead,
                         FireAtHorse, AttackHorse, Kneel, Rise, EnterLitter, LeaveLitter, Grab, DriveCart, Harness,
-                        Unharness)
+                        Unharness, AnnounceCharge, CounterCharge)
 }

@@ -42,6 +42,8 @@ def melee_roll(state: GameState, atts: list[Character], defs: list[Character]) -
         "column": r.data['column'], "die": r.die, "result": r.result},
          attackers=[a.id for a in atts], defenders=[d.id for d in defs], result=r.result)
     res = state.rules.melee_results.get((r.data["table"], r.result))
+    if r.data.get("swapped"):  # MC §7.6.3 N.B.: the counter-charger attacks, the charger defends
+        atts, defs = defs, atts
     ctx = {
         "attackers": [a.id for a in atts], "defenders": [d.id for d in defs],
         "defender_hexes": {d.id: d.hex.label for d in defs},

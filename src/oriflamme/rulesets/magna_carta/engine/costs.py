@@ -63,7 +63,7 @@ class MoveContext:
     """Everything a step cost needs for one mover, looked up once: his cost for each terrain
     and hexside feature, the occupancy, the dead-bodies thresholds (§3.1, §4.2, §8.1)."""
 
-    __slots__ = ("state", "c", "occ", "m", "tcost", "hcost", "dead")
+    __slots__ = ("state", "c", "occ", "m", "tcost", "hcost", "dead", "tfrom")
 
     def __init__(self, state: GameState, c: Character, occ: Occupancy | None = None):
         rs = state.rules
@@ -72,6 +72,8 @@ class MoveContext:
         self.tcost = {tid: t.cost_for(c.mounted, c.armour) for tid, t in rs.terrain.items()}
         self.hcost = {hid: h.crossing_for(c.mounted) for hid, h in rs.hexsides.items()}
         self.dead = thresholds(rs)
+        # on foot, costs that depend on the hex left (an edition's "1 depuis l'intérieur")
+        self.tfrom = {} if c.mounted else {tid: t for tid, t in rs.terrain.items() if t.foot_from}
 
     def cost(self, frm: Hex, to: Hex, jump: bool = False) -> int | None:
         """The cost of the step, or None if it is forbidden (see :meth:`why` for the reason).
@@ -82,6 +84,8 @@ class MoveContext:
         cost = self.tcost[m.terrain(to)]
         if cost == "impassable":
             return None
+        if self.tfrom and m.terrain(to) in self.tfrom and frm in m:
+            cost = self.tfrom[m.terrain(to)].foot_cost_from(m.terrain(frm), cost)
         side = m.hexside(frm, to)
         if side and not (jump and self.state.rules.hexsides[side].jumpable):
             extra = self.hcost[side]
@@ -149,6 +153,8 @@ def could_strike_hex(state: GameState, enemy: Character, h: Hex) -> bool:
     if t.cost_for(enemy.mounted, enemy.armour) == "impassable":
         return False
     for x in froms:
+        if x in state.gmap and t.combat_blocked(rs.terrain[state.gmap.terrain(x)]):
+            continue  # an edition's "combat impossible à travers" (a tent, an arrow slit)
         side = state.gmap.hexside(x, h)
         if not (side and rs.hexsides[side].no_combat):
             return True
@@ -213,8 +219,10 @@ def _attack_table(state: GameState, mounted: bool, armour: bool) -> dict[Hex, tu
     def build():
         tcost = {tid: t.cost_for(mounted, armour) for tid, t in rs.terrain.items()}
         no_combat = {hid for hid, hs in rs.hexsides.items() if hs.no_combat}
+        walled = any(t.no_combat for t in rs.terrain.values())  # an edition's "combat impossible à travers"
         return (rs, {h: tuple(n for n, tid, side in row
-                               if tcost[tid] != "impassable" and not (side and side in no_combat))
+                               if tcost[tid] != "impassable" and not (side and side in no_combat)
+                               and not (walled and rs.terrain[tid].combat_blocked(rs.terrain[m.terrain(h)])))
                      for h, row in m.adjacency().items()})
 
     return per_ruleset(m, ("attack", mounted, armour), rs, build)
@@ -230,17 +238,22 @@ def step_table(state: GameState, mounted: bool, armour: bool) -> dict[Hex, tuple
     def build():
         tcost = {tid: t.cost_for(mounted, armour) for tid, t in rs.terrain.items()}
         hcost = {hid: h.crossing_for(mounted) for hid, h in rs.hexsides.items()}
+        tfrom = {} if mounted else {tid: t for tid, t in rs.terrain.items() if t.foot_from}
+        if tfrom:  # an edition's costs that depend on the hex left ("1 depuis l'intérieur")
+            return (rs, {h: _steps_from(row, tcost, hcost, tfrom, m.terrain(h)) for h, row in m.adjacency().items()})
         return (rs, {h: _steps_from(row, tcost, hcost) for h, row in m.adjacency().items()})
 
     return per_ruleset(m, ("steps", mounted, armour), rs, build)
 
 
-def _steps_from(row, tcost, hcost) -> tuple[tuple[Hex, int], ...]:
+def _steps_from(row, tcost, hcost, tfrom=None, here=None) -> tuple[tuple[Hex, int], ...]:
     out = []
     for n, tid, side in row:
         cost = tcost[tid]
         if cost == "impassable":
             continue
+        if tfrom and tid in tfrom:
+            cost = tfrom[tid].foot_cost_from(here, cost)
         if side:
             extra = hcost[side]
             if extra == "impassable":

@@ -37,6 +37,7 @@ from .state import MOVEMENT, OFFENSIVE_FIRE, GameState, Pending
 from . import riding
 from .horses import unhorse
 from .movement import allowance
+from .charges import charging, no_defensive_fire
 from ....geometry.hexgrid import Hex
 
 OFFENSIVE = ("offensive", "offensive_or_defensive", "offensive_and_defensive")
@@ -169,11 +170,16 @@ def spacing(state: GameState, mover: Character) -> int:
     """Hexes the mover must enter after a defensive fire before he can be shot at again."""
     sp = state.rules.defensive_spacing
     if mover.mounted:
-        return sp.mounted  # hook: sp.mounted_charging once a rider's charge is known while he moves
+        # a rider who announced a charge (MC §7.6.1, an edition's announcements step): 4 hexes
+        return sp.mounted_charging if state.charges.announced and charging(state, mover) else sp.mounted
     return sp.foot_wounded if mover.status == "wounded" else sp.foot
 
 
 def target_problem(state: GameState, mover: Character) -> tuple[str, str] | None:
+    if state.charges.announced:  # MC §7.6.2: no defensive fire at a charger met by a counter-charge
+        p = no_defensive_fire(state, mover)
+        if p:
+            return p
     if mover.id in state.defensive_fire.df_targets and state.defensive_fire.df_targets[-1] != mover.id:
         return (f"{mover.name} was shot at before another target: he cannot be shot at again this phase", "MC §5.3 N.B.")
     if mover.id in state.defensive_fire.df_last:

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from ....geometry.hexgrid import Hex
 from ..resolve.ruling import Ruling
-from . import bodies, bridle, carts, defensive_fire, handlers, horses, kneeling, led, lone_horse, ransom, riding, turn
+from . import bodies, bridle, carts, charges, defensive_fire, handlers, horses, kneeling, led, lone_horse, ransom, riding, turn
 from .actions import (Action, Advance, Attack, AttackHorse, Casualty, Declare, Decline, Dismount, EndStep,
                       Fire, FireAtHorse, Lead, Mount, Move, Place, Retreat, Stand)
 from .character import Character
@@ -94,6 +94,8 @@ def _legal_actions(state: GameState, moves) -> list:
         if state.riders.horses or state.camels.kneeling:
             out += kneeling.options(state)  # §4.6.4 kneeling camels, litters
         out += carts.drive_options(state) + carts.harness_options(state)  # §4.5.1, §4.5.4
+    elif state.step == charges.ANNOUNCEMENTS:  # an edition's announcements step (MC §7.6.1)
+        out += charges.announce_options(state)
     if state.step in (OFFENSIVE_FIRE, MOVEMENT):  # fire frequency declarations (§5.1)
         for c in mine:
             out.extend(Declare(c.id, f) for f in defensive_fire.declare_choices(state, c))
@@ -121,6 +123,11 @@ def moves_of(state: GameState, char_id: str) -> list[Move]:
 def _moves(state: GameState, c: Character) -> list[Move]:
     if c.id in state.camels.kneeling:  # §4.6.4 a kneeling camel does not move
         return []
+    if state.charges.announced:  # an announced charger's only move is his path (MC §7.6.2)
+        route = charges.route_of(state, c)
+        if route is not None:
+            ok = route and check_path(state, c, tuple(Hex.from_label(x) for x in route))[0] is not None
+            return [Move(c.id, route)] if ok else []
     found, labels = move_table(state, c)
     # a rider: one move per (front hex, facing) reached (§4.4.1); on foot, one per hex
     return [Move(c.id, labels[k]) for k in sorted(found)]
@@ -131,6 +138,13 @@ def _moves_in_view(state: GameState, c: Character) -> list:
     rider's without their paths: the search without them)."""
     if c.id in state.camels.kneeling:  # §4.6.4 a kneeling camel does not move
         return []
+    if state.charges.announced and charges.route_of(state, c) is not None:  # MC §7.6.2
+        mv = _moves(state, c)
+        if not mv:
+            return []
+        path = tuple(Hex.from_label(x) for x in mv[0].path)
+        last = riding.path_steps(state, c, path, riding.extra_costs(state))[-1]
+        return [MoveSummary(c.id, {(last.front, last.facing): check_path(state, c, path)[0]}, None)]
     if c.mounted:  # the keys and costs of move_table's search
         costs = riding.reach_costs(state, c, points_left(state, c))
         return [MoveSummary(c.id, costs, None)] if costs else []  # keys sorted, as in _moves
@@ -178,6 +192,8 @@ def _pending_options(state: GameState, p: Pending) -> list[Action]:
         return defensive_fire.options(state, p)
     if p.kind == "grab":  # §4.4.4: a rider passing by a riderless horse
         return bridle.options(state, p)
+    if p.kind == "counter_charge":  # MC §7.6.2: the answer to a charge just announced
+        return charges.counter_options(state, p)
     raise AssertionError(p.kind)
 
 
@@ -352,7 +368,8 @@ def _check(state: GameState, a: Action) -> None:
                     "set_down": "the hex where a stunned friend is set down by",
                     "quarter": "the answer to the offer of quarter (MC §6.9) of",
                     "defensive_fire": "defensive fire (designate, volley or decline) at",
-                    "grab": "the grab in passing (grab or ride on) of"}[p.kind]
+                    "grab": "the grab in passing (grab or ride on) of",
+                    "counter_charge": "the answer (counter-charge or decline) to the charge of"}[p.kind]
             raise IllegalAction(f"the game waits for {what} {', '.join(state.characters[c].name for c in p.chars)} "
                                 f"(side {p.side}); {a.type} is not one of the options", p.data.get("ref", ""))
         return
@@ -412,6 +429,8 @@ def _step_has_actions(state: GameState) -> bool:
     # attack_options, stopping at the first action found
     if state.step == OFFENSIVE_FIRE:
         return any(has_fire_target(state, c) or (state.riders.horses and lone_horse.fire_targets(state, c)) for c in mine)
+    if state.step == charges.ANNOUNCEMENTS:
+        return bool(charges.announce_options(state))
     if state.step == MOVEMENT:
         return (any(can_move(state, c) for c in mine) or bool(bodies.clear_options(state))
                 or bool(bodies.carry_options(state)) or any(defensive_fire.declare_choices(state, c) for c in mine)
@@ -505,6 +524,8 @@ def _answer(state: GameState, p: Pending, a: Action) -> None:
         ransom.answer(state, p, a)
     elif p.kind == "grab":
         bridle.answer(state, p, a)
+    elif p.kind == "counter_charge":
+        charges.answer(state, p, a)
     elif p.kind == "advance":
         if isinstance(a, Decline):
             emit(state, "advance", msg="advance.none", ref="MC §6.6")
@@ -553,6 +574,8 @@ def _check_move(state: GameState, a: Move) -> None:
         raise IllegalAction(f"{c.name} harnessed or unharnessed a cart's animal this phase and does nothing else", "MC §4.5.1")
     if c.id in state.phase.clearing:
         raise IllegalAction(f"{c.name} cleared a hex this phase and does nothing else", "MC §4.2.3")
+    if state.charges.announced:
+        handlers.refuse_if(charges.move_problem(state, c, a.path))  # MC §7.6.2
     cost, why, ref = check_path(state, c, _labels(a.path))
     if cost is None:
         raise IllegalAction(why, ref)
@@ -582,6 +605,8 @@ def _do_end_step(state: GameState, a: EndStep) -> None:
 
 def _do_move(state: GameState, a: Move) -> None:
     before = state.phase.mp_spent.get(a.char, 0)
+    if state.charges.announced:
+        charges.before_move(state, state.characters[a.char])  # MC §7.6.2: the counter-charger rides
     move(state, state.characters[a.char], _labels(a.path))
     if state.riders.horses:
         kneeling.after_move(state, state.characters[a.char], before)  # §4.6.2 led camels

@@ -213,6 +213,8 @@ def dismount_problem(state: GameState, c: Character) -> tuple[str, str] | None:
         return (f"{c.name} is not on horseback", "MC §4.4.2")
     if not c.foot_type:
         return (f"{c.name}'s type has no counterpart on foot", "MC §4.4.2")
+    if state.charges.announced and c.id in state.charges.announced:  # an edition's announced charge
+        return (f"{c.name} announced a charge: he rides it (an announced charge is not changed)", "MC §7.6.2")
     if _mount(state, c) == "camel":  # the camel must kneel first (§4.6.4)
         prob = camel_dismount_problem(state, c)
         if prob:

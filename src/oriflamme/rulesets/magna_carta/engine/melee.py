@@ -30,9 +30,9 @@ def marks_of(state: GameState, c: Character, other: Character, attacking: bool) 
     rs = state.rules
     options = []
     for h in c.hexes:  # a rider counts the worse of his two hexes (§6.1; SEED-NOTES D3)
-        t = rs.terrain[state.gmap.terrain(h)]
-        # a "Def. +" hex is "+" to its defender only (SEED-NOTES D4; combat_attacking)
-        marks = [t.combat_attacking if attacking and t.combat_attacking is not None else t.combat]
+        # the hex's mark for him: a "Déf. +" hex is "+" to its defender only (combat_attacking),
+        # a mounted character's own mark where one is printed (combat_mounted; SEED-NOTES D4)
+        marks = [rs.terrain[state.gmap.terrain(h)].mark_for(c.mounted, attacking)]
         if not attacking:
             for oh in other.hexes:
                 hs = state.gmap.hexside(h, oh) if h.distance(oh) == 1 else None
@@ -118,15 +118,17 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
                 t = rs.terrain[state.gmap.terrain(d.hex)]
                 return Ruling(kind="melee").refuse(
                     f"{a.name} could not enter {d.hex.label} ({t.names[0]}), so cannot attack {d.name} there", "MC §6.7")
+    charge, counter = charge_flags(state, attackers, defenders)
     fa = [Fighter(a.current_attack, mounted=a.mounted, armour=a.armour,
-                  marks=marks_of(state, a, defenders[0], True), name=a.name) for a in attackers]
+                  marks=marks_of(state, a, defenders[0], True), name=a.name, charging=charge) for a in attackers]
     fd = []
     for d in defenders:
         facing = [a for a in attackers if a.touches(d)]
         # the defender counts the worse of the marks he has against each attacker facing him
         options = [marks_of(state, d, a, False) for a in facing]
         worst = min(options, key=lambda ms: sum(rs.terrain_marks[x].value for x in ms))
-        fd.append(Fighter(d.current_defence, mounted=d.mounted, armour=d.armour, marks=worst, name=d.name))
+        fd.append(Fighter(d.current_defence, mounted=d.mounted, armour=d.armour, marks=worst, name=d.name,
+                          counter_charging=counter))
     r = resolve_melee(rs, fa, fd, weather=state.weather if state.weather != "clear" else None, die=die,
                       cited_shifts=melee_shifts(state, attackers, defenders))
     names_a = [f"{a.name} ({a.current_attack})" for a in attackers]
@@ -135,6 +137,26 @@ def melee_ruling(state: GameState, attackers: list[Character], defenders: list[C
     r.data["attackers"] = [a.id for a in attackers]
     r.data["defenders"] = [d.id for d in defenders]
     return r
+
+
+def charge_flags(state: GameState, attackers: list[Character], defenders: list[Character]) -> tuple[bool, bool]:
+    """(charging, counter-charging) of an attack (MC §7.6.3): a charger announced this phase
+    (``state.charges``, engine/charges.py) who ended his move on his path's last hex, attacking
+    alone his target — or his counter-charger, who then counter-charges — alone ("toujours
+    résolues en un combat séparé")."""
+    if not state.charges.announced or len(attackers) != 1 or len(defenders) != 1:
+        return False, False
+    a, d = attackers[0], defenders[0]
+    e = state.charges.announced.get(a.id)
+    if e is None or a.hex is None:
+        return False, False
+    route = e["path"][:-state.rules.charge.moves.counter_meet] if e.get("counter") else e["path"]
+    if a.hex.label != route[-1]:
+        return False, False
+    if e.get("counter"):
+        met = d.id == e["counter"] and bool(e.get("met"))
+        return met, met
+    return d.id == e["target"], False
 
 
 def _can_strike(state: GameState, a: Character, h) -> bool:

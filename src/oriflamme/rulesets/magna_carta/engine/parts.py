@@ -315,6 +315,40 @@ class Bodies(Part):
         return cls({Hex.from_label(h): {k: int(n) for k, n in kinds.items()} for h, kinds in d.get("carcasses", {}).items()})
 
 
+@dataclass
+class Charges(Part):
+    """Cavalry charges and counter-charges announced this phase (MC §7.6.1, §7.6.2; played where
+    a sequence has the announcements step, engine/charges.py): charger id -> ``{"target",
+    "path", "counter", "counter_path"}`` (hex labels), and the characters a charge or a
+    counter-charge was directed at, with the turn (§7.6.2: one per character and turn).
+
+    Its JSON keys are written only when it holds something, so that the JSON (and the digest)
+    of a game without charges is the one it always was."""
+
+    name: ClassVar[str] = "charges"
+
+    announced: dict[str, dict] = field(default_factory=dict)
+    targeted: dict[str, int] = field(default_factory=dict)
+
+    def reset_phase(self) -> None:
+        self.announced.clear()
+
+    def clone(self) -> "Charges":
+        return Charges(copy.deepcopy(self.announced), dict(self.targeted))
+
+    def to_json(self) -> dict:
+        out: dict = {}
+        if self.announced:
+            out["charges"] = copy.deepcopy(dict(sorted(self.announced.items())))
+        if self.targeted:
+            out["charge_targets"] = dict(sorted(self.targeted.items()))
+        return out
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Charges":
+        return cls(copy.deepcopy(d.get("charges", {})), {k: int(v) for k, v in d.get("charge_targets", {}).items()})
+
+
 #: The parts of a state, in the order of their reset (the order of the JSON keys does not matter:
 #: the digest sorts them).
-PARTS: tuple[type[Part], ...] = (PhaseBook, DefensiveFireBook, Riders, Camels, Carts, Bodies)
+PARTS: tuple[type[Part], ...] = (PhaseBook, DefensiveFireBook, Riders, Camels, Carts, Bodies, Charges)

@@ -19,7 +19,7 @@ from ....geometry.hexgrid import Hex
 from ..maps import effective_map, GameMap
 from ..rulesdata import load_ruleset, Ruleset
 from .character import Character
-from .parts import PARTS, Bodies, Camels, Cart, Carts, DefensiveFireBook, Horse, Part, PhaseBook, Riders
+from .parts import PARTS, Bodies, Camels, Cart, Carts, Charges, DefensiveFireBook, Horse, Part, PhaseBook, Riders
 
 __all__ = ["GameState", "Pending", "Horse", "Cart", "OFFENSIVE_FIRE", "MOVEMENT", "MELEE"]
 
@@ -67,6 +67,7 @@ class GameState:
     camels: Camels = field(default_factory=Camels)
     carts: Carts = field(default_factory=Carts)
     bodies: Bodies = field(default_factory=Bodies)
+    charges: Charges = field(default_factory=Charges)
     log: list[dict] = field(default_factory=list)
     winner: str | None = None
     over: bool = False

@@ -60,8 +60,9 @@ def thresholds(rules) -> Thresholds:
 
 
 def move_cost(rs: Ruleset, terrain: str, mounted: bool, armour: bool, hexside: str | None = None,
-              dead_men: int = 0, dead_horses: int = 0) -> Ruling:
-    """Cost to enter one hex of ``terrain`` (across ``hexside`` if any)."""
+              dead_men: int = 0, dead_horses: int = 0, from_terrain: str | None = None) -> Ruling:
+    """Cost to enter one hex of ``terrain`` (across ``hexside`` if any; from a hex of
+    ``from_terrain`` when the terrain's cost on foot depends on it)."""
     r = Ruling(kind="move_cost")
     try:
         t = rs.find_terrain(terrain)
@@ -73,7 +74,12 @@ def move_cost(rs: Ruleset, terrain: str, mounted: bool, armour: bool, hexside: s
     if cost == "impassable":
         r.data["cost"] = None
         return r.refuse(f"{t.names[0]} is impassable for {who}", t.ref)
-    r.step(f"{t.names[0]}: {cost} PM for {who}", t.ref)
+    frm = rs.find_terrain(from_terrain) if from_terrain is not None and not mounted and t.foot_from else None
+    if frm is not None and frm.id in t.foot_from:
+        cost = t.foot_cost_from(frm.id, cost)
+        r.step(f"{t.names[0]}: {cost} PM for {who}, coming from {frm.names[0]}", t.ref)
+    else:
+        r.step(f"{t.names[0]}: {cost} PM for {who}", t.ref)
     if hexside:
         try:
             hs = rs.find_hexside(hexside)

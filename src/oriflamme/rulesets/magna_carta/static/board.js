@@ -38,6 +38,37 @@
     wall:     { stroke: "#2f2b27", width: 7, dash: null },
     cart_front: { stroke: "#5a3a1a", width: 4, dash: null },
   };
+  // the Croisades edition's terrain (rulesets/croisades/data/terrain.toml): desert, house, castle
+  Object.assign(TERRAIN_STYLE, {
+    oasis:          { fill: "#9fd3c0", sym: "wave1" },
+    palm_leaves:    { fill: "#b7d68c", sym: "tree" },
+    palm_trunk:     { fill: "#9cbf6e", sym: "treetop" },
+    shrub:          { fill: "#d8d59a", sym: "brush" },
+    stone_field:    { fill: "#ddd2b8", sym: "rock" },
+    ditch:          { fill: "#c9b487", sym: "slope" },
+    tent:           { fill: "#efe3c2", sym: "building" },
+    tent_opening:   { fill: "#f6edd4" },
+    guy_ropes:      { fill: "#ede6cf", sym: "garden" },
+    house_interior: { fill: "#d9b98f" },
+    house_wall:     { fill: "#6e5a48" },
+    window:         { fill: "#a98b6a" },
+    door:           { fill: "#b0895a" },
+    stairs:         { fill: "#c7b29a" },
+    parapet:        { fill: "#b8a58c" },
+    outer_corner:   { fill: "#c2ad92" },
+    trapdoor:       { fill: "#9c7a52" },
+    ladder:         { fill: "#b3925f" },
+    balcony:        { fill: "#cfae84" },
+    castle_wall:    { fill: "#5d5a55" },
+    rampart:        { fill: "#a8a39a" },
+    tower_door:     { fill: "#8e7a62" },
+    arrow_slit:     { fill: "#7d786f" },
+    castle_rocks:   { fill: "#bdb7ab", sym: "rock" },
+    glacis:         { fill: "#cfc9bb" },
+    fountain:       { fill: "#a9cde6", sym: "wave1" },
+    wine_press:     { fill: "#c9a7b8" },
+    well:           { fill: "#9ec3df" },
+  });
   const SIDE_COLOURS = ["#a3242b", "#1f4f99", "#2e7d32", "#6a3d9a", "#b8620c"];
 
   function svg(tag, attrs, parent) {

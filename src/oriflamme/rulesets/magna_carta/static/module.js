@@ -13,7 +13,7 @@ import "./board.js";  // defines window.OriflammeBoard (pure drawing)
 
 const { Board, TERRAIN_STYLE, FEATURE_STYLE, featureName } = window.OriflammeBoard;
 const STEPS = ["offensive_fire", "movement", "melee", "recovery"];
-const PENDING = ["retreat", "advance", "casualty", "place", "set_down", "defensive_fire", "grab"];
+const PENDING = ["retreat", "advance", "casualty", "place", "set_down", "defensive_fire", "grab", "counter_charge"];
 
 // the board's frame and the panel's cards: the ids and test ids the page had before the split
 const BOARD_HTML = `
@@ -358,7 +358,7 @@ export async function mount(containers, core, view) {
     box.appendChild(el("h2", { class: "card-title" }, t("prompt.title")));
     if (st.view.pending && st.view.pending.length) {
       const p = st.view.pending[0];
-      const key = ["retreat", "advance", "casualty", "place", "set_down", "defensive_fire", "grab"].includes(p.kind) ? "pending." + p.kind : "pending.other";
+      const key = PENDING.includes(p.kind) ? "pending." + p.kind : "pending.other";
       box.appendChild(el("p", {}, t(key, { side: sideName(p.side), chars: names(p.chars), kind: p.kind })));
     }
     if (prompts.some((p) => p.action.path)) box.appendChild(el("p", { class: "help" }, t("prompt.hint")));
@@ -372,8 +372,12 @@ export async function mount(containers, core, view) {
       else if (a.type === "place") label = t("prompt.place", { char: charName(a.char), to: a.hex });
       else if (a.type === "decline") {
         const pk = st.view.pending && st.view.pending.length ? st.view.pending[0].kind : "";
-        label = t(pk === "defensive_fire" ? "prompt.pass" : pk === "grab" ? "prompt.ride_on" : "prompt.decline");
+        label = t(pk === "defensive_fire" ? "prompt.pass" : pk === "grab" ? "prompt.ride_on"
+          : pk === "counter_charge" ? "prompt.no_counter_charge" : "prompt.decline");
       }
+      // cavalry charges (MC §7.6.1, §7.6.2), in an edition's announcements step (Croisades)
+      else if (a.type === "announce_charge") label = t("prompt.announce_charge", { char: charName(a.char), target: charName(a.target), n: a.path.length });
+      else if (a.type === "counter_charge") label = t("prompt.counter_charge", { char: charName(a.char), to: a.path[a.path.length - 1] });
       else if (a.type === "grab") label = t("prompt.grab", { char: charName(a.char), horse: a.horse });
       else if (a.type === "set_down") label = t("prompt.set_down", { char: charName(a.char), to: a.hex });
       else if (a.type === "carry") label = t("prompt.carry", { char: charName(a.char), friend: charName(a.friend), to: a.path[a.path.length - 1] });

@@ -1,0 +1,15 @@
+"""Croisades as a platform ruleset: the Magna Carta adapter under the edition's id (the engine
+reads the edition's rules through the state's ruleset id; docs/architecture.md "Editions")."""
+
+from __future__ import annotations
+
+from ..magna_carta.ruleset import MagnaCarta
+
+
+class Croisades(MagnaCarta):
+    id = "croisades"
+    base = "magna-carta"
+    title = "Croisades (edition of La Magna Carta)"
+    title_fr = "Croisades (édition de La Magna Carta)"
+    web_module = "magna-carta"  # the base's browser module draws the board
+    aliases = ("cr", "crusades")
