@@ -29,7 +29,9 @@ def test_a_croisades_game_announces_a_charge_through_the_api(client):
         return r.json()
 
     def act(a):
-        r = client.post(f"/api/games/{gid}/actions", headers={"X-Seat": token}, json={"action": a})
+        # every state-changing request names the version it answers (docs/api.md)
+        r = client.post(f"/api/games/{gid}/actions", headers={"X-Seat": token},
+                        json={"action": a, "version": view()["version"]})
         assert r.status_code == 200, r.text
 
     text = str(view())

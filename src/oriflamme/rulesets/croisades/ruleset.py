@@ -9,7 +9,7 @@ from ..magna_carta.ruleset import MagnaCarta
 class Croisades(MagnaCarta):
     id = "croisades"
     base = "magna-carta"
-    title = "Croisades (edition of La Magna Carta)"
-    title_fr = "Croisades (édition de La Magna Carta)"
+    title = "Croisades"
+    title_fr = "Croisades"
     web_module = "magna-carta"  # the base's browser module draws the board
     aliases = ("cr", "crusades")
