@@ -37,6 +37,8 @@ def test_pick_an_edition_play_it_and_compare_its_rules(page: Page, server):
     # from the home page too
     page.goto(server.url + "/")
     page.get_by_test_id("rules-diff-link").click()
+    expect(page.get_by_test_id("diff-summary")).to_contain_text("differ from magna-carta")  # the first edition
+    page.get_by_test_id("diff-edition").select_option("cry-havoc")
     expect(page.get_by_test_id("diff-table")).to_contain_text("jump_bands.success")
 
 
