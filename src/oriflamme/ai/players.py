@@ -219,7 +219,7 @@ class RandomLevel(RandomPlayer):
 
     def decide(self, state, side: str | None = None) -> Decision:
         acts = self.ruleset.legal_actions(state, side)
-        self.last = Decision(self.choose(state, side), "random", legal=len(acts))
+        self.last = Decision(self.pick(acts), "random", legal=len(acts))
         return self.last
 
 

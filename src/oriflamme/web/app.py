@@ -36,6 +36,8 @@ class NewGame(BaseModel):
     ruleset: str | None = Field(default=None, min_length=1, max_length=64)
     mode: str = Field(default="hotseat", pattern="^(hotseat|online)$")
     seed: int | None = Field(default=None, ge=0, lt=2**31)
+    #: computer seats (issue 14): a level for the second side, or side -> level (online games)
+    ai: str | dict[str, str] | None = None
 
 
 class PostAction(BaseModel):
@@ -117,6 +119,9 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app):
         yield
+        for live in list(hub.games.values()):  # the computer seats stop with the server
+            if live.bot_task is not None:
+                live.bot_task.cancel()
         store.close()
 
     app = FastAPI(title="Oriflamme", version="0.2.0", docs_url="/api/docs", openapi_url="/api/openapi.json",
@@ -189,10 +194,10 @@ def create_app(db_path: str | Path | None = None) -> FastAPI:
     @app.post("/api/games", status_code=201)
     async def new_game(request: Request):
         body = await _body(request, NewGame)
-        game_id, seats = hub.create(body.scenario, body.mode, body.seed, body.ruleset)
+        game_id, seats = hub.create(body.scenario, body.mode, body.seed, body.ruleset, body.ai)
         live = hub.get(game_id)
         links = {("hotseat" if side == HOTSEAT else side): f"/play/{game_id}#seat={token}" for side, token in seats.items()}
-        return _json({"id": game_id, "mode": body.mode, "ruleset": live.ruleset.id,
+        return _json({"id": game_id, "mode": body.mode, "ruleset": live.ruleset.id, "ai": dict(live.bots),
                       "dice_commitment": live.game.commitment,
                       "seats": {("hotseat" if side == HOTSEAT else side): token for side, token in seats.items()},
                       "links": links}, status_code=201)

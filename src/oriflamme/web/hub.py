@@ -6,14 +6,23 @@ registry and :class:`oriflamme.core.ruleset.Ruleset`: ``seat_view``, ``apply``, 
 ``visible_events``) and stores what happened. The dice seed is drawn here for every online
 game (:func:`oriflamme.core.dice.new_secret`) and never leaves the server while the game
 runs: views carry only its commitment.
+
+**Computer seats** (issue 14): a game created with ``ai`` (side -> level) has those sides
+played by the server with :mod:`oriflamme.ai` players: after each action the hub starts a
+task that, while a computer side is to act, waits ``bot_pace`` seconds (a human can follow),
+lets the player decide on a copy of the state in a worker thread, and applies its action
+through the same path as a seat's (``_commit``). Each decision's explanation (its value, the
+depth and width of its search) is kept in ``ai_notes`` of the views.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 from dataclasses import dataclass, field
 
+from ..ai.players import PLAYER_LEVELS, make_player
 from ..core import registry
 from ..core.dice import new_secret
 from ..core.errors import IllegalAction, OriflammeError, UnknownRuleset
@@ -22,6 +31,10 @@ from ..core.ruleset import CHANCE, Ruleset
 from ..store import DIGEST_VERSION, Store
 
 HOTSEAT = "*"
+#: seconds a computer seat waits before each of its actions (``ORIFLAMME_BOT_PACE``)
+BOT_PACE = float(os.environ.get("ORIFLAMME_BOT_PACE", "0.8"))
+#: the most explanations a game keeps in memory (the latest)
+AI_NOTES = 200
 
 
 class HubError(Exception):
@@ -45,6 +58,10 @@ class LiveGame:
     #: the seat views of the current position, by side: computed once (legal actions, options,
     #: rulings) and reused by every response until the next action or undo clears them
     views: dict = field(default_factory=dict)
+    bots: dict = field(default_factory=dict)       # side -> level of the computer seats
+    players: dict = field(default_factory=dict)    # side -> its player (made on first use)
+    ai_notes: list = field(default_factory=list)   # the computer's explanations, latest last
+    bot_task: object = None
 
     @property
     def version(self) -> int:
@@ -63,13 +80,14 @@ def get_ruleset(ruleset_id: str | None) -> Ruleset:
 
 
 class Hub:
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, bot_pace: float | None = None):
         self.store = store
         self.games: dict[str, LiveGame] = {}
+        self.bot_pace = BOT_PACE if bot_pace is None else bot_pace
 
     # --- creation and loading ---------------------------------------------------------------
     def create(self, scenario_id: str, mode: str, seed: int | None = None,
-               ruleset_id: str | None = None) -> tuple[str, dict[str, str]]:
+               ruleset_id: str | None = None, bots: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:
         rs = get_ruleset(ruleset_id)
         known = rs.scenario_ids()
         if scenario_id not in known:
@@ -83,16 +101,39 @@ class Hub:
             scenario = rs.load_scenario(scenario_id)
         except OriflammeError as exc:
             raise HubError(500, "bad_scenario", str(exc)) from None
+        bots = self._check_bots(rs, scenario, mode, bots or {})
         game = Game(rs, scenario, new_secret() if seed is None else seed)
         game_id = secrets.token_urlsafe(9)
         if mode == "hotseat":
             seats = {HOTSEAT: secrets.token_urlsafe(24)}          # 192 bits
         else:
-            seats = {s.id: secrets.token_urlsafe(24) for s in rs.sides(scenario)}
+            seats = {s.id: secrets.token_urlsafe(24) for s in rs.sides(scenario) if s.id not in bots}
         self.store.create_game(game_id, scenario_id, rs.scenario_to_json(scenario), game.secret_seed, mode, seats,
-                               ruleset=rs.id)
-        self.games[game_id] = LiveGame(game_id, mode, scenario_id, game)
+                               ruleset=rs.id, bots=bots)
+        live = self.games[game_id] = LiveGame(game_id, mode, scenario_id, game, bots=dict(bots))
+        self.kick(live)
         return game_id, seats
+
+    @staticmethod
+    def _check_bots(rs: Ruleset, scenario, mode: str, bots) -> dict[str, str]:
+        """``ai``: a level for one side (the second), or side -> level."""
+        sides = [s.id for s in rs.sides(scenario)]
+        if isinstance(bots, str):
+            bots = {sides[-1]: bots}
+        if not isinstance(bots, dict):
+            raise HubError(422, "bad_request", "field ai: expected a level or an object side -> level")
+        for side, level in bots.items():
+            if side not in sides:
+                raise HubError(422, "bad_request", f"field ai: no side {side!r} in this scenario (sides: {', '.join(sides)})")
+            if level not in PLAYER_LEVELS:
+                raise HubError(422, "bad_request", f"field ai.{side}: unknown level {level!r} "
+                                                   f"(levels: {', '.join(PLAYER_LEVELS)})")
+        if bots and mode != "online":
+            raise HubError(422, "bad_request", "field ai: a game against the computer is an online game (mode 'online'): "
+                                               "each human side gets its own seat")
+        if bots and len(bots) >= len(sides):
+            raise HubError(422, "bad_request", "field ai: at least one side must be a human's seat")
+        return dict(bots)
 
     def get(self, game_id: str) -> LiveGame:
         live = self.games.get(game_id)
@@ -114,8 +155,9 @@ class Hub:
             raise HubError(500, "corrupt", f"game {game_id} cannot be replayed: {exc}") from None
         live = LiveGame(game_id, stored.mode, stored.scenario_id, game,
                         undo_requested_by=stored.undo_requested_by, undo_version=stored.undo_version,
-                        action_sides=list(stored.sides_of_actions))
+                        action_sides=list(stored.sides_of_actions), bots=dict(stored.bots or {}))
         self.games[game_id] = live
+        self.kick(live)
         return live
 
     def seat(self, live: LiveGame, token: str | None) -> str:
@@ -161,6 +203,7 @@ class Hub:
             "version": live.version, "can_act": acting, "dice_commitment": g.commitment,
             "sides": [s.to_json() for s in rs.sides(g.scenario)],
             "undo": self._undo_info(live, seat),
+            "ai": dict(live.bots), "ai_notes": list(live.ai_notes[-20:]),
         })
         if over:
             out["dice_seed"] = g.secret_seed  # the game is over: the dice can be checked
@@ -223,25 +266,81 @@ class Hub:
                 action = rs.action_from_json(action_json)
             except IllegalAction as exc:
                 raise HubError(422, "bad_action", str(exc)) from None
-            try:
-                events = g.apply(action)  # the ruleset refuses illegal actions, state unchanged
-            except IllegalAction as exc:
-                raise HubError(409, "illegal", exc.reason, ref=exc.ref) from None
-            live.views.clear()
-            out = g.outcome()
-            try:
-                self.store.append_action(live.id, live.version, to_act, g.actions[-1], g.digest(),
-                                         "over" if out.over else "playing", out.winner)
-            except BaseException:
-                # not committed, so not acknowledged: forget the in-memory game; the next
-                # request rebuilds it from the database, which does not hold this action
-                self.games.pop(live.id, None)
-                raise
-            live.action_sides.append(to_act)
-            live.undo_requested_by = None
-            live.undo_version = None
+            events = self._commit(live, to_act, action)
         await self.announce(live)
+        self.kick(live)
         return events
+
+    def _commit(self, live: LiveGame, to_act: str, action) -> list[dict]:
+        """Apply (checked) and store one action of ``to_act``; the caller holds the lock."""
+        g = live.game
+        try:
+            events = g.apply(action)  # the ruleset refuses illegal actions, state unchanged
+        except IllegalAction as exc:
+            raise HubError(409, "illegal", exc.reason, ref=exc.ref) from None
+        live.views.clear()
+        out = g.outcome()
+        try:
+            self.store.append_action(live.id, live.version, to_act, g.actions[-1], g.digest(),
+                                     "over" if out.over else "playing", out.winner)
+        except BaseException:
+            # not committed, so not acknowledged: forget the in-memory game; the next
+            # request rebuilds it from the database, which does not hold this action
+            self.games.pop(live.id, None)
+            raise
+        live.action_sides.append(to_act)
+        live.undo_requested_by = None
+        live.undo_version = None
+        return events
+
+    # --- computer seats ----------------------------------------------------------------------
+    def bot_to_act(self, live: LiveGame) -> str | None:
+        """The computer side to act now (or chance, which a bot game rolls by itself), or None."""
+        if not live.bots:
+            return None
+        to_act = live.game.to_act()
+        return to_act if to_act in live.bots or to_act == CHANCE else None
+
+    def kick(self, live: LiveGame) -> None:
+        """Start the computer's task if a computer side is to act and none runs (needs a
+        running event loop: outside one, e.g. a synchronous caller, nothing starts)."""
+        if self.bot_to_act(live) is None or (live.bot_task is not None and not live.bot_task.done()):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        live.bot_task = loop.create_task(self._bot_loop(live))
+
+    async def _bot_loop(self, live: LiveGame) -> None:
+        while self.games.get(live.id) is live and (side := self.bot_to_act(live)) is not None:
+            await asyncio.sleep(self.bot_pace)
+            version = live.version
+            rs = live.ruleset
+            if side == CHANCE:
+                action, note = rs.legal_actions(live.game.state, CHANCE)[0], None
+            else:
+                player = live.players.get(side)
+                if player is None:
+                    player = live.players[side] = make_player(live.bots[side], rs, secrets.randbits(32))
+                state = rs.clone(live.game.state)  # the player works on a copy, in a thread
+                decision = await asyncio.to_thread(player.decide, state, side)
+                action, note = decision.action, decision
+            async with live.lock:
+                if live.version != version or self.bot_to_act(live) != side:
+                    continue  # an undo or another action came first: think again
+                try:
+                    label = rs.describe_action(live.game.state, action)
+                except Exception:  # noqa: BLE001 - a label is only for the log
+                    label = ""
+                self._commit(live, side, action)
+                if note is not None:
+                    live.ai_notes.append({"version": live.version, "side": side,
+                                          "action": rs.action_to_json(action),
+                                          "label": label,
+                                          **note.to_json()})
+                    del live.ai_notes[:-AI_NOTES]
+            await self.announce(live)
 
     async def undo(self, live: LiveGame, seat: str, answer: str | None = None) -> dict:
         """Hot-seat: undo at once. Online: ``answer=None`` requests, the opponent answers
@@ -281,6 +380,7 @@ class Hub:
                 self.store.set_undo_request(live.id, seat, live.version)
                 result = {"requested": True}
         await self.announce(live)
+        self.kick(live)
         return result
 
     # --- live updates ------------------------------------------------------------------------

@@ -30,6 +30,7 @@ DATA = Path(__file__).parent / "data" / "ai_evaluation.toml"
 
 class Weights(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    scale: float = Field(gt=0)
     material: float = Field(ge=0)
     rout: float = Field(ge=0)
     objectives: float = Field(ge=0)
@@ -213,4 +214,4 @@ def evaluate(state, side: str) -> float:
         lead = s_mine - s_theirs
         sign = 1.0 if lead >= 0 else -1.0
         score += w.approach * sign * 1.0 / (1.0 + gap) * (1.0 if lead >= 0 else 0.3)
-    return math.tanh(score)
+    return math.tanh(score / w.scale)

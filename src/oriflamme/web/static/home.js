@@ -76,8 +76,39 @@
           el("button", { type: "button", class: "btn", testid: "online-" + s.id, title: t("home.online.hint"),
                          onclick: () => create(s.id, "online", seedInput) }, t("home.online")),
         ),
+        vsComputer(s),
       );
       box.appendChild(card);
+    }
+  }
+
+  // "play against the computer" (issue 14): the human's side and the computer's level; the
+  // server plays the other side (an online game whose other seat is a bot, POST /api/games "ai")
+  function vsComputer(s) {
+    const sideSel = el("select", { testid: "ai-side-" + s.id },
+      ...s.sides.map((sd) => el("option", { value: sd.id }, pick(sd, "name"))));
+    const levelSel = el("select", { testid: "ai-level-" + s.id },
+      ...["easy", "normal", "hard", "random"].map((lv) => el("option", { value: lv }, t("home.ai." + lv))));
+    levelSel.value = "normal";
+    return el("div", { class: "card-actions vs-computer" },
+      el("label", {}, t("home.ai.play_as"), " ", sideSel), el("label", {}, t("home.ai.level"), " ", levelSel),
+      el("button", { type: "button", class: "btn", testid: "vs-ai-" + s.id, title: t("home.ai.hint"),
+                     onclick: () => createVsComputer(s, sideSel.value, levelSel.value) }, t("home.ai")));
+  }
+
+  async function createVsComputer(s, human, level) {
+    const ai = {};
+    for (const sd of s.sides) if (sd.id !== human) ai[sd.id] = level;
+    const body = { scenario: s.id, mode: "online", ai };
+    if (s.ruleset) body.ruleset = s.ruleset;
+    document.body.classList.add("busy");
+    try {
+      const g = await api("POST", "/api/games", body);
+      location.assign(g.links[human]);
+    } catch (e) {
+      toast(e.message);
+    } finally {
+      document.body.classList.remove("busy");
     }
   }
 
