@@ -63,7 +63,8 @@ def _length(rs: Ruleset, state, decisions: int) -> int:
 
 
 def play_game(spec: GameSpec) -> dict:
-    """One game; returns ``{index, winner ("A", "B" or None), turns, actions}``."""
+    """One game; returns ``{index, winner ("A", "B" or None), turns, actions, digest}`` (the
+    final state's fingerprint: two runs played the same game when their digests agree)."""
     rs = spec.ruleset
     scenario = _scenario(rs, spec.scenario)
     game = Game(rs, scenario, game_seed(spec.seed, spec.index))
@@ -85,7 +86,7 @@ def play_game(spec: GameSpec) -> dict:
         decisions += 1
     out = game.outcome()
     return {"index": spec.index, "winner": seats.get(out.winner) if out.over else None,
-            "turns": _length(rs, game.state, decisions), "actions": len(game.actions)}
+            "turns": _length(rs, game.state, decisions), "actions": len(game.actions), "digest": game.digest()}
 
 
 def wilson(successes: int, n: int, z: float = 1.959963984540054) -> list[float]:

@@ -26,6 +26,8 @@ from ...geometry.hexgrid import Hex
 from .engine.character import DEAD, HEALTHY, STUNNED, WOUNDED
 
 DATA = Path(__file__).parent / "data" / "ai_evaluation.toml"
+#: hexes beyond which a character counts as far from a place (the nearness terms fall to 0)
+REACH = 20
 
 
 class Weights(BaseModel):
@@ -36,6 +38,7 @@ class Weights(BaseModel):
     objectives: float = Field(ge=0)
     objective_approach: float = Field(ge=0)
     threats: float = Field(ge=0)
+    initiative: float = Field(ge=0, le=1)
     wounded_exposed: float = Field(ge=0)
     formation: float = Field(ge=0)
     cover: float = Field(ge=0)
@@ -165,7 +168,10 @@ def evaluate(state, side: str) -> float:
         norm = sum(_worth(c) for c in chars) or 1.0
         return total / norm
 
-    score += w.threats * (threats(able_mine, alive_theirs) - threats(able_theirs, alive_mine))
+    # the side whose phase it is strikes first: its threats weigh more (§2.1 the turn sequence)
+    mine_first = state.active == side
+    score += w.threats * ((1.0 if mine_first else w.initiative) * threats(able_mine, alive_theirs)
+                          - (w.initiative if mine_first else 1.0) * threats(able_theirs, alive_mine))
     score += w.wounded_exposed * (exposed(alive_theirs, able_theirs, able_mine) - exposed(alive_mine, able_mine, able_theirs))
 
     # formation: friends side by side
@@ -198,9 +204,10 @@ def evaluate(state, side: str) -> float:
         progress = min(1.0, state.turn / max(1, state.last_turn))
 
         def closeness(chars):
+            """Each character's nearness to his nearest objective (1 on it, 0 from REACH hexes), averaged."""
             if not chars:
                 return 0.0
-            return sum(1.0 / (1 + min(c.distance_to(h) for c in chars)) for h in hexes) / len(hexes)
+            return sum(max(0.0, 1.0 - min(c.distance_to(h) for h in hexes) / REACH) for c in chars) / len(chars)
 
         obj = (w.objectives * (0.3 + 0.7 * progress) * min(1.0, held / need)
                + w.objective_approach * (closeness(holders) - 0.5 * closeness(contesters)))
@@ -208,10 +215,8 @@ def evaluate(state, side: str) -> float:
 
     # closing in when stronger (the stronger side wants the fight)
     if able_mine and able_theirs and w.approach:
-        def mean_gap(a, b):
-            return sum(min(x.distance_to(y.hex) for y in b) for x in a) / len(a)
-        gap = mean_gap(able_mine, able_theirs)
+        gap = sum(min(x.distance_to(y.hex) for y in able_theirs) for x in able_mine) / len(able_mine)
+        near = max(0.0, 1.0 - gap / REACH)
         lead = s_mine - s_theirs
-        sign = 1.0 if lead >= 0 else -1.0
-        score += w.approach * sign * 1.0 / (1.0 + gap) * (1.0 if lead >= 0 else 0.3)
+        score += w.approach * near * (1.0 if lead >= 0 else -0.3)
     return math.tanh(score / w.scale)
