@@ -42,11 +42,11 @@ def test_summary_has_exactly_the_documented_keys():
 
 
 def test_the_same_seed_gives_the_same_games_in_one_or_two_processes():
-    todo = specs(MC, "the-hill", "easy", "random", 2, seed=11, nodes_a=40, max_actions=50)
+    todo = specs(MC, "the-hill", "easy", "random", 2, seed=11, nodes_a=40, max_actions=30)
     one = sorted(run_local(todo, jobs=1), key=lambda r: r["index"])
     two = sorted(run_local(todo, jobs=2), key=lambda r: r["index"])
     assert one == two
-    other = sorted(run_local(specs(MC, "the-hill", "easy", "random", 2, seed=12, nodes_a=40, max_actions=50), jobs=1),
+    other = sorted(run_local(specs(MC, "the-hill", "easy", "random", 2, seed=12, nodes_a=40, max_actions=30), jobs=1),
                    key=lambda r: r["index"])
     assert [r["digest"] for r in other] != [r["digest"] for r in one]  # another seed, other games
 

@@ -53,9 +53,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 1, 40, 6, 0, 0, 0, 0, 2, 2, 600, 0.3),
-    "normal": Level("normal", 2, 80, 12, 24, 4, 5, 3, 4, 3, 4000, 1.0),
-    "hard": Level("hard", 3, 140, 24, 32, 6, 7, 4, 6, 4, 16000, 3.0),
+    "easy": Level("easy", 1, 40, 6, 0, 0, 0, 0, 2, 2, 300, 0.3),
+    "normal": Level("normal", 2, 80, 12, 24, 4, 5, 3, 4, 3, 1500, 1.0),
+    "hard": Level("hard", 3, 140, 24, 32, 6, 7, 4, 6, 4, 6000, 3.0),
 }
 #: every level a seat may be given, ``human`` aside
 PLAYER_LEVELS = ("random", "easy", "normal", "hard")

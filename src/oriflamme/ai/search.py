@@ -80,7 +80,9 @@ def expand(rs: Ruleset, state, action, rng: random.Random, budget: Budget) -> li
         outcomes = []
     out: list[tuple[float, object]] = []
     if outcomes:
-        budget.spend(5 + len(outcomes))
+        # the enumeration applied the action once per sequence of faces (up to two dice are
+        # common: a miss then its stray shot): charge that, so the budget tracks the work
+        budget.spend(min(rs.die_sides ** 2, 200) + len(outcomes))
         for o in outcomes:
             child = rs.clone(state)
             child.dice = FixedDice(o.dice, count)
