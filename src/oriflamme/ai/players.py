@@ -57,6 +57,8 @@ LEVELS: dict[str, Level] = {
     "normal": Level("normal", 2, 80, 12, 24, 4, 5, 3, 4, 3, 1500, 1.0),
     "hard": Level("hard", 3, 140, 24, 32, 6, 7, 4, 6, 4, 6000, 3.0),
 }
+#: the share of a decision's time budget the search plans to use
+TIME_MARGIN = 0.8
 #: every level a seat may be given, ``human`` aside
 PLAYER_LEVELS = ("random", "easy", "normal", "hard")
 
@@ -115,6 +117,9 @@ class SearchPlayer:
 
     def decide(self, state, side: str | None = None) -> Decision:
         rs, lv = self.ruleset, self.level
+        # the clock starts before the legal actions (a large list takes time); a margin is kept
+        # for the last candidate valued after the check and for applying the choice
+        budget = Budget(self.nodes, None if self.seconds is None else self.seconds * TIME_MARGIN)
         side = side or rs.to_act(state)
         acts = rs.legal_actions(state, side)
         if not acts:
@@ -123,7 +128,6 @@ class SearchPlayer:
         if len(acts) == 1:
             self.last = Decision(acts[0], lv.name, legal=1)
             return self.last
-        budget = Budget(self.nodes, self.seconds)
         evaluate = Evaluator(rs, side, self.rng, lv.playouts)
         roots = [rs.determinize(state, side, self.rng) for _ in range(lv.determinizations)] if self.hidden else [rs.clone(state)]
         cands = candidates(rs, acts, self.rng, lv.per_group, lv.root_cap)
