@@ -313,6 +313,17 @@ class Hub:
         live.bot_task = loop.create_task(self._bot_loop(live))
 
     async def _bot_loop(self, live: LiveGame) -> None:
+        try:
+            await self._bot_turns(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a computer seat's failure is shown, not raised into the loop
+            live.ai_notes.append({"version": live.version, "side": live.game.to_act(), "level": "error",
+                                  "text": f"the computer player stopped: {exc}",
+                                  "text_fr": f"le joueur ordinateur s'est arrêté : {exc}"})
+            await self.announce(live)
+
+    async def _bot_turns(self, live: LiveGame) -> None:
         while self.games.get(live.id) is live and (side := self.bot_to_act(live)) is not None:
             await asyncio.sleep(self.bot_pace)
             version = live.version
