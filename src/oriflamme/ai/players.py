@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from ..core.errors import IllegalAction
 from ..core.ruleset import CHANCE, Ruleset
 from .random_player import RandomPlayer
-from .search import Budget, Evaluator, OutOfBudget, candidates, expand, overrides, terminal_value
+from .search import (Budget, Evaluator, OutOfBudget, candidates, expand, group_actions, group_key, overrides,
+                     terminal_value)
 
 
 @dataclass(frozen=True)
@@ -131,22 +132,48 @@ class SearchPlayer:
         evaluate = Evaluator(rs, side, self.rng, lv.playouts)
         roots = [rs.determinize(state, side, self.rng) for _ in range(lv.determinizations)] if self.hidden else [rs.clone(state)]
         cands = candidates(rs, acts, self.rng, lv.per_group, lv.root_cap)
-        # depth 1: every candidate's expected value, averaged over the determinizations (the
-        # budget may stop this early: the candidates valued so far compete, the groups interleaved)
-        totals = [0.0] * len(cands)
-        counted = [0] * len(cands)
-        children: list[list] = [[] for _ in cands]
-        for root in roots:
-            for i, a in enumerate(cands):
-                if budget.exhausted and any(counted):
+        # depth 1: every candidate's expected value, averaged over the determinizations. A
+        # search level keeps half its budget for the deeper plies; the candidates valued when
+        # the share is spent compete (the groups are interleaved, so each is represented)
+        share = 1.0 if lv.depth == 1 else 0.5
+        totals: list[float] = []
+        counted: list[int] = []
+        children: list[list] = []
+
+        def value(batch: list) -> None:
+            for a in batch:
+                cands.append(a) if a not in cands else None
+            while len(totals) < len(cands):
+                totals.append(0.0), counted.append(0), children.append([])
+            todo = [cands.index(a) for a in batch]
+            for root in roots:
+                for i in todo:
+                    if budget.spent_share() >= share and any(counted):
+                        return
+                    try:
+                        kids = expand(rs, root, cands[i], self.rng, budget)
+                    except IllegalAction:
+                        continue
+                    totals[i] += sum(p * evaluate(k, budget) for p, k in kids)
+                    counted[i] += 1
+                    children[i].append(kids)
+
+        value(list(cands))
+        # refinement: more of the members of the two best groups (a rider's best moves are
+        # among his other moves, not among the other pieces')
+        if budget.spent_share() < share:
+            groups = group_actions(rs, acts)
+            best_groups: list = []
+            for i in sorted((i for i in range(len(cands)) if counted[i]), key=lambda i: -totals[i] / counted[i]):
+                key = group_key(rs, cands[i])
+                if key not in best_groups and not rs.is_pass(cands[i]):
+                    best_groups.append(key)
+                if len(best_groups) == 2:
                     break
-                try:
-                    kids = expand(rs, root, a, self.rng, budget)
-                except IllegalAction:
-                    continue
-                totals[i] += sum(p * evaluate(k, budget) for p, k in kids)
-                counted[i] += 1
-                children[i].append(kids)
+            for key in best_groups:
+                rest = [a for a in groups[key] if a not in cands]
+                if rest:
+                    value(self.rng.sample(rest, min(len(rest), lv.per_group)))
         pool = {i: totals[i] / counted[i] for i in range(len(cands)) if counted[i]}
         if not pool:  # no candidate could be applied to a copy: the first legal action
             self.last = Decision(cands[0], lv.name, legal=len(acts))

@@ -39,13 +39,25 @@ class OutOfBudget(Exception):
 class Budget:
     def __init__(self, nodes: int | None = None, seconds: float | None = None):
         self.nodes_left = nodes
-        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.started = time.perf_counter()
+        self.deadline = None if seconds is None else self.started + seconds
         self.spent = 0
 
     def spend(self, n: int = 1) -> None:
         self.spent += n
         if self.nodes_left is not None:
             self.nodes_left -= n
+
+    def spent_share(self) -> float:
+        """The share of the budget spent (the larger of nodes and time; 0 without limits)."""
+        shares = [0.0]
+        if self.nodes_left is not None:
+            total = self.nodes_left + self.spent
+            shares.append(self.spent / total if total > 0 else 1.0)
+        if self.deadline is not None:
+            total = self.deadline - self.started
+            shares.append((time.perf_counter() - self.started) / total if total > 0 else 1.0)
+        return max(shares)
 
     @property
     def exhausted(self) -> bool:
@@ -132,14 +144,20 @@ def group_key(rs: Ruleset, action) -> tuple:
     return (str(data.get("type", data.get("kind", ""))), piece)
 
 
+def group_actions(rs: Ruleset, actions: list) -> OrderedDict:
+    """The actions by :func:`group_key`, in their order."""
+    groups: OrderedDict[tuple, list] = OrderedDict()
+    for a in actions:
+        groups.setdefault(group_key(rs, a), []).append(a)
+    return groups
+
+
 def candidates(rs: Ruleset, actions: list, rng: random.Random, per_group: int, cap: int) -> list:
     """At most ``cap`` of ``actions``: every group represented (up to ``per_group`` of each,
     sampled evenly at random), the groups interleaved; passes always kept."""
     if len(actions) <= min(cap, per_group):
         return list(actions)
-    groups: OrderedDict[tuple, list] = OrderedDict()
-    for a in actions:
-        groups.setdefault(group_key(rs, a), []).append(a)
+    groups = group_actions(rs, actions)
     picked: list[list] = []
     for members in groups.values():
         if len(members) > per_group:
