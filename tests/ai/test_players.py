@@ -22,11 +22,6 @@ MC = registry.get("magna-carta")
 DUEL = HiddenDuel()
 
 
-class Spy:
-    """A ruleset wrapper that records every ``legal_actions`` list the live game offered, so the
-    test can check each chosen action was among them (and apply it checked)."""
-
-
 def play(rs, scenario, levels, seed, max_actions=None, nodes=None):
     game = Game(rs, rs.load_scenario(scenario), seed)
     sides = [s.id for s in rs.sides(game.scenario)]
@@ -157,9 +152,9 @@ def test_normal_beats_random_in_most_short_duels():
 
 def test_normal_beats_random_on_magna_carta_sample():
     """Magna Carta, the-hill, the raiders (A) played by ``normal`` with a small node budget,
-    against random levies, 4 games: normal wins at least 3."""
+    against random levies, 4 games: normal wins at least 3 (it won 4 of 4 when written)."""
     wins = 0
     for seed in range(4):
-        game = play(MC, "the-hill", ("normal", "random"), 100 + seed, nodes=400)
+        game = play(MC, "the-hill", ("normal", "random"), 100 + seed, nodes=120)
         wins += game.outcome().winner == "A"
     assert wins >= 3, wins
