@@ -42,6 +42,7 @@ class Budget:
         self.started = time.perf_counter()
         self.deadline = None if seconds is None else self.started + seconds
         self.spent = 0
+        self.slowest = 0.0  # the longest expansion so far: the next may take as long
 
     def spend(self, n: int = 1) -> None:
         self.spent += n
@@ -63,7 +64,7 @@ class Budget:
     def exhausted(self) -> bool:
         if self.nodes_left is not None and self.nodes_left <= 0:
             return True
-        return self.deadline is not None and time.perf_counter() >= self.deadline
+        return self.deadline is not None and time.perf_counter() + self.slowest >= self.deadline
 
     def check(self) -> None:
         if self.exhausted:
@@ -78,6 +79,14 @@ def overrides(rs: Ruleset, name: str) -> bool:
 def expand(rs: Ruleset, state, action, rng: random.Random, budget: Budget) -> list[tuple[float, object]]:
     """The states ``action`` may lead to from ``state``, with their probabilities (they sum to
     1). Raises :class:`IllegalAction` if the ruleset refuses the action on this copy."""
+    started = time.perf_counter()
+    try:
+        return _expand(rs, state, action, rng, budget)
+    finally:
+        budget.slowest = max(budget.slowest, time.perf_counter() - started)
+
+
+def _expand(rs: Ruleset, state, action, rng: random.Random, budget: Budget) -> list[tuple[float, object]]:
     child = rs.clone(state)
     budget.spend()
     try:
