@@ -113,6 +113,13 @@ def _in_cover(state, c) -> bool:
     return terrain is not None and terrain.cover != "none"
 
 
+def _side_power(chars, against) -> float:
+    """How the fighting values (attack + defence, by status) of two groups compare, capped at 1."""
+    a = sum(c.current_attack + c.current_defence for c in chars)
+    b = sum(c.current_attack + c.current_defence for c in against)
+    return min(1.0, a / b) if b else 1.0
+
+
 def evaluate(state, side: str) -> float:
     """``side``'s prospects in ``state`` from -1 to +1 (see the module docstring)."""
     if state.over:
@@ -209,8 +216,11 @@ def evaluate(state, side: str) -> float:
                 return 0.0
             return sum(max(0.0, 1.0 - min(c.distance_to(h) for h in hexes) / REACH) for c in chars) / len(chars)
 
+        # the contesting side is drawn to the objectives only as far as it can fight for them
+        s_holders, s_contesters = (s_mine, s_theirs) if objective_side == side else (s_theirs, s_mine)
+        pull = 0.5 * min(1.0, s_contesters / max(1e-9, s_holders) * _side_power(contesters, holders))
         obj = (w.objectives * (0.3 + 0.7 * progress) * min(1.0, held / need)
-               + w.objective_approach * (closeness(holders) - 0.5 * closeness(contesters)))
+               + w.objective_approach * (closeness(holders) - pull * closeness(contesters)))
         score += obj if objective_side == side else -obj
 
     # closing in when stronger (the stronger side wants the fight)
