@@ -96,3 +96,16 @@ def test_bot_seats_survive_a_restart(tmp_path, monkeypatch):
     with TestClient(create_app(db)) as c:
         v = c.get(f"/api/games/{gid}", headers=H(tok)).json()
         assert v["ai"] == {"A": "easy"}
+
+
+def test_the_computer_accepts_an_undo_of_the_humans_last_action(tmp_path, monkeypatch):
+    monkeypatch.setattr("oriflamme.web.hub.BOT_PACE", 30.0)  # the computer waits: the human's action stays last
+    with TestClient(create_app(tmp_path / "g.sqlite3")) as c:
+        g = c.post("/api/games", json={"scenario": "the-hill", "mode": "online", "ai": {"B": "easy"}}).json()
+        gid, tok = g["id"], g["seats"]["A"]
+        v = c.get(f"/api/games/{gid}", headers=H(tok)).json()
+        r = c.post(f"/api/games/{gid}/actions", headers=H(tok), json={"action": {"type": "end_step"}, "version": v["version"]})
+        assert r.status_code == 200
+        r = c.post(f"/api/games/{gid}/undo", headers=H(tok), json={})
+        assert r.status_code == 200 and r.json()["undone"] is True
+        assert c.get(f"/api/games/{gid}", headers=H(tok)).json()["version"] == 0

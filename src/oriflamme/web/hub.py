@@ -246,6 +246,9 @@ class Hub:
             info["can_answer"] = live.undo_requested_by is not None and live.undo_requested_by != seat
         return info
 
+    def _sides(self, live: LiveGame) -> list[str]:
+        return [s.id for s in live.ruleset.sides(live.game.scenario)]
+
     def _side_of_last(self, live: LiveGame) -> str | None:
         return live.action_sides[-1] if live.action_sides else None
 
@@ -355,13 +358,17 @@ class Hub:
 
     async def undo(self, live: LiveGame, seat: str, answer: str | None = None) -> dict:
         """Hot-seat: undo at once. Online: ``answer=None`` requests, the opponent answers
-        ``accept`` or ``decline``."""
+        ``accept`` or ``decline``; a computer opponent accepts at once (its own last action
+        taken back only through the human's)."""
         async with live.lock:
             g = live.game
             if g.outcome().over and answer != "decline":
                 raise HubError(409, "over", "the game is over: its last action cannot be undone")
-            if live.mode == "hotseat" or answer == "accept":
-                if live.mode != "hotseat":
+            against_computer = answer is None and live.bots and all(s in live.bots for s in self._sides(live) if s != seat)
+            if against_computer and self._side_of_last(live) != seat:
+                raise HubError(403, "not_yours", "only the side that took the last action may ask to undo it")
+            if live.mode == "hotseat" or answer == "accept" or against_computer:
+                if live.mode != "hotseat" and not against_computer:
                     if live.undo_requested_by is None:
                         raise HubError(409, "no_request", "there is no undo request to accept")
                     if live.undo_requested_by == seat:
