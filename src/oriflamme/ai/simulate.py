@@ -201,7 +201,8 @@ def write_report(summary: dict, folder, title: str = "") -> list:
     ax.set_ylabel("share of games")
     ax.set_title(title or f"{summary['games']} games, mean length {summary['mean_turns']} turns")
     for i, r in enumerate(rates):
-        ax.text(i, min(0.95, r + 0.03), f"{r:.0%}", ha="center")
+        inside = r > 0.9
+        ax.text(i + 0.22, r - 0.07 if inside else r + 0.03, f"{r:.0%}", ha="left", color="white" if inside else "black")
     fig.tight_layout()
     fig.savefig(folder / "simulate.png")
     plt.close(fig)

@@ -66,10 +66,12 @@ def cmd_simulate(args) -> int:
         if quiet:
             results = run_ray(todo, args.ray) if args.ray else run_local(todo, jobs)
         else:
+            from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-            with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          TextColumn("A {task.fields[a]} · B {task.fields[b]} · draws {task.fields[d]}"),
-                          TimeElapsedColumn(), TimeRemainingColumn(), transient=False) as bar:
+            columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TextColumn("A {task.fields[a]} · B {task.fields[b]} · draws {task.fields[d]}"),
+                       TimeElapsedColumn(), TimeRemainingColumn())
+            with Progress(*columns, console=Console(stderr=True), transient=False) as bar:  # stdout keeps the summary
                 tally = {"A": 0, "B": 0, None: 0}
                 where = f"ray {args.ray}" if args.ray else f"{jobs} job{'s' if jobs > 1 else ''}"
                 task = bar.add_task(f"{args.scenario} ({where})", total=len(todo), a=0, b=0, d=0)
