@@ -42,8 +42,11 @@ class RandomPlayer:
         return self._ruleset
 
     def choose(self, state, side: str | None = None):
+        return self.pick(self.ruleset.legal_actions(state, side))
+
+    def pick(self, acts: list):
+        """One of ``acts`` (the legal actions), passes less often (see the class docstring)."""
         rs = self.ruleset
-        acts = rs.legal_actions(state, side)
         if not acts:
             raise IllegalAction("no legal action: the game is over or waits for chance")
         passes = self.passes or rs.is_pass

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUBCOMMAND_MODULES = ("adjudicate", "army", "catalog", "play", "rules", "serve")
+SUBCOMMAND_MODULES = ("adjudicate", "army", "catalog", "play", "rules", "serve", "simulate")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -4,7 +4,8 @@ The loop is the core's (``to_act``, ``legal_actions``, ``apply``, ``outcome``) a
 the core's :class:`~oriflamme.core.record.Game`. A ruleset with a terminal front end
 (``Ruleset.terminal()``: its board, its prompt with previews and odds) gets its human seats
 played through it; any other ruleset gets a numbered list of the legal actions. Computer seats
-are :class:`oriflamme.ai.random_player.RandomPlayer`. No rule is decided here.
+are :mod:`oriflamme.ai` players (``random``, ``easy``, ``normal``, ``hard``), each decision
+explained in one line. No rule is decided here.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape as esc
 
-from ..ai.random_player import RandomPlayer
+from ..ai.players import PLAYER_LEVELS, make_player
 from ..core import jsontext, registry
 from ..core.dice import new_secret
 from ..core.errors import IllegalAction, OriflammeError
@@ -41,8 +42,12 @@ def register(sub) -> None:
     p.add_argument("scenario", help="a bundled scenario id (see 'oriflamme scenarios') or a path to a scenario file")
     p.add_argument("--ruleset", metavar="ID", default=registry.DEFAULT,
                    help=f"the ruleset (default {registry.DEFAULT}; see 'oriflamme rulesets')")
-    p.add_argument("--a", choices=("human", "random"), default="human", help="who plays the first side (default human)")
-    p.add_argument("--b", choices=("human", "random"), default="human", help="who plays the second side (default human)")
+    p.add_argument("--a", choices=("human", *PLAYER_LEVELS), default="human",
+                   help="who plays the first side: human or a computer level (default human)")
+    p.add_argument("--b", choices=("human", *PLAYER_LEVELS), default="human",
+                   help="who plays the second side: human or a computer level (default human)")
+    p.add_argument("--think", type=float, default=None, metavar="SECONDS",
+                   help="a computer player's time per decision (default: its level's)")
     p.add_argument("--seed", default=None,
                    help="dice seed: an integer or a text (default: a fresh 256-bit secret)")
     p.add_argument("--record", metavar="FILE", help="write the game record (JSON, seed included) to FILE")
@@ -197,7 +202,8 @@ def cmd_play(args) -> int:
     game = Game(rs, scenario, seed)
     sides = [s.id for s in rs.sides(scenario)]
     players = {s: (args.a if i == 0 else args.b) for i, s in enumerate(sides)}
-    bots = {s: RandomPlayer(bot_seed(seed, i), ruleset=rs) for i, s in enumerate(sides)}
+    bots = {s: make_player(players[s], rs, bot_seed(seed, i), seconds=args.think)
+            for i, s in enumerate(sides) if players[s] != "human"}
     ui = rs.terminal()
     quiet = args.quiet and "human" not in players.values()
     if not quiet:
@@ -231,11 +237,13 @@ def cmd_play(args) -> int:
                 con.print("Game left unfinished.")
                 break
         else:
-            a = bots[side].choose(game.state, side)
+            decision = bots[side].decide(game.state, side)
+            a = decision.action
             events = game.apply(a)
             count += 1
             if not quiet:
-                con.print(f"[{esc(side)}] {esc(describe_after(rs, a))}")
+                why = f"  [dim]({esc(decision.explanation())})[/]" if decision.level != "random" else ""
+                con.print(f"[{esc(side)}] {esc(describe_after(rs, a))}{why}")
                 print_events(con, events, verbose=False)
     if args.record:
         try:

@@ -376,6 +376,22 @@ class Ruleset(ABC):
         from .errors import OriflammeError
         raise OriflammeError(f"this ruleset ({self.id}) has no army builder")
 
+    def evaluate(self, state, side: str) -> float | None:
+        """How well ``side`` stands, from -1 (lost) to +1 (won), for the computer players'
+        search (AI; :mod:`oriflamme.ai`). It must read the state only as ``side`` may see it
+        (what :meth:`view` shows that side). Default: None, no opinion — the players then
+        estimate a position by random playouts to the end of the game. Magna Carta's weighs
+        material, threats, cover, odds, formation, the wounded and the objectives."""
+        return None
+
+    def determinize(self, state, side: str, rng):
+        """A copy of ``state`` as ``side`` might believe it to be: what :meth:`view` hides from
+        ``side`` redrawn at random with ``rng`` (a :class:`random.Random`), everything it sees
+        kept (information-set sampling for the computer players, AI). Default: :meth:`clone`,
+        right for a ruleset that hides nothing; a ruleset with hidden information overrides it,
+        or its computer players would search positions they are not allowed to know."""
+        return self.clone(state)
+
     def is_pass(self, action) -> bool:
         """True for an action that only passes (ends a step doing nothing): random players
         choose it less often, so that random games move forward (AI). Default: the action's

@@ -90,6 +90,15 @@ MIGRATIONS: list[tuple[int, str]] = [
         );
         CREATE INDEX armies_by_owner ON armies (owner_hash, updated_at);
     """),
+    # computer players (issue 14): the seats the server plays, and at what level
+    (5, """
+        CREATE TABLE bots (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            side    TEXT NOT NULL,
+            level   TEXT NOT NULL,
+            PRIMARY KEY (game_id, side)
+        );
+    """),
 ]
 
 #: how the digests of new games are computed (``Ruleset.digest``, without the seed)
@@ -146,6 +155,7 @@ class StoredGame:
     sides_of_actions: list[str]
     ruleset: str = "magna-carta"
     digest_version: int = DIGEST_VERSION
+    bots: dict = None  # side -> level of the seats the server plays (None: none)
 
 
 class Store:
@@ -225,7 +235,7 @@ class Store:
 
     # --- games -----------------------------------------------------------------------------
     def create_game(self, game_id: str, scenario_id: str, scenario: dict, seed: int | str, mode: str,
-                    seats: dict[str, str], ruleset: str = "magna-carta") -> None:
+                    seats: dict[str, str], ruleset: str = "magna-carta", bots: dict[str, str] | None = None) -> None:
         """Store a new game. A text seed (the server's secret) goes to the TEXT column
         ``secret``; an integer one (a hot-seat game's chosen seed) to ``seed``."""
         now = time.time()
@@ -238,6 +248,8 @@ class Store:
                  ruleset, DIGEST_VERSION))
             for side, token in seats.items():
                 conn.execute("INSERT INTO seats VALUES (?,?,?)", (game_id, side, token_hash(token)))
+            for side, level in (bots or {}).items():
+                conn.execute("INSERT INTO bots VALUES (?,?,?)", (game_id, side, level))
 
     def seat_of(self, game_id: str, token: str) -> str | None:
         with self._reading("check a seat") as conn:
@@ -256,6 +268,8 @@ class Store:
                 return None
             rows = conn.execute("SELECT seq, side, action_json, digest FROM actions WHERE game_id = ? ORDER BY seq",
                                      (game_id,)).fetchall()
+            bots = {r["side"]: r["level"] for r in
+                    self.conn.execute("SELECT side, level FROM bots WHERE game_id = ?", (game_id,)).fetchall()}
         return StoredGame(
             id=g["id"], scenario_id=g["scenario_id"], scenario=json.loads(g["scenario_json"]),
             seed=g["secret"] if g["secret"] is not None else g["seed"],
@@ -264,7 +278,7 @@ class Store:
             undo_requested_by=g["undo_requested_by"], undo_version=g["undo_version"],
             actions=[json.loads(r["action_json"]) for r in rows], digests=[r["digest"] for r in rows],
             sides_of_actions=[r["side"] for r in rows],
-            ruleset=g["ruleset"], digest_version=g["digest_version"],
+            ruleset=g["ruleset"], digest_version=g["digest_version"], bots=bots,
         )
 
     def list_games(self, limit: int = 50) -> list[dict]:

@@ -45,6 +45,8 @@ class NewGame(BaseModel):
     ruleset: str | None = Field(default=None, min_length=1, max_length=64, description="default magna-carta")
     mode: str = Field(default="hotseat", max_length=16, description="hotseat or online (else 422 bad_mode)")
     seed: int | None = Field(default=None, ge=0, lt=2**31, description="hot seat only")
+    #: computer seats (issue 14): a level for the second side, or side -> level (online games)
+    ai: str | dict[str, str] | None = Field(default=None, description="computer seats: a level (easy, normal, hard, random) for the second side, or {side: level}; online games only")
 
 
 class PostAction(BaseModel):
@@ -142,6 +144,9 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
         install_log_redaction()  # again: uvicorn has configured its loggers by now
         sweeper = asyncio.create_task(_sweep())
         yield
+        for live in list(hub.games.values()):  # the computer seats stop with the server
+            if live.bot_task is not None:
+                live.bot_task.cancel()
         sweeper.cancel()
         with suppress(asyncio.CancelledError):
             await sweeper
@@ -278,13 +283,14 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
         body = await _body(request, NewGame)
         guard.new_game(_client(request))
         try:
-            game_id, seats = await hub.run_in_thread(hub.create, body.scenario, body.mode, body.seed, body.ruleset)
+            game_id, seats = await hub.run_in_thread(hub.create, body.scenario, body.mode, body.seed, body.ruleset, body.ai)
         except BaseException:
             guard.game_not_created(_client(request))  # only games made count against the hourly cap
             raise
         live = hub.get(game_id)
+        hub.kick(live)  # the computer seats start (here, on the event loop)
         links = {("hotseat" if side == HOTSEAT else side): f"/play/{game_id}#seat={token}" for side, token in seats.items()}
-        return _json({"id": game_id, "mode": body.mode, "ruleset": live.ruleset.id,
+        return _json({"id": game_id, "mode": body.mode, "ruleset": live.ruleset.id, "ai": dict(live.bots),
                       "dice_commitment": live.game.commitment,
                       "seats": {("hotseat" if side == HOTSEAT else side): token for side, token in seats.items()},
                       "links": links}, status_code=201)

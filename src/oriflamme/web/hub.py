@@ -6,11 +6,19 @@ registry and :class:`oriflamme.core.ruleset.Ruleset`: ``seat_view``, ``apply``, 
 ``visible_events``) and stores what happened. The dice seed is drawn here for every online
 game (:func:`oriflamme.core.dice.new_secret`) and never leaves the server while the game
 runs: views carry only its commitment.
+
+**Computer seats** (issue 14): a game created with ``ai`` (side -> level) has those sides
+played by the server with :mod:`oriflamme.ai` players: after each action the hub starts a
+task that, while a computer side is to act, waits ``bot_pace`` seconds (a human can follow),
+lets the player decide on a copy of the state in a worker thread, and applies its action
+through the same path as a seat's (``_commit``). Each decision's explanation (its value, the
+depth and width of its search) is kept in ``ai_notes`` of the views.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import threading
 import time
@@ -20,6 +28,7 @@ from typing import Any, Callable
 import anyio.to_thread
 from anyio import CapacityLimiter
 
+from ..ai.players import PLAYER_LEVELS, make_player
 from ..core import registry
 from ..core.dice import new_secret
 from ..core.errors import IllegalAction, OriflammeError, UnknownRuleset
@@ -29,6 +38,10 @@ from ..store import DIGEST_VERSION, Store, VersionConflict
 from .limits import Limits
 
 HOTSEAT = "*"
+#: seconds a computer seat waits before each of its actions (``ORIFLAMME_BOT_PACE``)
+BOT_PACE = float(os.environ.get("ORIFLAMME_BOT_PACE", "0.8"))
+#: the most explanations a game keeps in memory (the latest)
+AI_NOTES = 200
 
 
 class HubError(Exception):
@@ -53,6 +66,10 @@ class LiveGame:
     #: rulings) and reused by every response until the next action or undo clears them
     views: dict = field(default_factory=dict)
     last_used: float = 0.0   # the hub's clock at the last request (idle games leave memory)
+    bots: dict = field(default_factory=dict)       # side -> level of the computer seats
+    players: dict = field(default_factory=dict)    # side -> its player (made on first use)
+    ai_notes: list = field(default_factory=list)   # the computer's explanations, latest last
+    bot_task: object = None
 
     @property
     def version(self) -> int:
@@ -84,13 +101,15 @@ class Hub:
     run alongside. Games idle for ``limits.idle_seconds``, or beyond ``limits.max_live_games``,
     leave memory (:meth:`evict`); :meth:`get` reloads them from the store."""
 
-    def __init__(self, store: Store, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, store: Store, limits: Limits | None = None, clock: Callable[[], float] = time.monotonic,
+                 bot_pace: float | None = None):
         self.store = store
         self.limits = limits or Limits()
         self.clock = clock
         self.games: dict[str, LiveGame] = {}
         self._mutex = threading.Lock()  # self.games, between worker threads
         self._limiter: CapacityLimiter | None = None
+        self.bot_pace = BOT_PACE if bot_pace is None else bot_pace
 
     async def run_in_thread(self, fn: Callable[..., Any], *args) -> Any:
         """``fn(*args)`` in one of the hub's :data:`RULES_THREADS` worker threads."""
@@ -100,7 +119,9 @@ class Hub:
 
     # --- creation and loading ---------------------------------------------------------------
     def create(self, scenario_id: str, mode: str, seed: int | None = None,
-               ruleset_id: str | None = None) -> tuple[str, dict[str, str]]:
+               ruleset_id: str | None = None, bots: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:
+        """A new game (run in a worker thread: the caller starts the computer seats with
+        :meth:`kick` once back on the event loop)."""
         if mode not in ("hotseat", "online"):
             raise HubError(422, "bad_mode", "mode must be 'hotseat' or 'online'")
         rs = get_ruleset(ruleset_id)
@@ -112,8 +133,6 @@ class Hub:
                 raise HubError(422, "unsupported_edition", f"the scenario {scenario_id!r} cannot be played under "
                                                            f"{rs.id!r} (it supports: {', '.join(others)})")
             raise HubError(404, "unknown_scenario", f"unknown scenario {scenario_id!r} for {rs.id} (bundled: {', '.join(known)})")
-        if mode not in ("hotseat", "online"):
-            raise HubError(422, "bad_mode", "mode must be 'hotseat' or 'online'")
         if seed is not None and mode != "hotseat":
             raise HubError(422, "bad_request", "field seed: an online game's dice are drawn by the server and kept "
                                                "secret until the end; only a hot-seat game may choose its seed")
@@ -121,18 +140,41 @@ class Hub:
             scenario = rs.load_scenario(scenario_id)
         except OriflammeError as exc:
             raise HubError(500, "bad_scenario", str(exc)) from None
+        bots = self._check_bots(rs, scenario, mode, bots or {})
         game = Game(rs, scenario, new_secret() if seed is None else seed)
         game_id = secrets.token_urlsafe(9)
         if mode == "hotseat":
             seats = {HOTSEAT: secrets.token_urlsafe(24)}          # 192 bits
         else:
-            seats = {s.id: secrets.token_urlsafe(24) for s in rs.sides(scenario)}
+            seats = {s.id: secrets.token_urlsafe(24) for s in rs.sides(scenario) if s.id not in bots}
         self.store.create_game(game_id, scenario_id, rs.scenario_to_json(scenario), game.secret_seed, mode, seats,
-                               ruleset=rs.id)
+                               ruleset=rs.id, bots=bots)
         with self._mutex:
-            self.games[game_id] = LiveGame(game_id, mode, scenario_id, game, last_used=self.clock())
+            self.games[game_id] = LiveGame(game_id, mode, scenario_id, game, last_used=self.clock(),
+                                             bots=dict(bots))
         self.evict()
         return game_id, seats
+
+    @staticmethod
+    def _check_bots(rs: Ruleset, scenario, mode: str, bots) -> dict[str, str]:
+        """``ai``: a level for one side (the second), or side -> level."""
+        sides = [s.id for s in rs.sides(scenario)]
+        if isinstance(bots, str):
+            bots = {sides[-1]: bots}
+        if not isinstance(bots, dict):
+            raise HubError(422, "bad_request", "field ai: expected a level or an object side -> level")
+        for side, level in bots.items():
+            if side not in sides:
+                raise HubError(422, "bad_request", f"field ai: no side {side!r} in this scenario (sides: {', '.join(sides)})")
+            if level not in PLAYER_LEVELS:
+                raise HubError(422, "bad_request", f"field ai.{side}: unknown level {level!r} "
+                                                   f"(levels: {', '.join(PLAYER_LEVELS)})")
+        if bots and mode != "online":
+            raise HubError(422, "bad_request", "field ai: a game against the computer is an online game (mode 'online'): "
+                                               "each human side gets its own seat")
+        if bots and len(bots) >= len(sides):
+            raise HubError(422, "bad_request", "field ai: at least one side must be a human's seat")
+        return dict(bots)
 
     def get(self, game_id: str) -> LiveGame:
         """The live game ``game_id``, replayed from the store if it is not in memory."""
@@ -166,7 +208,7 @@ class Hub:
             raise HubError(500, "corrupt", f"game {game_id} cannot be replayed: {exc}") from None
         return LiveGame(game_id, stored.mode, stored.scenario_id, game,
                         undo_requested_by=stored.undo_requested_by, undo_version=stored.undo_version,
-                        action_sides=list(stored.sides_of_actions))
+                        action_sides=list(stored.sides_of_actions), bots=dict(stored.bots or {}))
 
     async def enter(self, game_id: str, token: str | None) -> tuple[LiveGame, str]:
         """The live game and the token's seat (loading, if need be, in a worker thread)."""
@@ -175,6 +217,7 @@ class Hub:
             live = await self.run_in_thread(self.get, game_id)
         else:
             live.last_used = self.clock()
+        self.kick(live)  # a computer seat to act (e.g. after a restart): its task starts here, on the loop
         return live, self.seat(live, token)  # one indexed SQLite read: not worth a thread
 
     def forget(self, live: LiveGame) -> None:
@@ -252,6 +295,7 @@ class Hub:
             "version": live.version, "can_act": acting, "dice_commitment": g.commitment,
             "sides": [s.to_json() for s in rs.sides(g.scenario)],
             "undo": self._undo_info(live, seat),
+            "ai": dict(live.bots), "ai_notes": list(live.ai_notes[-20:]),
         })
         if over:
             out["dice_seed"] = g.secret_seed  # the game is over: the dice can be checked
@@ -294,6 +338,9 @@ class Hub:
             info["can_answer"] = live.undo_requested_by is not None and live.undo_requested_by != seat
         return info
 
+    def _sides(self, live: LiveGame) -> list[str]:
+        return [s.id for s in live.ruleset.sides(live.game.scenario)]
+
     def _side_of_last(self, live: LiveGame) -> str | None:
         return live.action_sides[-1] if live.action_sides else None
 
@@ -306,6 +353,7 @@ class Hub:
         async with live.lock:
             result = await self.run_in_thread(self._act, live, seat, action_json, version, then)
         await self.announce(live)
+        self.kick(live)
         return result
 
     def _act(self, live: LiveGame, seat: str, action_json, version: int | None, then) -> Any:
@@ -323,6 +371,12 @@ class Hub:
             action = rs.action_from_json(action_json)
         except IllegalAction as exc:
             raise HubError(422, "bad_action", str(exc)) from None
+        events = self._commit(live, to_act, action)
+        return then(events) if then is not None else events
+
+    def _commit(self, live: LiveGame, to_act: str, action) -> list[dict]:
+        """Apply (checked) and store one action of ``to_act``; the caller holds the game's lock."""
+        g = live.game
         try:
             events = g.apply(action)  # the ruleset refuses illegal actions, state unchanged
         except IllegalAction as exc:
@@ -343,14 +397,76 @@ class Hub:
         live.action_sides.append(to_act)
         live.undo_requested_by = None
         live.undo_version = None
-        return then(events) if then is not None else events
+        return events
+
+    # --- computer seats ----------------------------------------------------------------------
+    def bot_to_act(self, live: LiveGame) -> str | None:
+        """The computer side to act now (or chance, which a bot game rolls by itself), or None."""
+        if not live.bots:
+            return None
+        to_act = live.game.to_act()
+        return to_act if to_act in live.bots or to_act == CHANCE else None
+
+    def kick(self, live: LiveGame) -> None:
+        """Start the computer's task if a computer side is to act and none runs (needs a
+        running event loop: outside one, e.g. a synchronous caller, nothing starts)."""
+        if self.bot_to_act(live) is None or (live.bot_task is not None and not live.bot_task.done()):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        live.bot_task = loop.create_task(self._bot_loop(live))
+
+    async def _bot_loop(self, live: LiveGame) -> None:
+        try:
+            await self._bot_turns(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a computer seat's failure is shown, not raised into the loop
+            live.ai_notes.append({"version": live.version, "side": live.game.to_act(), "level": "error",
+                                  "text": f"the computer player stopped: {exc}",
+                                  "text_fr": f"le joueur ordinateur s'est arrêté : {exc}"})
+            await self.announce(live)
+
+    async def _bot_turns(self, live: LiveGame) -> None:
+        while self.games.get(live.id) is live and (side := self.bot_to_act(live)) is not None:
+            await asyncio.sleep(self.bot_pace)
+            version = live.version
+            rs = live.ruleset
+            if side == CHANCE:
+                action, note = rs.legal_actions(live.game.state, CHANCE)[0], None
+            else:
+                player = live.players.get(side)
+                if player is None:
+                    player = live.players[side] = make_player(live.bots[side], rs, secrets.randbits(32))
+                state = rs.clone(live.game.state)  # the player works on a copy, in a thread
+                decision = await asyncio.to_thread(player.decide, state, side)
+                action, note = decision.action, decision
+            async with live.lock:
+                if live.version != version or self.bot_to_act(live) != side:
+                    continue  # an undo or another action came first: think again
+                try:
+                    label = rs.describe_action(live.game.state, action)
+                except Exception:  # noqa: BLE001 - a label is only for the log
+                    label = ""
+                await self.run_in_thread(self._commit, live, side, action)
+                if note is not None:
+                    live.ai_notes.append({"version": live.version, "side": side,
+                                          "action": rs.action_to_json(action),
+                                          "label": label,
+                                          **note.to_json()})
+                    del live.ai_notes[:-AI_NOTES]
+            await self.announce(live)
 
     async def undo(self, live: LiveGame, seat: str, answer: str | None = None, version: int | None = None) -> dict:
         """Hot-seat: undo at once. Online: ``answer=None`` requests, the opponent answers
-        ``accept`` or ``decline``. ``version``, when given, must be the game's (409 stale)."""
+        ``accept`` or ``decline``; a computer opponent accepts at once (its own last action
+        taken back only through the human's). ``version``, when given, must be the game's (409 stale)."""
         async with live.lock:
             result = await self.run_in_thread(self._undo, live, seat, answer, version)
         await self.announce(live)
+        self.kick(live)
         return result
 
     def _undo(self, live: LiveGame, seat: str, answer: str | None, version: int | None) -> dict:
@@ -369,8 +485,12 @@ class Hub:
         g = live.game
         if g.outcome().over and answer != "decline":
             raise HubError(409, "over", "the game is over: its last action cannot be undone")
-        if live.mode == "hotseat" or answer == "accept":
-            if live.mode != "hotseat":
+        # against the computer, a request is granted at once (only for the human's own last action)
+        against_computer = answer is None and live.bots and all(s in live.bots for s in self._sides(live) if s != seat)
+        if against_computer and self._side_of_last(live) != seat:
+            raise HubError(403, "not_yours", "only the side that took the last action may ask to undo it")
+        if live.mode == "hotseat" or answer == "accept" or against_computer:
+            if live.mode != "hotseat" and not against_computer:
                 if live.undo_requested_by is None:
                     raise HubError(409, "no_request", "there is no undo request to accept")
                 if live.undo_requested_by == seat:

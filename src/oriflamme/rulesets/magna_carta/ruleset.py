@@ -255,6 +255,12 @@ class MagnaCarta(Ruleset):
     def is_pass(self, action) -> bool:
         return getattr(action, "type", None) == "end_step"
 
+    def evaluate(self, state, side: str) -> float:
+        """The computer players' evaluation (``evaluation.py``: material, rout, objectives,
+        threats, the exposed wounded, formation, cover; weights in ``data/ai_evaluation.toml``)."""
+        from .evaluation import evaluate
+        return evaluate(state, side)
+
     def adjudicate(self, situation) -> dict:
         from ...core.errors import OriflammeError
         from .referee import SituationError, adjudicate_situation

@@ -67,12 +67,43 @@
           el("button", { type: "button", class: "btn", testid: "online-" + s.id, title: t("home.online.hint"),
                          onclick: () => create(s.id, "online", seedInput, editionSelect.value) }, t("home.online")),
         ),
+        vsComputer(s, editionSelect),
       );
       box.appendChild(card);
     }
   }
 
-  async function create(scenario, mode, seedInput, ruleset) {
+  // "play against the computer" (issue 14): the human's side and the computer's level; the
+  // server plays the other side (an online game whose other seat is a bot, POST /api/games "ai")
+  function vsComputer(s, editionSelect) {
+    const sideSel = el("select", { testid: "ai-side-" + s.id },
+      ...s.sides.map((sd) => el("option", { value: sd.id }, pick(sd, "name"))));
+    const levelSel = el("select", { testid: "ai-level-" + s.id },
+      ...["easy", "normal", "hard", "random"].map((lv) => el("option", { value: lv }, t("home.ai." + lv))));
+    levelSel.value = "normal";
+    return el("div", { class: "card-actions vs-computer" },
+      el("label", {}, t("home.ai.play_as"), " ", sideSel), el("label", {}, t("home.ai.level"), " ", levelSel),
+      el("button", { type: "button", class: "btn", testid: "vs-ai-" + s.id, title: t("home.ai.hint"),
+                     onclick: () => createVsComputer(s, sideSel.value, levelSel.value, editionSelect.value) }, t("home.ai")));
+  }
+
+  async function createVsComputer(s, human, level, ruleset) {
+    const ai = {};
+    for (const sd of s.sides) if (sd.id !== human) ai[sd.id] = level;
+    const body = { scenario: s.id, mode: "online", ai };
+    if (ruleset) body.ruleset = ruleset;  // the edition picked on the card
+    document.body.classList.add("busy");
+    try {
+      const g = await api("POST", "/api/games", body);
+      location.assign(g.links[human]);
+    } catch (e) {
+      toast(e.message);
+    } finally {
+      document.body.classList.remove("busy");
+    }
+  }
+
+    async function create(scenario, mode, seedInput, ruleset) {
     const body = { scenario, mode };
     if (ruleset) body.ruleset = ruleset;
     // only a hot-seat game may choose its seed: an online game's dice are drawn by the server

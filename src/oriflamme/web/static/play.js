@@ -420,6 +420,24 @@
     const grew = log.length !== st.lastLogLen;
     st.lastLogLen = log.length;
     if (grew || wasAtBottom) box.scrollTop = box.scrollHeight;
+    renderAiNotes(box, f);
+  }
+
+  // the computer seats' explanations (issue 14: view.ai_notes, latest last), under the log
+  function renderAiNotes(logBox, f) {
+    const notes = (st.view && st.view.ai_notes) || [];
+    let box = document.getElementById("ai-notes");
+    if (!notes.length || f) { if (box) box.remove(); return; }
+    if (!box) {
+      box = el("details", { id: "ai-notes", class: "ai-notes", testid: "ai-notes", open: true });
+      logBox.after(box);
+    }
+    const isFr = fr();
+    box.innerHTML = "";
+    box.append(el("summary", {}, t("play.ai_notes")),
+      el("ol", { class: "log" }, notes.slice(-8).map((n) => el("li", { class: "ev side-" + n.side, testid: "ai-note" },
+        el("span", { class: "ev-meta" }, `#${n.version}·${n.side}`), " ",
+        el("span", { class: "ev-text" }, (n.label ? n.label + " — " : "") + (isFr ? n.text_fr || n.text : n.text))))));
   }
 
   function logItem(e) {

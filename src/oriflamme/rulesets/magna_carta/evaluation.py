@@ -1,0 +1,232 @@
+"""How well a side stands in a Magna Carta position: the ``Ruleset.evaluate`` hook the computer
+players search with (issue 14; :mod:`oriflamme.ai` knows only the hook).
+
+A heuristic, not a rule: each term is tied to the rule that makes it matter, and its weight
+lives in ``data/ai_evaluation.toml`` with that citation. Every term is computed for the side
+evaluated minus the same term for its enemy; the weighted sum goes through ``tanh`` to a value
+from -1 (lost) to +1 (won). Magna Carta hides nothing (``engine/view.py``), so reading the
+state is reading what the side sees.
+
+Terms: material (attack + defence by status), rout pressure (the scenario's ``rout_fraction``),
+objectives held and approached (more as the last turn nears), threats (adjacent enemies at good
+odds), the wounded and stunned exposed to an enemy, formation (friends side by side), cover
+against an enemy with missile weapons, and closing in when stronger.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ...geometry.hexgrid import Hex
+from .engine.character import DEAD, HEALTHY, STUNNED, WOUNDED
+
+DATA = Path(__file__).parent / "data" / "ai_evaluation.toml"
+#: hexes beyond which a character counts as far from a place (the nearness terms fall to 0)
+REACH = 20
+
+
+class Weights(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    scale: float = Field(gt=0)
+    material: float = Field(ge=0)
+    rout: float = Field(ge=0)
+    objectives: float = Field(ge=0)
+    objective_approach: float = Field(ge=0)
+    threats: float = Field(ge=0)
+    initiative: float = Field(ge=0, le=1)
+    wounded_exposed: float = Field(ge=0)
+    formation: float = Field(ge=0)
+    cover: float = Field(ge=0)
+    approach: float = Field(ge=0)
+    ref_material: str
+    ref_rout: str
+    ref_objectives: str
+    ref_threats: str
+    ref_wounded: str
+    ref_formation: str
+    ref_cover: str
+    ref_approach: str
+
+
+class StatusShares(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    healthy: float = Field(ge=0, le=1)
+    wounded: float = Field(ge=0, le=1)
+    stunned: float = Field(ge=0, le=1)
+    prisoner: float = Field(ge=0, le=1)
+    ref: str
+
+
+class EvaluationData(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    weights: Weights
+    status: StatusShares
+
+
+@lru_cache(maxsize=None)
+def load_weights(path: str = str(DATA)) -> EvaluationData:
+    """The weights, validated (a bad file raises ``ValueError`` naming the file and field)."""
+    try:
+        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        return EvaluationData.model_validate(raw)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    except Exception as exc:  # pydantic's ValidationError names the field
+        raise ValueError(f"{path}: {exc}") from None
+
+
+def _share(c, st: StatusShares) -> float:
+    if c.status == DEAD or c.ransom == "captured" or c.hex is None:
+        return 0.0
+    if c.ransom == "prisoner":
+        return st.prisoner
+    return {HEALTHY: st.healthy, WOUNDED: st.wounded, STUNNED: st.stunned}.get(c.status, 0.0)
+
+
+def _worth(c) -> float:
+    return float(c.attack + c.defence)
+
+
+@lru_cache(maxsize=4096)
+def _objective_hexes(labels: tuple[str, ...]) -> tuple[Hex, ...]:
+    return tuple(Hex.from_label(x) for x in labels)
+
+
+def _missiles(state, chars) -> float:
+    weapons = state.rules.weapons
+    able = [c for c in chars if c.active and c.hex is not None]
+    if not able:
+        return 0.0
+    return sum(1 for c in able if c.weapon and c.weapon in weapons) / len(able)
+
+
+def _in_cover(state, c) -> bool:
+    try:
+        terrain = state.rules.terrain.get(state.gmap.terrain(c.hex))
+    except KeyError:
+        return False
+    return terrain is not None and terrain.cover != "none"
+
+
+def _side_power(chars, against) -> float:
+    """How the fighting values (attack + defence, by status) of two groups compare, capped at 1."""
+    a = sum(c.current_attack + c.current_defence for c in chars)
+    b = sum(c.current_attack + c.current_defence for c in against)
+    return min(1.0, a / b) if b else 1.0
+
+
+def evaluate(state, side: str) -> float:
+    """``side``'s prospects in ``state`` from -1 to +1 (see the module docstring)."""
+    if state.over:
+        return 0.0 if state.winner is None else (1.0 if state.winner == side else -1.0)
+    data = load_weights()
+    w, st = data.weights, data.status
+    enemy = state.enemy_of(side)
+    mine = [c for c in state.characters.values() if c.side == side]
+    theirs = [c for c in state.characters.values() if c.side == enemy]
+    if not mine or not theirs:
+        return 0.0
+
+    # material and rout pressure
+    def strength(chars):
+        total = sum(_worth(c) for c in chars) or 1.0
+        return sum(_worth(c) * _share(c, st) for c in chars) / total
+
+    def pressure(chars):
+        frac = state.scenario.get("victory", {}).get("rout_fraction", 1.0) or 1.0
+        lost = sum(1 for c in chars if not c.alive or c.ransom == "captured") / len(chars)
+        return min(1.0, lost / frac) ** 2
+
+    s_mine, s_theirs = strength(mine), strength(theirs)
+    score = w.material * (s_mine - s_theirs) + w.rout * (pressure(theirs) - pressure(mine))
+
+    able_mine = [c for c in mine if c.active and c.hex is not None]
+    able_theirs = [c for c in theirs if c.active and c.hex is not None]
+    alive_mine = [c for c in mine if c.alive and c.hex is not None and c.ransom != "captured"]
+    alive_theirs = [c for c in theirs if c.alive and c.hex is not None and c.ransom != "captured"]
+
+    # threats (odds of the adjacent melees) and the exposed wounded
+    def threats(attackers, defenders):
+        total = 0.0
+        for d in defenders:
+            adj = [a for a in attackers if a.touches(d)]
+            if not adj:
+                continue
+            odds = sum(a.current_attack for a in adj) / max(1, d.current_defence)
+            total += _worth(d) * _share(d, st) * min(1.0, odds / 3.0)
+        norm = sum(_worth(d) for d in defenders) or 1.0
+        return total / norm
+
+    def exposed(chars, friends, foes):
+        total = 0.0
+        for c in chars:
+            if c.status not in (WOUNDED, STUNNED):
+                continue
+            n_foes = sum(1 for e in foes if e.touches(c))
+            if not n_foes:
+                continue
+            n_friends = sum(1 for f in friends if f is not c and f.status == HEALTHY and f.touches(c))
+            total += _worth(c) * n_foes / (1 + n_friends)
+        norm = sum(_worth(c) for c in chars) or 1.0
+        return total / norm
+
+    # the side whose phase it is strikes first: its threats weigh more (§2.1 the turn sequence)
+    mine_first = state.active == side
+    score += w.threats * ((1.0 if mine_first else w.initiative) * threats(able_mine, alive_theirs)
+                          - (w.initiative if mine_first else 1.0) * threats(able_theirs, alive_mine))
+    score += w.wounded_exposed * (exposed(alive_theirs, able_theirs, able_mine) - exposed(alive_mine, able_mine, able_theirs))
+
+    # formation: friends side by side
+    def formation(chars):
+        if len(chars) < 2:
+            return 0.0
+        pairs = sum(1 for i, a in enumerate(chars) for b in chars[i + 1:] if a.touches(b))
+        return min(1.0, pairs / len(chars))
+
+    score += w.formation * (formation(able_mine) - formation(able_theirs))
+
+    # cover against missiles
+    def covered(chars, foes_missiles):
+        if not chars or not foes_missiles:
+            return 0.0
+        return foes_missiles * sum(1 for c in chars if _in_cover(state, c)) / len(chars)
+
+    score += w.cover * (covered(alive_mine, _missiles(state, theirs)) - covered(alive_theirs, _missiles(state, mine)))
+
+    # objectives
+    v = state.scenario.get("victory", {})
+    objective_side = v.get("objective_side")
+    labels = tuple(v.get("objectives", ()))
+    if objective_side and labels:
+        hexes = _objective_hexes(labels)
+        need = max(1, v.get("objective_count", 1))
+        holders = able_mine if objective_side == side else able_theirs
+        contesters = able_theirs if objective_side == side else able_mine
+        held = sum(1 for h in hexes if any(h in c.hexes for c in holders))
+        progress = min(1.0, state.turn / max(1, state.last_turn))
+
+        def closeness(chars):
+            """Each character's nearness to his nearest objective (1 on it, 0 from REACH hexes), averaged."""
+            if not chars:
+                return 0.0
+            return sum(max(0.0, 1.0 - min(c.distance_to(h) for h in hexes) / REACH) for c in chars) / len(chars)
+
+        # the contesting side is drawn to the objectives only as far as it can fight for them
+        s_holders, s_contesters = (s_mine, s_theirs) if objective_side == side else (s_theirs, s_mine)
+        pull = 0.5 * min(1.0, s_contesters / max(1e-9, s_holders) * _side_power(contesters, holders))
+        obj = (w.objectives * (0.3 + 0.7 * progress) * min(1.0, held / need)
+               + w.objective_approach * (closeness(holders) - pull * closeness(contesters)))
+        score += obj if objective_side == side else -obj
+
+    # closing in when stronger (the stronger side wants the fight)
+    if able_mine and able_theirs and w.approach:
+        gap = sum(min(x.distance_to(y.hex) for y in able_theirs) for x in able_mine) / len(able_mine)
+        near = max(0.0, 1.0 - gap / REACH)
+        lead = s_mine - s_theirs
+        score += w.approach * near * (1.0 if lead >= 0 else -0.3)
+    return math.tanh(score / w.scale)
