@@ -67,8 +67,11 @@ def test_a_human_cannot_act_for_the_computer(client):
     assert g["ai"] == {"blue": "random"} and list(g["seats"]) == ["red"]
     tok = g["seats"]["red"]
     v = wait_for(client, g["id"], tok, lambda v: v["can_act"])
-    client.post(f"/api/games/{g['id']}/actions", headers=H(tok), json={"action": v["options"]["actions"][0]["action"]})
-    r = client.post(f"/api/games/{g['id']}/actions", headers=H(tok), json={"action": {"type": "pick", "side": "blue", "card": "lance"}})
+    client.post(f"/api/games/{g['id']}/actions", headers=H(tok),
+                json={"action": v["options"]["actions"][0]["action"], "version": v["version"]})
+    v = client.get(f"/api/games/{g['id']}", headers=H(tok)).json()
+    r = client.post(f"/api/games/{g['id']}/actions", headers=H(tok),
+                    json={"action": {"type": "pick", "side": "blue", "card": "lance"}, "version": v["version"]})
     assert r.status_code in (403, 409)  # blue is the computer's (or it has already picked)
 
 
@@ -106,6 +109,6 @@ def test_the_computer_accepts_an_undo_of_the_humans_last_action(tmp_path, monkey
         v = c.get(f"/api/games/{gid}", headers=H(tok)).json()
         r = c.post(f"/api/games/{gid}/actions", headers=H(tok), json={"action": {"type": "end_step"}, "version": v["version"]})
         assert r.status_code == 200
-        r = c.post(f"/api/games/{gid}/undo", headers=H(tok), json={})
+        r = c.post(f"/api/games/{gid}/undo", headers=H(tok), json={"version": 1})
         assert r.status_code == 200 and r.json()["undone"] is True
         assert c.get(f"/api/games/{gid}", headers=H(tok)).json()["version"] == 0
