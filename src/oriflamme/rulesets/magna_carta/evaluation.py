@@ -43,6 +43,7 @@ class Weights(BaseModel):
     formation: float = Field(ge=0)
     cover: float = Field(ge=0)
     approach: float = Field(ge=0)
+    ref: str = Field(min_length=3)  # what the table is (heuristic weights, not rules)
     ref_material: str
     ref_rout: str
     ref_objectives: str

@@ -12,23 +12,7 @@
   const S = { catalog: null, doc: null, id: null, validation: null, saved: [], examples: {}, info: null, seq: 0, dirty: false };
   const $ = (id) => document.getElementById(id);
 
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k === "class") e.className = v;
-      else if (k === "testid") e.dataset.testid = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (k === "value") e.value = v;
-      else if (k === "checked") e.checked = !!v;
-      else e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      e.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-    }
-    return e;
-  }
+  const { el } = window.DOM;  // static/dom.js
 
   function toast(msg, kind) {
     const tt = el("div", { class: "toast " + (kind || "error"), testid: "toast", role: "alert" }, msg);

@@ -1,5 +1,5 @@
 /* Oriflamme — a small DOM helper shared by the pages (home, game, rules diff):
- * el(tag, attrs, ...children) builds an element; attrs: class, testid (data-testid), dataset, style (set through CSSOM), on<event>
+ * el(tag, attrs, ...children) builds an element; attrs: class, testid (data-testid), dataset, style (set through CSSOM), value and checked (as properties), on<event>
  * handlers, other attributes (false/null/undefined left out, true as an empty attribute). */
 (function () {
   "use strict";
@@ -12,6 +12,8 @@
       else if (k === "dataset") Object.assign(e.dataset, v);
       else if (k === "style") e.style.cssText = v;  // CSSOM, allowed by the pages' CSP (no inline style attribute)
       else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (k === "value") e.value = v;          // the property: an input's current value
+      else if (k === "checked") e.checked = !!v;
       else e.setAttribute(k, v === true ? "" : v);
     }
     for (const c of children.flat()) {
