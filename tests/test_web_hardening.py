@@ -6,6 +6,7 @@ the actions, the documented error codes."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import re
@@ -24,6 +25,15 @@ from starlette.websockets import WebSocketDisconnect
 from oriflamme.web.app import create_app
 from oriflamme.web.limits import Limits
 from oriflamme.web.security import redact
+
+
+def run_async(main):
+    """``asyncio.run(main())`` in a thread of its own: the browser tests' Playwright (sync API)
+    keeps an event loop running in the main thread for the rest of the session, and
+    ``asyncio.run`` refuses to start inside one."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(main())).result()
+
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_RATE = Limits(requests_per_second=0)
@@ -215,7 +225,7 @@ def test_two_concurrent_actions_at_one_version_apply_once(app):
             rs = await asyncio.gather(*(c.post(f"/api/games/{g['id']}/actions", headers=H(tok), json=body)
                                         for _ in range(4)))
             return sorted(r.status_code for r in rs)
-    assert asyncio.run(main()) == [200, 409, 409, 409]
+    assert run_async(main) == [200, 409, 409, 409]
 
 
 # --- limits and caps ------------------------------------------------------------------------
@@ -321,7 +331,7 @@ def test_rules_work_does_not_block_other_requests(app, monkeypatch):
             fast_s = time.perf_counter() - t0
             assert fast.status_code == 200
             return fast_s, slow_req.done(), (await slow_req).status_code
-    fast_s, slow_done, slow_status = asyncio.run(main())
+    fast_s, slow_done, slow_status = run_async(main)
     assert slow_status == 200
     assert not slow_done and fast_s < 0.5
 

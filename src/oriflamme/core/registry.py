@@ -58,6 +58,8 @@ def get(ruleset_id: str | None = None) -> Ruleset:
     """The ruleset of this id (default :data:`DEFAULT`); :class:`UnknownRuleset` otherwise."""
     rid = ruleset_id or DEFAULT
     found = _discover()
+    if not isinstance(rid, str):  # from a JSON document: a list, a number, true…
+        raise UnknownRuleset(f"a ruleset id is a string, not {rid!r} (known: {', '.join(sorted(found)) or 'none'})")
     if rid in found:
         return found[rid]
     folded = rid.strip().lower().replace("_", "-").replace(" ", "-")
