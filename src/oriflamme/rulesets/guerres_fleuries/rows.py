@@ -8,13 +8,13 @@ any malformed entry.
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
 from importlib import resources
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from oriflamme.core.errors import OriflammeError
+from oriflamme.core.tabledata import read_toml, validated_rows
 
 PACKAGE = "oriflamme.rulesets.guerres_fleuries"
 
@@ -35,13 +35,7 @@ class Row(BaseModel):
 @lru_cache(maxsize=None)
 def document(name: str) -> dict:
     """A TOML file of ``data/`` (``name`` relative to it, e.g. ``"fire.toml"``)."""
-    path = resources.files(PACKAGE).joinpath("data").joinpath(name)
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataError(f"guerres_fleuries/data/{name}: missing file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"guerres_fleuries/data/{name}: {exc}") from None
+    return read_toml(PACKAGE, name, DataError, where=f"guerres_fleuries/data/{name}")
 
 
 def data_files(folder: str = "") -> list[str]:
@@ -59,17 +53,7 @@ def load(model: type[BaseModel], name: str, table: str, doc: dict | None = None)
     items = doc.get(table)
     if not isinstance(items, list):
         raise DataError(f"guerres_fleuries/data/{name}: missing array of tables [[{table}]]")
-    out = []
-    for i, item in enumerate(items):
-        try:
-            out.append(model.model_validate(item))
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            loc = ".".join(str(p) for p in err["loc"])
-            ident = item.get("id", i + 1) if isinstance(item, dict) else i + 1
-            raise DataError(f"guerres_fleuries/data/{name}: [[{table}]] #{i + 1} ({ident}) field {loc}: "
-                            f"{err['msg']}") from None
-    return out
+    return validated_rows(model, items, f"guerres_fleuries/data/{name}", table, DataError)
 
 
 def one(model: type[BaseModel], name: str, table: str) -> BaseModel:

@@ -21,6 +21,8 @@ from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from oriflamme.core.tabledata import read_toml, validated_rows
+
 Cost = Union[int, Literal["impassable"]]
 Mark = Literal["-", "0", "+"]
 CoverName = Literal["none", "light", "medium", "heavy", "total"]
@@ -689,24 +691,11 @@ class Ruleset:
 
 
 def _load_toml(package: str, name: str) -> dict:
-    path = resources.files(package).joinpath("data").joinpath(name)
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesDataError(f"{package}/data/{name}: {exc}") from exc
+    return read_toml(package, name, RulesDataError)
 
 
 def _rows(model, items, file: str, table: str):
-    out = []
-    for i, item in enumerate(items):
-        try:
-            out.append(model.model_validate(item))
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            loc = ".".join(str(p) for p in err["loc"])
-            ident = item.get("id", item.get("letter", i)) if isinstance(item, dict) else i
-            raise RulesDataError(f"{file}: [[{table}]] #{i + 1} ({ident}) field {loc}: {err['msg']}") from None
-    return out
+    return validated_rows(model, items, file, table, RulesDataError, id_keys=("id", "letter"))
 
 
 def _one(model, item, file: str, table: str):
