@@ -22,6 +22,8 @@ class Modifier(Row):
     id: str
     printed: str
     value: int | str
+    #: a modifier counted per slice of a distance ("Par tranche de 15cm"): the slice, in cm
+    per_cm: int | None = None
     max_count: int | None = None  # "(max4)": the count beyond it adds nothing
     kind: str = ""  # filled from the file name when empty
 

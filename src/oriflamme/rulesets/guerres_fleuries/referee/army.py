@@ -4,6 +4,7 @@ warriors, one priest or warrior-priest, equipment by level, the curse roll)."""
 
 from __future__ import annotations
 
+from .. import army_rows as data
 from ..army import validate_army
 from . import Ruling, kind
 
@@ -29,7 +30,7 @@ def rule_army(situation: dict) -> dict:
     for b in res["creatures"]:
         r.step(f"{b['where']}: {b['figures']} × {b['cost_per_figure']} = {b['points']} points", *b["citations"])
     if res["pochteca"]["figures"]:
-        r.step(f"pochteca: {res['pochteca']['figures']} × 110 = {res['pochteca']['points']} points",
+        r.step(f"pochteca: {res['pochteca']['figures']} × {data.pochteca().cost} = {res['pochteca']['points']} points",
                *res["pochteca"]["citations"])
     r.step(f"total {res['total_points']} of {res['budget']} points", BUDGET, "GF-B1")
     r.step(f"class B {res['class_b_points']} points = {res['class_b_share']:.1%}; allies {res['allied_points']} = "

@@ -3,6 +3,7 @@ rules his factors, experience, spells, skills and magic break (cited sentences).
 
 from __future__ import annotations
 
+from .. import army_rows as data
 from ..costs import character_cost
 from . import Ruling, kind
 
@@ -17,10 +18,11 @@ def rule_character_cost(situation: dict) -> dict:
     r.step(f"cost = {' + '.join(str(t['cost']) for t in result['terms'])} = {result['cost']}", "GF-B10")
     curse = result["curse"]
     if curse:
+        at_most = data.curse_roll().at_most  # the curse chance, as printed (magic_weapons.toml)
         if not curse["cursed"]:
-            r.step(f"curse roll {curse['roll']} > 35: the magic weapon is not cursed", *curse["citations"])
+            r.step(f"curse roll {curse['roll']} > {at_most}: the magic weapon is not cursed", *curse["citations"])
         elif curse.get("curse"):
-            r.step(f"curse roll {curse['roll']} ≤ 35: cursed — {curse['curse']} ({curse['curse_en']}): "
+            r.step(f"curse roll {curse['roll']} ≤ {at_most}: cursed — {curse['curse']} ({curse['curse_en']}): "
                    f"{curse['effect_en']}", *curse["citations"])
     for v in result["violations"]:
         r.step(v)

@@ -15,7 +15,6 @@ FIELDS = {"race", "creature", "monster", "class", "d100", "modifiers", "characte
           "commander_distance_cm", "exemption"}
 TESTS = {"command": ["command", "commandement", "test de commandement"],
          "reaction": ["reaction", "réaction", "test de réaction"]}
-SLICE_CM = 15
 
 
 @kind("command_test")
@@ -72,11 +71,13 @@ def command_test(situation: dict) -> dict:
     # GF-C2: the distance to the commander, given in cm, is its number of 15 cm slices
     dist = number(situation, "commander_distance_cm", 0, 10000, required=False)
     if dist is not None:
-        if "per_15cm_from_commander" not in table_mods:
-            raise RefereeError(f"field commander_distance_cm: a {who} has no per-15 cm modifier")
-        slices = int(dist // SLICE_CM)
+        per_slice = table_mods.get("per_15cm_from_commander")
+        if per_slice is None or not per_slice.per_cm:
+            raise RefereeError(f"field commander_distance_cm: a {who} has no per-distance modifier")
+        slices = int(dist // per_slice.per_cm)
         given.append({"modifier": "per_15cm_from_commander", "count": slices})
-        r.step(f"{dist} cm from the commander: {slices} slice(s) of 15 cm (floor)", "GF seed 003 l.1389", "GF-C2")
+        r.step(f"{dist} cm from the commander: {slices} slice(s) of {per_slice.per_cm} cm (floor)",
+               per_slice.ref, per_slice.decision)
     total, terms = modifiers.applied(table, given, situation.get("character"))
     ids = [t["modifier"] for t in terms]
     if "character_controls" in ids and test == "command" and who == "race":

@@ -103,7 +103,8 @@ def morale(situation: dict) -> dict:
         r.step(f"Base (row {row.printed}): {base}", row.ref, row.decision)
         if losses * 100 > m.losses.last_column_pct * initial:
             if exempt:
-                r.step("More than 50 % lost, but fanatics and magic are exempt: the -50 % column is read",
+                r.step(f"More than {m.losses.last_column_pct} % lost, but fanatics and magic are exempt: the "
+                       f"-{m.losses.last_column_pct} % column is read",
                        m.losses.ref, "GF-I2")
             else:
                 removed = True
@@ -132,7 +133,7 @@ def morale(situation: dict) -> dict:
            "test de moral; GF seed 003 l.1039-1042", "GF-I1")
     if removed:
         r.fields["removed"] = True
-        r.step(f"More than 50 % of the initial strength lost: the unit routs (DER) whatever the score and is "
+        r.step(f"More than {m.losses.last_column_pct} % of the initial strength lost: the unit routs (DER) whatever the score and is "
                f"removed from play — \"{m.losses.printed}\"", m.losses.ref, "GF-I2")
     else:
         r.fields["removed"] = False

@@ -3,6 +3,7 @@ class price + weapons + armour, −15 mercenary, +10 fanatic (GF-B4)."""
 
 from __future__ import annotations
 
+from .. import army_rows as data
 from ..costs import unit_cost
 from . import Ruling, kind
 
@@ -19,8 +20,9 @@ def rule_unit_cost(situation: dict) -> dict:
     if len(result["groups"]) > 1:
         r.step(f"mixed unit: each figure at its own class, total {result['cost']}", "GF-B5")
     size = "at least" if result["valid_size"] else "fewer than"
-    r.step(f"{result['figures']} figures: {size} 20 (units of at least 20 figures)",
-           "GF Création d'armées > 1. Les troupes communes, seed 003 l.32", "GF-B2")
+    least = data.constraints()["unit_size"]
+    r.step(f"{result['figures']} figures: {size} {least.value} (units of at least {least.value} figures)",
+           least.ref, least.decision or "GF-B2")
     for v in result["violations"]:
         r.step(v)
     r.fields.update({k: result[k] for k in ("cost", "cost_per_figure", "figures", "valid_size", "groups",
