@@ -24,6 +24,10 @@ def register(sub) -> None:
                      help="live connections (WebSockets) on one game (default 8)")
     lim.add_argument("--idle-minutes", type=float, default=None, metavar="N",
                      help="minutes after which an unused game leaves memory; reloaded on demand (default 15)")
+    hooks = p.add_argument_group("turn notifications by webhook (docs/api.md § Notifications)")
+    hooks.add_argument("--no-webhooks", action="store_true", help="refuse webhooks at game creation")
+    hooks.add_argument("--webhook-private-ok", action="store_true",
+                       help="allow webhooks to loopback/private addresses (a club's LAN); refused by default")
     p.set_defaults(func=cmd_serve)
 
 
@@ -38,7 +42,12 @@ def limits_from(args):
     for name, value in given.items():
         if value is not None and value < 0:
             raise ValueError(f"--{name.replace('_', '-')}: must be 0 (no limit) or more")
-    return dataclasses.replace(Limits(), **{k: v for k, v in given.items() if v is not None})
+    chosen = {k: v for k, v in given.items() if v is not None}
+    if getattr(args, "no_webhooks", False):
+        chosen["webhooks"] = False
+    if getattr(args, "webhook_private_ok", False):
+        chosen["webhook_private_ok"] = True
+    return dataclasses.replace(Limits(), **chosen)
 
 
 def cmd_serve(args) -> int:

@@ -99,6 +99,21 @@ MIGRATIONS: list[tuple[int, str]] = [
             PRIMARY KEY (game_id, side)
         );
     """),
+    # the lobby (issue 15): the seats of an online game left open for anyone to join, and the
+    # webhook told when it is a human side's turn (oriflamme.web.notify)
+    (6, """
+        CREATE TABLE open_seats (
+            game_id    TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            side       TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, side)
+        );
+        CREATE INDEX open_seats_by_age ON open_seats (created_at);
+        CREATE TABLE webhooks (
+            game_id TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            url     TEXT NOT NULL
+        );
+    """),
 ]
 
 #: how the digests of new games are computed (``Ruleset.digest``, without the seed)
@@ -235,9 +250,12 @@ class Store:
 
     # --- games -----------------------------------------------------------------------------
     def create_game(self, game_id: str, scenario_id: str, scenario: dict, seed: int | str, mode: str,
-                    seats: dict[str, str], ruleset: str = "magna-carta", bots: dict[str, str] | None = None) -> None:
+                    seats: dict[str, str], ruleset: str = "magna-carta", bots: dict[str, str] | None = None,
+                    open_sides: tuple[str, ...] = (), webhook: str | None = None) -> None:
         """Store a new game. A text seed (the server's secret) goes to the TEXT column
-        ``secret``; an integer one (a hot-seat game's chosen seed) to ``seed``."""
+        ``secret``; an integer one (a hot-seat game's chosen seed) to ``seed``. ``open_sides``
+        are seats without a token yet, listed in the lobby until someone joins
+        (:meth:`claim_seat`)."""
         now = time.time()
         int_seed, secret = (seed, None) if isinstance(seed, int) else (0, str(seed))
         with self._transaction("create a game") as conn:
@@ -250,6 +268,41 @@ class Store:
                 conn.execute("INSERT INTO seats VALUES (?,?,?)", (game_id, side, token_hash(token)))
             for side, level in (bots or {}).items():
                 conn.execute("INSERT INTO bots VALUES (?,?,?)", (game_id, side, level))
+            for side in open_sides:
+                conn.execute("INSERT INTO open_seats VALUES (?,?,?)", (game_id, side, now))
+            if webhook:
+                conn.execute("INSERT INTO webhooks VALUES (?,?)", (game_id, webhook))
+
+    # --- the lobby ---------------------------------------------------------------------------
+    def open_games(self, limit: int = 50) -> list[dict]:
+        """Games still playing with a seat open, newest first: id, ruleset, scenario, the open
+        side, when it was opened."""
+        with self._reading("list the open games") as conn:
+            rows = conn.execute(
+                "SELECT g.id, g.ruleset, g.scenario_id, o.side, o.created_at, g.version FROM open_seats o "
+                "JOIN games g ON g.id = o.game_id WHERE g.status = 'playing' "
+                "ORDER BY o.created_at DESC LIMIT ?", (limit,)).fetchall()
+        return [dict(r) for r in rows]
+
+    def open_sides(self, game_id: str) -> list[str]:
+        with self._reading("read a game's open seats") as conn:
+            return [r[0] for r in conn.execute("SELECT side FROM open_seats WHERE game_id = ? ORDER BY side",
+                                               (game_id,)).fetchall()]
+
+    def claim_seat(self, game_id: str, side: str, token: str) -> bool:
+        """Give the open seat ``side`` of a game the seat ``token``, in one transaction: True
+        when this call took it, False when it was not (or no longer) open."""
+        with self._transaction("join a game") as conn:
+            cur = conn.execute("DELETE FROM open_seats WHERE game_id = ? AND side = ?", (game_id, side))
+            if cur.rowcount != 1:
+                return False
+            conn.execute("INSERT INTO seats VALUES (?,?,?)", (game_id, side, token_hash(token)))
+        return True
+
+    def webhook_of(self, game_id: str) -> str | None:
+        with self._reading("read a game's webhook") as conn:
+            row = conn.execute("SELECT url FROM webhooks WHERE game_id = ?", (game_id,)).fetchone()
+        return row[0] if row else None
 
     def seat_of(self, game_id: str, token: str) -> str | None:
         with self._reading("check a seat") as conn:

@@ -47,6 +47,29 @@ class NewGame(BaseModel):
     seed: int | None = Field(default=None, ge=0, lt=2**31, description="hot seat only")
     #: computer seats (issue 14): a level for the second side, or side -> level (online games)
     ai: str | dict[str, str] | None = Field(default=None, description="computer seats: a level (easy, normal, hard, random) for the second side, or {side: level}; online games only")
+    #: the lobby (docs/api.md § Lobby): an online game left open for anyone to join
+    open: bool = Field(default=False, description="online: leave the other human seats open in the lobby (GET /api/lobby)")
+    side: str | None = Field(default=None, min_length=1, max_length=32, description="online: the side the creator plays (default: the first human side)")
+    webhook: str | None = Field(default=None, min_length=1, max_length=512, description="an http(s) URL posted to when a human side is to act (docs/api.md § Notifications)")
+
+
+class JoinGame(BaseModel):
+    """Body of ``POST /api/games/{id}/join`` (may be ``{}``)."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+    side: str | None = Field(default=None, min_length=1, max_length=32, description="the open side to take (default: the first)")
+
+
+class MyGame(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    id: str = Field(min_length=1, max_length=64)
+    seat: str = Field(min_length=1, max_length=128)
+
+
+class GameStatuses(BaseModel):
+    """Body of ``POST /api/games/status``: the games a browser keeps ("my games"), with their
+    seat tokens (in the body, never in a URL)."""
+    model_config = ConfigDict(extra="forbid", strict=True)
+    games: list[MyGame] = Field(max_length=50)
 
 
 class PostAction(BaseModel):
@@ -283,7 +306,8 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
         body = await _body(request, NewGame)
         guard.new_game(_client(request))
         try:
-            game_id, seats = await hub.run_in_thread(hub.create, body.scenario, body.mode, body.seed, body.ruleset, body.ai)
+            game_id, seats = await hub.run_in_thread(hub.create, body.scenario, body.mode, body.seed, body.ruleset, body.ai,
+                                                     body.open, body.side, body.webhook)
         except BaseException:
             guard.game_not_created(_client(request))  # only games made count against the hourly cap
             raise
@@ -293,7 +317,39 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
         return _json({"id": game_id, "mode": body.mode, "ruleset": live.ruleset.id, "ai": dict(live.bots),
                       "dice_commitment": live.game.commitment,
                       "seats": {("hotseat" if side == HOTSEAT else side): token for side, token in seats.items()},
-                      "links": links}, status_code=201)
+                      "links": links, "open_seats": list(live.open_sides)}, status_code=201)
+
+    @app.get("/api/lobby", **schema.route(None, "Lobby", seat=False))
+    async def lobby():
+        return _json({"games": await hub.run_in_thread(hub.lobby)})
+
+    @app.post("/api/games/status", **schema.route("GameStatuses", "Statuses", seat=False))
+    async def game_statuses(request: Request):
+        body = await _body(request, GameStatuses)
+
+        def statuses():
+            out = []
+            for g in body.games:
+                try:
+                    out.append(hub.status(g.id, g.seat))
+                except HubError as exc:
+                    out.append({"id": g.id, "error": exc.code, "message": exc.message})
+            return out
+        return _json({"games": await hub.run_in_thread(statuses)})
+
+    @app.post("/api/games/{game_id}/join", **schema.route("JoinGame", "Joined", seat=False))
+    async def join_game(game_id: str, request: Request):
+        body = await _body(request, JoinGame)
+        side, token = await hub.run_in_thread(hub.join, game_id, body.side)
+        live = hub.get(game_id)
+        await hub.announce(live)  # the creator's page learns its opponent came
+        return _json({"id": game_id, "side": side, "seat": token, "link": f"/play/{game_id}#seat={token}"})
+
+    @app.get("/api/scenarios/{ruleset_id}/{scenario_id}/briefing", **schema.route(None, "Briefing", params=["lang"], seat=False))
+    async def briefing(ruleset_id: str, scenario_id: str, request: Request):
+        brief = await hub.run_in_thread(hub.briefing, ruleset_id, scenario_id)
+        lang = _lang(request)
+        return _json(dict(brief, view=_rendered_view(registry.get(brief["ruleset"]), brief["view"], lang)))
 
     @app.get("/api/games/{game_id}", **schema.route(None, "View", params=["lang", "log_from"]))
     async def game_view(game_id: str, request: Request):

@@ -36,6 +36,7 @@ from ..core.record import Game
 from ..core.ruleset import CHANCE, Ruleset
 from ..store import DIGEST_VERSION, Store, VersionConflict
 from .limits import Limits
+from .notify import BadWebhook, Notifier, check_url
 
 HOTSEAT = "*"
 #: seconds a computer seat waits before each of its actions (``ORIFLAMME_BOT_PACE``)
@@ -70,6 +71,9 @@ class LiveGame:
     players: dict = field(default_factory=dict)    # side -> its player (made on first use)
     ai_notes: list = field(default_factory=list)   # the computer's explanations, latest last
     bot_task: object = None
+    open_sides: list = field(default_factory=list)  # seats left open in the lobby, none joined yet
+    webhook: str | None = None                      # told when a human side is to act (web/notify.py)
+    notified: tuple | None = None                   # (version, side) of the last turn notified
 
     @property
     def version(self) -> int:
@@ -110,6 +114,8 @@ class Hub:
         self._mutex = threading.Lock()  # self.games, between worker threads
         self._limiter: CapacityLimiter | None = None
         self.bot_pace = BOT_PACE if bot_pace is None else bot_pace
+        self.notifier = Notifier(private_ok=self.limits.webhook_private_ok) if self.limits.webhooks else None
+        self._briefs: dict[tuple[str, str], dict] = {}  # (ruleset, scenario) -> names the lobby shows
 
     async def run_in_thread(self, fn: Callable[..., Any], *args) -> Any:
         """``fn(*args)`` in one of the hub's :data:`RULES_THREADS` worker threads."""
@@ -119,11 +125,22 @@ class Hub:
 
     # --- creation and loading ---------------------------------------------------------------
     def create(self, scenario_id: str, mode: str, seed: int | None = None,
-               ruleset_id: str | None = None, bots: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:
+               ruleset_id: str | None = None, bots: dict[str, str] | None = None,
+               open_game: bool = False, side: str | None = None,
+               webhook: str | None = None) -> tuple[str, dict[str, str]]:
         """A new game (run in a worker thread: the caller starts the computer seats with
-        :meth:`kick` once back on the event loop)."""
+        :meth:`kick` once back on the event loop). ``open_game``: an online game whose creator
+        takes ``side`` (default: the first human side) and leaves the other human seats open
+        in the lobby (:meth:`join`). ``webhook``: told when a human side is to act."""
         if mode not in ("hotseat", "online"):
             raise HubError(422, "bad_mode", "mode must be 'hotseat' or 'online'")
+        if webhook is not None:
+            if self.notifier is None:
+                raise HubError(422, "bad_request", "field webhook: this server sends no webhooks")
+            try:
+                webhook = check_url(webhook)
+            except BadWebhook as exc:
+                raise HubError(422, "bad_request", f"field webhook: {exc}") from None
         rs = get_ruleset(ruleset_id)
         known = rs.scenario_ids()
         if scenario_id not in known:
@@ -143,15 +160,28 @@ class Hub:
         bots = self._check_bots(rs, scenario, mode, bots or {})
         game = Game(rs, scenario, new_secret() if seed is None else seed)
         game_id = secrets.token_urlsafe(9)
+        humans = [s.id for s in rs.sides(scenario) if s.id not in bots]
+        open_sides: list[str] = []
+        if open_game or side is not None:
+            if mode != "online":
+                raise HubError(422, "bad_request", "field open: only an online game can wait for an opponent in the lobby")
+            if side is not None and side not in humans:
+                raise HubError(422, "bad_request", f"field side: {side!r} is not a human side of this game "
+                                                   f"(human sides: {', '.join(humans)})")
+            mine = side or humans[0]
+            open_sides = [s for s in humans if s != mine] if open_game else []
+            if open_game and not open_sides:
+                raise HubError(422, "bad_request", "field open: every other side is played by the computer: "
+                                                   "there is no seat to leave open")
         if mode == "hotseat":
             seats = {HOTSEAT: secrets.token_urlsafe(24)}          # 192 bits
         else:
-            seats = {s.id: secrets.token_urlsafe(24) for s in rs.sides(scenario) if s.id not in bots}
+            seats = {s: secrets.token_urlsafe(24) for s in humans if s not in open_sides}
         self.store.create_game(game_id, scenario_id, rs.scenario_to_json(scenario), game.secret_seed, mode, seats,
-                               ruleset=rs.id, bots=bots)
+                               ruleset=rs.id, bots=bots, open_sides=tuple(open_sides), webhook=webhook)
         with self._mutex:
             self.games[game_id] = LiveGame(game_id, mode, scenario_id, game, last_used=self.clock(),
-                                             bots=dict(bots))
+                                             bots=dict(bots), open_sides=list(open_sides), webhook=webhook)
         self.evict()
         return game_id, seats
 
@@ -208,7 +238,8 @@ class Hub:
             raise HubError(500, "corrupt", f"game {game_id} cannot be replayed: {exc}") from None
         return LiveGame(game_id, stored.mode, stored.scenario_id, game,
                         undo_requested_by=stored.undo_requested_by, undo_version=stored.undo_version,
-                        action_sides=list(stored.sides_of_actions), bots=dict(stored.bots or {}))
+                        action_sides=list(stored.sides_of_actions), bots=dict(stored.bots or {}),
+                        open_sides=self.store.open_sides(game_id), webhook=self.store.webhook_of(game_id))
 
     async def enter(self, game_id: str, token: str | None) -> tuple[LiveGame, str]:
         """The live game and the token's seat (loading, if need be, in a worker thread)."""
@@ -296,6 +327,7 @@ class Hub:
             "sides": [s.to_json() for s in rs.sides(g.scenario)],
             "undo": self._undo_info(live, seat),
             "ai": dict(live.bots), "ai_notes": list(live.ai_notes[-20:]),
+            "open_seats": list(live.open_sides),
         })
         if over:
             out["dice_seed"] = g.secret_seed  # the game is over: the dice can be checked
@@ -353,6 +385,7 @@ class Hub:
         async with live.lock:
             result = await self.run_in_thread(self._act, live, seat, action_json, version, then)
         await self.announce(live)
+        self.notify_turn(live)
         self.kick(live)
         return result
 
@@ -458,6 +491,7 @@ class Hub:
                                           **note.to_json()})
                     del live.ai_notes[:-AI_NOTES]
             await self.announce(live)
+            self.notify_turn(live)
 
     async def undo(self, live: LiveGame, seat: str, answer: str | None = None, version: int | None = None) -> dict:
         """Hot-seat: undo at once. Online: ``answer=None`` requests, the opponent answers
@@ -520,6 +554,120 @@ class Hub:
             self.store.set_undo_request(live.id, seat, live.version)
             result = {"requested": True}
         return result
+
+    # --- the lobby ---------------------------------------------------------------------------
+    def join(self, game_id: str, side: str | None = None) -> tuple[str, str]:
+        """Take an open seat of ``game_id`` (``side``, or the first open one): its side and new
+        seat token. 409 ``seat_taken`` when someone was quicker (one transaction decides)."""
+        live = self.get(game_id)
+        if live.game.outcome().over:
+            raise HubError(409, "over", "the game is over")
+        if not live.open_sides:
+            raise HubError(409, "seat_taken", "this game has no open seat left")
+        if side is None:
+            side = live.open_sides[0]
+        elif side not in live.open_sides:
+            raise HubError(409, "seat_taken", f"side {side!r} is not open (open: {', '.join(live.open_sides)})")
+        token = secrets.token_urlsafe(24)
+        if not self.store.claim_seat(live.id, side, token):
+            live.open_sides = self.store.open_sides(live.id)
+            raise HubError(409, "seat_taken", f"side {side!r} was taken a moment ago")
+        live.open_sides = [s for s in live.open_sides if s != side]
+        live.views.clear()
+        return side, token
+
+    def _brief(self, ruleset_id: str, scenario_id: str) -> dict:
+        """The names the lobby shows of a scenario (cached: bundled scenarios do not change)."""
+        key = (ruleset_id, scenario_id)
+        if key not in self._briefs:
+            try:
+                rs = registry.get(ruleset_id)
+                info = rs.scenario_info(scenario_id).to_json()
+                self._briefs[key] = {"ruleset_title": rs.title, "ruleset_title_fr": getattr(rs, "title_fr", "") or rs.title,
+                                     "name": info["name"], "name_fr": info["name_fr"],
+                                     "sides": {s["id"]: s for s in info["sides"]}}
+            except (OriflammeError, KeyError):
+                self._briefs[key] = {"ruleset_title": ruleset_id, "ruleset_title_fr": ruleset_id,
+                                     "name": scenario_id, "name_fr": scenario_id, "sides": {}}
+        return self._briefs[key]
+
+    def briefing(self, ruleset_id: str, scenario_id: str) -> dict:
+        """What the home page shows before a game starts: the scenario's facts, its board and
+        its opening position as a spectator sees it (no side's secrets; set up with a fixed
+        seed, so a position that depends on dice is one possible opening, not the game's)."""
+        rs = get_ruleset(ruleset_id)
+        if scenario_id not in rs.scenario_ids():
+            raise HubError(404, "unknown_scenario", f"unknown scenario {scenario_id!r} for {rs.id} "
+                                                    f"(bundled: {', '.join(rs.scenario_ids())})")
+        key = ("briefing", rs.id, scenario_id)
+        cached = self._briefs.get(key)
+        if cached is None:
+            try:
+                scenario = rs.load_scenario(scenario_id)
+                game = Game(rs, scenario, 0)
+                view = dict(rs.seat_view(game.state, None, False))
+            except OriflammeError as exc:
+                raise HubError(500, "bad_scenario", str(exc)) from None
+            view["log"] = []
+            cached = self._briefs[key] = {
+                "ruleset": rs.id, "web_module": rs.web_module, "scenario": rs.scenario_info(scenario_id).to_json(),
+                "board": rs.board(scenario), "view": view,
+                "sides": [s.to_json() for s in rs.sides(scenario)]}
+        return cached
+
+    def lobby(self, limit: int = 50) -> list[dict]:
+        """The online games waiting for an opponent, newest first (what ``GET /api/lobby`` lists)."""
+        out = []
+        for row in self.store.open_games(limit):
+            b = self._brief(row["ruleset"], row["scenario_id"])
+            side = b["sides"].get(row["side"], {"id": row["side"], "name": row["side"], "name_fr": row["side"]})
+            out.append({"id": row["id"], "ruleset": row["ruleset"], "ruleset_title": b["ruleset_title"],
+                        "ruleset_title_fr": b["ruleset_title_fr"], "scenario": row["scenario_id"],
+                        "scenario_name": b["name"], "scenario_name_fr": b["name_fr"],
+                        "side": side, "opened_at": row["created_at"], "version": row["version"]})
+        return out
+
+    def status(self, game_id: str, token: str) -> dict:
+        """One of a player's games as "my games" lists it: whose turn, whether it is the
+        seat's, finished or not (a token of another game answers ``bad_seat``)."""
+        live = self.get(game_id)
+        seat = self.seat(live, token)
+        g = live.game
+        out = g.outcome()
+        to_act = g.to_act()
+        b = self._brief(live.ruleset.id, live.scenario_id)
+        sides = {s.id: s.to_json() for s in live.ruleset.sides(g.scenario)}
+        return {"id": live.id, "ruleset": live.ruleset.id, "ruleset_title": b["ruleset_title"],
+                "ruleset_title_fr": b["ruleset_title_fr"], "scenario": live.scenario_id,
+                "scenario_name": b["name"], "scenario_name_fr": b["name_fr"],
+                "mode": live.mode, "seat": "hotseat" if seat == HOTSEAT else seat,
+                "version": live.version, "over": out.over, "winner": out.winner,
+                "to_act": None if to_act in (None, CHANCE) else to_act,
+                "to_act_side": sides.get(to_act),
+                "your_turn": (not out.over) and to_act not in (None, CHANCE) and (seat == HOTSEAT or seat == to_act),
+                "open_seats": list(live.open_sides), "ai": dict(live.bots)}
+
+    def notify_turn(self, live: LiveGame) -> None:
+        """Post the game's webhook when a human side has become the side to act (once per
+        version; never a token in it)."""
+        if not live.webhook or self.notifier is None:
+            return
+        to_act = live.game.to_act()
+        if to_act in (None, CHANCE) or to_act in live.bots:
+            return
+        key = (live.version, to_act)
+        if live.notified == key:
+            return
+        live.notified = key
+        b = self._brief(live.ruleset.id, live.scenario_id)
+        side = b["sides"].get(to_act, {"id": to_act, "name": to_act, "name_fr": to_act})
+        self.notifier.send(live.webhook, {
+            "event": "your_turn", "game": live.id, "ruleset": live.ruleset.id, "scenario": live.scenario_id,
+            "scenario_name": b["name"], "side": to_act, "side_name": side["name"], "side_name_fr": side["name_fr"],
+            "version": live.version, "path": f"/play/{live.id}",
+            "text": f"{side['name']} to play in {b['name']} (game {live.id})",
+            "text_fr": f"À {side['name_fr']} de jouer dans {b['name_fr']} (partie {live.id})",
+        })
 
     # --- live updates ------------------------------------------------------------------------
     async def announce(self, live: LiveGame) -> None:

@@ -31,6 +31,8 @@ class Limits:
     sockets_per_client: int = 32         # WebSockets one client holds open, all games together
     idle_seconds: float = 900.0          # a game unused this long leaves memory (reloaded on demand)
     max_live_games: int = 500            # games held in memory at most (the least recently used leave first)
+    webhooks: bool = True                # turn notifications by webhook (web/notify.py); False: refused at creation
+    webhook_private_ok: bool = False     # may a webhook point at a loopback/private address (a club's LAN)?
 
     @classmethod
     def off(cls, **keep) -> "Limits":

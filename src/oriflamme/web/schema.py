@@ -96,6 +96,29 @@ SCHEMAS: dict[str, dict] = {
         "properties": {"id": {"type": "string"}, "ruleset": {"type": "string"}, "name": {"type": "string"},
                        "sides": {"type": "array"}}}}}},
     "Sections": {"type": "object", "required": ["sections"], "properties": {"sections": {"type": "object"}}},
+    "LobbyGame": {"type": "object", "required": ["id", "ruleset", "scenario", "scenario_name", "side", "opened_at"],
+                  "properties": {"id": {"type": "string"}, "ruleset": {"type": "string"},
+                                 "ruleset_title": {"type": "string"}, "ruleset_title_fr": {"type": "string"},
+                                 "scenario": {"type": "string"}, "scenario_name": {"type": "string"},
+                                 "scenario_name_fr": {"type": "string"},
+                                 "side": {"type": "object", "description": "the open side: id, name, name_fr"},
+                                 "opened_at": {"type": "number", "description": "Unix time"},
+                                 "version": {"type": "integer"}}},
+    "Lobby": {"type": "object", "required": ["games"],
+              "properties": {"games": {"type": "array", "items": {"$ref": "#/components/schemas/LobbyGame"}}}},
+    "Joined": {"type": "object", "required": ["id", "side", "seat", "link"],
+               "properties": {"id": {"type": "string"}, "side": {"type": "string"}, "seat": {"type": "string"},
+                              "link": {"type": "string"}}},
+    "Statuses": {"type": "object", "required": ["games"], "properties": {"games": {"type": "array", "items": {
+        "type": "object", "required": ["id"], "description": "a game's status, or {id, error, message}",
+        "properties": {"id": {"type": "string"}, "your_turn": {"type": "boolean"}, "over": {"type": "boolean"},
+                       "to_act": {"type": ["string", "null"]}, "winner": {"type": ["string", "null"]},
+                       "version": {"type": "integer"}, "error": {"type": "string"}, "message": {"type": "string"}}}}}},
+    "Briefing": {"type": "object", "required": ["ruleset", "scenario", "board", "view", "sides"],
+                 "properties": {"ruleset": {"type": "string"}, "web_module": {"type": ["string", "null"]},
+                                "scenario": {"type": "object"}, "board": {"type": "object"},
+                                "view": {"type": "object", "description": "the opening position, as a spectator sees it"},
+                                "sides": {"type": "array"}}},
 }
 
 PARAMS = {
@@ -113,7 +136,7 @@ PARAMS = {
 #: statuses a route may answer with an Error, by kind of route
 GAME_ERRORS = {"403": "no or foreign seat token (no_seat, bad_seat, not_your_turn)", "404": "unknown_game / not_found",
                "429": "rate_limited", "503": "storage_unavailable", "500": "internal (a bug; logged)"}
-BODY_ERRORS = {"400": "bad_json, too_deep", "409": "illegal, stale, over, cannot_undo, no_request",
+BODY_ERRORS = {"400": "bad_json, too_deep", "409": "illegal, stale, over, cannot_undo, no_request, seat_taken",
                "413": "too_large", "422": "bad_request, bad_action, bad_mode"}
 
 
@@ -158,7 +181,7 @@ WEBSOCKET = {
 
 def install(app) -> None:
     """Replace ``app.openapi`` by one describing the real errors, bodies and WebSocket."""
-    from .app import Explain, NewGame, PostAction, UndoAnswer  # the request models
+    from .app import Explain, GameStatuses, JoinGame, NewGame, PostAction, UndoAnswer  # the request models
 
     def openapi() -> dict:
         if app.openapi_schema:
@@ -169,8 +192,10 @@ def install(app) -> None:
         for name in ("HTTPValidationError", "ValidationError"):
             comps.pop(name, None)
         comps.update(SCHEMAS)
-        for model in (NewGame, PostAction, Explain, UndoAnswer):
-            comps[model.__name__] = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        for model in (NewGame, PostAction, Explain, UndoAnswer, JoinGame, GameStatuses):
+            one = model.model_json_schema(ref_template="#/components/schemas/{model}")
+            comps.update(one.pop("$defs", {}))  # nested models (GameStatuses' MyGame) beside it
+            comps[model.__name__] = one
         for path, ops in doc.get("paths", {}).items():
             for op in ops.values():
                 ok = op.get("responses", {}).get("200", {}).get("content", {})
