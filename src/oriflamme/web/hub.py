@@ -327,7 +327,7 @@ class Hub:
             "sides": [s.to_json() for s in rs.sides(g.scenario)],
             "undo": self._undo_info(live, seat),
             "ai": dict(live.bots), "ai_notes": list(live.ai_notes[-20:]),
-            "open_seats": list(live.open_sides),
+            "open_seats": list(live.open_sides), "scenario_id": live.scenario_id,
         })
         if over:
             out["dice_seed"] = g.secret_seed  # the game is over: the dice can be checked
@@ -643,7 +643,7 @@ class Hub:
                 "mode": live.mode, "seat": "hotseat" if seat == HOTSEAT else seat,
                 "version": live.version, "over": out.over, "winner": out.winner,
                 "to_act": None if to_act in (None, CHANCE) else to_act,
-                "to_act_side": sides.get(to_act),
+                "to_act_side": sides.get(to_act), "seat_side": sides.get(seat),
                 "your_turn": (not out.over) and to_act not in (None, CHANCE) and (seat == HOTSEAT or seat == to_act),
                 "open_seats": list(live.open_sides), "ai": dict(live.bots)}
 

@@ -66,6 +66,11 @@
                          onclick: () => create(s.id, "hotseat", seedInput, editionSelect.value) }, t("home.hotseat")),
           el("button", { type: "button", class: "btn", testid: "online-" + s.id, title: t("home.online.hint"),
                          onclick: () => create(s.id, "online", seedInput, editionSelect.value) }, t("home.online")),
+          // the lobby (docs/api.md § Lobby): an online game listed until someone joins; the briefing
+          el("button", { type: "button", class: "btn", testid: "wait-opponent-" + s.id, title: t("lobby.create_open.hint"),
+                         onclick: () => create(s.id, "online", null, editionSelect.value, true) }, t("lobby.create_open")),
+          el("button", { type: "button", class: "btn", testid: "briefing-" + s.id, title: t("lobby.briefing.hint"),
+                         onclick: () => Lobby.briefing(editionSelect.value || s.ruleset, s.id) }, t("lobby.briefing")),
         ),
         vsComputer(s, editionSelect),
       );
@@ -95,6 +100,7 @@
     document.body.classList.add("busy");
     try {
       const g = await api("POST", "/api/games", body);
+      MyGames.remember({ id: g.id, seat: g.seats[human], ruleset: g.ruleset, scenario: s.id, side: human });
       location.assign(g.links[human]);
     } catch (e) {
       toast(e.message);
@@ -103,8 +109,9 @@
     }
   }
 
-    async function create(scenario, mode, seedInput, ruleset) {
+  async function create(scenario, mode, seedInput, ruleset, openGame) {
     const body = { scenario, mode };
+    if (openGame) body.open = true;
     if (ruleset) body.ruleset = ruleset;
     // only a hot-seat game may choose its seed: an online game's dice are drawn by the server
     // and stay secret until the end (the view shows their commitment)
@@ -113,8 +120,12 @@
     document.body.classList.add("busy");
     try {
       const g = await api("POST", "/api/games", body);
-      if (mode === "hotseat") {
-        location.assign(g.links.hotseat);
+      // "my games" keeps the seat this browser plays: the hot seat, the creator's side of an
+      // open game, or the first side of an online game (the other link is for the opponent)
+      const mine = Object.keys(g.seats)[0];
+      MyGames.remember({ id: g.id, seat: g.seats[mine], ruleset: g.ruleset, scenario, side: mine });
+      if (mode === "hotseat" || openGame) {
+        location.assign(g.links[mine]);
         return;
       }
       showLinks(g, scenario);
@@ -165,6 +176,8 @@
   I18N.mountSwitch(document.getElementById("lang-switch"), () => {
     render();
     renderBuilders();
+    Lobby.renderMine();
+    Lobby.renderOpen();
     if (lastGame && !document.getElementById("links-dialog").hidden) showLinks(...lastGame);
   });
   I18N.apply();
@@ -199,6 +212,7 @@
       scenarios = group(d.scenarios);
       render();
       renderBuilders();
+      Lobby.start();
     })
     .catch((e) => { document.getElementById("scenarios").textContent = e.message; toast(e.message); });
 })();

@@ -190,6 +190,7 @@
   function setView(v) {
     const old = st.view;
     st.view = v;
+    if (window.TurnWatch) window.TurnWatch.onView(v, st.id, st.token);  // my games, turn notifications (turnwatch.js)
     if (old && v.log.length > old.log.length) {
       // the newest events (ours or the opponent's, live) flash once, their rulings unfolded;
       // the previous batch folds back unless the player opened it by hand

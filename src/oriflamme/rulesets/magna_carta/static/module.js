@@ -763,3 +763,15 @@ export async function mount(containers, core, view) {
     },
   };
 }
+
+/* The home page's scenario briefing (web/static/lobby.js; docs/api.md § Lobby): the map and the
+ * opening position as a spectator sees it, drawn read-only by the same board. */
+export async function preview(container, briefing) {
+  container.innerHTML = "";
+  const b = new Board(container, briefing.board, {});
+  b.readOnly = true;
+  b.setSides(briefing.sides.map((s) => s.id));
+  b.setHorses(briefing.view.horses || []);
+  b.setCharacters(briefing.view.characters || [], {}, briefing.view.carcasses || []);
+  return b;
+}
