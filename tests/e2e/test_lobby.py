@@ -87,3 +87,21 @@ def test_briefing_shows_the_map_before_starting(browser, server, artifacts):
         expect(p.get_by_test_id("briefing-preview").locator("svg")).to_be_visible()
     finally:
         ctx.close()
+
+
+def test_every_bundled_scenario_briefing_opens(browser, server):
+    """Each scenario card's briefing opens; the rulesets whose module draws a preview show it."""
+    ctx, p = _page(browser)
+    try:
+        p.goto(server.url + "/")
+        expect(p.get_by_test_id("briefing-the-bridge-of-vauclair")).to_be_visible()  # the cards are loaded
+        buttons = p.locator("[data-testid^=briefing-]").filter(has_text="Briefing")
+        ids = [b.get_attribute("data-testid")[len("briefing-"):] for b in buttons.all()]
+        assert "the-bridge-of-vauclair" in ids and "the-hill" in ids
+        for sid in ids:
+            p.get_by_test_id("briefing-" + sid).click()
+            expect(p.get_by_test_id("briefing-title")).to_be_visible()
+            expect(p.get_by_test_id("briefing-preview").locator("svg").first).to_be_visible()
+            p.get_by_test_id("briefing-close").click()
+    finally:
+        ctx.close()

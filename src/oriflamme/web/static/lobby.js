@@ -145,7 +145,7 @@
       try {
         const mod = await import(`/static/rulesets/${encodeURIComponent(b.web_module)}/module.js`);
         if (typeof mod.preview === "function") { await mod.preview(frame, b); drawn = true; }
-      } catch (e) { /* a module that cannot preview: the text stays */ }
+      } catch (e) { console.warn("briefing preview:", e); /* the text stays */ }
     }
     if (!drawn) frame.replaceWith(el("p", { class: "muted", testid: "briefing-no-preview" }, t("lobby.briefing.no_preview")));
   }

@@ -265,3 +265,23 @@ export async function mount(containers, core, view) {
     },
   };
 }
+
+/* The home page's scenario briefing (web/static/lobby.js; docs/api.md § Lobby): the same board,
+ * drawn read-only from the opening position a spectator sees (no options: nothing to click for). */
+export async function preview(container, briefing) {
+  const fr = () => window.I18N && window.I18N.lang() === "fr";
+  const view = Object.assign({ sides: briefing.sides }, briefing.view);  // as the game page's view has them
+  const sideName = (id) => {
+    const s = briefing.sides.find((x) => x.id === id);
+    return s ? (fr() ? s.name_fr || s.name : s.name) : id;
+  };
+  const core = {
+    el: window.DOM.el, fr, pct: (p) => `${Math.round(p * 100)} %`, $: (id) => document.getElementById(id), sideName,
+    citesOf: () => document.createTextNode(""), state: { view, replay: null, busy: false },
+    frame: () => null, render: () => {}, commit: () => {}, get: async () => ({}),
+  };
+  container.innerHTML = "";
+  const ctl = await mount({ board: container, panel: document.createElement("div") }, core, view);
+  ctl.render();
+  return ctl;
+}
