@@ -286,3 +286,11 @@ def deployment_zones(battlefield: Battlefield) -> dict[str, Polygon]:
     x0, x1 = dep.zone_side_margin_cm, battlefield.width - dep.zone_side_margin_cm
     depth = dep.zone_depth_from_centre_line_cm
     return {"A": box(x0, mid + depth, x1, battlefield.height), "B": box(x0, 0, x1, mid - depth)}
+
+
+def generate(dice, selections: dict[str, list[str]] | None = None, **names):
+    """A random battlefield by the seed's terrain-setting procedure: see :mod:`.generator` (imported
+    here on use: the generator builds on this module). Returns a :class:`.generator.Generated`
+    (``.battlefield``, ``.explanation``, the set-up dice…)."""
+    from .generator import generate as _generate
+    return _generate(dice, selections, **names)
