@@ -31,7 +31,7 @@ from oriflamme.core.dice import SampledDice
 
 from .. import prebattle
 from . import terrain
-from .battlefield import Battlefield, TerrainElement
+from .table import Battlefield, TerrainElement
 
 SIDES = ("A", "B")
 TRIES = 25

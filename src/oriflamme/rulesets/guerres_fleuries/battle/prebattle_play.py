@@ -13,7 +13,7 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry.tabletop import line_of_sight
 
 from .. import prebattle
-from .battlefield import Battlefield, deployment_zones, unit_obstacle
+from .table import Battlefield, deployment_zones, unit_obstacle
 
 SIDES = ("A", "B")
 
