@@ -101,17 +101,14 @@ def test_random_tables_keep_the_rules(seed):
             enclosure = any(f.kind == "champ" and g_.distance(f.geometry) < 0.6 for f in bf.elements)
             if not enclosure:
                 assert g_.length <= _max_len("haies") + 0.5
-        if e.kind == "ruisseau":
-            assert g_.length <= _max_len("riviere") + 0.5
-            ends = [Point(g_.coords[0]), Point(g_.coords[-1])]
-            marshes = [m.geometry for m in bf.elements if m.kind in ("marais", "marecage", "bournier")]
-            for p in ends:
-                assert p.distance(edge) < 0.6 or any(p.distance(m) < 0.6 for m in marshes)
-        if e.kind == "route":
-            assert g_.length <= _max_len("route") + 0.5
-            ends = [Point(g_.coords[0]), Point(g_.coords[-1])]
-            goals = [m.geometry for m in bf.elements if m.kind in ("hameau", "grande_construction", "champ")]
-            for p in ends:
+        # l.479: a stream ends at an edge or a marsh; a road at an edge, a building or a field
+        ends_at = {"ruisseau": ("riviere", ("marais", "marecage", "bournier")),
+                   "route": ("route", ("hameau", "grande_construction", "champ"))}
+        if e.kind in ends_at:
+            element, goal_kinds = ends_at[e.kind]
+            assert g_.length <= _max_len(element) + 0.5
+            goals = [m.geometry for m in bf.elements if m.kind in goal_kinds]
+            for p in (Point(g_.coords[0]), Point(g_.coords[-1])):
                 assert p.distance(edge) < 0.6 or any(p.distance(m) < 0.6 for m in goals)
     # every enclosure leaves an entrance (l.477); every large building has its road (l.479)
     for f in [e for e in bf.elements if e.kind == "champ"]:
