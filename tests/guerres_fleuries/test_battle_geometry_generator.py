@@ -118,3 +118,12 @@ def test_random_tables_keep_the_rules(seed):
             assert Point(fence.geometry.coords[0]).distance(Point(fence.geometry.coords[-1])) >= 5.5
     for b in [e for e in bf.elements if e.kind == "grande_construction"]:
         assert any(r.kind == "route" and r.geometry.distance(b.geometry) < 0.6 for r in bf.elements)
+
+
+def test_an_element_without_room_is_left_out_and_said(monkeypatch):
+    """OR-GF27: after the tries an element is left out, and the explanation says so."""
+    from oriflamme.rulesets.guerres_fleuries.battle import generator
+    monkeypatch.setattr(generator, "TRIES", 0)
+    g = generate(random.Random(5), {"A": ["bois", "haies"], "B": []})
+    assert g.left_out == ["A:bois", "A:haies"] and g.battlefield.elements == ()
+    assert sum("left out (OR-GF27)" in s for s in g.explanation) == 2
