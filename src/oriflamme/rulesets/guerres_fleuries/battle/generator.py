@@ -162,7 +162,9 @@ def _area(roller, kind_id, placed, outline, max_area=None):
         cy = roller.uniform(ry + 2, outline.bounds[3] - ry - 2, 100)
         shape = _blob(roller, cx, cy, rx, ry) if kind_id not in ("hameau", "grande_construction", "champ") \
             else _round(affinity.rotate(box(cx - rx, cy - ry, cx + rx, cy + ry), roller.uniform(-20, 20, 8), origin=(cx, cy)))
-        if shape.is_valid and _free(shape, placed, outline) and (max_area is None or shape.area <= max_area):
+        # a large building keeps room for the road that joins it to an edge (l.479)
+        room = outline.exterior.distance(shape) >= GAP_CM if kind_id == "grande_construction" else True
+        if shape.is_valid and room and _free(shape, placed, outline) and (max_area is None or shape.area <= max_area):
             return shape
     return None
 
