@@ -18,15 +18,29 @@ from oriflamme.rulesets.guerres_fleuries.battle.battlefield import (
 )
 
 
-def test_the_bundled_battlefield_loads_and_round_trips():
-    assert "valley-of-flowers" in bundled()
-    bf = load_battlefield("valley-of-flowers")
+@pytest.mark.parametrize("name", ["valley-of-flowers", "temple-of-the-ford"])
+def test_the_bundled_battlefields_load_and_round_trip(name):
+    assert name in bundled()
+    bf = load_battlefield(name)
     assert (bf.width, bf.height) == (180, 120) and len(bf.elements) >= 8
     again = battlefield_from_json(json.loads(json.dumps(bf.to_json())))
     assert again.to_json() == bf.to_json()
     view = bf.view()
     assert {t["shape"] for t in view["terrain"]} == {"area", "line"}
     assert all(t["ref"].startswith("GF") and t["name_fr"] for t in view["terrain"])
+
+
+def test_the_temple_of_the_ford_river():
+    """l.754: a river is crossed only at a ford (a penalty, OR-GF25) or a bridge (none)."""
+    from shapely.geometry import LineString
+    from oriflamme.rulesets.guerres_fleuries.battle.terrain import MoverProfile, move_cost
+    bf = load_battlefield("temple-of-the-ford")
+    men = MoverProfile("homme", 30)
+    assert move_cost(LineString([(20, 80), (20, 50)]), men, bf).blocked_by == "river"
+    at_ford = move_cost(LineString([(58, 80), (58, 50)]), men, bf)
+    assert at_ford.blocked_by is None and [p["element"] for p in at_ford.penalties] == ["ford"]
+    on_bridge = move_cost(LineString([(140, 80), (140, 40)]), men, bf)
+    assert on_bridge.blocked_by is None and on_bridge.penalties == [] and on_bridge.allowed_cm == 30
 
 
 def test_deployment_zones_follow_the_seed():

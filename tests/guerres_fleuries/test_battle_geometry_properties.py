@@ -14,21 +14,24 @@ from oriflamme.rulesets.guerres_fleuries.battle.battlefield import (
 from oriflamme.rulesets.guerres_fleuries.battle.terrain import MoverProfile, move_cost
 
 BF = load_battlefield("valley-of-flowers")
+BF2 = load_battlefield("temple-of-the-ford")
 xs, ys = st.floats(0, 180, allow_nan=False), st.floats(0, 120, allow_nan=False)
 paths = st.lists(st.tuples(xs, ys), min_size=2, max_size=4).map(LineString)
 movers = st.sampled_from(["homme", "saurien", "jaguar", "chauve_souris", "grand_saurien", "araignee"])
 
 
 @settings(max_examples=120, deadline=None)
-@given(paths, movers, st.floats(1, 60, allow_nan=False), st.floats(0, 30, allow_nan=False))
-def test_move_cost_bounds_and_monotony(path, mover, allowance, more):
-    a = move_cost(path, MoverProfile(mover, allowance), BF)
+@given(paths, movers, st.floats(1, 60, allow_nan=False), st.floats(0, 30, allow_nan=False), st.sampled_from([BF, BF2]))
+def test_move_cost_bounds_and_monotony(path, mover, allowance, more, bf):
+    a = move_cost(path, MoverProfile(mover, allowance), bf)
     assert 0 <= a.allowed_cm <= min(path.length, allowance) + 1e-6
     assert 0 <= a.spent_cm <= allowance + 1e-6
     assert a.complete == (a.allowed_cm >= path.length - 1e-6)
     if a.complete and not a.penalties:
         assert a.spent_cm == pytest.approx(path.length, abs=1e-6)
-    b = move_cost(path, MoverProfile(mover, allowance + more), BF)
+    # every cm spent is either covered or a penalty's cost
+    assert a.allowed_cm + sum(p["cost_cm"] for p in a.penalties) == pytest.approx(a.spent_cm, abs=1e-4)
+    b = move_cost(path, MoverProfile(mover, allowance + more), bf)
     assert b.allowed_cm >= a.allowed_cm - 1e-6
     # on an empty table the whole allowance is movement
     c = move_cost(path, MoverProfile(mover, allowance), Battlefield())

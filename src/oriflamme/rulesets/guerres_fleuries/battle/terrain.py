@@ -259,7 +259,8 @@ def move_cost(path: LineString, unit_profile: Any, battlefield) -> MoveCost:
             if col in STOPS:
                 effect = STOPS[col]
                 penalties.append({"element": el.id, "kind": el.kind, "column": col, "fraction": "1",
-                                  "at_cm": round(at, 6), "cost_cm": round(remaining, 6), "ref": k.ref})
+                                  "at_cm": round(at, 6), "cost_cm": round(remaining if effect == "whole_move" else 0.0, 6),
+                                  "ref": k.ref, "decision": k.decision})
                 if effect == "impassable":
                     log.append((at, f"{_cm(at)} cm: {el.name or el.id} ({k.name_en}) is impassable: the move stops there"))
                     blocked_by = el.id
@@ -297,13 +298,11 @@ def move_cost(path: LineString, unit_profile: Any, battlefield) -> MoveCost:
             cost = seg / rate
             if cost > remaining + EPS:
                 covered = remaining * rate
-                for el, k, c, f in inside:
-                    _log_area(area_log, el, k, c, f, pos, pos + covered, covered / rate - covered)
+                _log_areas(area_log, inside, pos, pos + covered)
                 reach = pos + covered
                 remaining = 0.0
                 break
-            for el, k, c, f in inside:
-                _log_area(area_log, el, k, c, f, pos, bp, cost - seg)
+            _log_areas(area_log, inside, pos, bp)
             remaining -= cost
             pos = bp
         if bp < length - EPS and not apply_events(bp):
@@ -324,6 +323,16 @@ def move_cost(path: LineString, unit_profile: Any, battlefield) -> MoveCost:
     reach = min(reach, length)
     steps.append(f"covers {_cm(reach)} of the {_cm(length)} cm, spending {_cm(spent)} of {_cm(allowance)} cm")
     return MoveCost(round(reach, 6), round(spent, 6), round(length, 6), allowance, penalties, steps, blocked_by)
+
+
+def _log_areas(log, inside, start, end):
+    """Log each area's share of the extra cost of [start, end]: the factors apply one after the
+    other, so each adds ``length / (rate after it) − length / (rate before it)``."""
+    length, before = end - start, 1.0
+    for el, k, column, f in inside:
+        after = before * (1 - float(f))
+        _log_area(log, el, k, column, f, start, end, length / after - length / before)
+        before = after
 
 
 def _log_area(log, el, k, column, f, start, end, extra):
