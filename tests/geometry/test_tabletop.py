@@ -35,9 +35,9 @@ def test_footprint_front_edge_faces_the_heading():
 
 
 def test_footprint_refuses_empty_sizes():
-    with pytest.raises(ValueError, match="positive width"):
+    with pytest.raises(tabletop.GeometryError, match="positive width"):
         footprint(Pose(0, 0), 0, 5)
-    with pytest.raises(ValueError, match="Pose.x"):
+    with pytest.raises(tabletop.GeometryError, match="Pose.x"):
         Pose(float("nan"), 0)
 
 
@@ -149,5 +149,5 @@ def test_footprints_see_through_a_gap():
 
 
 def test_obstacle_rule_is_checked():
-    with pytest.raises(ValueError, match="rule"):
+    with pytest.raises(tabletop.GeometryError, match="rule"):
         Obstacle("x", box(0, 0, 1, 1), rule="fog")

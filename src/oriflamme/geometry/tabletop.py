@@ -37,7 +37,14 @@ from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
+from oriflamme.core.errors import OriflammeError
+
 ARCS = ("front", "right", "rear", "left")
+
+
+class GeometryError(OriflammeError, ValueError):
+    """A pose, footprint or obstacle that cannot exist (a NaN coordinate, an empty footprint, an
+    unknown sight rule): the message names the field and the value."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,7 @@ class Pose:
         for name in ("x", "y", "heading"):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-                raise ValueError(f"Pose.{name} must be a finite number, not {value!r}")
+                raise GeometryError(f"Pose.{name} must be a finite number, not {value!r}")
         object.__setattr__(self, "x", float(self.x))
         object.__setattr__(self, "y", float(self.y))
         object.__setattr__(self, "heading", float(self.heading) % 360.0)
@@ -81,7 +88,7 @@ def footprint(pose: Pose, width: float, depth: float) -> Polygon:
     """The rectangle a unit (or a figure, a base, a movement base) covers: ``width`` × ``depth`` cm
     centred on the pose, its front edge towards the heading."""
     if not (width > 0 and depth > 0):
-        raise ValueError(f"a footprint needs a positive width and depth, not {width} × {depth}")
+        raise GeometryError(f"a footprint needs a positive width and depth, not {width} × {depth}")
     rect = box(pose.x - width / 2, pose.y - depth / 2, pose.x + width / 2, pose.y + depth / 2)
     return _turn(rect, pose.heading, (pose.x, pose.y))
 
@@ -215,7 +222,7 @@ class Obstacle:
 
     def __post_init__(self):
         if self.rule not in (HILL, SCREEN):
-            raise ValueError(f"obstacle {self.id}: rule must be 'hill' or 'screen', not {self.rule!r}")
+            raise GeometryError(f"obstacle {self.id}: rule must be 'hill' or 'screen', not {self.rule!r}")
         shapely.prepare(self.geometry)
 
 
