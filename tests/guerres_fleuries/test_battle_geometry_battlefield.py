@@ -103,3 +103,21 @@ def test_cover_of_a_footprint():
     bf = load_battlefield("valley-of-flowers")
     assert bf.cover_of(footprint(Pose(132, 56, 0), 6, 4)) == ("medium", ["jaguar-wood"])
     assert bf.cover_of(footprint(Pose(100, 110, 0), 6, 4)) == ("none", [])
+
+
+def test_linear_cover_needs_the_unit_against_the_obstacle():
+    """l.760: 'Il ne suffit pas d'être derrière une ligne de défense pour bénéficier du couvert, il
+    faut être contre l'objet'; l.764 walls dense, l.768 hedges light."""
+    assert "il faut être contre l'objet" in line(760)
+    bf = battlefield_from_json({"elements": [
+        {"id": "wall", "kind": "mur_bas", "points": [[40, 50], [80, 50]]},
+        {"id": "hedge", "kind": "haie", "points": [[100, 50], [140, 50]]}]})
+    attacker = footprint(Pose(60, 20, 180), 20, 4)
+    against = footprint(Pose(60, 52.2, 0), 20, 4)          # front edge 0.2 cm behind the wall
+    assert bf.linear_cover_of(against, attacker) == ("dense", ["wall"])
+    behind = footprint(Pose(60, 60, 0), 20, 4)               # 8 cm behind: no cover
+    assert bf.linear_cover_of(behind, attacker) == ("none", [])
+    # attacked from its own side of the wall: the line does not cross it
+    assert bf.linear_cover_of(against, footprint(Pose(60, 90, 0), 20, 4)) == ("none", [])
+    at_hedge = footprint(Pose(120, 52, 0), 20, 4)
+    assert bf.linear_cover_of(at_hedge, footprint(Pose(120, 10, 180), 20, 4)) == ("light", ["hedge"])

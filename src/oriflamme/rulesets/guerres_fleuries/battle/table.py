@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from shapely.geometry import Polygon, box
+from shapely.geometry import LineString, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from oriflamme.core.errors import OriflammeError
@@ -85,24 +85,24 @@ class Battlefield:
 
     def cover_of(self, geom: BaseGeometry) -> tuple[str, list[str]]:
         """The best cover an area element gives ``geom`` by lying mostly inside it (l.1367: a base in
-        two terrains counts as in the one it mostly occupies) — linear cover, which needs the unit
-        against the obstacle, is the combat modules' call. Returns (cover, element ids)."""
-        order = ["none", "light", "medium", "dense"]
-        best, ids = "none", []
-        for e in self.elements:
-            k = e.kind_row
-            if k.shape != terrain.AREA or k.cover == "none":
-                continue
+        two terrains counts as in the one it mostly occupies). Linear cover needs the unit against
+        the obstacle and the attack coming across it: :meth:`linear_cover_of`. Returns (cover,
+        element ids)."""
+        def inside(e):
             if geom.area > 0:
-                inside = geom.intersection(e.geometry).area >= geom.area / 2
-            else:
-                inside = e.geometry.covers(geom)
-            if inside and order.index(k.cover) >= order.index(best):
-                if order.index(k.cover) > order.index(best):
-                    ids = []
-                best = k.cover
-                ids.append(e.id)
-        return best, ids
+                return geom.intersection(e.geometry).area >= geom.area / 2
+            return e.geometry.covers(geom)
+        return _best_cover(e for e in self.elements if e.kind_row.shape == terrain.AREA and inside(e))
+
+    def linear_cover_of(self, target: BaseGeometry, attacker: BaseGeometry,
+                        tolerance_cm: float | None = None) -> tuple[str, list[str]]:
+        """The cover a wall, hedge or fence gives ``target`` against ``attacker`` (l.760: "il faut être
+        contre l'objet"): the obstacle is within the contact tolerance of the target (OR-GF21) and the
+        line from the attacker's centre to the target's centre crosses it. Returns (cover, ids)."""
+        tol = terrain.table().contact_tolerance_cm if tolerance_cm is None else tolerance_cm
+        line = LineString([attacker.centroid, target.centroid])
+        return _best_cover(e for e in self.elements if e.kind_row.shape == terrain.LINE
+                           and e.geometry.distance(target) <= tol and e.geometry.intersects(line))
 
     def obstacles(self) -> list[Obstacle]:
         """The elements that stop sight, as tabletop obstacles (data/terrain.toml's sight rules)."""
@@ -121,6 +121,22 @@ class Battlefield:
                 "terrain": [e.view() for e in self.elements],
                 "zones": {side: [[round(x, 6), round(y, 6)] for x, y in z.exterior.coords[:-1]]
                           for side, z in zones.items()}}
+
+
+COVERS = ("none", "light", "medium", "dense")
+
+
+def _best_cover(elements) -> tuple[str, list[str]]:
+    best, ids = "none", []
+    for e in elements:
+        cover = e.kind_row.cover
+        if cover == "none" or COVERS.index(cover) < COVERS.index(best):
+            continue
+        if COVERS.index(cover) > COVERS.index(best):
+            ids = []
+        best = cover
+        ids.append(e.id)
+    return best, ids
 
 
 def _obstacles(bf: Battlefield) -> list[Obstacle]:
