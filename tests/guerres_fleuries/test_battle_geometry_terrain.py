@@ -84,6 +84,9 @@ def test_the_seeds_hedge_example_on_the_table():
     (pen,) = cost.penalties
     assert pen["fraction"] == "1/2" and pen["cost_cm"] == pytest.approx(9) and "l.768" in pen["ref"]
     assert any("1/2 of the 18 cm remaining" in s for s in cost.steps)
+    assert any("coûte 1/2 des 18 cm restants" in s for s in cost.steps_fr)
+    assert len(cost.steps_fr) == len(cost.steps)
+    assert (pen["kind_name"], pen["kind_name_fr"]) == ("Hedge", "Haie")
 
 
 @settings(max_examples=60, deadline=None)
