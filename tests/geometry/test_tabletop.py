@@ -151,3 +151,11 @@ def test_footprints_see_through_a_gap():
 def test_obstacle_rule_is_checked():
     with pytest.raises(tabletop.GeometryError, match="rule"):
         Obstacle("x", box(0, 0, 1, 1), rule="fog")
+
+
+def test_a_line_end_sees_from_both_of_its_ends():
+    """A polyline end (a wall top, a measuring tape) keeps both of its end points as sight points."""
+    screen = Obstacle("s", box(40, 40, 60, 60), rule="screen", height=1.5, kind="building")
+    seg = LineString([(50, 30), (70, 30)])   # its right end sees past the building's corner
+    assert line_of_sight(seg, Point(70, 100), [screen]).visible
+    assert not line_of_sight(LineString([(50, 30), (55, 30)]), Point(50, 100), [screen]).visible

@@ -240,13 +240,16 @@ class Sight:
                 "line": [list(p) for p in self.line] if self.line else None}
 
 
-def _samples(g: BaseGeometry) -> list[Point]:
+def _samples(g: BaseGeometry) -> np.ndarray:
+    """The points sight lines start from: a point itself, else the centroid and the hull's corners
+    (an (n, 2) array)."""
     if isinstance(g, Point):
-        return [g]
-    pts = [g.centroid]
-    for x, y in shapely.get_coordinates(g.convex_hull)[:-1]:
-        pts.append(Point(x, y))
-    return pts
+        return np.array([[g.x, g.y]])
+    hull = g.convex_hull
+    corners = shapely.get_coordinates(hull)
+    if hull.geom_type == "Polygon":
+        corners = corners[:-1]   # the ring repeats its first corner
+    return np.vstack([shapely.get_coordinates(g.centroid), corners])
 
 
 def elevation(point: Point, obstacles) -> float:
@@ -282,7 +285,8 @@ def line_of_sight(a: BaseGeometry, b: BaseGeometry, obstacles=()) -> Sight:
     where a line meets an obstacle."""
     obstacles = list(obstacles)
     pa, pb = _samples(a), _samples(b)
-    coords = [[(p.x, p.y), (q.x, q.y)] for p in pa for q in pb]
+    na, nb = len(pa), len(pb)
+    coords = np.stack([np.repeat(pa, nb, axis=0), np.tile(pb, (na, 1))], axis=1)   # (na·nb, 2, 2)
     lines = shapely.linestrings(coords)
     n_obs = len(obstacles)
     if n_obs:
@@ -290,8 +294,8 @@ def line_of_sight(a: BaseGeometry, b: BaseGeometry, obstacles=()) -> Sight:
         hills = np.array([o.rule == HILL for o in obstacles], dtype=bool)
         heights = np.array([o.height for o in obstacles], dtype=float)
         through = np.array([o.see_through_cm for o in obstacles], dtype=float)
-        cov_a = shapely.covers(geoms[None, :], np.array(pa, dtype=object)[:, None])   # (len(pa), n)
-        cov_b = shapely.covers(geoms[None, :], np.array(pb, dtype=object)[:, None])
+        cov_a = shapely.covers(geoms[None, :], shapely.points(pa)[:, None])   # (na, n)
+        cov_b = shapely.covers(geoms[None, :], shapely.points(pb)[:, None])
         ha = np.where(cov_a & hills[None, :], heights[None, :], 0.0).max(axis=1)
         hb = np.where(cov_b & hills[None, :], heights[None, :], 0.0).max(axis=1)
         ks, ns = np.nonzero(shapely.intersects(lines[:, None], geoms[None, :]))
@@ -301,15 +305,15 @@ def line_of_sight(a: BaseGeometry, b: BaseGeometry, obstacles=()) -> Sight:
         if len(w):
             inside[w] = shapely.length(shapely.intersection(lines[ks[w]], geoms[ns[w]]))
     else:
-        ha, hb = np.zeros(len(pa)), np.zeros(len(pb))
+        ha, hb = np.zeros(na), np.zeros(nb)
         ks = ns = np.zeros(0, int)
     per_line: dict[int, list[int]] = {}
     for m, k in enumerate(ks):
         per_line.setdefault(int(k), []).append(m)
     blocked: dict[str, str] = {}
     k = 0
-    for i, p in enumerate(pa):
-        for j, q in enumerate(pb):
+    for i, (px, py) in enumerate(pa):
+        for j, (qx, qy) in enumerate(pb):
             found = []
             for m in per_line.get(k, ()):
                 n = int(ns[m])
@@ -319,10 +323,10 @@ def line_of_sight(a: BaseGeometry, b: BaseGeometry, obstacles=()) -> Sight:
                     found.append((obstacles[n].id, why))
             k += 1
             if not found:
-                reasons = [f"a clear line joins ({p.x:.1f}, {p.y:.1f}) and ({q.x:.1f}, {q.y:.1f})"]
+                reasons = [f"a clear line joins ({px:.1f}, {py:.1f}) and ({qx:.1f}, {qy:.1f})"]
                 if ha[i] or hb[j]:
                     reasons.append(f"the ends stand at heights {ha[i]:g} and {hb[j]:g}")
-                return Sight(True, [], reasons, ((p.x, p.y), (q.x, q.y)))
+                return Sight(True, [], reasons, ((float(px), float(py)), (float(qx), float(qy))))
             for oid, why in found:
                 blocked.setdefault(oid, why)
     ids = sorted(blocked)
