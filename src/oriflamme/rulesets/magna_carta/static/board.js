@@ -27,7 +27,7 @@
   const FONT = { name: 12, stat: 15, move: 12, name_m: 14, stat_m: 18, big: 28 };
   const NAME_MIN_PX = 10, COMPACT_MIN_PX = 11;
   const NAME_ROOM = CW - 4;
-  const CHIP_W = 68, CHIP_H = 24;     // the compact face: K_MAX * CHIP_H < 27.7
+  const CHIP_W = 76, CHIP_H = 24;     // the compact face: K_MAX * CHIP_H < 27.7
   const MIN_SCALE = COMPACT_MIN_PX / (FONT.big * K_MAX);
 
   const TERRAIN_STYLE = {
@@ -207,7 +207,7 @@
     svg("path", { d: "M8,0 L4,-2.6 L4,2.6 Z", fill: "#fff" }, s);
     s = g("flag");  // an objective hex
     svg("line", { x1: -6, y1: 10, x2: -6, y2: -11, stroke: INK, "stroke-width": 2, "stroke-linecap": "round" }, s);
-    svg("path", { d: "M-5,-11 L10,-6.5 L-5,-1.5 Z", class: "flag-cloth", stroke: INK, "stroke-width": 1.3, "stroke-linejoin": "round" }, s);
+    svg("path", { d: "M-5,-11 L10,-6.5 L-5,-1.5 Z", fill: "#fff", stroke: INK, "stroke-width": 1.3, "stroke-linejoin": "round" }, s);
   }
 
   /* The symbol of an animal of the view (`kind`, `kneeling`), and of a rider's mount. */
@@ -776,9 +776,9 @@
       svg("rect", { x: -cw - 3, y: -chh - 3, width: CHIP_W + 6, height: CHIP_H + 6, rx: 6, class: "counter-halo" }, chip);
       svg("rect", { x: -cw, y: -chh, width: CHIP_W, height: CHIP_H, rx: 5, fill, class: "counter-body", stroke: "#fff", "stroke-width": 1.6 }, chip);
       const cy = 10;
-      const at2 = svg("text", { x: -cw / 2 + 0.5, y: cy, class: "counter-big" }, chip); at2.textContent = c.attack;
-      const df2 = svg("text", { x: cw / 2 - 1, y: cy, class: "counter-big" + (c.armour ? " armoured" : "") }, chip); df2.textContent = c.defence;
-      if (c.armour) svg("rect", { x: 2.5, y: -chh + 2, width: cw - 4.5, height: CHIP_H - 4, rx: 5, class: "armour-ring big" }, chip);
+      const at2 = svg("text", { x: -cw / 2 - 1, y: cy, class: "counter-big" }, chip); at2.textContent = c.attack;
+      const df2 = svg("text", { x: cw / 2 + 1, y: cy, class: "counter-big" + (c.armour ? " armoured" : "") }, chip); df2.textContent = c.defence;
+      if (c.armour) svg("rect", { x: 6, y: -chh + 2, width: cw - 8, height: CHIP_H - 4, rx: 6, class: "armour-ring big" }, chip);
       if (wounded) svg("rect", { x: -cw, y: -chh, width: 5, height: CHIP_H, rx: 2, fill: "#e01b24" }, chip);
       if (dead) svg("path", { d: `M${-cw + 4},${-chh + 3} L${cw - 4},${chh - 3} M${cw - 4},${-chh + 3} L${-cw + 4},${chh - 3}`,
                               stroke: "#5c0a0a", "stroke-width": 3.5, "stroke-linecap": "round" }, chip);
@@ -808,11 +808,13 @@
         svg("polygon", { points: corners(c, 0.9), class: "objective-ring" + (it.holder ? " held" : "") }, ring);
         const g = svg("g", { class: "objective-flag" + (it.holder ? " held" : ""), "data-testid": "objective-" + it.hex,
                              "data-hex": it.hex, "data-held": it.holder || "",
-                             transform: `translate(${(c.x + S * 0.5).toFixed(2)},${(c.y - S * 0.5).toFixed(2)})` }, flags);
+                             transform: `translate(${(c.x + S * 0.78).toFixed(2)},${(c.y - S * 0.1).toFixed(2)})` }, flags);
         const k = svg("g", { class: "ks" }, g);
         svg("circle", { r: 11, class: "flag-disc" }, k);
-        const u = svg("use", { href: "#sym-flag", transform: "scale(0.85)" }, k);
-        if (it.holder) u.style.setProperty("--flag", this.colourOf(it.holder));
+        const f = svg("g", { transform: "scale(0.85)" }, k);  // the flag symbol, in the holder's colour
+        svg("line", { x1: -6, y1: 10, x2: -6, y2: -11, stroke: INK, "stroke-width": 2, "stroke-linecap": "round" }, f);
+        svg("path", { d: "M-5,-11 L10,-6.5 L-5,-1.5 Z", fill: it.holder ? this.colourOf(it.holder) : "#fff", class: "flag-cloth-on-board",
+                      stroke: INK, "stroke-width": 1.3, "stroke-linejoin": "round" }, f);
       }
     }
 
@@ -830,20 +832,20 @@
         perHex.set(r.hex, i + 1);
         const g = svg("g", { class: "die-roll", "data-testid": "die-roll", "data-hex": r.hex, "data-die": r.die,
                              "data-result": r.result === undefined || r.result === null ? "" : String(r.result), "data-n": r.n,
-                             transform: `translate(${(c.x + S * 0.42 + i * 24).toFixed(2)},${(c.y - S * 0.55).toFixed(2)})` }, layer);
+                             transform: `translate(${(c.x + S * 0.34 + i * 36).toFixed(2)},${(c.y - S * 0.34).toFixed(2)})` }, layer);
         if (r.title) svg("title", null, g).textContent = r.title;
         const k = svg("g", { class: "ks" }, g);
         const spin = svg("g", { class: "die-spin" }, k);
-        svg("rect", { x: -13, y: -13, width: 26, height: 26, rx: 5, class: "die-face" }, spin);
-        const t = svg("text", { x: 0, y: 6.5, class: "die-number" }, spin);
+        svg("rect", { x: -16, y: -16, width: 32, height: 32, rx: 6, class: "die-face" }, spin);
+        const t = svg("text", { x: 0, y: 8, class: "die-number" }, spin);
         t.textContent = r.die;
         const res = r.result === undefined || r.result === null || r.result === "" ? null : String(r.result);
         const mod = r.modified !== undefined && r.modified !== null && r.modified !== r.die ? "=" + r.modified : "";
         const label = (mod ? mod + " " : "") + (res ? "→ " + res : "");
         if (label) {
-          const w = 8 + label.length * 6.4;
-          svg("rect", { x: -w / 2, y: 15, width: w, height: 14, rx: 7, class: "die-result" }, k);
-          const rt = svg("text", { x: 0, y: 25.5, class: "die-result-text" }, k);
+          const w = 10 + label.length * 7.4;
+          svg("rect", { x: -w / 2, y: 18, width: w, height: 17, rx: 8.5, class: "die-result" }, k);
+          const rt = svg("text", { x: 0, y: 31, class: "die-result-text" }, k);
           rt.textContent = label;
         }
       }
