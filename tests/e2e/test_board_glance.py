@@ -83,6 +83,11 @@ def test_counters_read_at_every_zoom_and_the_roll_button_stays_in_sight(browser,
         assert any(faces[lod(p)] in s["cls"] for s in sizes)
         shown = {s["char"] for s in sizes}
         assert shown == {c["id"] for c in v["characters"] if c["hex"]}      # every counter on the map has its text
+        # no hex label shows through (or beside) a counter: the labels of occupied hexes are hidden
+        occupied = {c["hex"] for c in v["characters"] if c["hex"]} | {c["rear"] for c in v["characters"] if c.get("rear")}
+        shown_labels = set(p.evaluate("""() => [...document.querySelectorAll('svg.board-svg .hex-label')]
+            .filter((t) => getComputedStyle(t).display !== 'none').map((t) => t.textContent)"""))
+        assert not (occupied & shown_labels) and len(shown_labels) > 100
         p.screenshot(path=str(artifacts / f"board-{size[0]}x{size[1]}.png"))
         # zoomed out as far as the board goes, then in: still readable
         seen = {lod(p)}

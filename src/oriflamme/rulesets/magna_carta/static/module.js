@@ -80,18 +80,6 @@ export async function mount(containers, core, view) {
   function charName(id) { const c = charById(id); return c ? c.name : id; }
   function names(ids) { return ids.map(charName).join(fr() ? " et " : " & "); }
 
-  function tooltip(c) {
-    const lines = [
-      `${c.name} — ${sideName(c.side)} (${c.side})`,
-      `${human(c.type)}${c.mounted ? ", " + t("char.mounted") : ""}${c.armour ? ", " + t("char.armour") : ""}`,
-      `${t("char.attack")} ${c.attack} · ${t("char.defence")} ${c.defence} · ${t("char.movement")} ${c.movement}`,
-      `${t("char.status")}: ${t("status." + c.status)} · ${t("char.hex")} ${c.hex || "—"}`,
-    ];
-    if (c.weapon) lines.push(`${t("char.weapon")}: ${human(c.weapon)}`);
-    if (c.points_left !== undefined) lines.push(`${t("char.points_left")}: ${c.points_left}`);
-    return lines.join("\n");
-  }
-
   function hasOptions(id) {
     const o = st.view.options;
     if (!o) return false;
@@ -921,7 +909,7 @@ export async function mount(containers, core, view) {
   st.map = await core.get("/map");
   $("board").innerHTML = "";
   // the map is fitted between the victory tracker (top) and the legend (bottom), which cover it otherwise
-  st.board = new Board($("board"), st.map, { onHex, onCounter, onHover, tooltip, onCard: showCard, insetTop: 46, insetBottom: 46 });
+  st.board = new Board($("board"), st.map, { onHex, onCounter, onHover, onCard: showCard, insetTop: 46, insetBottom: 46 });
   st.board.setSides(view.sides.map((s) => s.id));
   for (const s of view.sides) document.documentElement.style.setProperty("--side-" + s.id, st.board.colourOf(s.id));
   renderLegend();
