@@ -498,7 +498,7 @@
         pointers.set(ev.pointerId, p);
         if (pointers.size === 1 && drag) {
           const dx = p.x - drag.x0, dy = p.y - drag.y0;
-          if (!drag.moved && Math.hypot(dx, dy) > 6) { drag.moved = true; el.classList.add("panning"); clearTimeout(pressTimer); }
+          if (!drag.moved && Math.hypot(dx, dy) > 6) { drag.moved = true; el.classList.add("panning"); clearTimeout(pressTimer); showCard(null); }
           if (drag.moved) {
             this.view.tx = drag.tx + dx; this.view.ty = drag.ty + dy;
             this.userMoved = true;
@@ -544,6 +544,7 @@
       });
       el.addEventListener("wheel", (ev) => {
         ev.preventDefault();
+        showCard(null); hoverKey = null;
         const p = this._local(ev);
         const dy = ev.deltaMode === 1 ? ev.deltaY * 16 : ev.deltaY;
         this.zoomAt(Math.exp(-dy * 0.0015), p.x, p.y);

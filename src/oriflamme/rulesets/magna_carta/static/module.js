@@ -942,6 +942,7 @@ export async function mount(containers, core, view) {
     },
     onKey(e) {
       if (e.key === "Escape") {
+        showCard(null);
         if (st.preview || st.why || st.groupChoice) { st.preview = null; st.why = null; st.groupChoice = null; st.facingChoice = null; }
         else st.selected = null;
         render();
