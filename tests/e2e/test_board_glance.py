@@ -3,7 +3,8 @@ counters' text keeps a minimum size on screen at every zoom, names stay inside t
 each kind of animal has its own symbol, the objectives are marked and tracked, the roll button
 stays on screen, the die shows on its target and the counter's card opens on hover or long press.
 
-Screenshots at 1440×900, 1024×768 and 390×844 go to test-artifacts/ (board-*.png).
+Screenshots at 1440×900, 1024×768 and 390×844 (and 844×390, a phone on its side) go to
+test-artifacts/ (board-*.png).
 Every figure checked against the page comes from the server's view (the page computes nothing).
 """
 
@@ -18,7 +19,7 @@ from oriflamme.geometry.hexgrid import Hex
 
 from e2e.test_client import FIRST_SHOT, SEED_MELEE, drive_to_melee, open_game, view, wait_version
 
-SIZES = [(1440, 900), (1024, 768), (390, 844)]
+SIZES = [(1440, 900), (1024, 768), (390, 844), (844, 390)]   # the last: a phone on its side
 NAME_MIN_PX, STAT_MIN_PX, MOVE_MIN_PX = 10.0, 11.0, 10.0
 
 # every counter text shown, with its size on screen: the font size (SVG units) times the
@@ -37,7 +38,7 @@ NAME_BOXES = """() => [...document.querySelectorAll('svg.board-svg .counter')].f
 
 
 def context(browser, size, **kw):
-    phone = size[0] < 500
+    phone = min(size) < 500
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, has_touch=phone, is_mobile=phone, **kw)
     ctx.add_init_script("localStorage.setItem('oriflamme.lang', 'en')")
     return ctx
