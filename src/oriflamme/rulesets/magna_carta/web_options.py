@@ -12,6 +12,7 @@ from . import i18n
 from .engine import explain, moves_of
 from .engine.actions import (AttackHorse, Attack, Carry, ClearBodies, Dismount, EndStep, EnterLitter, Fire, FireAtHorse,
                              Kneel, Lead, LeaveLitter, Mount, Move, Rise)
+from .engine.camels import mount_of
 from .engine.game import MoveSummary, hex_labels, move_table, view_actions
 
 
@@ -156,10 +157,12 @@ def frame(state) -> dict:
         "characters": [{"id": c.id, "hex": c.hex.label if c.hex else None, "status": c.status,
                         "attack": c.current_attack, "defence": c.current_defence,
                         "movement": c.current_movement, "mounted": c.mounted,
-                        "rear": c.rear.label if c.mounted and c.hex else None, "facing": c.facing}
+                        "rear": c.rear.label if c.mounted and c.hex else None, "facing": c.facing,
+                        # the counter's mount, kneeling or not (§4.6.1, §4.6.4), as in the view
+                        "mount": mount_of(st, c) if c.mounted else None, "kneeling": c.id in st.camels.kneeling}
                        for c in sorted(st.characters.values(), key=lambda c: c.id)],
         "horses": [{"id": h.id, "hexes": [x.label for x in h.hexes], "facing": h.facing, "side": h.side, "alive": h.alive, "kind": h.kind,
-                    "led_by": h.led_by}
+                    "led_by": h.led_by, "kneeling": h.kneeling, "passenger": h.passenger}
                    for h in sorted(st.riders.horses.values(), key=lambda h: h.id)],
         "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(st.bodies.carcasses.items(), key=lambda x: x[0].label)],
         "carts": [{"id": x.id, "hexes": [x.front.label, x.rear.label], "facing": x.facing, "animal": x.animal,

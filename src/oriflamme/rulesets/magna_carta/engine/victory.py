@@ -35,17 +35,48 @@ def sudden_death_check(state: GameState) -> None:
         chars = [c for c in state.characters.values() if c.side == enemy]
         if not chars:
             continue
-        # §6.9: a knight led off the map by his escort counts as lost, like the dead; a
-        # prisoner still on the map is not able to act
-        dead = sum(1 for c in chars if not c.alive or c.ransom == "captured")
+        dead = _lost(chars)
         able = [c for c in chars if c.alive and c.ransom not in ("prisoner", "captured")]
         if not able:
             _finish(state, side, "victory.nobody_left", {"winner": side, "loser": enemy})
             return
-        if dead / len(chars) >= frac:
+        if _routed(dead, len(chars), frac):
             _finish(state, side, "victory.rout", {"winner": side, "loser": enemy, "dead": dead, "total": len(chars),
                                                   "pct": f"{frac:.0%}"[:-1]})
             return
+
+
+def _lost(chars) -> int:
+    """§6.9: a knight led off the map by his escort counts as lost, like the dead; a
+    prisoner still on the map is not able to act (but is not lost)."""
+    return sum(1 for c in chars if not c.alive or c.ransom == "captured")
+
+
+def _routed(lost: int, total: int, frac: float) -> bool:
+    return total > 0 and lost / total >= frac
+
+
+def tracker(state: GameState) -> dict:
+    """Where the scenario's victory conditions stand now, for the board's victory tracker:
+    the objective hexes and those ``objective_side`` holds (:func:`holds`), and per side the
+    characters lost and the loss that routs it (the least count :func:`sudden_death_check`
+    would call a rout). Reads the state, changes nothing."""
+    v = state.scenario.get("victory", {})
+    frac = v.get("rout_fraction", 1.0)
+    side = v.get("objective_side")
+    losses = {}
+    for s in state.sides:
+        chars = [c for c in state.characters.values() if c.side == s]
+        total = len(chars)
+        rout_at = next((n for n in range(total + 1) if _routed(n, total, frac)), None)
+        losses[s] = {"lost": _lost(chars), "total": total, "rout_at": rout_at}
+    return {
+        "text": v.get("text"), "text_fr": v.get("text_fr"),
+        "objectives": list(v.get("objectives", [])), "objective_side": side,
+        "objective_count": v.get("objective_count", 1) if side else None,
+        "held": holds(state, side) if side else [],
+        "otherwise": v.get("otherwise", "draw"), "rout_fraction": frac, "losses": losses,
+    }
 
 
 def holds(state: GameState, side: str) -> list[str]:

@@ -12,6 +12,8 @@ from ..rulesdata import load_ruleset
 from .state import GameState
 from .game import legal_actions
 from .movement import points_left
+from .camels import mount_of
+from .victory import tracker
 
 
 @lru_cache(maxsize=None)
@@ -31,6 +33,10 @@ def view(state: GameState, side: str | None) -> dict:
         }
         if c.mounted and c.hex is not None:
             d["rear"], d["facing"] = c.rear.label, c.facing
+            # what his counter shows: a horse or a camel (§4.6.1), kneeling or standing (§4.6.4)
+            d["mount"] = mount_of(state, c)
+            if c.id in state.camels.kneeling:
+                d["kneeling"] = True
         if c.ransom:  # §6.9: prisoner, escaped or captured (engine/ransom.py)
             d["ransom"] = c.ransom
             d["escort"] = list(c.escort)
@@ -54,6 +60,8 @@ def view(state: GameState, side: str | None) -> dict:
         # bodies that are not characters (dead horses, §4.2.2), hex by hex
         "carcasses": [{"hex": h.label, **kinds} for h, kinds in sorted(state.bodies.carcasses.items(), key=lambda x: x[0].label)],
         "log": state.log,
+        # the scenario's victory conditions and where they stand (engine/victory.py)
+        "victory": tracker(state),
     }
     if side is not None and side == state.to_act():
         out["legal_actions"] = [a.to_json() for a in legal_actions(state)]

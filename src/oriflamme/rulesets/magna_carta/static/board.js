@@ -13,6 +13,23 @@
   const SQ3 = Math.sqrt(3);
   const S = 32;                       // hex size (centre to corner), in SVG units
 
+  /* Counters read at every zoom (issue 15). Below the scale P_REF (screen px per SVG unit),
+   * counters, animals and dice grow by k = P_REF / scale, up to K_MAX (a counter then just fills
+   * the 48 units between two columns of hexes: neighbours never overlap). The counter's face
+   * follows the size its text would have on screen (p = scale * k):
+   *   full     the name, the type, the movement box, attack and defence (names >= NAME_MIN_PX);
+   *   medium   a larger name, attack and defence (the movement is in the counter's card);
+   *   compact  a wide, low chip: attack and defence only, in large figures.
+   * The board never zooms out below MIN_SCALE, where the compact figures are still
+   * COMPACT_MIN_PX high. */
+  const P_REF = 0.9, K_MAX = 1.06;
+  const CW = 44;                      // counter width (SVG units)
+  const FONT = { name: 12, stat: 15, move: 12, name_m: 14, stat_m: 18, big: 28 };
+  const NAME_MIN_PX = 10, COMPACT_MIN_PX = 11;
+  const NAME_ROOM = CW - 4;
+  const CHIP_W = 76, CHIP_H = 24;     // the compact face: K_MAX * CHIP_H < 27.7
+  const MIN_SCALE = COMPACT_MIN_PX / (FONT.big * K_MAX);
+
   const TERRAIN_STYLE = {
     clear:         { fill: "#e9efcf" },
     brush:         { fill: "#cfd9a0", sym: "brush" },
@@ -129,9 +146,76 @@
     for (const y of [-8, 0, 8]) svg("path", { d: `M-16,${y} q4,-4 8,0 t8,0 t8,0 t8,0`, fill: "none", stroke: "#ffffff", "stroke-width": 1.6, opacity: 0.8 }, s);
     s = g("wave1");
     for (const y of [-5, 5]) svg("path", { d: `M-14,${y} q3.5,-3 7,0 t7,0 t7,0 t7,0`, fill: "none", stroke: "#4d8fc4", "stroke-width": 1.4 }, s);
+    defineAnimals(defs);
     s = g("building");
     svg("rect", { x: -15, y: -13, width: 30, height: 26, fill: "#8e5434", stroke: "#5a3220", "stroke-width": 2 }, s);
     svg("path", { d: "M-15,-13 L0,0 L15,-13 M-15,13 L0,0 L15,13", stroke: "#5a3220", "stroke-width": 1.5, fill: "none" }, s);
+  }
+
+  /* Pictograms of the animals and carts (side view, facing right, about 32 x 26 units): every
+   * kind of the view's `horses[].kind` has its own (§4.4 horses, §4.5 draught animals and carts,
+   * §4.6.1 camels, pack camels and litters), and a camel one more kneeling (§4.6.4). */
+  const INK = "#1d1710";
+  const HORSE = "M-11,-2 C-11,-6 -6,-5 0,-5 L5,-5 L9,-11 L10.5,-13 L12,-10.5 L15.5,-6.5 L14.5,-4 L10.5,-5.5 L7.5,-1 L7,3 L7.5,10 L5.2,10 L4,4.5 L-6,4.5 L-7,10 L-9.3,10 L-9.3,3.5 C-11,2.5 -12,0 -11,-2 Z";
+  const HORSE_TAIL = "M-11,-2 Q-15.5,1 -14,7";
+  const OX = "M-12,-4 L4,-5 L7,-6.5 L10,-3.5 L10.5,-8.5 L12,-8.5 L12.2,-3.6 L15.5,-1.5 L15.5,3 L12,3.4 L9,2.5 L8,5 L8,10 L5.8,10 L5,6 L-8,6 L-8.2,10 L-10.4,10 L-10.6,5 C-12.6,3 -13,-1 -12,-4 Z";
+  const OX_TAIL = "M-12,-3 Q-14.5,2 -13,7";
+  const CAMEL = "M-12,-1 C-11,-5 -9.5,-6.5 -7.5,-6.5 C-5,-14 2,-14 4,-6 L6,-4 C8,-4 8.8,-8 10,-12 L14,-12.5 L15.5,-10.5 L11.6,-9.2 C10.6,-5 9.5,0 6.5,1.5 L6.2,11 L4.3,11 L3.5,2.5 L-6,2.5 L-7,11 L-9,11 L-9,1.5 C-11,1.5 -12.2,0.5 -12,-1 Z";
+  const CAMEL_KNEEL = "M-12,5 C-11,1 -9.5,-0.5 -7.5,-0.5 C-5,-8 2,-8 4,0 L6,2 C8,2 8.8,-2 10,-6 L14,-6.5 L15.5,-4.5 L11.6,-3.2 C10.6,1 9.5,6 6.5,7.5 L9.5,8.4 L9.5,10.5 L-10.5,10.5 C-12.5,9.5 -12.8,7 -12,5 Z";
+
+  function defineAnimals(defs) {
+    const g = (id) => svg("g", { id: "sym-" + id, class: "pictogram" }, defs);
+    const body = (parent, d, extra) => svg("path", Object.assign({ d, fill: "#fbf6ea", stroke: INK, "stroke-width": 1.4, "stroke-linejoin": "round" }, extra || {}), parent);
+    const line = (parent, d, w) => svg("path", { d, fill: "none", stroke: INK, "stroke-width": w || 1.6, "stroke-linecap": "round" }, parent);
+    let s = g("horse");
+    line(s, HORSE_TAIL, 2.2); body(s, HORSE);
+    svg("path", { d: "M6,-6.5 L9.5,-11.5", stroke: INK, "stroke-width": 1.1, fill: "none" }, s);  // the mane
+    s = g("draught_horse");
+    line(s, HORSE_TAIL, 2.2); body(s, HORSE);
+    svg("path", { d: "M5.2,-7.8 C3.5,-3 5,1 7.6,1.8", fill: "none", stroke: "#8b5a2b", "stroke-width": 3 }, s);  // the collar
+    s = g("ox");
+    line(s, OX_TAIL, 1.6); body(s, OX);
+    svg("path", { d: "M11,-8.5 C9.5,-12 12,-13 14,-12", fill: "none", stroke: INK, "stroke-width": 1.6, "stroke-linecap": "round" }, s);  // the horn
+    svg("circle", { cx: 13, cy: -1.5, r: 0.9, fill: INK }, s);
+    for (const kneel of [false, true]) {
+      const dy = kneel ? 6 : 0, base = kneel ? CAMEL_KNEEL : CAMEL, k = kneel ? "_kneeling" : "";
+      s = g("camel" + k); body(s, base);
+      svg("circle", { cx: 13.4, cy: -10.8 + dy, r: 0.8, fill: INK }, s);
+      s = g("pack_camel" + k); body(s, base);
+      for (const x of [-7, -0.5]) {
+        svg("rect", { x, y: -12.5 + dy, width: 6, height: 8, rx: 1, fill: "#b9813e", stroke: INK, "stroke-width": 1.1 }, s);
+        svg("line", { x1: x, y1: -8.5 + dy, x2: x + 6, y2: -8.5 + dy, stroke: INK, "stroke-width": 0.9 }, s);
+      }
+      s = g("litter_camel" + k); body(s, base);
+      svg("rect", { x: -8, y: -19 + dy, width: 13, height: 8, fill: "#f0dfb2", stroke: INK, "stroke-width": 1.1 }, s);
+      svg("path", { d: `M-10,${-18.5 + dy} Q-1.5,${-27 + dy} 7,${-18.5 + dy} Z`, fill: "#b3261e", stroke: INK, "stroke-width": 1.1 }, s);
+      svg("line", { x1: -1.5, y1: -19 + dy, x2: -1.5, y2: -11 + dy, stroke: INK, "stroke-width": 0.9 }, s);
+    }
+    s = g("cart");
+    svg("line", { x1: 9, y1: -1, x2: 17, y2: -4, stroke: INK, "stroke-width": 2, "stroke-linecap": "round" }, s);  // the shaft
+    svg("rect", { x: -13, y: -8, width: 23, height: 9, rx: 1.5, fill: "#c08a4e", stroke: INK, "stroke-width": 1.4 }, s);
+    for (const x of [-7, 1.5]) svg("line", { x1: x, y1: -8, x2: x, y2: 1, stroke: INK, "stroke-width": 0.9 }, s);
+    svg("circle", { cx: -3, cy: 4.5, r: 6, fill: "#fbf6ea", stroke: INK, "stroke-width": 1.6 }, s);
+    for (const a of [0, 60, 120]) {
+      const r = Math.PI * a / 180;
+      svg("line", { x1: -3 - 6 * Math.cos(r), y1: 4.5 - 6 * Math.sin(r), x2: -3 + 6 * Math.cos(r), y2: 4.5 + 6 * Math.sin(r), stroke: INK, "stroke-width": 1 }, s);
+    }
+    s = g("bow");  // a missile weapon on the counter
+    svg("path", { d: "M-5,-9 Q6,0 -5,9", fill: "none", stroke: "#fff", "stroke-width": 2.2, "stroke-linecap": "round" }, s);
+    svg("line", { x1: -5, y1: -9, x2: -5, y2: 9, stroke: "#fff", "stroke-width": 1 }, s);
+    svg("line", { x1: -9, y1: 0, x2: 8, y2: 0, stroke: "#fff", "stroke-width": 1.4 }, s);
+    svg("path", { d: "M8,0 L4,-2.6 L4,2.6 Z", fill: "#fff" }, s);
+    s = g("flag");  // an objective hex
+    svg("line", { x1: -6, y1: 10, x2: -6, y2: -11, stroke: INK, "stroke-width": 2, "stroke-linecap": "round" }, s);
+    svg("path", { d: "M-5,-11 L10,-6.5 L-5,-1.5 Z", fill: "#fff", stroke: INK, "stroke-width": 1.3, "stroke-linejoin": "round" }, s);
+  }
+
+  /* The symbol of an animal of the view (`kind`, `kneeling`), and of a rider's mount. */
+  function animalSymbol(kind, kneeling) {
+    kind = kind || "horse";
+    if (kind === "camel" || kind === "pack_camel" || kind === "litter_camel") return kind + (kneeling ? "_kneeling" : "");
+    if (kind === "ox" || kind === "draught_horse") return kind;
+    return "horse";
   }
 
   class Board {
@@ -140,6 +224,8 @@
       this.map = map;
       this.opts = opts || {};
       this.hexByLabel = new Map();
+      this.labelEl = new Map();
+      this.nameFits = new Map();
       for (const h of map.hexes) this.hexByLabel.set(h.label, h);
       this.sideColour = {};
       this.view = { s: 1, tx: 0, ty: 0 };
@@ -189,7 +275,7 @@
     }
 
     _build() {
-      const root = svg("svg", { class: "board-svg", "data-testid": "board-svg", role: "img",
+      const root = svg("svg", { class: "board-svg mc", "data-testid": "board-svg", role: "img",
                                 "aria-label": this.map.name });
       this.svg = root;
       const defs = svg("defs", null, root);
@@ -199,7 +285,7 @@
 
       this.vp = svg("g", { class: "viewport" }, root);
       this.layers = {};
-      for (const name of ["terrain", "symbols", "elevation", "hexsides", "labels", "highlights", "line", "path", "horses", "counters", "marks"]) {
+      for (const name of ["terrain", "symbols", "elevation", "hexsides", "objectives", "labels", "highlights", "line", "path", "horses", "counters", "flags", "rolls", "marks"]) {
         this.layers[name] = svg("g", { class: "layer layer-" + name }, this.vp);
       }
       let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -226,8 +312,9 @@
           const tx = svg("text", { x: c.x + S * 0.52, y: c.y + S * 0.62, class: "elev-label" }, this.layers.elevation);
           tx.textContent = (lvl > 0 ? "▲" : "▼") + Math.abs(lvl);
         }
-        const lab = svg("text", { x: c.x, y: c.y - S * 0.6, class: "hex-label" }, this.layers.labels);
+        const lab = svg("text", { x: c.x, y: c.y - S * 0.6, class: "hex-label", "data-label": h.label }, this.layers.labels);
         lab.textContent = h.label;
+        this.labelEl.set(h.label, lab);
       }
       for (const side of this.map.hexsides) {
         const a = this.centreOf(side.a), b = this.centreOf(side.b);
@@ -241,6 +328,8 @@
                                  class: "hexside feature-" + side.feature, "data-testid": `hexside-${side.a}-${side.b}` }, this.layers.hexsides);
         if (side.feature === "low_wall") ln.setAttribute("stroke-dasharray", "7 1.5");
       }
+      // a hidden text to measure the counters' names (they never overflow their counter)
+      this._meas = svg("text", { class: "counter-name measure", x: 0, y: -1000, "aria-hidden": "true" }, root);
       const pad = 6;
       this.bounds = { x: minX - pad, y: minY - pad, w: maxX - minX + 2 * pad, h: maxY - minY + 2 * pad };
       this.container.appendChild(root);
@@ -265,13 +354,37 @@
       const { s, tx, ty } = this.view;
       this.vp.setAttribute("transform", `translate(${tx.toFixed(2)},${ty.toFixed(2)}) scale(${s.toFixed(4)})`);
       this.svg.classList.toggle("zoomed-out", s < 0.75);
+      // counters, animals and dice keep a readable size on screen (see P_REF, K_MAX)
+      const k = Math.min(K_MAX, Math.max(1, P_REF / s));
+      const p = s * k;
+      const lod = p * FONT.name >= NAME_MIN_PX - 1e-6 ? "full" : p * FONT.name_m >= NAME_MIN_PX - 1e-6 ? "medium" : "compact";
+      if (k !== this._k) { this.svg.style.setProperty("--ck", k.toFixed(4)); this._k = k; }
+      for (const x of ["full", "medium", "compact"]) this.svg.classList.toggle("lod-" + x, x === lod);
+      this.svg.dataset.lod = lod;
     }
+
+    /* the scale that shows the whole map, never below the readable MIN_SCALE */
+    fitScale() {
+      const W = this.container.clientWidth || 800, H = this._usableHeight();
+      const b = this.bounds;
+      return Math.max(MIN_SCALE, Math.min(W / b.w, H / b.h));
+    }
+
+    /* the height left to the map under and above the owner's overlays (opts.insetTop, insetBottom) */
+    _usableHeight() {
+      const H = this.container.clientHeight || 600;
+      const t = this.opts.insetTop || 0, b = this.opts.insetBottom || 0;
+      return H - t - b > H * 0.6 ? H - t - b : H;
+    }
+
+    minScale() { return Math.min(this.fitScale(), 1) * 0.999; }
 
     fit() {
       const W = this.container.clientWidth || 800, H = this.container.clientHeight || 600;
       const b = this.bounds;
-      const s = Math.min(W / b.w, H / b.h);
-      this.view = { s, tx: (W - b.w * s) / 2 - b.x * s, ty: (H - b.h * s) / 2 - b.y * s };
+      const s = this.fitScale();
+      const top = this._usableHeight() < H ? this.opts.insetTop || 0 : 0, UH = this._usableHeight();
+      this.view = { s, tx: (W - b.w * s) / 2 - b.x * s, ty: top + (UH - b.h * s) / 2 - b.y * s };
       this.userMoved = false;
       this._apply();
     }
@@ -290,7 +403,7 @@
 
     zoomAt(factor, px, py) {
       const v = this.view;
-      const s = Math.max(0.2, Math.min(6, v.s * factor));
+      const s = Math.max(this.minScale(), Math.min(5, v.s * factor));
       const k = s / v.s;
       v.tx = px - (px - v.tx) * k;
       v.ty = py - (py - v.ty) * k;
@@ -325,18 +438,42 @@
       let drag = null, pinch = null;
       const targetInfo = (t) => {
         while (t && t !== el) {
-          if (t.dataset && t.dataset.char) return { char: t.dataset.char, hex: t.dataset.at };
-          if (t.dataset && t.dataset.hex) return { hex: t.dataset.hex };
+          const d = t.dataset;
+          if (d && (d.char || d.animal || d.cart)) {
+            return { char: d.char || null, hex: d.at || d.front || null, animal: d.animal || null, cart: d.cart || null, node: t };
+          }
+          if (d && d.hex) return { hex: d.hex };
           t = t.parentNode;
         }
         return null;
+      };
+      const cardOf = (ti) => (ti && (ti.char || ti.animal || ti.cart) ? ti : null);
+      // the counter's card: after a short hover with a mouse, after a long press on a touch screen
+      let hoverTimer = null, hoverKey = null, pressTimer = null;
+      const showCard = (ti) => {
+        if (!this.opts.onCard) return;
+        this.opts.onCard(ti ? { char: ti.char, animal: ti.animal, cart: ti.cart, rect: ti.node.getBoundingClientRect() } : null);
+      };
+      const hoverCard = (ti) => {
+        const key = ti ? [ti.char, ti.animal, ti.cart].join("/") : null;
+        if (key === hoverKey) return;
+        hoverKey = key;
+        clearTimeout(hoverTimer);
+        hoverTimer = setTimeout(() => showCard(ti), ti ? 350 : 150);
       };
       el.addEventListener("pointerdown", (ev) => {
         if (ev.button !== undefined && ev.button > 0) return;
         const p = this._local(ev);
         pointers.set(ev.pointerId, p);
+        clearTimeout(pressTimer);
         if (pointers.size === 1) {
-          drag = { x0: p.x, y0: p.y, tx: this.view.tx, ty: this.view.ty, moved: false, target: targetInfo(ev.target) };
+          const ti = targetInfo(ev.target);
+          drag = { x0: p.x, y0: p.y, tx: this.view.tx, ty: this.view.ty, moved: false, target: ti, longPress: false };
+          if (ev.pointerType !== "mouse") {
+            showCard(null);
+            const d0 = drag;
+            if (cardOf(ti)) pressTimer = setTimeout(() => { if (drag === d0 && !d0.moved) { d0.longPress = true; showCard(ti); } }, 500);
+          }
         } else if (pointers.size === 2) {
           const [a, b] = [...pointers.values()];
           pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) || 1, mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2,
@@ -347,10 +484,13 @@
       });
       el.addEventListener("pointermove", (ev) => {
         if (!pointers.has(ev.pointerId)) {
-          if (ev.pointerType === "mouse" && this.opts.onHover) {
+          if (ev.pointerType === "mouse") {
             const ti = targetInfo(ev.target);
-            const hex = ti ? ti.hex : null;
-            if (hex !== this._hoverHex) { this._hoverHex = hex; this.opts.onHover(hex, ti && ti.char); }
+            if (this.opts.onHover) {
+              const hex = ti ? ti.hex : null;
+              if (hex !== this._hoverHex) { this._hoverHex = hex; this.opts.onHover(hex, ti && ti.char); }
+            }
+            hoverCard(cardOf(ti));
           }
           return;
         }
@@ -358,7 +498,7 @@
         pointers.set(ev.pointerId, p);
         if (pointers.size === 1 && drag) {
           const dx = p.x - drag.x0, dy = p.y - drag.y0;
-          if (!drag.moved && Math.hypot(dx, dy) > 5) { drag.moved = true; el.classList.add("panning"); }
+          if (!drag.moved && Math.hypot(dx, dy) > 6) { drag.moved = true; el.classList.add("panning"); clearTimeout(pressTimer); showCard(null); }
           if (drag.moved) {
             this.view.tx = drag.tx + dx; this.view.ty = drag.ty + dy;
             this.userMoved = true;
@@ -368,7 +508,7 @@
           const [a, b] = [...pointers.values()];
           const d = Math.hypot(a.x - b.x, a.y - b.y) || 1;
           const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
-          const s = Math.max(0.2, Math.min(6, pinch.s * d / pinch.d));
+          const s = Math.max(this.minScale(), Math.min(5, pinch.s * d / pinch.d));
           const k = s / pinch.s;
           this.view = { s, tx: mx - (pinch.mx - pinch.tx) * k, ty: my - (pinch.my - pinch.ty) * k };
           this.userMoved = true;
@@ -378,10 +518,11 @@
       const up = (ev) => {
         if (!pointers.has(ev.pointerId)) return;
         pointers.delete(ev.pointerId);
+        clearTimeout(pressTimer);
         if (pointers.size < 2) pinch = null;
         if (pointers.size === 0) {
           el.classList.remove("panning");
-          if (drag && !drag.moved && ev.type === "pointerup" && drag.target) {
+          if (drag && !drag.moved && !drag.longPress && ev.type === "pointerup" && drag.target) {
             const ti = drag.target;
             if (ti.char && this.opts.onCounter) this.opts.onCounter(ti.char, ti.hex);
             else if (ti.hex && this.opts.onHex) this.opts.onHex(ti.hex);
@@ -394,13 +535,16 @@
       };
       el.addEventListener("pointerup", up);
       el.addEventListener("pointercancel", up);
+      el.addEventListener("contextmenu", (ev) => { if (ev.pointerType !== "mouse" || (drag && drag.longPress)) ev.preventDefault(); });
       el.addEventListener("pointerleave", (ev) => {
-        if (ev.pointerType === "mouse" && !pointers.size && this.opts.onHover && this._hoverHex) {
-          this._hoverHex = null; this.opts.onHover(null, null);
+        if (ev.pointerType === "mouse" && !pointers.size) {
+          hoverCard(null);
+          if (this.opts.onHover && this._hoverHex) { this._hoverHex = null; this.opts.onHover(null, null); }
         }
       });
       el.addEventListener("wheel", (ev) => {
         ev.preventDefault();
+        showCard(null); hoverKey = null;
         const p = this._local(ev);
         const dy = ev.deltaMode === 1 ? ev.deltaY * 16 : ev.deltaY;
         this.zoomAt(Math.exp(-dy * 0.0015), p.x, p.y);
@@ -408,12 +552,14 @@
     }
 
     /* --- counters ------------------------------------------------------------------------------ */
-    /* chars: [{id, name, side, hex, status, attack, defence, movement, armour, mounted, type, weapon}]
+    /* chars: [{id, name, side, hex, status, attack, defence, movement, armour, mounted, mount,
+               kneeling, type, weapon}]
        marks: {selected, actors:Set, targets:Set, groups:Set} */
     setCharacters(chars, marks, carcasses) {
       marks = marks || {};
       const layer = this.layers.counters;
       layer.innerHTML = "";
+      this._occupied = new Set(this._animalHexes || []);
       // bodies that are not counters of the roster (dead horses, §4.2.2): a small dark badge
       for (const b of carcasses || []) {
         const ctr = this.centreOf(b.hex);
@@ -430,14 +576,26 @@
       const ordered = [...chars].sort((a, b) => (a.status === "dead" ? 0 : 1) - (b.status === "dead" ? 0 : 1));
       for (const c of ordered) {
         if (!c.hex) continue;
-        if (c.rear && c.status !== "dead") this._horseBody(layer, c.hex, c.rear, this.colourOf(c.side), "rider-body", c.id);
+        this._occupied.add(c.hex);
+        if (c.rear && c.status !== "dead") {
+          this._occupied.add(c.rear);
+          const body = this._horseBody(layer, c.hex, c.rear, this.colourOf(c.side), "rider-body", c.id);
+          // the mount, on the rear hex: a horse or a camel, standing or kneeling (§4.6.1, §4.6.4)
+          if (body) this._pictogram(body, c.rear, c.hex, animalSymbol(c.mount, c.kneeling), "rider-mount");
+        }
         const stackIdx = byHex.get(c.hex) || 0;
         byHex.set(c.hex, stackIdx + 1);
         const ctr = this.centreOf(c.hex);
         if (!ctr) continue;
-        const off = stackIdx * 5;
+        const off = stackIdx * 6;
         this._counter(layer, c, ctr.x + off, ctr.y - off, marks);
       }
+      this._hideCoveredLabels();
+    }
+
+    /* hex labels never show through (or beside) what stands on the hex */
+    _hideCoveredLabels() {
+      for (const [label, t] of this.labelEl) t.classList.toggle("covered", this._occupied.has(label));
     }
 
     /* A horse under a rider or alone (§1.2, §4.4): a band from the rear hex to the front hex,
@@ -454,6 +612,19 @@
       return g;
     }
 
+    /* A pictogram (symbol `sym`) on hex `at`, turned to face `towards` (mirrored when that is to
+       the left), kept readable when zoomed out like the counters. */
+    _pictogram(parent, at, towards, sym, cls) {
+      const c = this.centreOf(at), f = this.centreOf(towards) || c;
+      if (!c) return null;
+      const g = svg("g", { class: "pictogram-at " + (cls || ""), transform: `translate(${c.x.toFixed(2)},${c.y.toFixed(2)})`,
+                           "data-symbol": sym }, parent);
+      const k = svg("g", { class: "ks" }, g);
+      svg("circle", { r: 17, class: "pictogram-disc" }, k);
+      svg("use", { href: "#sym-" + sym, transform: f.x < c.x - 0.5 ? "scale(-1,1)" : null }, k);
+      return g;
+    }
+
     /* carts: [{id, hexes: [front, rear], facing, animal, moving}] — carts (§4.5), in the horses'
        layer under them: a wooden body over both hexes, its front edge marked, dashed when moving */
     setCarts(carts) {  // call before setHorses, which draws them
@@ -465,52 +636,90 @@
       for (const x of this._carts || []) {
         const a = this.centreOf(x.hexes[1]), b = this.centreOf(x.hexes[0]);
         if (!a || !b) continue;
+        this._animalHexes.push(x.hexes[0], x.hexes[1]);
         const g = svg("g", { class: "cart" + (x.moving ? " cart-moving" : ""), "data-testid": "cart-" + x.id,
-                             "data-front": x.hexes[0], "data-rear": x.hexes[1] }, layer);
+                             "data-front": x.hexes[0], "data-rear": x.hexes[1], "data-cart": x.id }, layer);
         svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "#a0703c", "stroke-width": S * 1.3,
                       "stroke-linecap": "round", opacity: 0.9 }, g);
         if (x.moving) {
           svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "#5a3a1a", "stroke-width": 3,
                         "stroke-dasharray": "6 4" }, g);
         }
-        const t = svg("text", { x: b.x, y: b.y + 6, class: "counter-glyph", "text-anchor": "middle" }, g);
+        this._pictogram(g, x.hexes[1], x.hexes[0], "cart", "cart-symbol");
+        const t = svg("text", { x: b.x, y: b.y + 6, class: "counter-glyph cart-front", "text-anchor": "middle" }, g);
         t.textContent = x.moving ? "⇑" : "▣";
-        const title = svg("title", null, g);
-        title.textContent = x.id + (x.moving ? " (moving)" : "");
       }
     }
 
-    /* horses: [{id, hexes: [front, rear], facing, side, alive}] — riderless horses (§4.4.4) */
+    /* horses: [{id, hexes: [front, rear], facing, side, alive, kind, kneeling, passenger}] —
+       riderless horses (§4.4.4), draught animals (§4.5) and camels (§4.6.1) */
     setHorses(horses) {
       const layer = this.layers.horses;
       layer.innerHTML = "";
+      this._animalHexes = [];
       this._drawCarts();
       for (const h of horses || []) {
         const colour = h.alive && h.side ? this.colourOf(h.side) : "#7a7a7a";
         const g = this._horseBody(layer, h.hexes[0], h.hexes[1], colour, h.alive ? "horse" : "dead-horse", h.id);
         if (!g) continue;
-        const c = this.centreOf(h.hexes[1]);
-        const t = svg("text", { x: c.x, y: c.y + 6, class: "counter-glyph", "text-anchor": "middle" }, g);
-        // camels of every kind (§4.6.1); "↓" a kneeling camel (§4.6.4)
-        t.textContent = !h.alive ? "✝" : ((h.kind || "horse").endsWith("camel") ? "🐪" : (h.kind === "ox" ? "🐂" : "♞")) + (h.kneeling ? "↓" : "");
+        this._animalHexes.push(h.hexes[0], h.hexes[1]);
+        g.setAttribute("data-animal", h.id);
+        g.setAttribute("data-kind", h.kind || "horse");
+        const sym = animalSymbol(h.kind, h.kneeling);
+        const pic = this._pictogram(g, h.hexes[1], h.hexes[0], sym, "animal-symbol");
+        if (!h.alive && pic) {
+          pic.classList.add("dead");
+          const x = pic.querySelector(".ks");
+          svg("path", { d: "M-11,-11 L11,11 M11,-11 L-11,11", class: "dead-cross" }, x);
+        }
         if (h.passenger && h.alive) {
           // the litter's passenger (§4.6.1): clicking the litter selects him (or aims at him)
           g.setAttribute("data-char", h.passenger);
           g.setAttribute("data-at", h.hexes[0]);
           g.setAttribute("data-passenger", h.passenger);
           const p = this.centreOf(h.hexes[0]);
-          const pt = svg("text", { x: p.x, y: p.y + 6, class: "counter-glyph", "text-anchor": "middle" }, g);
-          pt.textContent = "◉";
+          const pg = svg("g", { transform: `translate(${p.x.toFixed(2)},${p.y.toFixed(2)})`, class: "passenger" }, g);
+          const k = svg("g", { class: "ks" }, pg);
+          svg("circle", { r: 8, class: "passenger-disc", fill: colour }, k);
+          svg("circle", { cx: 0, cy: -2.5, r: 2.6, fill: "#fff" }, k);
+          svg("path", { d: "M-4.5,5 Q0,-1 4.5,5 Z", fill: "#fff" }, k);
         }
-        const title = svg("title", null, g);
-        title.textContent = h.passenger ? `${h.id} (${h.passenger})` : h.id;
       }
     }
 
+    /* a name that fits its counter: the whole name, or its last word, squeezed a little if need
+       be, else cut with an ellipsis (measured in the counter's own font) */
+    _fitName(name, font) {
+      name = String(name || "");
+      const key = font + "|" + name;
+      if (this.nameFits.has(key)) return this.nameFits.get(key);
+      const f = font / FONT.name;  // measured in the name's font at FONT.name, scaled
+      const len = (x) => { this._meas.textContent = x; return this._meas.getComputedTextLength() * f; };
+      const SQ = 0.8;
+      let out = null;
+      const words = name.split(/\s+/).filter(Boolean);
+      const tries = [name];
+      if (words.length > 1) tries.push(words[words.length - 1]);
+      for (const cand of tries) {
+        const L = len(cand);
+        if (L <= NAME_ROOM) { out = { text: cand, squeeze: null }; break; }
+        if (L * SQ <= NAME_ROOM) { out = { text: cand, squeeze: NAME_ROOM }; break; }
+      }
+      if (!out) {
+        let cand = tries[tries.length - 1];
+        while (cand.length > 1 && len(cand + "…") * SQ > NAME_ROOM) cand = cand.slice(0, -1);
+        const L = len(cand + "…");
+        out = { text: cand + "…", squeeze: L > NAME_ROOM ? NAME_ROOM : null };
+      }
+      if (len(out.text) > 0) this.nameFits.set(key, out);  // not cached while the page has no layout
+      return out;
+    }
+
     _counter(layer, c, x, y, marks) {
-      const W = S * 1.25, half = W / 2;
+      const W = CW, half = W / 2;
       const col = this.colourOf(c.side);
       const dead = c.status === "dead", stunned = c.status === "stunned", wounded = c.status === "wounded";
+      const fill = dead || stunned ? "#8a8a8a" : col;
       const cls = ["counter", "side-" + c.side, "status-" + c.status];
       if (marks.selected === c.id) cls.push("selected");
       if (marks.actors && marks.actors.has(c.id)) cls.push("actor");
@@ -518,45 +727,130 @@
       if (marks.groups && marks.groups.has(c.id)) cls.push("in-group");
       const g = svg("g", { class: cls.join(" "), transform: `translate(${x.toFixed(2)},${y.toFixed(2)})`,
                            "data-char": c.id, "data-at": c.hex, "data-testid": "counter-" + c.id,
-                           "data-status": c.status, "data-hex-at": c.hex }, layer);
-      const title = svg("title", null, g);
-      title.textContent = this.opts.tooltip ? this.opts.tooltip(c) : c.name;
+                           "data-status": c.status, "data-hex-at": c.hex, "aria-label": c.name }, layer);
+      const face = svg("g", { class: "ks" }, g);
       if (marks.targets && marks.targets.has(c.id)) {
-        svg("circle", { r: half + 7, class: "target-ring" }, g);
+        svg("circle", { r: half + 7, class: "target-ring" }, face);
       }
-      const body = svg("g", { transform: stunned ? "rotate(35)" : null }, g);
+      // the square counter (full and medium faces), tilted when stunned
+      const body = svg("g", { class: "lod-square", transform: stunned ? "rotate(35)" : null }, face);
       svg("rect", { x: -half - 3, y: -half - 3, width: W + 6, height: W + 6, rx: 5, class: "counter-halo" }, body);
-      svg("rect", { x: -half, y: -half, width: W, height: W, rx: 3.5, fill: dead || stunned ? "#8a8a8a" : col,
-                    class: "counter-body", stroke: "#fff", "stroke-width": 1.6 }, body);
-      svg("rect", { x: -half, y: -half, width: W, height: 13.5, rx: 3.5, fill: "rgba(0,0,0,0.22)" }, body);
-      const nm = svg("text", { x: 0, y: -half + 10.2, class: "counter-name" }, body);
-      nm.textContent = shortName(c.name);
-      // type glyph (missile weapon, mounted) and movement allowance in the middle row;
-      // attack and defence (circled when armoured) in the bottom row
-      const glyph = c.mounted ? "♞" : (c.weapon ? "➶" : "");
+      svg("rect", { x: -half, y: -half, width: W, height: W, rx: 4, fill, class: "counter-body", stroke: "#fff", "stroke-width": 1.6 }, body);
+      // the full face: name, type, movement, attack and defence
+      const full = svg("g", { class: "lod-full-only" }, body);
+      svg("rect", { x: -half, y: -half, width: W, height: 15, rx: 4, class: "name-strip" }, full);
+      this._name(full, c.name, FONT.name, -half + 11.3, "counter-name");
+      // the mount (horse or camel, §4.6.1) or a missile weapon, left of the movement box
+      const glyph = c.mounted ? animalSymbol(c.mount, c.kneeling) : (c.weapon ? "bow" : null);
       if (glyph) {
-        const gl = svg("text", { x: -half + 9, y: 4.5, class: "counter-glyph" }, body);
-        gl.textContent = glyph;
+        const u = svg("use", { href: "#sym-" + glyph, class: "counter-symbol", "data-symbol": glyph,
+                               transform: `translate(${-half + 11},1) scale(${c.mounted ? 0.5 : 0.62})` }, full);
+        if (c.mounted) u.classList.add("mount-symbol");
       }
-      svg("rect", { x: half - 15, y: -4.5, width: 13, height: 11, rx: 2.5, class: "move-box" }, body);
-      const mv = svg("text", { x: half - 8.5, y: 4.6, class: "counter-move" }, body); mv.textContent = c.movement;
-      const yb = half - 4;
-      const at = svg("text", { x: -half + 9.5, y: yb, class: "counter-stat" }, body); at.textContent = c.attack;
-      if (c.armour) svg("circle", { cx: half - 9.5, cy: yb - 4.2, r: 7.6, class: "armour-ring" }, body);
-      const df = svg("text", { x: half - 9.5, y: yb, class: "counter-stat" }, body); df.textContent = c.defence;
+      svg("rect", { x: 3, y: -5.5, width: 17, height: 13, rx: 2.5, class: "move-box" }, full);
+      const mv = svg("text", { x: 11.5, y: 5.4, class: "counter-move" }, full); mv.textContent = c.movement;
+      const yb = half - 3.5;
+      const at = svg("text", { x: -half + 10.5, y: yb, class: "counter-stat" }, full); at.textContent = c.attack;
+      if (c.armour) svg("circle", { cx: half - 10.5, cy: yb - 5.3, r: 8.3, class: "armour-ring" }, full);
+      const df = svg("text", { x: half - 10.5, y: yb, class: "counter-stat" }, full); df.textContent = c.defence;
+      // the medium face: a larger name, attack and defence
+      const med = svg("g", { class: "lod-medium-only" }, body);
+      svg("rect", { x: -half, y: -half, width: W, height: 19, rx: 4, class: "name-strip" }, med);
+      this._name(med, c.name, FONT.name_m, -half + 14.2, "counter-name medium");
+      const ym = half - 3.5;
+      const at1 = svg("text", { x: -10.5, y: ym, class: "counter-stat medium" }, med); at1.textContent = c.attack;
+      if (c.armour) svg("circle", { cx: 11, cy: ym - 6.4, r: 9.6, class: "armour-ring" }, med);
+      const df1 = svg("text", { x: 11, y: ym, class: "counter-stat medium" }, med); df1.textContent = c.defence;
       if (wounded) {
         svg("path", { d: `M${half - 12},${-half} L${half},${-half} L${half},${-half + 12} Z`, fill: "#e01b24", stroke: "#fff", "stroke-width": 1 }, body);
         svg("rect", { x: -half, y: -half + 12.5, width: 3.5, height: W - 12.5, fill: "#e01b24" }, body);
-      }
-      if (stunned) {
-        const st = svg("text", { x: half - 2, y: -half + 2, class: "stun-mark" }, g);
-        st.textContent = "✶";
       }
       if (dead) {
         svg("path", { d: `M${-half + 3},${-half + 3} L${half - 3},${half - 3} M${half - 3},${-half + 3} L${-half + 3},${half - 3}`,
                       stroke: "#5c0a0a", "stroke-width": 3.5, "stroke-linecap": "round" }, body);
       }
+      // the compact face (zoomed out): a wide, low chip with attack and defence in large figures;
+      // CHIP_H stays under the 27.7 units between the centres of two neighbouring columns' hexes,
+      // so that chips of neighbouring hexes never overlap
+      const chip = svg("g", { class: "lod-compact-only" }, face);
+      const cw = CHIP_W / 2, chh = CHIP_H / 2;
+      svg("rect", { x: -cw - 3, y: -chh - 3, width: CHIP_W + 6, height: CHIP_H + 6, rx: 6, class: "counter-halo" }, chip);
+      svg("rect", { x: -cw, y: -chh, width: CHIP_W, height: CHIP_H, rx: 5, fill, class: "counter-body", stroke: "#fff", "stroke-width": 1.6 }, chip);
+      const cy = 10;
+      const at2 = svg("text", { x: -cw / 2 - 1, y: cy, class: "counter-big" }, chip); at2.textContent = c.attack;
+      const df2 = svg("text", { x: cw / 2 + 1, y: cy, class: "counter-big" + (c.armour ? " armoured" : "") }, chip); df2.textContent = c.defence;
+      if (c.armour) svg("rect", { x: 6, y: -chh + 2, width: cw - 8, height: CHIP_H - 4, rx: 6, class: "armour-ring big" }, chip);
+      if (wounded) svg("rect", { x: -cw, y: -chh, width: 5, height: CHIP_H, rx: 2, fill: "#e01b24" }, chip);
+      if (dead) svg("path", { d: `M${-cw + 4},${-chh + 3} L${cw - 4},${chh - 3} M${cw - 4},${-chh + 3} L${-cw + 4},${chh - 3}`,
+                              stroke: "#5c0a0a", "stroke-width": 3.5, "stroke-linecap": "round" }, chip);
+      if (stunned) {
+        const st = svg("text", { x: half - 2, y: -half + 2, class: "stun-mark" }, face);
+        st.textContent = "✶";
+      }
       return g;
+    }
+
+    _name(parent, name, font, y, cls) {
+      const fit = this._fitName(name, font);
+      const nm = svg("text", { x: 0, y, class: cls, textLength: fit.squeeze, lengthAdjust: fit.squeeze ? "spacingAndGlyphs" : null }, parent);
+      nm.textContent = fit.text;
+      return nm;
+    }
+
+    /* --- objectives (the scenario's victory hexes) ---------------------------------------------- */
+    /* items: [{hex, holder: side id or null}] — a gold ring under the counters, a flag over them,
+       in the colour of the side that holds the hex */
+    setObjectives(items) {
+      const ring = this.layers.objectives, flags = this.layers.flags;
+      ring.innerHTML = ""; flags.innerHTML = "";
+      for (const it of items || []) {
+        const c = this.centreOf(it.hex);
+        if (!c) continue;
+        svg("polygon", { points: corners(c, 0.9), class: "objective-ring" + (it.holder ? " held" : "") }, ring);
+        const g = svg("g", { class: "objective-flag" + (it.holder ? " held" : ""), "data-testid": "objective-" + it.hex,
+                             "data-hex": it.hex, "data-held": it.holder || "",
+                             transform: `translate(${(c.x + S * 0.78).toFixed(2)},${(c.y - S * 0.1).toFixed(2)})` }, flags);
+        const k = svg("g", { class: "ks" }, g);
+        svg("circle", { r: 11, class: "flag-disc" }, k);
+        const f = svg("g", { transform: "scale(0.85)" }, k);  // the flag symbol, in the holder's colour
+        svg("line", { x1: -6, y1: 10, x2: -6, y2: -11, stroke: INK, "stroke-width": 2, "stroke-linecap": "round" }, f);
+        svg("path", { d: "M-5,-11 L10,-6.5 L-5,-1.5 Z", fill: it.holder ? this.colourOf(it.holder) : "#fff", class: "flag-cloth-on-board",
+                      stroke: INK, "stroke-width": 1.3, "stroke-linejoin": "round" }, f);
+      }
+    }
+
+    /* --- dice: the die just rolled, on its target ------------------------------------------------ */
+    /* rolls: [{hex, die, modified, result, title, n}] — shown for `ms` then faded out */
+    showRolls(rolls, ms) {
+      const layer = this.layers.rolls;
+      layer.innerHTML = "";
+      clearTimeout(this._rollTimer);
+      const perHex = new Map();
+      for (const r of rolls || []) {
+        const c = this.centreOf(r.hex);
+        if (!c) continue;
+        const i = perHex.get(r.hex) || 0;
+        perHex.set(r.hex, i + 1);
+        const g = svg("g", { class: "die-roll", "data-testid": "die-roll", "data-hex": r.hex, "data-die": r.die,
+                             "data-result": r.result === undefined || r.result === null ? "" : String(r.result), "data-n": r.n,
+                             transform: `translate(${(c.x + S * 0.34 + i * 36).toFixed(2)},${(c.y - S * 0.34).toFixed(2)})` }, layer);
+        if (r.title) svg("title", null, g).textContent = r.title;
+        const k = svg("g", { class: "ks" }, g);
+        const spin = svg("g", { class: "die-spin" }, k);
+        svg("rect", { x: -16, y: -16, width: 32, height: 32, rx: 6, class: "die-face" }, spin);
+        const t = svg("text", { x: 0, y: 8, class: "die-number" }, spin);
+        t.textContent = r.die;
+        const res = r.result === undefined || r.result === null || r.result === "" ? null : String(r.result);
+        const mod = r.modified !== undefined && r.modified !== null && r.modified !== r.die ? "=" + r.modified : "";
+        const label = (mod ? mod + " " : "") + (res ? "→ " + res : "");
+        if (label) {
+          const w = 10 + label.length * 7.4;
+          svg("rect", { x: -w / 2, y: 18, width: w, height: 17, rx: 8.5, class: "die-result" }, k);
+          const rt = svg("text", { x: 0, y: 31, class: "die-result-text" }, k);
+          rt.textContent = label;
+        }
+      }
+      if (ms) this._rollTimer = setTimeout(() => { layer.querySelectorAll(".die-roll").forEach((x) => x.classList.add("fading")); }, ms);
     }
 
     /* --- overlays --------------------------------------------------------------------------------- */
@@ -630,5 +924,6 @@
     return last.length <= 8 ? last : last.slice(0, 7) + "…";
   }
 
-  window.OriflammeBoard = { Board, featureName, TERRAIN_STYLE, FEATURE_STYLE, SIDE_COLOURS, centre, S, defineSymbols };
+  window.OriflammeBoard = { Board, featureName, TERRAIN_STYLE, FEATURE_STYLE, SIDE_COLOURS, centre, S, defineSymbols, animalSymbol,
+                           MIN_SCALE, COMPACT_MIN_PX, NAME_MIN_PX, FONT };
 })();

@@ -10,8 +10,10 @@
  * offered `action` objects.
  */
 import "./board.js";  // defines window.OriflammeBoard (pure drawing)
+import { BOARD_TEXTS } from "./board_texts.js";  // the board's own strings (card, tracker, dice)
 
-const { Board, TERRAIN_STYLE, FEATURE_STYLE, featureName } = window.OriflammeBoard;
+const { Board, TERRAIN_STYLE, FEATURE_STYLE, featureName, animalSymbol } = window.OriflammeBoard;
+const ROLL_SHOWN_MS = 9000;  // how long the die just rolled stays on its target
 const STEPS = ["offensive_fire", "movement", "melee", "recovery"];
 const PENDING = ["retreat", "advance", "casualty", "place", "set_down", "defensive_fire", "grab", "counter_charge"];
 
@@ -26,13 +28,30 @@ const BOARD_HTML = `
   <details class="legend" id="legend" data-testid="legend">
     <summary data-i18n="legend.title"></summary>
     <div id="legend-body"></div>
-  </details>`;
+  </details>
+  <details class="victory-tracker" id="victory" data-testid="victory-tracker" hidden>
+    <summary id="victory-summary" data-testid="victory-summary"></summary>
+    <div id="victory-body"></div>
+  </details>
+  <button type="button" class="btn icon board-size" id="board-size" data-testid="board-size" data-i18n-title="board.grow">⇕</button>
+  <div class="counter-card" id="counter-card" data-testid="counter-card" role="tooltip" hidden></div>`;
 const PANEL_HTML = `
   <section id="prompts" class="card prompts" data-testid="prompts" hidden></section>
   <section id="declarations" class="card prompts" data-testid="declarations" hidden></section>
   <section id="preview" class="card preview" data-testid="preview" hidden></section>
   <section id="whynot" class="card whynot" data-testid="why-not" hidden></section>
   <section id="selection" class="card selection" data-testid="selection" hidden></section>`;
+
+/* the board's stylesheet, beside this module (a <link>: the pages' CSP allows 'self' styles) */
+function loadStyle(href) {
+  if (document.querySelector(`link[data-board-css]`)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const l = document.createElement("link");
+    l.rel = "stylesheet"; l.href = href; l.dataset.boardCss = "1";
+    l.onload = () => resolve(); l.onerror = () => resolve();
+    document.head.appendChild(l);
+  });
+}
 
 export async function mount(containers, core, view) {
   const { t, el, fr, pct, human, $, sideName, citeChips, citesOf, handleError } = core;
@@ -60,18 +79,6 @@ export async function mount(containers, core, view) {
   function charById(id) { return chars().find((c) => c.id === id); }
   function charName(id) { const c = charById(id); return c ? c.name : id; }
   function names(ids) { return ids.map(charName).join(fr() ? " et " : " & "); }
-
-  function tooltip(c) {
-    const lines = [
-      `${c.name} — ${sideName(c.side)} (${c.side})`,
-      `${human(c.type)}${c.mounted ? ", " + t("char.mounted") : ""}${c.armour ? ", " + t("char.armour") : ""}`,
-      `${t("char.attack")} ${c.attack} · ${t("char.defence")} ${c.defence} · ${t("char.movement")} ${c.movement}`,
-      `${t("char.status")}: ${t("status." + c.status)} · ${t("char.hex")} ${c.hex || "—"}`,
-    ];
-    if (c.weapon) lines.push(`${t("char.weapon")}: ${human(c.weapon)}`);
-    if (c.points_left !== undefined) lines.push(`${t("char.points_left")}: ${c.points_left}`);
-    return lines.join("\n");
-  }
 
   function hasOptions(id) {
     const o = st.view.options;
@@ -257,7 +264,8 @@ export async function mount(containers, core, view) {
     return f.characters.map((fc) => {
       const c = base.get(fc.id) || { id: fc.id, name: fc.id, side: "?", attack: "", defence: "", movement: "" };
       const out = Object.assign({}, c, { hex: fc.hex, status: fc.status, points_left: undefined,
-                                         mounted: fc.mounted, rear: fc.rear, facing: fc.facing });
+                                         mounted: fc.mounted, rear: fc.rear, facing: fc.facing,
+                                         mount: fc.mount || c.mount, kneeling: fc.kneeling });
       // frames carry no attack/defence/movement: the current values are shown only while the
       // status is the same as now (they depend on it); otherwise they are left blank
       if (fc.status !== c.status) Object.assign(out, { attack: "–", defence: "–", movement: "–" });
@@ -326,6 +334,94 @@ export async function mount(containers, core, view) {
     b.setCarts((f ? f.carts : v.carts) || []);  // carts (§4.5), drawn with the horses, under them
     b.setHorses((f ? f.horses : v.horses) || []);
     b.setCharacters(displayedCharacters(), marks, (f || st.view || {}).carcasses || []);
+    b.setObjectives(objectives());
+    renderVictory();
+    document.body.classList.toggle("cards-open", !!(st.preview || st.why || st.selected || st.groupChoice ||
+      (o && o.prompts && o.prompts.length)));
+  }
+
+  /* --- objectives and the victory tracker (view.victory: engine/victory.py) -------------------- */
+  function objectives() {
+    const vic = st.view && st.view.victory;
+    if (!vic || !vic.objectives) return [];
+    const held = new Set(vic.held || []);
+    // in a replay, who stands on the hex in the frame shown (alive, not stunned: engine/victory.py)
+    const f = frame();
+    return vic.objectives.map((hex) => {
+      if (!f) return { hex, holder: held.has(hex) ? vic.objective_side : null };
+      const on = displayedCharacters().find((c) => (c.hex === hex || c.rear === hex) && c.side === vic.objective_side &&
+        (c.status === "healthy" || c.status === "wounded"));
+      return { hex, holder: on ? vic.objective_side : null };
+    });
+  }
+
+  function renderVictory() {
+    const box = $("victory");
+    const vic = st.view && st.view.victory;
+    if (!box || !vic) { if (box) box.hidden = true; return; }
+    box.hidden = false;
+    const objs = objectives();
+    const nHeld = objs.filter((o) => o.holder).length;
+    const sides = st.view.sides.map((x) => x.id);
+    const loss = (sd) => vic.losses[sd] || { lost: 0, total: 0, rout_at: null };
+    const sum = $("victory-summary");
+    sum.innerHTML = "";
+    sum.append(el("span", { class: "vt-title" }, "⚑ " + t("victory.title")));
+    if (vic.objective_side) {
+      sum.append(el("span", { class: "vt-chip", testid: "victory-held", style: `--side:${st.board.colourOf(vic.objective_side)}` },
+        t("victory.short_obj", { held: nHeld, need: vic.objective_count })));
+    }
+    for (const sd of sides) {
+      const l = loss(sd);
+      sum.append(el("span", { class: "vt-chip loss", testid: "victory-loss-" + sd, style: `--side:${st.board.colourOf(sd)}`,
+                              title: sideName(sd) + " — " + t("victory.loss_row", { lost: l.lost, total: l.total, at: l.rout_at === null ? "–" : l.rout_at }) },
+        `✝ ${l.lost}/${l.rout_at === null ? "–" : l.rout_at}`));
+    }
+    const body = $("victory-body");
+    body.innerHTML = "";
+    const text = fr() ? vic.text_fr || vic.text : vic.text;
+    if (text) body.appendChild(el("p", { class: "vt-text", testid: "victory-text" }, text));
+    if (vic.objective_side) {
+      body.appendChild(el("p", { class: "vt-line" }, t("victory.objectives", { side: sideName(vic.objective_side), held: nHeld, need: vic.objective_count }),
+        " — ", t("victory.by_turn", { turn: st.view.last_turn })));
+      const ul = el("ul", { class: "vt-hexes" });
+      objs.forEach((o) => ul.appendChild(el("li", { class: o.holder ? "held" : "", testid: "victory-hex-" + o.hex },
+        el("strong", {}, o.hex), " ", o.holder ? t("victory.held_by", { side: sideName(o.holder) }) : t("victory.not_held"))));
+      body.appendChild(ul);
+    }
+    body.appendChild(el("h4", {}, t("victory.losses")));
+    const ul2 = el("ul", { class: "vt-losses" });
+    for (const sd of sides) {
+      const l = loss(sd);
+      ul2.appendChild(el("li", {}, el("span", { class: "side-chip", style: `--side:${st.board.colourOf(sd)}` }, sideName(sd)), " ",
+        t("victory.loss_row", { lost: l.lost, total: l.total, at: l.rout_at === null ? "–" : l.rout_at })));
+    }
+    body.appendChild(ul2);
+    if (vic.otherwise) body.appendChild(el("p", { class: "small muted" },
+      vic.otherwise === "draw" ? t("victory.otherwise_draw") : t("victory.otherwise", { side: sideName(vic.otherwise) })));
+  }
+
+  /* --- the die on the target: the rolls of the events just logged ------------------------------ */
+  function rollsOf(events, v) {
+    const hexOfChar = (id) => { const c = (v.characters || []).find((x) => x.id === id); return c && c.hex; };
+    const hexOfAnimal = (id) => { const h = (v.horses || []).find((x) => x.id === id); return h && h.hexes[0]; };
+    const out = [];
+    for (const e of events) {
+      const r = e.ruling;
+      if (!r || r.die === undefined || r.die === null) continue;
+      const ids = [r.target, r.victim, e.target, (r.defenders || [])[0], (e.defenders || [])[0], e.char, r.char, r.shooter, e.shooter]
+        .filter((x) => typeof x === "string");
+      let hex = r.hex || e.hex || null;
+      if (!hex && r.line && r.line.length) hex = r.line[r.line.length - 1];
+      for (const id of ids) { if (!hex) hex = hexOfChar(id); }
+      if (!hex && (r.horse || e.horse)) hex = hexOfAnimal(r.horse || e.horse);
+      if (!hex) continue;
+      const mod = r.modified_die !== undefined && r.modified_die !== null && r.modified_die !== r.die
+        ? ` (${r.modified_die - r.die > 0 ? "+" : ""}${r.modified_die - r.die} = ${r.modified_die})` : "";
+      out.push({ hex, die: r.die, modified: r.modified_die, result: r.result, n: e.n,
+                 title: t("die.title", { die: r.die, mod, result: r.result === undefined ? "" : r.result }) + " — " + (e.text || "") });
+    }
+    return out;
   }
 
   function renderDeclarations() {
@@ -466,7 +562,7 @@ export async function mount(containers, core, view) {
       el("summary", {}, t("preview.explanation")),
       el("ol", { class: "explanation", testid: "preview-explanation" }, (r.explanation || []).map((x) => el("li", {}, x))),
       citesOf(r.citations)));
-    box.appendChild(el("div", { class: "actions" },
+    box.appendChild(el("div", { class: "actions roll-actions", testid: "roll-actions" },  // sticky: never below the fold
       el("button", { type: "button", class: "btn primary", testid: "commit", onclick: () => commit(a) }, t("preview.commit")),
       el("button", { type: "button", class: "btn", testid: "cancel", onclick: () => { st.preview = null; renderPanel(); renderBoardMarks(); } }, t("preview.cancel"))));
   }
@@ -653,11 +749,95 @@ export async function mount(containers, core, view) {
     if (feats.childElementCount) body.append(el("h4", {}, t("legend.features")), feats);
     body.append(
       el("p", { class: "small" }, el("span", { class: "elev-sample" }, "▲1"), " ", t("legend.elevation")),
-      el("p", { class: "small" }, t("legend.counter")));
+      el("p", { class: "small", testid: "legend-counter" }, t("legend.counter2")));
+    // the animals, the cart, the objective flag and the die (the board's symbols)
+    const syms = el("ul", { class: "legend-list symbols" });
+    const pic = (id, cls) => {
+      const sw = document.createElementNS(NS, "svg");
+      sw.setAttribute("viewBox", "-18 -16 36 30"); sw.setAttribute("class", "legend-swatch pictogram-swatch " + (cls || ""));
+      const u = document.createElementNS(NS, "use"); u.setAttribute("href", "#sym-" + id); sw.appendChild(u);
+      return sw;
+    };
+    const kinds = [["horse", "animal.horse"], ["draught_horse", "animal.draught_horse"], ["ox", "animal.ox"], ["cart", "animal.cart"],
+                   ["camel", "animal.camel"], ["camel_kneeling", "animal.camel", "card.kneeling"], ["pack_camel", "animal.pack_camel"],
+                   ["litter_camel", "animal.litter_camel"]];
+    for (const [id, key, extra] of kinds) {
+      syms.appendChild(el("li", { testid: "legend-sym-" + id }, pic(id), el("span", { class: "legend-name" }, t(key) + (extra ? " (" + t(extra) + ")" : ""))));
+    }
+    syms.appendChild(el("li", { testid: "legend-sym-flag" }, pic("flag", "flag"), el("span", { class: "legend-info" }, t("legend.objective"))));
+    body.append(el("h4", {}, t("legend.symbols")), syms);
+  }
+
+  /* --- the counter's card: hover (mouse) or long press (touch) ------------------------------------ */
+  function animalById(id) { const v = st.view; return v && (v.horses || []).find((h) => h.id === id); }
+  function cartById(id) { const v = st.view; return v && (v.carts || []).find((x) => x.id === id); }
+  function typeName(c) { return (fr() ? c.type_name_fr : c.type_name) || human(c.type); }
+  function weaponName(c) { return (fr() ? c.weapon_name_fr : c.weapon_name) || human(c.weapon); }
+
+  function showCard(info) {
+    const card = $("counter-card");
+    if (!card) return;
+    if (!info || !st.view) { card.hidden = true; card.innerHTML = ""; return; }
+    card.innerHTML = "";
+    const animal = info.animal && animalById(info.animal), cart = info.cart && cartById(info.cart);
+    const c = !animal && !cart && info.char && (displayedCharacters().find((x) => x.id === info.char) || charById(info.char));
+    const line = (txt, cls) => el("div", { class: "cc-line " + (cls || "") }, txt);
+    if (c) {
+      const full = charById(c.id) || c;
+      card.dataset.kind = "character"; card.dataset.id = c.id;
+      card.append(el("div", { class: "cc-head" }, el("span", { class: "swatch", style: `background:${st.board.colourOf(c.side)}` }),
+        el("strong", { testid: "card-name" }, c.name)));
+      card.append(line(t("card.profile", { type: typeName(full), side: sideName(c.side) }), "muted"));
+      card.append(line(t("card.stats", { a: c.attack, d: c.defence, m: c.movement }), "cc-stats"));
+      card.append(line(t("card.status", { s: t("status." + c.status) }) + " · " + (full.armour ? t("card.armour") : t("card.no_armour"))));
+      if (full.weapon) card.append(line(t("card.weapon", { w: weaponName(full) })));
+      if (c.mounted) card.append(line(t("card.riding", { mount: t("animal." + (c.mount || "horse")) }) + (c.kneeling ? " (" + t("card.kneeling") + ")" : "")));
+      card.append(line(c.rear ? t("card.at2", { front: c.hex, rear: c.rear }) : t("card.at", { hex: c.hex || "—" }), "muted"));
+      if (c.points_left !== undefined && !st.replay) card.append(line(t("card.points_left", { n: c.points_left })));
+    } else if (animal) {
+      card.dataset.kind = "animal"; card.dataset.id = animal.id;
+      const kind = animal.kind || "horse";
+      const sw = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      sw.setAttribute("viewBox", "-18 -16 36 30"); sw.setAttribute("class", "cc-pic");
+      const u = document.createElementNS("http://www.w3.org/2000/svg", "use"); u.setAttribute("href", "#sym-" + animalSymbol(kind, animal.kneeling)); sw.appendChild(u);
+      card.append(el("div", { class: "cc-head" }, sw, el("strong", { testid: "card-name" }, t("animal." + kind)), " ", el("span", { class: "muted" }, animal.id)));
+      const bits = [animal.side ? sideName(animal.side) : t("card.no_side")];
+      if (!animal.alive) bits.push(t("card.dead"));
+      else if (kind.endsWith("camel")) bits.push(animal.kneeling ? t("card.kneeling") : t("card.standing"));
+      card.append(line(bits.join(" · "), "muted"));
+      if (animal.passenger) card.append(line(t("card.passenger", { name: charName(animal.passenger) })));
+      if (animal.led_by) card.append(line(t("card.led_by", { name: charName(animal.led_by) })));
+      if (animal.harnessed_to) card.append(line(t("card.harnessed", { cart: animal.harnessed_to })));
+      card.append(line(t("card.at2", { front: animal.hexes[0], rear: animal.hexes[1] }), "muted"));
+    } else if (cart) {
+      card.dataset.kind = "cart"; card.dataset.id = cart.id;
+      card.append(el("div", { class: "cc-head" }, el("strong", { testid: "card-name" }, t("animal.cart")), " ", el("span", { class: "muted" }, cart.id)));
+      card.append(line(cart.moving ? t("card.cart_moving") : t("card.cart_still")));
+      if (cart.animal) card.append(line(t("card.cart_animal", { animal: t("animal." + ((animalById(cart.animal) || {}).kind || "horse")) })));
+      card.append(line(t("card.at2", { front: cart.hexes[0], rear: cart.hexes[1] }), "muted"));
+    } else { card.hidden = true; return; }
+    card.hidden = false;
+    // beside the counter, inside the board's frame
+    const frameBox = containers.board.getBoundingClientRect(), r = info.rect;
+    const cw = card.offsetWidth, ch = card.offsetHeight;
+    const W = frameBox.width, H = frameBox.height, left = r.left - frameBox.left, top = r.top - frameBox.top;
+    let x = left + r.width + 10, y = top;
+    if (x + cw > W - 6) x = left - cw - 10;                      // right of the counter, else left
+    if (x < 6) {                                                 // neither: under it (or over it)
+      x = Math.max(6, Math.min(W - cw - 6, left + r.width / 2 - cw / 2));
+      y = top + r.height + 8;
+      if (y + ch > H - 6) y = top - ch - 8;
+    }
+    y = Math.max(6, Math.min(H - ch - 6, y));
+    card.style.left = x + "px"; card.style.top = y + "px";
   }
 
   /* --- the position changed (setView): drop or re-attach what no longer fits ------------------- */
   function update(old, v) {
+    if (old && st.board && v.log && old.log && v.log.length > old.log.length) {
+      const rolls = rollsOf(v.log.slice(old.log.length), v);
+      if (rolls.length) st.board.showRolls(rolls, ROLL_SHOWN_MS);
+    }
     if (!old || old.version !== v.version || old.to_act !== v.to_act || old.step !== v.step) {
       st.preview = null;
       st.groupChoice = null; st.facingChoice = null;
@@ -721,18 +901,27 @@ export async function mount(containers, core, view) {
   }
 
   /* --- mounting ----------------------------------------------------------------------------------- */
+  for (const l of Object.keys(BOARD_TEXTS)) Object.assign(I18N.STR[l], BOARD_TEXTS[l]);
+  await loadStyle(new URL("./board.css", import.meta.url).href);
   containers.board.innerHTML = BOARD_HTML;
   containers.panel.innerHTML = PANEL_HTML;
   I18N.apply();
   st.map = await core.get("/map");
   $("board").innerHTML = "";
-  st.board = new Board($("board"), st.map, { onHex, onCounter, onHover, tooltip });
+  // the map is fitted between the victory tracker (top) and the legend (bottom), which cover it otherwise
+  st.board = new Board($("board"), st.map, { onHex, onCounter, onHover, onCard: showCard, insetTop: 46, insetBottom: 46 });
   st.board.setSides(view.sides.map((s) => s.id));
   for (const s of view.sides) document.documentElement.style.setProperty("--side-" + s.id, st.board.colourOf(s.id));
   renderLegend();
   $("zoom-in").addEventListener("click", () => st.board.zoomBy(1.25));
   $("zoom-out").addEventListener("click", () => st.board.zoomBy(0.8));
   $("zoom-reset").addEventListener("click", () => st.board.fit());
+  // stacked layouts (phones, tablets upright): the board or the cards get the larger share
+  $("board-size").addEventListener("click", () => {
+    const big = document.body.classList.toggle("board-big");
+    $("board-size").dataset.i18nTitle = big ? "board.shrink" : "board.grow";
+    I18N.apply($("board-area"));
+  });
 
   return {
     state: st,
@@ -747,11 +936,13 @@ export async function mount(containers, core, view) {
     colourOf: (side) => st.board.colourOf(side),
     onLanguage() {
       st.why = null;
+      showCard(null);
       renderLegend();
       st.board.retitle();
     },
     onKey(e) {
       if (e.key === "Escape") {
+        showCard(null);
         if (st.preview || st.why || st.groupChoice) { st.preview = null; st.why = null; st.groupChoice = null; st.facingChoice = null; }
         else st.selected = null;
         render();
@@ -767,6 +958,8 @@ export async function mount(containers, core, view) {
 /* The home page's scenario briefing (web/static/lobby.js; docs/api.md § Lobby): the map and the
  * opening position as a spectator sees it, drawn read-only by the same board. */
 export async function preview(container, briefing) {
+  for (const l of Object.keys(BOARD_TEXTS)) Object.assign(I18N.STR[l], BOARD_TEXTS[l]);
+  await loadStyle(new URL("./board.css", import.meta.url).href);
   container.innerHTML = "";
   const b = new Board(container, briefing.board, {});
   b.readOnly = true;
