@@ -26,7 +26,8 @@
     if (!supported()) { button.textContent = t("notify.unsupported"); button.disabled = true; return; }
     if (Notification.permission === "denied") { button.textContent = t("notify.denied"); button.disabled = true; return; }
     const on = wanted() && Notification.permission === "granted";
-    button.textContent = (on ? "🔔 " : "🔕 ") + (on ? t("notify.on") : t("notify.ask"));
+    button.textContent = on ? t("notify.on") : t("notify.ask");
+    button.title = on ? t("notify.on.hint") : t("notify.ask.hint");
     button.setAttribute("aria-pressed", on ? "true" : "false");
   }
 
