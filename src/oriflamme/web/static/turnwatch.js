@@ -23,8 +23,12 @@
 
   function label() {
     if (!button) return;
-    if (!supported()) { button.textContent = t("notify.unsupported"); button.disabled = true; return; }
-    if (Notification.permission === "denied") { button.textContent = t("notify.denied"); button.disabled = true; return; }
+    if (!supported() || Notification.permission === "denied") {
+      button.textContent = t("notify.off");
+      button.title = t(supported() ? "notify.denied" : "notify.unsupported");
+      button.disabled = true;
+      return;
+    }
     const on = wanted() && Notification.permission === "granted";
     button.textContent = on ? t("notify.on") : t("notify.ask");
     button.title = on ? t("notify.on.hint") : t("notify.ask.hint");
