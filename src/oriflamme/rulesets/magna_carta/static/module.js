@@ -742,6 +742,17 @@ export async function mount(containers, core, view) {
       st.preview = null; st.why = null; st.groupChoice = null; st.facingChoice = null;
       st.board.setPath(null, []);
     },
+    reset() {  // after an undo: the selection goes too (issue 15: a stale selection swallowed the next click)
+      st.selected = null; st.hover = null;
+      st.preview = null; st.why = null; st.groupChoice = null; st.facingChoice = null;
+      st.board.setPath(null, []);
+    },
+    // the side's characters who can still act in this step (moved ones count as done in movement)
+    stillToAct(v) {
+      if (!v.options || (v.options.prompts && v.options.prompts.length)) return [];
+      return chars().filter((c) => c.side === v.to_act && c.status !== "dead" && hasOptions(c.id) &&
+        !(v.step === "movement" && c.points_left !== undefined && c.points_left < c.movement)).map((c) => c.name);
+    },
     phase, help, endStep,
     stepName: (s) => t("step." + s),
     colourOf: (side) => st.board.colourOf(side),
