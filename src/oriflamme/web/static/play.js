@@ -588,7 +588,7 @@
       const det = el("details", { class: "ev-ruling", open: st.open.has(e.n) || null });
       det.addEventListener("click", (ev) => { if (ev.target.tagName === "SUMMARY") st.userOpen.add(e.n); });
       det.addEventListener("toggle", () => { if (det.open) st.open.add(e.n); else st.open.delete(e.n); });
-      const dieTxt = r.die !== undefined && r.die !== null ? " — " + t("log.die", { die: r.die, mod: r.modified_die }) + (r.result ? ` : ${r.result}` : "") : "";
+      const dieTxt = r.die !== undefined && r.die !== null ? " — " + t("log.die", { die: r.die, mod: r.modified_die }) + (r.result ? ` : ${r.result_text || r.result}` : "") : "";
       det.append(
         el("summary", {}, t("log.explanation") + dieTxt),
         el("ol", { class: "explanation" }, (r.explanation || []).map((x) => el("li", {}, x))),
