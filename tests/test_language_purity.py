@@ -23,23 +23,8 @@ from oriflamme.core.record import Game
 from oriflamme.core.ruleset import CHANCE
 from oriflamme.web import shown
 
-#: French words that never belong in English text (the engine's and the rules' vocabulary)
-FRENCH = {
-    "le", "la", "les", "du", "des", "et", "est", "sur", "avec", "dans", "pour", "une", "au", "aux", "pas",
-    "camp", "tour", "tir", "cible", "case", "cases", "recule", "reculent", "blessé", "assommé", "tué", "mort",
-    "mouvement", "défensif", "offensif", "arbalète", "arc", "javelot", "broussailles", "portée", "courte",
-    "moyenne", "longue", "couverture", "pluie", "brouillard", "nuit", "tempête", "défenseur", "attaquant",
-    "tireur", "cheval", "cavalier", "personnage", "manqué", "effet", "étape", "séquence", "joueur", "partie",
-    "dé", "dégâts", "armure", "monté", "désarçonné", "arrêt", "déplacement", "infiltrateur", "opposant",
-}
-#: English words that never belong in French text
-ENGLISH = {
-    "the", "and", "of", "is", "to", "with", "at", "from", "by", "his", "her", "its", "in", "into", "on the",
-    "side", "fires", "fire", "moves", "move", "attack", "attacks", "wounded", "stunned", "killed", "dead",
-    "step", "turn", "hex", "hexes", "range", "cover", "none", "short", "medium", "wins", "winner",
-    "missed", "shot", "retreat", "retreats", "rider", "horse", "foot", "die", "row", "column", "nothing",
-    "stop", "rallied", "failed", "ends", "takes", "blow", "advance", "mounted", "armoured", "no", "yes",
-}
+from language_words import ENGLISH, FRENCH  # noqa: E402  (the two word lists, cited in both tests)
+
 ACCENTED = re.compile(r"[éèêëàâçùûôîïœ]", re.I)
 CITATION = re.compile(r"\((?:[^()]|\([^()]*\))*\b(?:MC|CH|CR|SEED-NOTES|LB|GF|docs/)[^()]*(?:\([^()]*\)[^()]*)*\)")
 WORD = re.compile(r"[A-Za-zÀ-ÿœŒ]+(?:['’][A-Za-zÀ-ÿ]+)?")
@@ -142,3 +127,46 @@ def test_the_log_and_the_actions_speak_one_language(ruleset_id, scenario_id):
 def test_the_word_lists_hold_words_of_their_own_language_only():
     """The two lists do not overlap (a word of both languages would prove nothing)."""
     assert not FRENCH & ENGLISH
+
+
+def test_every_french_label_of_the_rules_data_has_an_english():
+    """The labels Magna Carta and its editions quote from their data (a modifier, a table's
+    result, a terrain's or weather's name) have an English: the row's own ``*_en`` or
+    ``texts/labels.toml`` (magna_carta/display.py)."""
+    from oriflamme.rulesets.magna_carta import display
+    import tomllib
+    g = display.glossary()
+    missing = []
+
+    def walk(o, where):
+        if isinstance(o, dict):
+            for key in ("label", "text"):
+                if isinstance(o.get(key), str) and f"{key}_en" not in o and o[key] not in g:
+                    missing.append(f"{where}: {key} {o[key]!r}")
+            names = o.get("names")
+            if isinstance(names, list) and names and "name_en" not in o and names[0] not in g:
+                missing.append(f"{where}: names[0] {names[0]!r}")
+            for v in o.values():
+                walk(v, where)
+        elif isinstance(o, list):
+            for v in o:
+                walk(v, where)
+
+    files = list(display._family_data_files())
+    assert {w.split("/")[0] for w, _ in files} >= {"magna_carta", "cry_havoc", "croisades"}
+    for where, f in files:
+        walk(tomllib.loads(f.read_text(encoding="utf-8")), where)
+    assert not missing, "French labels without English:\n" + "\n".join(missing)
+
+
+def test_every_browser_string_exists_in_both_languages():
+    """web/static/i18n.js: the English and the French tables hold the same keys."""
+    from pathlib import Path
+    src = (Path(__file__).parents[1] / "src/oriflamme/web/static/i18n.js").read_text(encoding="utf-8")
+    en_part, fr_part = src.split("\n    fr: {", 1)
+    fr_part = fr_part.split("\n    },\n", 1)[0]
+    key = re.compile(r'"([a-z_][\w.]*)":\s*"')
+    en, fr = set(key.findall(en_part.split("\n    en: {", 1)[1])), set(key.findall(fr_part))
+    assert en and fr
+    assert not en - fr, f"English only: {sorted(en - fr)}"
+    assert not fr - en, f"French only: {sorted(fr - en)}"

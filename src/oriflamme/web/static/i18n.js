@@ -601,7 +601,11 @@
     root.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
     root.querySelectorAll("[data-i18n-title]").forEach((el) => {
       el.title = t(el.dataset.i18nTitle);
-      if (!el.getAttribute("aria-label")) el.setAttribute("aria-label", el.title);
+      // the label this function gave follows the language too (one set by the page stays)
+      if (!el.getAttribute("aria-label") || el.dataset.i18nAria === "1") {
+        el.setAttribute("aria-label", el.title);
+        el.dataset.i18nAria = "1";
+      }
     });
     root.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
     document.documentElement.lang = lang();

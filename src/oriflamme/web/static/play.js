@@ -215,6 +215,7 @@
     if (old && old.version !== v.version) st.confirmEnd = null;
     if (old && !v.over && (old.step !== v.step || old.active !== v.active || old.turn !== v.turn)) announcePhase(v);
     if (!v.over) st.endDismissed = false;
+    else if ($("phase-announce")) $("phase-announce").hidden = true;
     render();
   }
 
@@ -225,6 +226,10 @@
     const ph = (st.ctl && st.ctl.phase && st.ctl.phase(v, null)) || {};
     const s = (ph.steps || []).find((x) => x.id === v.step);
     return s ? s.label : (st.ctl && st.ctl.stepName ? st.ctl.stepName(v.step) : human(v.step));
+  }
+  function announceText() {  // in the page's language at every render (the language may change)
+    const v = st.view, box = $("phase-announce");
+    if (box && v && !box.hidden) box.textContent = t("phase.now", { turn: v.turn, step: stepLabel(v), side: sideName(v.active) });
   }
   function announcePhase(v) {
     const text = t("phase.now", { turn: v.turn, step: stepLabel(v), side: sideName(v.active) });
@@ -331,6 +336,7 @@
     renderReplayBar();
     st.ctl.render();
     renderBanner();
+    announceText();
     renderEndScreen();
     renderDice();
     renderLog();

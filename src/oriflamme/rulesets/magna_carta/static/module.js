@@ -60,15 +60,18 @@ export async function mount(containers, core, view) {
   function charById(id) { return chars().find((c) => c.id === id); }
   function charName(id) { const c = charById(id); return c ? c.name : id; }
   function names(ids) { return ids.map(charName).join(fr() ? " et " : " & "); }
+  // a character's type and weapon in the page's language (the view's display names, else the id)
+  function typeName(c) { return (fr() ? c.type_name_fr : c.type_name) || human(c.type); }
+  function weaponName(c) { return (fr() ? c.weapon_name_fr : c.weapon_name) || human(c.weapon); }
 
   function tooltip(c) {
     const lines = [
       `${c.name} — ${sideName(c.side)} (${c.side})`,
-      `${human(c.type)}${c.mounted ? ", " + t("char.mounted") : ""}${c.armour ? ", " + t("char.armour") : ""}`,
+      `${typeName(c)}${c.mounted ? ", " + t("char.mounted") : ""}${c.armour ? ", " + t("char.armour") : ""}`,
       `${t("char.attack")} ${c.attack} · ${t("char.defence")} ${c.defence} · ${t("char.movement")} ${c.movement}`,
       `${t("char.status")}: ${t("status." + c.status)} · ${t("char.hex")} ${c.hex || "—"}`,
     ];
-    if (c.weapon) lines.push(`${t("char.weapon")}: ${human(c.weapon)}`);
+    if (c.weapon) lines.push(`${t("char.weapon")}: ${weaponName(c)}`);
     if (c.points_left !== undefined) lines.push(`${t("char.points_left")}: ${c.points_left}`);
     return lines.join("\n");
   }
@@ -504,12 +507,12 @@ export async function mount(containers, core, view) {
       const dc = displayedCharacters().find((x) => x.id === c.id) || c;
       box.appendChild(el("h2", { class: "card-title" },
         el("span", { class: "swatch", style: `background:${st.board.colourOf(c.side)}` }), " ", c.name, " ",
-        el("span", { class: "muted small" }, `${human(c.type)} · ${sideName(c.side)}`)));
+        el("span", { class: "muted small" }, `${typeName(c)} · ${sideName(c.side)}`)));
       const dl = el("dl", { class: "facts compact", testid: "selected-info" });
       dl.append(...fact(t("char.hex"), dc.hex || "—"));
       dl.append(...fact(t("char.status"), t("status." + dc.status)));
       dl.append(...fact(`${t("char.attack")} / ${t("char.defence")} / ${t("char.movement")}`, `${c.attack} / ${c.defence}${c.armour ? " (" + t("char.armour") + ")" : ""} / ${c.movement}`));
-      if (c.weapon) dl.append(...fact(t("char.weapon"), human(c.weapon)));
+      if (c.weapon) dl.append(...fact(t("char.weapon"), weaponName(c)));
       if (c.mounted) dl.append(...fact(t("char.mounted"), "✓"));
       if (c.points_left !== undefined && !st.replay) dl.append(...fact(t("char.points_left"), c.points_left, "points-left"));
       box.appendChild(dl);
