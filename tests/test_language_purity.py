@@ -170,3 +170,35 @@ def test_every_browser_string_exists_in_both_languages():
     assert en and fr
     assert not en - fr, f"English only: {sorted(en - fr)}"
     assert not fr - en, f"French only: {sorted(fr - en)}"
+
+
+@pytest.mark.parametrize("stored, shown_en", [
+    # the play-test's findings (issue 15), as the engine wrote them and as the English page shows them
+    ("Movement (Mouvement et tir défensif)", "Movement"),
+    ("Offensive fire (Tir offensif)", "Offensive fire"),
+    ("die 10 = 10: result C — Défenseur recule d'1 case (MC §6.5)", "die 10 = 10: result C — Defender retreats 1 hex (MC §6.5)"),
+    ("target in broussailles (0304): light cover (MC §3.1)", "target in brush (0304): light cover (MC §3.1)"),
+    ("Ulric in 0304 blocks the line of fire of a Arbalète", "Ulric in 0304 blocks the line of fire of a crossbow"),
+    ("Sir Robert attack Alan", "Sir Robert attacks Alan"),
+    ("Sir Robert, Hugh attack Alan", "Sir Robert, Hugh attack Alan"),
+    ("Sir Robert and Hugh attack Alan", "Sir Robert and Hugh attack Alan"),
+])
+def test_the_findings_of_the_play_test_read_in_english(stored, shown_en):
+    rs = registry.get("magna-carta")
+    ev = {"n": 0, "turn": 1, "side": "A", "type": "info", "text": stored}
+    assert rs.render_events([ev], "en")[0]["text"] == shown_en
+    assert ev["text"] == stored  # the stored event is left as the engine wrote it
+
+
+def test_the_sides_are_called_by_their_names_in_both_languages():
+    rs = registry.get("magna-carta")
+    sides = rs.sides(rs.load_scenario("hamlet-raid"))  # A: Raiders / Pillards, B: Villagers / Villageois
+    ev = {"n": 0, "turn": 1, "side": "A", "type": "step", "text": "Side A ends the movement step",
+          "msg": "step.end", "params": {"side": "A", "step": "movement"}}
+    en = shown.events(rs, [ev], "en", sides)[0]["text"]
+    fr = shown.events(rs, [ev], "fr", sides)[0]["text"]
+    assert en == "Side “Raiders” ends the movement step"
+    assert fr.startswith("Le camp « Pillards » termine") and " A " not in fr
+    result = "Side B wins: side A has no one left standing"
+    assert shown.text(rs, rs.render_text(result, "fr"), "fr", sides) == \
+        "Le camp « Villageois » l'emporte : le camp « Pillards » n'a plus personne debout"

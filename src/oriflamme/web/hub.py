@@ -457,13 +457,14 @@ class Hub:
                     continue  # an undo or another action came first: think again
                 try:
                     label = rs.describe_action(live.game.state, action)
+                    label_fr = rs.describe_action(live.game.state, action, "fr")
                 except Exception:  # noqa: BLE001 - a label is only for the log
-                    label = ""
+                    label = label_fr = ""
                 await self.run_in_thread(self._commit, live, side, action)
                 if note is not None:
                     live.ai_notes.append({"version": live.version, "side": side,
                                           "action": rs.action_to_json(action),
-                                          "label": label,
+                                          "label": label, "label_fr": label_fr,
                                           **note.to_json()})
                     del live.ai_notes[:-AI_NOTES]
             await self.announce(live)

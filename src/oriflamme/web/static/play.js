@@ -577,7 +577,7 @@
     box.append(el("summary", {}, t("play.ai_notes")),
       el("ol", { class: "log" }, notes.slice(-8).map((n) => el("li", { class: "ev side-" + n.side, testid: "ai-note" },
         el("span", { class: "ev-meta" }, `#${n.version}·${n.side}`), " ",
-        el("span", { class: "ev-text" }, (n.label ? n.label + " — " : "") + (isFr ? n.text_fr || n.text : n.text))))));
+        el("span", { class: "ev-text" }, ((isFr ? n.label_fr || n.label : n.label) ? (isFr ? n.label_fr || n.label : n.label) + " — " : "") + (isFr ? n.text_fr || n.text : n.text))))));
   }
 
   function logItem(e) {
