@@ -54,34 +54,13 @@ def _family_data_files():
 
 
 @lru_cache(maxsize=None)
-def step_titles() -> frozenset[str]:
-    """The steps' French titles (``title_fr`` of the sequences): after the English title, a
-    repetition the English display drops."""
-    return frozenset(_walk_pairs(titles_only=True))
-
-
-def data_pairs() -> dict[str, str]:
-    """French label -> English, from the rows of the data that carry both."""
-    return _walk_pairs()
-
-
-def _walk_pairs(titles_only: bool = False) -> dict[str, str]:
-    out: dict[str, str] = {}
+def _rows() -> tuple[dict, ...]:
+    """Every table row (TOML table) of the family's data files, in file order."""
+    out: list[dict] = []
 
     def walk(o):
         if isinstance(o, dict):
-            for fr_key, en_key in _PAIRS:
-                if titles_only and fr_key != "title_fr":
-                    continue
-                if isinstance(o.get(fr_key), str) and isinstance(o.get(en_key), str):
-                    out.setdefault(o[fr_key], o[en_key])
-            if titles_only:
-                for v in o.values():
-                    walk(v)
-                return
-            names = o.get("names")
-            if isinstance(names, list) and names and isinstance(names[0], str) and isinstance(o.get("name_en"), str):
-                out.setdefault(names[0], o["name_en"])
+            out.append(o)
             for v in o.values():
                 walk(v)
         elif isinstance(o, list):
@@ -90,6 +69,26 @@ def _walk_pairs(titles_only: bool = False) -> dict[str, str]:
 
     for _, f in _family_data_files():
         walk(tomllib.loads(f.read_text(encoding="utf-8")))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def step_titles() -> frozenset[str]:
+    """The steps' French titles (``title_fr`` of the sequences): after the English title, a
+    repetition the English display drops."""
+    return frozenset(o["title_fr"] for o in _rows() if isinstance(o.get("title_fr"), str) and isinstance(o.get("title_en"), str))
+
+
+def data_pairs() -> dict[str, str]:
+    """French label -> English, from the rows of the data that carry both."""
+    out: dict[str, str] = {}
+    for o in _rows():
+        for fr_key, en_key in _PAIRS:
+            if isinstance(o.get(fr_key), str) and isinstance(o.get(en_key), str):
+                out.setdefault(o[fr_key], o[en_key])
+        names = o.get("names")
+        if isinstance(names, list) and names and isinstance(names[0], str) and isinstance(o.get("name_en"), str):
+            out.setdefault(names[0], o["name_en"])
     return out
 
 
@@ -191,19 +190,9 @@ def result_labels() -> dict[str, str]:
     """Result code -> the French label of its data row (``result`` beside ``label``: infiltration,
     camels, jumps, ransom); the first row wins."""
     out: dict[str, str] = {}
-
-    def walk(o):
-        if isinstance(o, dict):
-            if isinstance(o.get("result"), str) and isinstance(o.get("label"), str):
-                out.setdefault(o["result"], o["label"])
-            for v in o.values():
-                walk(v)
-        elif isinstance(o, list):
-            for v in o:
-                walk(v)
-
-    for _, f in _family_data_files():
-        walk(tomllib.loads(f.read_text(encoding="utf-8")))
+    for o in _rows():
+        if isinstance(o.get("result"), str) and isinstance(o.get("label"), str):
+            out.setdefault(o["result"], o["label"])
     return out
 
 
