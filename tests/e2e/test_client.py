@@ -391,7 +391,7 @@ def test_french(page: Page, server):
     expect(page.get_by_test_id("step-offensive_fire")).to_contain_text("Tir offensif")
     expect(page.get_by_test_id("turn")).to_have_text("Tour 1/10")
     expect(page.get_by_test_id("scenario-name")).to_have_text("La colline")
-    expect(page.get_by_test_id("log-event").first).to_contain_text("Tour 1, phase du camp A")
+    expect(page.get_by_test_id("log-event").first).to_contain_text("Tour 1, phase du camp « Pillards »")
     # an engine text fetched in French: the fire preview and the log after a shot
     page.get_by_test_id("counter-dunstan").click()
     page.get_by_test_id("counter-hugo").click()
@@ -405,7 +405,7 @@ def test_french(page: Page, server):
     expect(page.get_by_test_id("legend")).to_contain_text("Légende")
     page.get_by_test_id("lang-en").click()
     expect(page.get_by_test_id("end-step")).to_have_text("End step")
-    expect(page.get_by_test_id("log-event").first).to_contain_text("Turn 1, phase of side A")
+    expect(page.get_by_test_id("log-event").first).to_contain_text("Turn 1, phase of side “Raiders”")
     # the home page follows the same setting
     page.get_by_test_id("lang-fr").click()
     page.goto(server.url + "/")
