@@ -156,16 +156,25 @@ def _side_rows(sides) -> list[tuple[str, str, str]]:
 def name_sides(text: str, lang: str, sides) -> str:
     """``text`` with "side A" / "le camp A" naming the side instead: side “Raiders”,
     le camp « Pillards »."""
-    rows = _side_rows(sides)
-    if not isinstance(text, str) or not text or not rows:
+    if not isinstance(text, str) or not text:
         return text
-    names = {sid: (en, fr) for sid, en, fr in rows}
+    word = "amp " if lang == "fr" else "ide "
+    if word not in text:  # most texts name no side: no regex to run
+        return text
+    rows = tuple(_side_rows(sides))
+    if not rows:
+        return text
+    rx, names = _side_pattern(rows, lang == "fr")
+    i = 1 if lang == "fr" else 0
+    return rx.sub(lambda m: (f"{m.group(1)} « {names[m.group(2)][i]} »" if i else f"{m.group(1)} “{names[m.group(2)][i]}”"), text)
+
+
+@lru_cache(maxsize=64)
+def _side_pattern(rows: tuple, fr: bool):
+    names = {sid: (en, fr_name) for sid, en, fr_name in rows}
     ids = "|".join(re.escape(sid) for sid in sorted(names, key=len, reverse=True))
-    if lang == "fr":
-        return re.sub(r"(?<!\w)([Cc]amp) (" + ids + r")(?!\w)",
-                      lambda m: f"{m.group(1)} « {names[m.group(2)][1]} »", text)
-    return re.sub(r"(?<!\w)([Ss]ide) (" + ids + r")(?!\w)",
-                  lambda m: f"{m.group(1)} “{names[m.group(2)][0]}”", text)
+    word = "[Cc]amp" if fr else "[Ss]ide"
+    return re.compile(r"(?<!\w)(" + word + r") (" + ids + r")(?!\w)"), names
 
 
 # --- a lone attacker's verb -------------------------------------------------------------------------
