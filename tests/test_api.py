@@ -461,3 +461,42 @@ def test_web_and_store_reach_rulesets_only_through_the_core():
                     assert "rulesets" not in mod, f"{f.name} imports {mod}"
                 elif isinstance(node, ast.Import):
                     assert not any("rulesets" in a.name for a in node.names), f.name
+
+
+# --- a finished game is locked (issue 15, play polish) -----------------------------------------
+def _finish(client, g):
+    """Play a game to its end with the first prompt answer, else the end of the step."""
+    gid = g["id"]
+    seats = g["seats"]
+    for _ in range(2000):
+        v = view(client, gid, next(iter(seats.values())))
+        if v["over"]:
+            return v
+        tok = seats.get(v["to_act"]) or seats.get("hotseat") or next(iter(seats.values()))
+        o = view(client, gid, tok)["options"]
+        a = o["prompts"][0]["action"] if o["prompts"] else o["end_step"]
+        r = act(client, gid, tok, a, v["version"])
+        assert r.status_code == 200, r.text
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("mode", ["hotseat", "online"])
+def test_a_finished_game_is_locked_against_actions_and_undo(client, mode):
+    g = new_game(client, mode=mode)
+    gid, seats = g["id"], g["seats"]
+    final = _finish(client, g)
+    assert final["over"] and final["result"]
+    for tok in seats.values():
+        v = view(client, gid, tok)
+        # the page offers no undo on a finished game
+        assert v["undo"]["possible"] is False and v["undo"]["can_request"] is False
+        assert not v["undo"].get("can_answer")
+        for r in (act(client, gid, tok, {"type": "end_step"}, v["version"]), undo(client, gid, tok)):
+            body = r.json()
+            assert r.status_code == 409 and body["error"] == "over", body
+            assert "locked" in body["message"] and final["result"] in body["message"]
+            assert body["result"] == final["result"] and body["winner"] == final["winner"]
+        if mode == "online":  # answering an undo on a finished game is refused too, not "no_request"
+            r = undo(client, gid, tok, answer="decline")
+            assert r.status_code == 409 and r.json()["error"] == "over", r.json()
+        assert view(client, gid, tok)["version"] == final["version"]  # nothing changed

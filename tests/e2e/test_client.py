@@ -47,9 +47,21 @@ def hex_of(page: Page, char: str) -> str:
     return page.get_by_test_id(f"counter-{char}").get_attribute("data-at")
 
 
+def click_end_step(page: Page, v0: int | None = None):
+    """Click End step and, when the page asks (pieces can still act), confirm."""
+    if v0 is None:
+        v0 = int(re.search(r"#(\d+)", page.get_by_test_id("seat-info").inner_text()).group(1))
+    page.get_by_test_id("end-step").click()
+    moved = page.locator("[data-testid=seat-info]", has_text=f"#{v0 + 1}")
+    yes = page.get_by_test_id("confirm-end-yes")
+    expect(yes.or_(moved)).to_be_visible()
+    if yes.is_visible():
+        yes.click()
+
+
 def end_step(page: Page):
     v0 = int(re.search(r"#(\d+)", page.get_by_test_id("seat-info").inner_text()).group(1))
-    page.get_by_test_id("end-step").click()
+    click_end_step(page, v0)
     wait_version(page, v0 + 1)
 
 
@@ -330,7 +342,7 @@ def test_online_two_seats_live(browser, server, artifacts):
         expect(a.get_by_test_id("end-step")).to_be_visible()
 
         # A ends the fire step and moves: B sees both live (WebSocket), without reloading
-        a.get_by_test_id("end-step").click()
+        click_end_step(a)
         expect(b.get_by_test_id("step-movement")).to_have_class(re.compile(r"\bcurrent\b"))
         gid, token_a = game_of(a)
         _, token_b = game_of(b)
@@ -379,7 +391,7 @@ def test_french(page: Page, server):
     expect(page.get_by_test_id("step-offensive_fire")).to_contain_text("Tir offensif")
     expect(page.get_by_test_id("turn")).to_have_text("Tour 1/10")
     expect(page.get_by_test_id("scenario-name")).to_have_text("La colline")
-    expect(page.get_by_test_id("log-event").first).to_contain_text("Tour 1, phase du camp A")
+    expect(page.get_by_test_id("log-event").first).to_contain_text("Tour 1, phase du camp « Pillards »")
     # an engine text fetched in French: the fire preview and the log after a shot
     page.get_by_test_id("counter-dunstan").click()
     page.get_by_test_id("counter-hugo").click()
@@ -393,7 +405,7 @@ def test_french(page: Page, server):
     expect(page.get_by_test_id("legend")).to_contain_text("Légende")
     page.get_by_test_id("lang-en").click()
     expect(page.get_by_test_id("end-step")).to_have_text("End step")
-    expect(page.get_by_test_id("log-event").first).to_contain_text("Turn 1, phase of side A")
+    expect(page.get_by_test_id("log-event").first).to_contain_text("Turn 1, phase of side “Raiders”")
     # the home page follows the same setting
     page.get_by_test_id("lang-fr").click()
     page.goto(server.url + "/")

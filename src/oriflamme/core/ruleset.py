@@ -301,6 +301,13 @@ class Ruleset(ABC):
         """A message (a result, a refusal) in ``lang`` (UI; default: as it is)."""
         return text
 
+    def name_sides(self, text: str, lang: str, sides: list[SideInfo]) -> str:
+        """A text already rendered in ``lang`` (a log line, a ruling's line, the result, a
+        refusal) calling the sides by their names (``sides``: :meth:`sides` of the game's
+        scenario) where it names them by id. The default changes nothing: a ruleset whose texts
+        already use the names needs nothing more."""
+        return text
+
     def render_events(self, events: list[dict], lang: str) -> list[dict]:
         """Log events in ``lang`` (copies when translated; UI)."""
         return events

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 from ..core import registry
 from ..core.errors import IllegalAction, UnknownRuleset
 from ..store import Store, StoreUnavailable, default_db_path
-from . import armies, schema
+from . import armies, schema, shown
 from .hub import HOTSEAT, Hub, HubError, get_ruleset
 from .limits import Guard, Limits, Refused
 from .report import report_text
@@ -143,13 +143,13 @@ def _json(data, status_code: int = 200, headers: dict | None = None) -> Response
 
 
 def _rendered_view(rs, v: dict, lang: str) -> dict:
-    """The view in ``lang`` (the ruleset's catalogue; English is the source)."""
-    if lang == "en":
-        return v
+    """The view as the seat reads it in ``lang`` (the ruleset's catalogue, English the source),
+    the sides called by their names (web/shown.py)."""
     v = dict(v)
-    v["log"] = rs.render_events(v["log"], lang)
+    sides = shown.side_infos(v.get("sides"))
+    v["log"] = shown.events(rs, v["log"], lang, sides)
     if v.get("result"):
-        v["result"] = rs.render_text(v["result"], lang)
+        v["result"] = shown.text(rs, rs.render_text(v["result"], lang), lang, sides)
     if v.get("options"):
         v["options"] = rs.render_options(v["options"], lang)
     return v
@@ -192,12 +192,17 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
 
     @app.exception_handler(HubError)
     async def _hub_error(request: Request, exc: HubError):
-        message = exc.message
-        if exc.code == "illegal":  # the ruleset's refusal: in the player's language
-            live = hub.games.get(request.path_params.get("game_id", ""))
-            if live is not None:
-                message = live.ruleset.render_text(message, _lang(request))
-        return _error(exc.status, exc.code, message, **exc.extra)
+        message, extra = exc.message, dict(exc.extra)
+        live = hub.games.get(request.path_params.get("game_id", ""))
+        if exc.code == "illegal" and live is not None:  # the ruleset's refusal: in the player's language
+            rs, lang = live.ruleset, _lang(request)
+            message = shown.text(rs, rs.render_text(message, lang), lang, shown.side_infos(rs.sides(live.game.scenario)))
+        elif exc.code == "over" and live is not None:  # the result as the view shows it (the sides named)
+            rs, sides = live.ruleset, shown.side_infos(live.ruleset.sides(live.game.scenario))
+            message = shown.text(rs, rs.render_text(message, "en"), "en", sides)
+            if extra.get("result"):
+                extra["result"] = shown.text(rs, rs.render_text(extra["result"], "en"), "en", sides)
+        return _error(exc.status, exc.code, message, **extra)
 
     @app.exception_handler(Refused)
     async def _refused(request: Request, exc: Refused):
@@ -379,7 +384,8 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
             # the events of this action, as the seat may see them
             seen = rs.visible_events(live.game.state, hub.acting_side(live, seat),
                                      len(rs.events(live.game.state)) - len(events)) if events else []
-            return {"version": live.version, "events": rs.render_events(seen, lang), "view": _rendered_view(rs, v, lang)}
+            return {"version": live.version, "events": shown.events(rs, seen, lang, shown.side_infos(v.get("sides"))),
+                    "view": _rendered_view(rs, v, lang)}
 
         return _json(await hub.act(live, seat, body.action, body.version, then=answer))
 
@@ -416,7 +422,8 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
         live, seat = await hub.enter(game_id, _token(request))
         lang = _lang(request)
         text = await hub.read(live, lambda: report_text(hub.record(live, seat), live.ruleset,
-                                                        live.game.outcome().text, lang))
+                                                        live.game.outcome().text, lang,
+                                                        live.ruleset.sides(live.game.scenario)))
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="oriflamme-{game_id}-{lang}.md"'})
 
     @app.get("/api/games/{game_id}/frames", **schema.route(None, "Frames"))

@@ -367,8 +367,18 @@ class Hub:
         else:
             last_side = g.actions and self._side_of_last(live)
             info["can_request"] = possible and live.undo_requested_by is None and last_side == seat
-            info["can_answer"] = live.undo_requested_by is not None and live.undo_requested_by != seat
+            info["can_answer"] = (live.undo_requested_by is not None and live.undo_requested_by != seat
+                                  and not g.outcome().over)
         return info
+
+    @staticmethod
+    def _refuse_if_over(live: LiveGame, what: str) -> None:
+        """A finished game is locked (issue 15): no action, no undo request or answer.
+        ``409 over``, with the result and the winner, and nothing changed."""
+        out = live.game.outcome()
+        if out.over or live.game.to_act() is None:
+            raise HubError(409, "over", f"the game is over ({out.text or 'finished'}): it is locked, {what}",
+                           winner=out.winner, result=out.text)
 
     def _sides(self, live: LiveGame) -> list[str]:
         return [s.id for s in live.ruleset.sides(live.game.scenario)]
@@ -395,9 +405,8 @@ class Hub:
         if version is not None and version != live.version:
             raise HubError(409, "stale", f"the game is at version {live.version}, not {version}: reload the view",
                            version=live.version)
+        self._refuse_if_over(live, "no action can be taken")
         to_act = g.to_act()
-        if to_act is None:
-            raise HubError(409, "over", "the game is over")
         if seat != HOTSEAT and seat != to_act:
             raise HubError(403, "not_your_turn", f"side {to_act} is to act; this seat plays side {seat}")
         try:
@@ -481,13 +490,14 @@ class Hub:
                     continue  # an undo or another action came first: think again
                 try:
                     label = rs.describe_action(live.game.state, action)
+                    label_fr = rs.describe_action(live.game.state, action, "fr")
                 except Exception:  # noqa: BLE001 - a label is only for the log
-                    label = ""
+                    label = label_fr = ""
                 await self.run_in_thread(self._commit, live, side, action)
                 if note is not None:
                     live.ai_notes.append({"version": live.version, "side": side,
                                           "action": rs.action_to_json(action),
-                                          "label": label,
+                                          "label": label, "label_fr": label_fr,
                                           **note.to_json()})
                     del live.ai_notes[:-AI_NOTES]
             await self.announce(live)
@@ -517,8 +527,7 @@ class Hub:
             raise HubError(409, "stale", f"the game is at version {live.version}, not {version}: reload the view",
                            version=live.version)
         g = live.game
-        if g.outcome().over and answer != "decline":
-            raise HubError(409, "over", "the game is over: its last action cannot be undone")
+        self._refuse_if_over(live, "its last action cannot be undone")
         # against the computer, a request is granted at once (only for the human's own last action)
         against_computer = answer is None and live.bots and all(s in live.bots for s in self._sides(live) if s != seat)
         if against_computer and self._side_of_last(live) != seat:

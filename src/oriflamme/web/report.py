@@ -8,6 +8,8 @@ rendering hooks.
 
 from __future__ import annotations
 
+from . import shown
+
 TITLES = {
     "en": ("Game report", "Scenario", "Seed", "Outcome", "unfinished", "Turn", "side", "Log",
            "secret until the end of the game (commitment {})"),
@@ -16,19 +18,22 @@ TITLES = {
 }
 
 
-def report_text(rec: dict, ruleset, result: str, lang: str = "en") -> str:
+def report_text(rec: dict, ruleset, result: str, lang: str = "en", sides=None) -> str:
+    """``sides``: the game's sides (:class:`oriflamme.core.ruleset.SideInfo`), to call them by
+    their names."""
     t = TITLES.get(lang, TITLES["en"])
     sc = rec["scenario"]
     name = sc.get("name_fr") if lang == "fr" and sc.get("name_fr") else sc.get("name", sc.get("id", ""))
     seed = rec["seed"] if rec.get("seed") is not None else t[8].format(rec.get("dice_commitment", ""))
     out = [f"# {t[0]} — {name}", "", f"* {t[1]}: `{sc.get('id', '')}` ({rec['ruleset']})", f"* {t[2]}: {seed}"]
-    result = ruleset.render_text(result, lang) if result else t[4]
+    result = shown.text(ruleset, ruleset.render_text(result, lang), lang, sides or []) if result else t[4]
     out += [f"* {t[3]}: {result}", "", f"## {t[7]}", ""]
     last = None
-    for ev in ruleset.render_events(rec["events"], lang):
+    for ev in shown.events(ruleset, rec["events"], lang, sides or []):
         key = (ev.get("turn"), ev.get("side"))
         if key != last and ev.get("turn") is not None:
-            out += ["", f"### {t[5]} {ev['turn']}, {t[6]} {ev.get('side')}", ""]
+            side = shown.text(ruleset, f"{t[6]} {ev.get('side')}", lang, sides or [])
+            out += ["", f"### {t[5]} {ev['turn']}, {side}", ""]
             last = key
         ref = f" *({ev['ref']})*" if ev.get("ref") else ""
         out.append(f"- {ev.get('text', '')}{ref}")

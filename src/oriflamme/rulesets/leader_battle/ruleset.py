@@ -16,7 +16,7 @@ from .engine import Action
 from .queries import objectives_held
 from .rules import rules
 from .state import State, initial
-from .texts import translate
+from .texts import french, result_text, translate
 
 HOUSE_EN = "House rules: Oriflamme's own (the seed gives only the sequence of play and the fire rules)"
 VICTORY_EN = ("House rules §8: a side whose broken units reach its break point loses; otherwise the attacker "
@@ -230,26 +230,28 @@ class LeaderBattle(Ruleset):
     def render_options(self, options: dict, lang: str) -> dict:
         if lang != "fr":
             return options
-        return {**options, "actions": [{**x, "label": x.get("label_fr", x["label"])} for x in options.get("actions", [])]}
+        return {**options, "actions": [{**x, "label": french(x.get("label_fr", x["label"]))} for x in options.get("actions", [])]}
 
     def render_text(self, text: str, lang: str) -> str:
-        return translate(text, lang)
+        return french(translate(text, lang)) if lang == "fr" else translate(text, lang)
 
     def render_events(self, events: list[dict], lang: str) -> list[dict]:
-        if lang != "fr":
-            return events
         out = []
         for ev in events:
-            ev = {**ev, "text": ev.get("text_fr", ev["text"])}
-            if "ruling" in ev:
-                ev["ruling"] = {**ev["ruling"], "explanation": ev["ruling"].get("explanation_fr", ev["ruling"].get("explanation"))}
+            if "ruling" in ev and result_text(ev["ruling"].get("result"), lang):
+                ev = {**ev, "ruling": {**ev["ruling"], "result_text": result_text(ev["ruling"]["result"], lang)}}
+            if lang == "fr":
+                ev = {**ev, "text": french(ev.get("text_fr", ev["text"]))}
+                if "ruling" in ev:
+                    expl = ev["ruling"].get("explanation_fr", ev["ruling"].get("explanation"))
+                    ev["ruling"] = {**ev["ruling"], "explanation": [french(x) for x in expl] if isinstance(expl, list) else expl}
             out.append(ev)
         return out
 
     def render_ruling(self, ruling: dict, lang: str) -> dict:
         if lang != "fr" or "steps_fr" not in ruling:
             return ruling
-        return {**ruling, "steps": ruling["steps_fr"]}
+        return {**ruling, "steps": [french(x) for x in ruling["steps_fr"]]}
 
     def rules_sections(self) -> dict:
         """The titles a citation chip shows: each seed line a step cites (the step's title),

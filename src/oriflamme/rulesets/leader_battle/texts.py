@@ -41,3 +41,28 @@ def translate(text: str, lang: str) -> str:
         if m:
             return row["fr"].format(**m.groupdict())
     return text
+
+
+# --- the French display (issue 15: one language at a time) -------------------------------------
+# The stored French texts say "hex"; the French display says "case", as Magna Carta's French
+# does (the stored texts are left as they are: the state's digest covers its log).
+_HEX_FR = ((r"\b1 hex\b", "1 case"), (r"\b(\d+) hex\b", r"\1 cases"), (r"\bdes hex\b", "des cases"),
+           (r"\bson hex\b", "sa case"), (r"\ble hex\b", "la case"), (r"\bun hex\b", "une case"),
+           (r"\bhex\b", "case"))
+#: a ruling's result codes in words (rally: data/rules.toml, rally rule)
+RESULTS = {"rallied": both("rallied", "ralliée"), "failed": both("failed", "échec")}
+
+
+def french(text):
+    """A French text as shown: "hex" said "case"."""
+    import re
+    if not isinstance(text, str):
+        return text
+    for pat, rep in _HEX_FR:
+        text = re.sub(pat, rep, text)
+    return text
+
+
+def result_text(code, lang: str):
+    r = RESULTS.get(code) if isinstance(code, str) else None
+    return r.get(lang, r["en"]) if r else None

@@ -224,6 +224,10 @@ class MagnaCarta(Ruleset):
         from .web_options import render_text
         return render_text(text, lang)
 
+    def name_sides(self, text: str, lang: str, sides) -> str:
+        from .display import name_sides
+        return name_sides(text, lang, sides)
+
     def render_events(self, events: list[dict], lang: str) -> list[dict]:
         from .web_options import render_events
         return render_events(events, lang)

@@ -8,7 +8,7 @@ The generic web app (:mod:`oriflamme.web`) reaches these only through the rulese
 
 from __future__ import annotations
 
-from . import i18n
+from . import display, i18n
 from .engine import explain, moves_of
 from .engine.actions import (AttackHorse, Attack, Carry, ClearBodies, Dismount, EndStep, EnterLitter, Fire, FireAtHorse,
                              Kneel, Lead, LeaveLitter, Mount, Move, Rise)
@@ -203,24 +203,27 @@ def rules_sections(ruleset_id: str = "magna-carta") -> dict:
 
 
 # --- FR/EN ----------------------------------------------------------------------------------
+# What the players read (display.py): the French of the data quoted in the engine's English put in
+# English, a lone attacker's verb, a ruling's result code in words. The stored texts stay as the
+# engine wrote them (records compare them).
 def render_text(text: str, lang: str) -> str:
-    return i18n.translate(text, lang) if text else text
+    return display.text(i18n.translate(text, lang), lang) if text else text
 
 
 def render_events(events: list[dict], lang: str) -> list[dict]:
-    if lang == "en":
-        return events
-    return [i18n.translate_event(e, lang) for e in events]
+    if lang == "en":  # the source language: nothing to translate (and nothing to copy deeply)
+        return [display.event(e, lang) for e in events]
+    return [display.event(i18n.translate_event(e, lang), lang) for e in events]
 
 
 def render_ruling(ruling: dict, lang: str) -> dict:
-    return i18n.translate_ruling(ruling, lang)
+    return display.ruling(ruling if lang == "en" else i18n.translate_ruling(ruling, lang), lang)
 
 
 def render_options(opts: dict, lang: str) -> dict:
-    if lang == "en":
-        return opts
     opts = dict(opts)
-    for key in ("fires", "attacks"):
-        opts[key] = [dict(o, ruling=i18n.translate_ruling(o["ruling"], lang)) for o in opts[key]]
+    for key in ("fires", "attacks", "horse_targets"):
+        if key in opts:
+            opts[key] = [dict(o, ruling=render_ruling(o["ruling"], lang)) if isinstance(o.get("ruling"), dict) else o
+                         for o in opts[key]]
     return opts

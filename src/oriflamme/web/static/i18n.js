@@ -92,6 +92,17 @@
       "play.over": "Game over",
       "play.winner": "Winner: {side}",
       "play.draw": "No winner",
+      "phase.now": "Turn {turn}: {step} — {side}",
+      "end.confirm": "Still able to act: {names}. End the {step} step anyway?",
+      "end.confirm.yes": "End the step anyway",
+      "end.confirm.no": "Keep playing",
+      "over.winner": "{side} wins",
+      "over.condition": "Victory condition",
+      "over.casualties": "Casualties",
+      "over.lost": "{n} lost",
+      "over.replay": "Watch the replay",
+      "over.close": "Look at the board",
+      "over.show": "Summary",
       "play.seat": "Your seat: {seat}",
       "play.seat.hotseat": "hot-seat (both sides)",
       "play.end_step": "End step",
@@ -138,7 +149,7 @@
       "preview.fire_horse": "Fire: {shooter} → riderless horse {horse}",
       "preview.attack_horse": "Attack: {attackers} → riderless horse {horse}",
       "prompt.place": "{char} lands in {to}",
-      "pending.place": "Side {side}: where does the unhorsed {chars} land, beside his horse? (MC §6.8)",
+      "pending.place": "{side}: where does the unhorsed {chars} land, beside his horse? (MC §6.8)",
       "dir.0": "north", "dir.1": "north-east", "dir.2": "south-east", "dir.3": "south", "dir.4": "south-west", "dir.5": "north-west",
       "panel.moves": "{n} hexes reachable — click one to move (cost on each hex).",
       "panel.fires": "{n} legal target(s) — click one for the odds before shooting.",
@@ -207,8 +218,8 @@
       "prompt.announce_charge": "{char} charges {target} ({n} hexes, MC §7.6.1)",
       "prompt.counter_charge": "{char} counter-charges to {to} (MC §7.6.2)",
       "prompt.no_counter_charge": "No counter-charge",
-      "pending.counter_charge": "Side {side}: a charge by {chars} is announced: counter-charge with one of your riders? (MC §7.6.2)",
-      "pending.grab": "Side {side}: {chars} passes by a riderless horse: try to grab its bridle? (MC §4.4.4)",
+      "pending.counter_charge": "{side}: a charge by {chars} is announced: counter-charge with one of your riders? (MC §7.6.2)",
+      "pending.grab": "{side}: {chars} passes by a riderless horse: try to grab its bridle? (MC §4.4.4)",
       "declare.title": "Fire frequency (optional)",
       "declare.help": "Declare it to fire defensively in the enemy's next phase: the movement limit applies now, and no attack this phase (§5.1–§5.3).",
       "prompt.designate": "Designate {char} to fire",
@@ -358,6 +369,17 @@
       "play.over": "Partie terminée",
       "play.winner": "Vainqueur : {side}",
       "play.draw": "Pas de vainqueur",
+      "phase.now": "Tour {turn} : {step} — {side}",
+      "end.confirm": "Peuvent encore agir : {names}. Terminer quand même l'étape « {step} » ?",
+      "end.confirm.yes": "Terminer quand même",
+      "end.confirm.no": "Continuer à jouer",
+      "over.winner": "Victoire : {side}",
+      "over.condition": "Condition de victoire",
+      "over.casualties": "Pertes",
+      "over.lost": "{n} perdu(s)",
+      "over.replay": "Revoir la partie",
+      "over.close": "Voir la carte",
+      "over.show": "Bilan",
       "play.seat": "Votre place : {seat}",
       "play.seat.hotseat": "même écran (les deux camps)",
       "play.end_step": "Fin de l'étape",
@@ -404,7 +426,7 @@
       "preview.fire_horse": "Tir : {shooter} → cheval sans cavalier {horse}",
       "preview.attack_horse": "Attaque : {attackers} → cheval sans cavalier {horse}",
       "prompt.place": "{char} tombe en {to}",
-      "pending.place": "Camp {side} : où tombe {chars}, désarçonné, à côté de son cheval ? (MC §6.8)",
+      "pending.place": "{side} : où tombe {chars}, désarçonné, à côté de son cheval ? (MC §6.8)",
       "dir.0": "nord", "dir.1": "nord-est", "dir.2": "sud-est", "dir.3": "sud", "dir.4": "sud-ouest", "dir.5": "nord-ouest",
       "panel.moves": "{n} cases accessibles — cliquez-en une pour bouger (coût sur chaque case).",
       "panel.fires": "{n} cible(s) permise(s) — cliquez-en une pour voir les chances avant de tirer.",
@@ -473,8 +495,8 @@
       "prompt.announce_charge": "{char} charge {target} ({n} cases, MC §7.6.1)",
       "prompt.counter_charge": "{char} contre-charge jusqu'en {to} (MC §7.6.2)",
       "prompt.no_counter_charge": "Pas de contre-charge",
-      "pending.counter_charge": "Camp {side} : une charge de {chars} est annoncée : contre-charger avec l'un de vos cavaliers ? (MC §7.6.2)",
-      "pending.grab": "Camp {side} : {chars} passe à côté d'un cheval sans cavalier : tenter d'attraper sa bride ? (MC §4.4.4)",
+      "pending.counter_charge": "{side} : une charge de {chars} est annoncée : contre-charger avec l'un de vos cavaliers ? (MC §7.6.2)",
+      "pending.grab": "{side} : {chars} passe à côté d'un cheval sans cavalier : tenter d'attraper sa bride ? (MC §4.4.4)",
       "declare.title": "Fréquence de tir (facultatif)",
       "declare.help": "Déclarez-la pour tirer défensivement pendant la prochaine phase adverse : la limite de mouvement s'applique dès maintenant, et pas d'attaque pendant cette phase (§5.1–§5.3).",
       "prompt.designate": "Désigner {char} pour tirer",
@@ -579,7 +601,11 @@
     root.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
     root.querySelectorAll("[data-i18n-title]").forEach((el) => {
       el.title = t(el.dataset.i18nTitle);
-      if (!el.getAttribute("aria-label")) el.setAttribute("aria-label", el.title);
+      // the label this function gave follows the language too (one set by the page stays)
+      if (!el.getAttribute("aria-label") || el.dataset.i18nAria === "1") {
+        el.setAttribute("aria-label", el.title);
+        el.dataset.i18nAria = "1";
+      }
     });
     root.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
     document.documentElement.lang = lang();

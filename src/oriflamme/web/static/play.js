@@ -28,6 +28,11 @@
  *   help(view)            the line under "your turn";  endStep(view): the end-step action or null
  *   stepName(step)        a step's name (replay label);  colourOf(side): a side's colour
  *   onLanguage()          the language changed (relabel);  onKey(event) -> true when handled
+ *   reset()               forget every choice, the selection included (after an undo); else clear()
+ *   stillToAct(view)      the names of the pieces that can still act in this step (the page asks
+ *                         before ending the step while any can)
+ *   casualties(view)      {side: [names]} lost so far (the end screen); the page otherwise reads
+ *                         the view's dead `characters`, eliminated `units` and lost `leaders`
  *
  * The browser computes no rule: it shows what the server's view offers.
  */
@@ -46,6 +51,9 @@
     busy: false, loading: null, reloadAgain: false,
     lastLogLen: -1,
     seedCheck: null,      // {seed, ok}: the published seed checked against the commitment
+    confirmEnd: null,     // {names, action, version}: "these can still act: end the step anyway?"
+    endGuardUntil: 0,     // the End-step button sleeps this long after a phase change (no double fire)
+    endDismissed: false,  // the end screen was closed (the board stays to be looked at)
   };
 
   /* --- small helpers ------------------------------------------------------------------------- */
@@ -205,7 +213,38 @@
       st.freshTimer = setTimeout(() => { st.fresh = new Set(); }, 2500);
     }
     if (st.ctl && st.ctl.update) st.ctl.update(old, v);
+    if (old && old.version !== v.version) st.confirmEnd = null;
+    if (old && !v.over && (old.step !== v.step || old.active !== v.active || old.turn !== v.turn)) announcePhase(v);
+    if (!v.over) st.endDismissed = false;
+    else if ($("phase-announce")) $("phase-announce").hidden = true;
     render();
+  }
+
+  /* --- the phase changed: say so (a strip under the phase bar, read out by screen readers), and keep the
+   * End-step button asleep a moment so a second click does not end the next step too -------- */
+  const END_GUARD_MS = 1500;
+  function stepLabel(v) {
+    const ph = (st.ctl && st.ctl.phase && st.ctl.phase(v, null)) || {};
+    const s = (ph.steps || []).find((x) => x.id === v.step);
+    return s ? s.label : (st.ctl && st.ctl.stepName ? st.ctl.stepName(v.step) : human(v.step));
+  }
+  function announceText() {  // in the page's language at every render (the language may change)
+    const v = st.view, box = $("phase-announce");
+    if (box && v && !box.hidden) box.textContent = t("phase.now", { turn: v.turn, step: stepLabel(v), side: sideName(v.active) });
+  }
+  function announcePhase(v) {
+    const text = t("phase.now", { turn: v.turn, step: stepLabel(v), side: sideName(v.active) });
+    const box = $("phase-announce");
+    if (box) {
+      box.textContent = text;
+      box.hidden = false;
+      box.classList.remove("flash"); void box.offsetWidth; box.classList.add("flash");
+      clearTimeout(st.announceTimer);
+      st.announceTimer = setTimeout(() => { box.hidden = true; }, 6000);
+    }
+    st.endGuardUntil = Date.now() + END_GUARD_MS;
+    clearTimeout(st.guardTimer);
+    st.guardTimer = setTimeout(() => { if (st.view) renderPhaseBar(); }, END_GUARD_MS + 20);
   }
 
   /* --- actions -------------------------------------------------------------------------------- */
@@ -239,11 +278,53 @@
       const r = await api("POST", "/undo", answer ? { answer, version: st.view.version } : { version: st.view.version });
       if (r.undone) toast(t("undo.done"), "info");
       else if (r.declined) toast(t("undo.declined"), "info");
-      if (st.ctl && st.ctl.clear) st.ctl.clear();
+      resetChoices();
       await refresh();
     } catch (e) {
       handleError(e);
     }
+  }
+
+  // after an undo: every selection and transient choice goes (a stale selection would swallow the next click)
+  function resetChoices() {
+    st.confirmEnd = null;
+    if (!st.ctl) return;
+    if (st.ctl.reset) st.ctl.reset();
+    else if (st.ctl.clear) st.ctl.clear();
+  }
+
+  /* --- ending a step: ask first while pieces can still act ------------------------------------ */
+  function requestEndStep() {
+    const v = st.view;
+    if (!v || st.busy || st.replay || Date.now() < st.endGuardUntil) return;
+    const a = st.ctl && st.ctl.endStep && st.ctl.endStep(v);
+    if (!a) return;
+    const names = st.ctl.stillToAct ? st.ctl.stillToAct(v) || [] : [];
+    if (names.length && !(st.confirmEnd && st.confirmEnd.version === v.version)) {
+      st.confirmEnd = { names, action: a, version: v.version };
+      renderPhaseBar();
+      const yes = $("confirm-end-yes");
+      if (yes) yes.focus();
+      return;
+    }
+    st.confirmEnd = null;
+    commit(a);
+  }
+  function renderConfirmEnd() {
+    const box = $("confirm-end");
+    if (!box) return;
+    box.innerHTML = "";
+    const c = st.confirmEnd, v = st.view;
+    box.hidden = !(c && v && c.version === v.version && !st.replay);
+    if (box.hidden) return;
+    const list = c.names.join(fr() ? ", " : ", ");
+    box.append(
+      el("p", { testid: "confirm-end-text" }, t("end.confirm", { names: list, n: c.names.length, step: stepLabel(v) })),
+      el("button", { type: "button", class: "btn primary", id: "confirm-end-yes", testid: "confirm-end-yes",
+                     onclick: () => { st.confirmEnd = null; commit(c.action); } }, t("end.confirm.yes")),
+      " ",
+      el("button", { type: "button", class: "btn", testid: "confirm-end-no",
+                     onclick: () => { st.confirmEnd = null; renderPhaseBar(); } }, t("end.confirm.no")));
   }
 
   /* --- rendering ------------------------------------------------------------------------------- */
@@ -256,6 +337,8 @@
     renderReplayBar();
     st.ctl.render();
     renderBanner();
+    announceText();
+    renderEndScreen();
     renderDice();
     renderLog();
   }
@@ -307,8 +390,10 @@
       if (who) pend.append(el("span", { class: "to-act" }, t("play.to_act", { side: sideName(who) })));
     }
     const end = $("end-step");
-    end.hidden = !(!st.replay && st.ctl.endStep && st.ctl.endStep(v));
-    end.disabled = st.busy;
+    end.hidden = !(!st.replay && !v.over && st.ctl.endStep && st.ctl.endStep(v));
+    end.disabled = st.busy || Date.now() < st.endGuardUntil;
+    end.dataset.step = v.step || "";
+    renderConfirmEnd();
   }
 
   function renderUndo() {
@@ -361,6 +446,8 @@
       box.classList.add("over");
       box.append(el("strong", {}, t("play.over")), " — ", v.result || "", v.winner ? " " + t("play.winner", { side: sideName(v.winner) }) : "");
       box.appendChild(el("p", { class: "help" }, t("panel.help.over")));
+      box.appendChild(el("button", { type: "button", class: "btn small", testid: "show-summary",
+                                     onclick: () => { st.endDismissed = false; renderEndScreen(); } }, t("over.show")));
       return;
     }
     if (!v.can_act) {
@@ -374,6 +461,59 @@
     box.append(el("strong", { testid: "your-turn" }, t("play.to_act", { side: sideName(v.to_act) })));
     const help = st.ctl.help ? st.ctl.help(v) : t("generic.help");
     if (help) box.appendChild(el("p", { class: "help" }, help));
+  }
+
+  /* --- the end screen: who won, by which condition, the losses of each side, the replay ------ */
+  function casualties(v) {
+    if (st.ctl && st.ctl.casualties) return st.ctl.casualties(v);
+    const out = {};
+    for (const s of v.sides || []) out[s.id] = [];
+    const add = (side, name) => { (out[side] = out[side] || []).push(name); };
+    for (const c of v.characters || []) if (c.status === "dead") add(c.side, c.name);
+    for (const u of v.units || []) if (u.steps === 0 || u.eliminated || (u.hex === null && u.max_steps)) add(u.side, u.name);
+    for (const l of v.leaders || []) if (l.lost) add(l.side, l.name);
+    return out;
+  }
+  function replayHref() {
+    return `${location.pathname}#seat=${encodeURIComponent(st.token)}&replay=1`;
+  }
+  function renderEndScreen() {
+    let box = $("end-screen");
+    const v = st.view;
+    const show = v && v.over && !st.replay && !st.endDismissed;
+    if (!show) { if (box) box.hidden = true; return; }
+    if (!box) {
+      box = el("div", { id: "end-screen", class: "end-screen", testid: "end-screen", role: "dialog", "aria-modal": "false",
+                        "aria-labelledby": "end-title" });
+      document.body.appendChild(box);
+    }
+    box.hidden = false;
+    box.innerHTML = "";
+    const lost = casualties(v);
+    const rows = (v.sides || []).map((s) => {
+      const names = lost[s.id] || [];
+      return el("li", { testid: "end-casualties-" + s.id, dataset: { side: s.id, count: String(names.length) } },
+        sideChip(s.id), " ", el("strong", {}, t("over.lost", { n: names.length })),
+        names.length ? el("span", { class: "muted" }, " — " + names.join(", ")) : null);
+    });
+    const card = el("div", { class: "end-card" },
+      el("h2", { id: "end-title" }, t("play.over")),
+      el("p", { class: "end-winner", testid: "end-winner", dataset: { winner: v.winner || "" } },
+        v.winner ? t("over.winner", { side: sideName(v.winner) }) : t("play.draw")),
+      el("h3", {}, t("over.condition")),
+      el("p", { testid: "end-result" }, v.result || "—"),
+      el("h3", {}, t("over.casualties")),
+      el("ul", { class: "end-casualties" }, rows),
+      el("div", { class: "end-actions" },
+        el("a", { class: "btn primary", href: replayHref(), testid: "end-replay",
+                  onclick: (e) => { e.preventDefault(); st.endDismissed = true; enterReplay(); } }, t("over.replay")),
+        " ",
+        el("button", { type: "button", class: "btn", testid: "end-record",
+                       onclick: () => download("/record", `oriflamme-${st.id}.json`) }, t("export.record")),
+        " ",
+        el("button", { type: "button", class: "btn", testid: "end-close",
+                       onclick: () => { st.endDismissed = true; renderEndScreen(); } }, t("over.close"))));
+    box.appendChild(card);
   }
 
   /* --- the dice commitment (docs/architecture.md, secret dice): the SHA-256 of the server's
@@ -438,7 +578,7 @@
     box.append(el("summary", {}, t("play.ai_notes")),
       el("ol", { class: "log" }, notes.slice(-8).map((n) => el("li", { class: "ev side-" + n.side, testid: "ai-note" },
         el("span", { class: "ev-meta" }, `#${n.version}·${n.side}`), " ",
-        el("span", { class: "ev-text" }, (n.label ? n.label + " — " : "") + (isFr ? n.text_fr || n.text : n.text))))));
+        el("span", { class: "ev-text" }, ((isFr ? n.label_fr || n.label : n.label) ? (isFr ? n.label_fr || n.label : n.label) + " — " : "") + (isFr ? n.text_fr || n.text : n.text))))));
   }
 
   function logItem(e) {
@@ -455,7 +595,7 @@
       const det = el("details", { class: "ev-ruling", open: st.open.has(e.n) || null });
       det.addEventListener("click", (ev) => { if (ev.target.tagName === "SUMMARY") st.userOpen.add(e.n); });
       det.addEventListener("toggle", () => { if (det.open) st.open.add(e.n); else st.open.delete(e.n); });
-      const dieTxt = r.die !== undefined && r.die !== null ? " — " + t("log.die", { die: r.die, mod: r.modified_die }) + (r.result ? ` : ${r.result}` : "") : "";
+      const dieTxt = r.die !== undefined && r.die !== null ? " — " + t("log.die", { die: r.die, mod: r.modified_die }) + (r.result ? ` : ${r.result_text || r.result}` : "") : "";
       det.append(
         el("summary", {}, t("log.explanation") + dieTxt),
         el("ol", { class: "explanation" }, (r.explanation || []).map((x) => el("li", {}, x))),
@@ -570,6 +710,7 @@
     st.id = m ? decodeURIComponent(m[1]) : null;
     const h = new URLSearchParams(location.hash.replace(/^#/, ""));
     st.token = h.get("seat");
+    st.wantReplay = h.has("replay");   // the end screen's replay link: open the game in replay mode
   }
 
   function replayTo(i) {
@@ -579,12 +720,9 @@
   }
 
   function bindChrome() {
-    $("end-step").addEventListener("click", () => {
-      const a = st.view && st.ctl && st.ctl.endStep && st.ctl.endStep(st.view);
-      if (a) commit(a);
-    });
+    $("end-step").addEventListener("click", requestEndStep);
     $("replay-toggle").addEventListener("click", enterReplay);
-    $("rp-exit").addEventListener("click", () => { st.replay = null; render(); });
+    $("rp-exit").addEventListener("click", () => { st.replay = null; st.endDismissed = true; render(); });
     $("rp-slider").addEventListener("input", (e) => replayTo(parseInt(e.target.value, 10)));
     $("rp-first").addEventListener("click", () => replayTo(0));
     $("rp-prev").addEventListener("click", () => replayTo(st.replay.idx - 1));
@@ -603,7 +741,10 @@
       if (st.ctl && st.ctl.onLanguage) st.ctl.onLanguage();
       if (st.view) { render(); await refresh(); }
     });
-    window.addEventListener("hashchange", () => { parseLocation(); refresh(); });
+    window.addEventListener("hashchange", () => {
+      parseLocation(); refresh();
+      if (st.wantReplay && !st.replay && st.view) enterReplay();
+    });
   }
 
   function fatal(message) {
@@ -632,6 +773,7 @@
       st.scenario = (scen.scenarios || []).find((s) => s.id === view.scenario) || null;
       st.ctl = ctl;
       setView(view);
+      if (st.wantReplay) await enterReplay();
       document.body.classList.add("ready");
       connect();
       if (I18N.lang() !== lang0) refresh();        // the language was switched while loading

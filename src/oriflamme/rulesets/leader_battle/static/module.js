@@ -255,6 +255,12 @@ export async function mount(containers, core, view) {
       if (st.selected && !offered().some((o) => o.action.unit === st.selected) && !unitOf(st.selected)) st.selected = null;
     },
     clear() { st.hex = null; st.preview = null; },
+    reset() { st.selected = null; st.hex = null; st.preview = null; },
+    // the units (and leaders) the offered actions still name, besides ending the step
+    stillToAct(v) {
+      const ids = [...new Set(offered().filter((o) => o.action.type !== "end_step" && o.action.unit).map((o) => o.action.unit))];
+      return ids.map((id) => { const u = unitOf(id); const ld = (v.leaders || []).find((l) => l.id === id); return u ? u.name : ld ? ld.name : id; });
+    },
     phase, help, endStep,
     stepName: (s) => s,
     colourOf: (side) => colourOf(side),

@@ -79,6 +79,9 @@ export async function mount(containers, core, view) {
   function charById(id) { return chars().find((c) => c.id === id); }
   function charName(id) { const c = charById(id); return c ? c.name : id; }
   function names(ids) { return ids.map(charName).join(fr() ? " et " : " & "); }
+  // a character's type and weapon in the page's language (the view's display names, else the id)
+  function typeName(c) { return (fr() ? c.type_name_fr : c.type_name) || human(c.type); }
+  function weaponName(c) { return (fr() ? c.weapon_name_fr : c.weapon_name) || human(c.weapon); }
 
   function hasOptions(id) {
     const o = st.view.options;
@@ -600,12 +603,12 @@ export async function mount(containers, core, view) {
       const dc = displayedCharacters().find((x) => x.id === c.id) || c;
       box.appendChild(el("h2", { class: "card-title" },
         el("span", { class: "swatch", style: `background:${st.board.colourOf(c.side)}` }), " ", c.name, " ",
-        el("span", { class: "muted small" }, `${human(c.type)} · ${sideName(c.side)}`)));
+        el("span", { class: "muted small" }, `${typeName(c)} · ${sideName(c.side)}`)));
       const dl = el("dl", { class: "facts compact", testid: "selected-info" });
       dl.append(...fact(t("char.hex"), dc.hex || "—"));
       dl.append(...fact(t("char.status"), t("status." + dc.status)));
       dl.append(...fact(`${t("char.attack")} / ${t("char.defence")} / ${t("char.movement")}`, `${c.attack} / ${c.defence}${c.armour ? " (" + t("char.armour") + ")" : ""} / ${c.movement}`));
-      if (c.weapon) dl.append(...fact(t("char.weapon"), human(c.weapon)));
+      if (c.weapon) dl.append(...fact(t("char.weapon"), weaponName(c)));
       if (c.mounted) dl.append(...fact(t("char.mounted"), "✓"));
       if (c.points_left !== undefined && !st.replay) dl.append(...fact(t("char.points_left"), c.points_left, "points-left"));
       box.appendChild(dl);
@@ -771,8 +774,6 @@ export async function mount(containers, core, view) {
   /* --- the counter's card: hover (mouse) or long press (touch) ------------------------------------ */
   function animalById(id) { const v = st.view; return v && (v.horses || []).find((h) => h.id === id); }
   function cartById(id) { const v = st.view; return v && (v.carts || []).find((x) => x.id === id); }
-  function typeName(c) { return (fr() ? c.type_name_fr : c.type_name) || human(c.type); }
-  function weaponName(c) { return (fr() ? c.weapon_name_fr : c.weapon_name) || human(c.weapon); }
 
   function showCard(info) {
     const card = $("counter-card");
@@ -930,6 +931,17 @@ export async function mount(containers, core, view) {
     clear() {
       st.preview = null; st.why = null; st.groupChoice = null; st.facingChoice = null;
       st.board.setPath(null, []);
+    },
+    reset() {  // after an undo: the selection goes too (issue 15: a stale selection swallowed the next click)
+      st.selected = null; st.hover = null;
+      st.preview = null; st.why = null; st.groupChoice = null; st.facingChoice = null;
+      st.board.setPath(null, []);
+    },
+    // the side's characters who can still act in this step (moved ones count as done in movement)
+    stillToAct(v) {
+      if (!v.options || (v.options.prompts && v.options.prompts.length)) return [];
+      return chars().filter((c) => c.side === v.to_act && c.status !== "dead" && hasOptions(c.id) &&
+        !(v.step === "movement" && c.points_left !== undefined && c.points_left < c.movement)).map((c) => c.name);
     },
     phase, help, endStep,
     stepName: (s) => t("step." + s),
