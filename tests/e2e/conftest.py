@@ -22,6 +22,9 @@ from pathlib import Path
 
 import pytest
 
+# the browser tests share helpers (test_client.open_game, view …): this folder is importable
+sys.path.insert(0, str(Path(__file__).parent))
+
 CHROMIUM = Path(os.environ.get("ORIFLAMME_E2E_CHROMIUM", "/usr/bin/chromium"))   # Debian's package
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
