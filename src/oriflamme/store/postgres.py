@@ -1,0 +1,247 @@
+"""The store on PostgreSQL (``oriflamme serve --db postgresql://…``): the same
+:class:`~oriflamme.store.db.Store`, with a psycopg connection, PostgreSQL's own migrations, and
+a notification per change of a game so that every server process tells its WebSockets.
+
+Several server processes (on one machine or several) may share the database: it is the only
+source of truth. An action is accepted by one transaction that checks the game's version and
+revision (:meth:`Store.append_action`); the transaction also sends ``NOTIFY oriflamme`` with
+``{"game", "version", "revision", "origin"}``, delivered to the listening processes when it
+commits (:meth:`PostgresStore.listen`; ``origin`` lets a process skip its own).
+
+Migrations: :data:`MIGRATIONS` has the versions of the SQLite list
+(:data:`oriflamme.store.db.MIGRATIONS`), in PostgreSQL's dialect (``DOUBLE PRECISION`` times:
+PostgreSQL's ``REAL`` is a 4-byte float). A process applies the missing ones on open, under an
+advisory lock, so that processes starting together migrate once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+import time
+from typing import Callable
+
+import psycopg
+
+from .db import Store, StoreUnavailable
+
+log = logging.getLogger("oriflamme.store")
+
+#: the notification channel
+CHANNEL = "oriflamme"
+#: the advisory lock key held while migrating (any constant of our own)
+MIGRATION_LOCK = 0x0F1F1A33E
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (1, """
+        CREATE TABLE games (
+            id            TEXT PRIMARY KEY,
+            created_at    DOUBLE PRECISION NOT NULL,
+            updated_at    DOUBLE PRECISION NOT NULL,
+            scenario_id   TEXT NOT NULL,
+            scenario_json TEXT NOT NULL,
+            seed          BIGINT NOT NULL,
+            mode          TEXT NOT NULL CHECK (mode IN ('hotseat', 'online')),
+            version       INTEGER NOT NULL DEFAULT 0,
+            status        TEXT NOT NULL DEFAULT 'playing',
+            winner        TEXT
+        );
+        CREATE TABLE seats (
+            game_id    TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            side       TEXT NOT NULL,
+            token_hash TEXT NOT NULL UNIQUE,
+            PRIMARY KEY (game_id, side)
+        );
+        CREATE TABLE actions (
+            game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq         INTEGER NOT NULL,
+            side        TEXT NOT NULL,
+            action_json TEXT NOT NULL,
+            digest      TEXT NOT NULL,
+            created_at  DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        );
+    """),
+    (2, """
+        ALTER TABLE games ADD COLUMN undo_requested_by TEXT;
+        ALTER TABLE games ADD COLUMN undo_version INTEGER;
+    """),
+    (3, """
+        ALTER TABLE games ADD COLUMN ruleset TEXT NOT NULL DEFAULT 'magna-carta';
+        ALTER TABLE games ADD COLUMN secret TEXT;
+        ALTER TABLE games ADD COLUMN digest_version INTEGER NOT NULL DEFAULT 1;
+    """),
+    (4, """
+        CREATE TABLE owners (
+            token_hash TEXT PRIMARY KEY,
+            created_at DOUBLE PRECISION NOT NULL
+        );
+        CREATE TABLE armies (
+            id           TEXT PRIMARY KEY,
+            owner_hash   TEXT NOT NULL REFERENCES owners(token_hash) ON DELETE CASCADE,
+            ruleset      TEXT NOT NULL,
+            name         TEXT NOT NULL DEFAULT '',
+            army_json    TEXT NOT NULL,
+            valid        INTEGER NOT NULL CHECK (valid IN (0, 1)),
+            total_points INTEGER,
+            created_at   DOUBLE PRECISION NOT NULL,
+            updated_at   DOUBLE PRECISION NOT NULL
+        );
+        CREATE INDEX armies_by_owner ON armies (owner_hash, updated_at);
+    """),
+    (5, """
+        CREATE TABLE bots (
+            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            side    TEXT NOT NULL,
+            level   TEXT NOT NULL,
+            PRIMARY KEY (game_id, side)
+        );
+    """),
+    (6, """
+        ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE games ADD COLUMN truncated_at INTEGER NOT NULL DEFAULT 0;
+    """),
+]
+
+
+class _Row:
+    """A result row read by position or by column name, and ``dict(row)`` (like
+    :class:`sqlite3.Row`, which the store's code was written for)."""
+
+    __slots__ = ("_names", "_values")
+
+    def __init__(self, names: tuple, values: tuple):
+        self._names, self._values = names, values
+
+    def __getitem__(self, key):
+        if isinstance(key, int):
+            return self._values[key]
+        try:
+            return self._values[self._names.index(key)]
+        except ValueError:
+            raise KeyError(key) from None
+
+    def keys(self):
+        return self._names
+
+    def __len__(self):
+        return len(self._values)
+
+
+def _rows(cursor):
+    names = tuple(d.name for d in cursor.description) if cursor.description else ()
+    return lambda values: _Row(names, values)
+
+
+class _Connection:
+    """A psycopg connection that takes the store's SQL as written for SQLite: ``?``
+    placeholders (there is no ``?`` nor ``%`` in the store's statements otherwise) and
+    ``BEGIN IMMEDIATE``."""
+
+    def __init__(self, url: str):
+        self.raw = psycopg.connect(url, autocommit=True, row_factory=_rows)
+        self._sql: dict[str, str] = {}
+
+    def execute(self, sql: str, params=()):
+        text = self._sql.get(sql)
+        if text is None:
+            text = self._sql[sql] = "BEGIN" if sql == "BEGIN IMMEDIATE" else sql.replace("?", "%s")
+        return self.raw.execute(text, params or None)
+
+    @property
+    def closed(self) -> bool:
+        return self.raw.closed or self.raw.broken
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+class PostgresStore(Store):
+    """:class:`Store` on a PostgreSQL database (``url``: ``postgresql://user@host:port/db``)."""
+
+    dialect = "postgresql"
+    errors = (psycopg.Error,)
+    _begin_write = "BEGIN"
+    _begin_snapshot = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+
+    def __init__(self, url: str):
+        self.path = self.url = url
+        #: this process's mark in its notifications (it skips its own)
+        self.origin = secrets.token_hex(8)
+        self._lock = threading.RLock()
+        try:
+            self.conn = _Connection(url)
+        except psycopg.Error as exc:
+            raise StoreUnavailable("connect to PostgreSQL", exc) from exc
+        self.migrate()
+
+    def _ensure_connected(self) -> None:
+        if self.conn.closed:
+            log.warning("store: the PostgreSQL connection was lost; reconnecting")
+            self.conn = _Connection(self.url)
+
+    def _notify(self, conn, game_id: str, version: int, revision: int) -> None:
+        conn.execute("SELECT pg_notify(?, ?)", (CHANNEL, json.dumps(
+            {"game": game_id, "version": version, "revision": revision, "origin": self.origin})))
+
+    # --- schema ----------------------------------------------------------------------------
+    def schema_version(self) -> int:
+        with self._reading("read the schema version") as conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+                         "applied_at DOUBLE PRECISION)")
+            return conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] or 0
+
+    def migrate(self) -> list[int]:
+        """The missing migrations, in one transaction under an advisory lock (processes
+        starting together: the first migrates, the others wait and find nothing to do)."""
+        applied = []
+        with self._transaction("migrate the database") as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, "
+                         "applied_at DOUBLE PRECISION)")
+            current = conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] or 0
+            for version, sql in MIGRATIONS:
+                if version <= current:
+                    continue
+                for stmt in (s.strip() for s in sql.split(";")):
+                    if stmt:
+                        conn.execute(stmt)
+                conn.execute("INSERT INTO schema_migrations VALUES (?, ?)", (version, time.time()))
+                applied.append(version)
+        return applied
+
+    # --- notifications -----------------------------------------------------------------------
+    def listen(self, deliver: Callable[[dict], None], stop: threading.Event,
+               reconnected: Callable[[], None] | None = None, poll: float = 0.5) -> None:
+        """Deliver every other process's change notification (a dict: ``game``, ``version``,
+        ``revision``) until ``stop`` is set; meant for a thread of its own, with a connection of
+        its own. A lost connection is retried every second; once back, ``reconnected()`` is
+        called (notifications may have been missed meanwhile)."""
+        lost = False
+        while not stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    if lost and reconnected is not None:
+                        reconnected()
+                    lost = False
+                    while not stop.is_set():
+                        for n in conn.notifies(timeout=poll):
+                            try:
+                                msg = json.loads(n.payload)
+                            except ValueError:
+                                continue
+                            if isinstance(msg, dict) and msg.get("origin") != self.origin:
+                                deliver(msg)
+            except psycopg.Error as exc:
+                if not stop.is_set():
+                    if not lost:
+                        log.warning("store: the notification listener lost PostgreSQL (%s); retrying", exc)
+                    lost = True
+                    stop.wait(1.0)
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
