@@ -17,6 +17,22 @@ if [ ! -x /usr/bin/chromium ] && [ "${ORIFLAMME_NO_BROWSER:-}" = "" ]; then
     echo "setup: /usr/bin/chromium not found (apt-get install chromium); the browser tests will be skipped" >&2
   fi
 fi
+# The PostgreSQL tests (and benchmarks/bench_scale_out.py) start a throw-away server with the
+# machine's postgres binaries (Debian's postgresql package). Installed when we can.
+have_postgres() {
+  command -v initdb >/dev/null 2>&1 && return 0
+  for d in /usr/lib/postgresql/*/bin; do [ -x "$d/initdb" ] && [ -x "$d/postgres" ] && return 0; done
+  return 1
+}
+if ! have_postgres && [ "${ORIFLAMME_NO_POSTGRES:-}" = "" ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing Debian's postgresql for the PostgreSQL tests …" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) \
+      || echo "setup: could not install postgresql; the PostgreSQL tests will be skipped" >&2
+  else
+    echo "setup: no PostgreSQL binaries (apt-get install postgresql); the PostgreSQL tests will be skipped" >&2
+  fi
+fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv

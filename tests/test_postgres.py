@@ -111,6 +111,40 @@ def test_a_lost_connection_is_reopened(url):
     store.close()
 
 
+def test_a_lost_database_answers_503_then_the_server_recovers(url):
+    """The server's connection killed (a PostgreSQL restart, a network cut): a read or a new
+    transaction reconnects and goes on; a write cut in the middle answers 503
+    storage_unavailable, nothing changed; the next request reconnects."""
+    with TestClient(create_app(url, limits=NO_RATE), raise_server_exceptions=False) as client:
+        g = client.post("/api/games", json={"scenario": "the-hill", "mode": "hotseat", "seed": 2}).json()
+        tok = g["seats"]["hotseat"]
+        store = client.app.state.store
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (store.conn.raw.info.backend_pid,))
+        v = client.get(f"/api/games/{g['id']}", headers=H(tok)).json()  # the seat check's SELECT reconnects
+        assert v["version"] == 0
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (store.conn.raw.info.backend_pid,))
+        assert store.create_game("g2", "the-hill", {}, "s" * 64, "hotseat", {"*": "t2"}) is None  # BEGIN reconnects
+        assert store.exists("g2")
+        # cut inside the action's transaction: 503, and the action was not stored
+        real = store.conn.raw.execute
+
+        def cut(sql, *args):
+            if sql.startswith("INSERT INTO actions"):
+                with psycopg.connect(url, autocommit=True) as admin:
+                    admin.execute("SELECT pg_terminate_backend(%s)", (store.conn.raw.info.backend_pid,))
+            return real(sql, *args)
+
+        store.conn.raw.execute = cut
+        r = client.post(f"/api/games/{g['id']}/actions", headers=H(tok), json={"action": next_action(v), "version": 0})
+        assert r.status_code == 503 and r.json()["error"] == "storage_unavailable" and r.headers["Retry-After"]
+        v = client.get(f"/api/games/{g['id']}", headers=H(tok)).json()
+        assert v["version"] == 0
+        r = client.post(f"/api/games/{g['id']}/actions", headers=H(tok), json={"action": next_action(v), "version": 0})
+        assert r.status_code == 200 and r.json()["version"] == 1
+
+
 # --- two apps (two processes' hubs) on one database, in this process ----------------------------
 def test_each_copy_catches_up_with_the_database(url):
     """Two servers on one database: each sees the other's actions, undo and undo requests;

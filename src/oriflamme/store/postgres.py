@@ -138,17 +138,37 @@ def _rows(cursor):
 class _Connection:
     """A psycopg connection that takes the store's SQL as written for SQLite: ``?``
     placeholders (there is no ``?`` nor ``%`` in the store's statements otherwise) and
-    ``BEGIN IMMEDIATE``."""
+    ``BEGIN IMMEDIATE``.
+
+    A lost connection (a PostgreSQL restart, a network cut) is reopened, and the statement
+    sent again, when that is safe: a ``BEGIN`` or a ``SELECT`` outside a transaction. Anything
+    else fails (the store answers :class:`StoreUnavailable`) and the next use reconnects."""
 
     def __init__(self, url: str):
+        self.url = url
         self.raw = psycopg.connect(url, autocommit=True, row_factory=_rows)
         self._sql: dict[str, str] = {}
+        self.in_transaction = False
 
     def execute(self, sql: str, params=()):
         text = self._sql.get(sql)
         if text is None:
             text = self._sql[sql] = "BEGIN" if sql == "BEGIN IMMEDIATE" else sql.replace("?", "%s")
-        return self.raw.execute(text, params or None)
+        if text.startswith("BEGIN"):
+            self.in_transaction = True
+        elif text in ("COMMIT", "ROLLBACK"):
+            self.in_transaction = False
+        try:
+            return self.raw.execute(text, params or None)
+        except psycopg.OperationalError:
+            retry = self.closed and (text.startswith("BEGIN") or (text.startswith("SELECT") and not self.in_transaction))
+            if not retry:
+                if self.closed:
+                    self.in_transaction = False
+                raise
+            log.warning("store: the PostgreSQL connection was lost; reconnecting")
+            self.raw = psycopg.connect(self.url, autocommit=True, row_factory=_rows)
+            return self.raw.execute(text, params or None)
 
     @property
     def closed(self) -> bool:
