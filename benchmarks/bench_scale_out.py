@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -117,7 +118,7 @@ def choose(v: dict) -> dict:
 
 
 async def play(client: httpx.AsyncClient, ws_base: str, gid: str, tok: str, n_actions: int, deadline: float,
-               lat: list[float], live: list[float], i: int) -> None:
+               lat: list[float], live: list[float], i: int, think: float = 0.0) -> None:
     h = {"X-Seat": tok}
     heard: dict[int, float] = {}
     # each game's socket from an address of its own (127.0.x.y): the server caps sockets per client
@@ -145,6 +146,8 @@ async def play(client: httpx.AsyncClient, ws_base: str, gid: str, tok: str, n_ac
                 raise SystemExit(f"unexpected {r.status_code}: {r.text[:200]}")
             v = r.json()["view"]
             seen += len(v["log"])
+            if think:  # a player's pause before the next action (0.5 to 1.5 times --think)
+                await asyncio.sleep(think * (0.5 + random.random()))
         end = time.perf_counter() + 5
         while time.perf_counter() < end and any(ver not in heard for ver in sent):
             await asyncio.sleep(0.01)
@@ -169,7 +172,7 @@ async def warm_up(bases: list[str], scenario: str) -> None:
                 v = r.json()["view"]
 
 
-async def level(bases: list[str], games: int, n_actions: int, seconds: float, scenario: str):
+async def level(bases: list[str], games: int, n_actions: int, seconds: float, scenario: str, think: float = 0.0):
     limits = httpx.Limits(max_connections=games + 5, max_keepalive_connections=games + 5)
     clients = [httpx.AsyncClient(base_url=b, timeout=60, limits=limits) for b in bases]
     try:
@@ -182,7 +185,7 @@ async def level(bases: list[str], games: int, n_actions: int, seconds: float, sc
         deadline = time.perf_counter() + seconds
         t0 = time.perf_counter()
         await asyncio.gather(*(play(clients[i % len(bases)], bases[(i + 1) % len(bases)].replace("http", "ws", 1),
-                                    gid, tok, n_actions, deadline, lat, live, i) for i, gid, tok in made))
+                                    gid, tok, n_actions, deadline, lat, live, i, think) for i, gid, tok in made))
         return lat, live, time.perf_counter() - t0
     finally:
         for c in clients:
@@ -218,6 +221,10 @@ def main() -> int:
     ap.add_argument("--scenario", default="the-hill")
     ap.add_argument("--games", default="1,10,50")
     ap.add_argument("--configs", default="sqlite-1,pg-1,pg-4", help="which of sqlite-1, pg-1, pg-4 (comma-separated)")
+    ap.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
+                    help="each client pauses 0.5-1.5 times this between its actions (default 0: as fast as the "
+                         "server answers; a closed loop of G games then waits about G x CPU per action / cores)")
+    ap.add_argument("--no-yardstick", action="store_true", help="skip the one-commit app")
     args = ap.parse_args()
     n_actions, seconds = (8, 20) if args.quick else (20, 60)
     levels = [int(x) for x in args.games.split(",")]
@@ -227,6 +234,7 @@ def main() -> int:
     load = os.getloadavg()
     print(f"scale-out: action round-trip on loopback, {args.scenario}, nproc={os.cpu_count()}, "
           f"load {load[0]:.1f}/{load[1]:.1f}/{load[2]:.1f} (1/5/15 min), servers at nice {args.nice}, "
+          f"think {args.think:g} s, "
           f"{time.strftime('%Y-%m-%d %H:%M')}")
     print(f"{'setup':<18} {'games':>5} {'actions':>7} {'p50':>7} {'p95':>7} {'max':>7} {'act/s':>8} "
           f"{'live p50':>8} {'live p95':>8} {'CPU ms/a':>9} {'db ms/a':>9}")
@@ -246,7 +254,7 @@ def main() -> int:
                         asyncio.run(warm_up(bases, args.scenario))
                         c0 = sum(cpu_seconds(p.pid) for p in procs)
                         d0 = pg_cpu(pg) if kind == "pg" else None
-                        lat, live, wall = asyncio.run(level(bases, games, n_actions, seconds, args.scenario))
+                        lat, live, wall = asyncio.run(level(bases, games, n_actions, seconds, args.scenario, args.think))
                         cpu = sum(cpu_seconds(p.pid) for p in procs) - c0
                         dbc = pg_cpu(pg) - d0 if kind == "pg" else None
                     finally:
@@ -254,7 +262,7 @@ def main() -> int:
                     label = f"{'PostgreSQL' if kind == 'pg' else 'SQLite'} x{n}"
                     row(label, games, lat, live, wall, cpu, dbc)
             # the yardstick: one commit per request, same databases, 10 clients
-            for kind in sorted({c.split("-")[0] for c in args.configs.split(",")}, reverse=True):
+            for kind in [] if args.no_yardstick else sorted({c.split("-")[0] for c in args.configs.split(",")}, reverse=True):
                 db = str(Path(tmp) / "minimal.sqlite3") if kind == "sqlite" else pg.new_database("minimal")
                 port = free_port()
                 proc = start([sys.executable, str(ROOT / "benchmarks" / "minimal_commit_app.py"), str(port), db],

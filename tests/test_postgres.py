@@ -351,3 +351,43 @@ def test_concurrent_posts_on_two_processes_apply_each_action_once(two_servers, u
     # a third server, fresh, replays the stored actions (each digest checked) to the same view
     with TestClient(create_app(url, limits=NO_RATE)) as three:
         assert three.get(f"/api/games/{gid}", headers=H(tok)).json() == call(one, f"/api/games/{gid}", token=tok)[1]
+
+
+def test_a_computer_seat_served_by_two_processes_plays_each_move_once(url, monkeypatch):
+    """A game against the computer whose human alternates between two servers: each server
+    may start the computer's task (a request for the game starts it); when both think about
+    one move, one commits and the other thinks again: no error, one action per version."""
+    from fixtures.hidden_duel import HiddenDuel
+    from oriflamme.core import registry
+    duel = HiddenDuel()
+    monkeypatch.setattr("oriflamme.web.hub.BOT_PACE", 0.0)
+    registry.register(duel)
+    try:
+        with TestClient(create_app(url, limits=NO_RATE)) as one, TestClient(create_app(url, limits=NO_RATE)) as two:
+            g = one.post("/api/games", json={"scenario": "quick-draw", "ruleset": "hidden-duel", "mode": "online",
+                                             "ai": {"blue": "random"}}).json()
+            gid, tok = g["id"], g["seats"]["red"]
+            servers = [one, two]
+            v = None
+            for i in range(200):
+                client = servers[i % 2]
+                v = client.get(f"/api/games/{gid}", headers=H(tok)).json()
+                if v["over"]:
+                    break
+                if v["can_act"]:
+                    r = client.post(f"/api/games/{gid}/actions", headers=H(tok),
+                                    json={"action": v["options"]["actions"][0]["action"], "version": v["version"]})
+                    assert r.status_code in (200, 409), r.text
+                time.sleep(0.02)
+            assert v is not None and v["over"], "the game did not end"
+            for client in servers:
+                seen = client.get(f"/api/games/{gid}", headers=H(tok)).json()
+                assert not [n for n in seen["ai_notes"] if n.get("level") == "error"], seen["ai_notes"]
+            r1 = one.get(f"/api/games/{gid}/record", headers=H(tok)).json()
+            r2 = two.get(f"/api/games/{gid}/record", headers=H(tok)).json()
+            assert r1 == r2 and r1["over"]
+        with psycopg.connect(url) as conn:
+            seqs = [r[0] for r in conn.execute("SELECT seq FROM actions WHERE game_id = %s ORDER BY seq", (gid,))]
+        assert seqs == list(range(1, len(r1["actions"]) + 1))
+    finally:
+        registry.unregister(duel.id)

@@ -167,8 +167,16 @@ class _Connection:
                     self.in_transaction = False
                 raise
             log.warning("store: the PostgreSQL connection was lost; reconnecting")
-            self.raw = psycopg.connect(self.url, autocommit=True, row_factory=_rows)
+            self.reopen()
             return self.raw.execute(text, params or None)
+
+    def reopen(self) -> None:
+        try:
+            self.raw.close()
+        except psycopg.Error:
+            pass
+        self.raw = psycopg.connect(self.url, autocommit=True, row_factory=_rows)
+        self.in_transaction = False
 
     @property
     def closed(self) -> bool:
@@ -200,7 +208,7 @@ class PostgresStore(Store):
     def _ensure_connected(self) -> None:
         if self.conn.closed:
             log.warning("store: the PostgreSQL connection was lost; reconnecting")
-            self.conn = _Connection(self.url)
+            self.conn.reopen()  # the same object: the armies' table holds it too
 
     def _notify(self, conn, game_id: str, version: int, revision: int) -> None:
         conn.execute("SELECT pg_notify(?, ?)", (CHANNEL, json.dumps(

@@ -244,6 +244,7 @@ class Hub:
                     try:
                         g.apply(a.action)
                     except OriflammeError as exc:
+                        self.forget(live)
                         raise HubError(500, "corrupt", f"game {live.id}: action {a.seq} cannot be replayed: {exc}") from None
                     if g.digest() != a.digest:
                         live.revision = None  # not what was stored: replay from the start below
