@@ -9,8 +9,9 @@ revision (:meth:`Store.append_action`); the transaction also sends ``NOTIFY orif
 commits (:meth:`PostgresStore.listen`; ``origin`` lets a process skip its own).
 
 Migrations: :data:`MIGRATIONS` has the versions of the SQLite list
-(:data:`oriflamme.store.db.MIGRATIONS`), in PostgreSQL's dialect (``DOUBLE PRECISION`` times:
-PostgreSQL's ``REAL`` is a 4-byte float). A process applies the missing ones on open, under an
+(:data:`oriflamme.store.db.MIGRATIONS`), in PostgreSQL's dialect (:func:`dialect`:
+``DOUBLE PRECISION`` times, PostgreSQL's ``REAL`` being a 4-byte float), or a text of its own
+where a version needs one (:data:`OWN_TEXT`). A process applies the missing ones on open, under an
 advisory lock, so that processes starting together migrate once.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 import threading
 import time
@@ -25,6 +27,7 @@ from typing import Callable
 
 import psycopg
 
+from .db import MIGRATIONS as SQLITE_MIGRATIONS
 from .db import Store, StoreUnavailable
 
 log = logging.getLogger("oriflamme.store")
@@ -34,76 +37,20 @@ CHANNEL = "oriflamme"
 #: the advisory lock key held while migrating (any constant of our own)
 MIGRATION_LOCK = 0x0F1F1A33E
 
-MIGRATIONS: list[tuple[int, str]] = [
-    (1, """
-        CREATE TABLE games (
-            id            TEXT PRIMARY KEY,
-            created_at    DOUBLE PRECISION NOT NULL,
-            updated_at    DOUBLE PRECISION NOT NULL,
-            scenario_id   TEXT NOT NULL,
-            scenario_json TEXT NOT NULL,
-            seed          BIGINT NOT NULL,
-            mode          TEXT NOT NULL CHECK (mode IN ('hotseat', 'online')),
-            version       INTEGER NOT NULL DEFAULT 0,
-            status        TEXT NOT NULL DEFAULT 'playing',
-            winner        TEXT
-        );
-        CREATE TABLE seats (
-            game_id    TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-            side       TEXT NOT NULL,
-            token_hash TEXT NOT NULL UNIQUE,
-            PRIMARY KEY (game_id, side)
-        );
-        CREATE TABLE actions (
-            game_id     TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-            seq         INTEGER NOT NULL,
-            side        TEXT NOT NULL,
-            action_json TEXT NOT NULL,
-            digest      TEXT NOT NULL,
-            created_at  DOUBLE PRECISION NOT NULL,
-            PRIMARY KEY (game_id, seq)
-        );
-    """),
-    (2, """
-        ALTER TABLE games ADD COLUMN undo_requested_by TEXT;
-        ALTER TABLE games ADD COLUMN undo_version INTEGER;
-    """),
-    (3, """
-        ALTER TABLE games ADD COLUMN ruleset TEXT NOT NULL DEFAULT 'magna-carta';
-        ALTER TABLE games ADD COLUMN secret TEXT;
-        ALTER TABLE games ADD COLUMN digest_version INTEGER NOT NULL DEFAULT 1;
-    """),
-    (4, """
-        CREATE TABLE owners (
-            token_hash TEXT PRIMARY KEY,
-            created_at DOUBLE PRECISION NOT NULL
-        );
-        CREATE TABLE armies (
-            id           TEXT PRIMARY KEY,
-            owner_hash   TEXT NOT NULL REFERENCES owners(token_hash) ON DELETE CASCADE,
-            ruleset      TEXT NOT NULL,
-            name         TEXT NOT NULL DEFAULT '',
-            army_json    TEXT NOT NULL,
-            valid        INTEGER NOT NULL CHECK (valid IN (0, 1)),
-            total_points INTEGER,
-            created_at   DOUBLE PRECISION NOT NULL,
-            updated_at   DOUBLE PRECISION NOT NULL
-        );
-        CREATE INDEX armies_by_owner ON armies (owner_hash, updated_at);
-    """),
-    (5, """
-        CREATE TABLE bots (
-            game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-            side    TEXT NOT NULL,
-            level   TEXT NOT NULL,
-            PRIMARY KEY (game_id, side)
-        );
-    """),
-    (6, """
-        ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
-        ALTER TABLE games ADD COLUMN truncated_at INTEGER NOT NULL DEFAULT 0;
-    """),
-]
+#: migrations whose SQLite text does not translate (:func:`dialect`): version -> PostgreSQL's text
+OWN_TEXT: dict[int, str] = {}
+
+
+def dialect(sqlite_sql: str) -> str:
+    """A SQLite migration in PostgreSQL's words: ``REAL`` (a timestamp) is PostgreSQL's 8-byte
+    ``DOUBLE PRECISION`` (its ``REAL`` has 4 bytes: a second's precision is lost). The rest of
+    the store's DDL (``TEXT``, ``INTEGER``, ``CHECK``, ``REFERENCES … ON DELETE CASCADE``,
+    ``ALTER TABLE … ADD COLUMN … DEFAULT``, ``CREATE INDEX``) means the same in both."""
+    return re.sub(r"\bREAL\b", "DOUBLE PRECISION", sqlite_sql)
+
+
+#: the versions of :data:`oriflamme.store.db.MIGRATIONS`, in PostgreSQL's dialect
+MIGRATIONS: list[tuple[int, str]] = [(v, OWN_TEXT.get(v) or dialect(sql)) for v, sql in SQLITE_MIGRATIONS]
 
 
 class _Row:
