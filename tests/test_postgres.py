@@ -26,7 +26,7 @@ from oriflamme.store import MIGRATIONS as SQLITE_MIGRATIONS
 from oriflamme.store import open_store
 from oriflamme.web.app import create_app
 from oriflamme.web.limits import Limits
-from pgserver import free_port, pg_server  # noqa: F401 - fixture
+from pgserver import database, free_port, pg_server  # noqa: F401 - fixtures
 
 psycopg = pytest.importorskip("psycopg")
 NO_RATE = Limits(requests_per_second=0)
@@ -146,9 +146,11 @@ def test_a_lost_database_answers_503_then_the_server_recovers(url):
 
 
 # --- two apps (two processes' hubs) on one database, in this process ----------------------------
-def test_each_copy_catches_up_with_the_database(url):
-    """Two servers on one database: each sees the other's actions, undo and undo requests;
-    a server whose copy is out of date cannot write over the other's action."""
+def test_each_copy_catches_up_with_the_database(database):
+    """Two servers on one database (PostgreSQL; or one SQLite file, where the same checks
+    run): each sees the other's actions, undo and undo requests; a server whose copy is out
+    of date cannot write over the other's action."""
+    url = database
     with TestClient(create_app(url, limits=NO_RATE)) as one, TestClient(create_app(url, limits=NO_RATE)) as two:
         g = one.post("/api/games", json={"scenario": "the-hill", "mode": "online"}).json()
         gid, a, b = g["id"], g["seats"]["A"], g["seats"]["B"]
