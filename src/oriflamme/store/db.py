@@ -301,12 +301,17 @@ class Store:
                 if version <= current:
                     continue
                 with self._transaction(f"migration {version}") as conn:
-                    for stmt in (s.strip() for s in sql.split(";")):
-                        if stmt:
-                            conn.execute(stmt)
-                    conn.execute("INSERT INTO schema_migrations VALUES (?, ?)", (version, time.time()))
+                    self._apply_migration(conn, version, sql)
                 applied.append(version)
         return applied
+
+    @staticmethod
+    def _apply_migration(conn, version: int, sql: str) -> None:
+        """Run one migration's statements and record its version (inside the caller's transaction)."""
+        for stmt in (s.strip() for s in sql.split(";")):
+            if stmt:
+                conn.execute(stmt)
+        conn.execute("INSERT INTO schema_migrations VALUES (?, ?)", (version, time.time()))
 
     # --- games -----------------------------------------------------------------------------
     def create_game(self, game_id: str, scenario_id: str, scenario: dict, seed: int | str, mode: str,

@@ -178,13 +178,9 @@ class PostgresStore(Store):
                          "applied_at DOUBLE PRECISION)")
             current = conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] or 0
             for version, sql in MIGRATIONS:
-                if version <= current:
-                    continue
-                for stmt in (s.strip() for s in sql.split(";")):
-                    if stmt:
-                        conn.execute(stmt)
-                conn.execute("INSERT INTO schema_migrations VALUES (?, ?)", (version, time.time()))
-                applied.append(version)
+                if version > current:
+                    self._apply_migration(conn, version, sql)
+                    applied.append(version)
         return applied
 
     # --- notifications -----------------------------------------------------------------------
