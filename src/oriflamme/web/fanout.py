@@ -69,6 +69,5 @@ class Fanout:
     # --- on the event loop ---------------------------------------------------------------------
     def _refresh_all(self) -> None:
         for live in list(self.hub.games.values()):
-            if live.listeners:
-                self.hub.forget(live)  # catch up on the next request
+            if live.listeners:  # each seat's next request catches the copy up (Hub.catch_up)
                 self.hub.tell(live, live.version)
