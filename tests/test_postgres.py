@@ -393,3 +393,25 @@ def test_a_computer_seat_served_by_two_processes_plays_each_move_once(url, monke
         assert seqs == list(range(1, len(r1["actions"]) + 1))
     finally:
         registry.unregister(duel.id)
+
+
+def test_live_updates_survive_a_lost_listening_connection(two_servers, url):
+    """The processes' listening connections cut (a PostgreSQL restart, a network cut): an
+    action made meanwhile still reaches the other process's socket, once its listener is back
+    (every open socket is then told to refresh)."""
+    (one, port1), (two, port2) = two_servers
+    status, g = call(one, "/api/games", {"scenario": "the-hill", "mode": "hotseat", "seed": 6})
+    gid, tok = g["id"], g["seats"]["hotseat"]
+    watcher = Socket(port1, gid, tok)
+    try:
+        v = call(two, f"/api/games/{gid}", token=tok)[1]
+        with psycopg.connect(url, autocommit=True) as admin:
+            killed = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                   "WHERE query LIKE 'LISTEN%%' AND pid <> pg_backend_pid()").fetchall()
+        assert len(killed) == 2  # one listener a process
+        status, r = call(two, f"/api/games/{gid}/actions", {"action": next_action(v), "version": v["version"]}, tok)
+        assert status == 200
+        watcher.wait_for(r["version"], timeout=15)
+        assert call(one, f"/api/games/{gid}", token=tok)[1]["version"] == r["version"]
+    finally:
+        watcher.close()

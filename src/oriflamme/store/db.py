@@ -378,6 +378,15 @@ class Store:
                         undo_version=g["undo_version"])
         return head, [StoredAction(r["seq"], r["side"], json.loads(r["action_json"]), r["digest"]) for r in rows]
 
+    def heads(self, game_ids: list[str]) -> dict[str, tuple[int, int]]:
+        """game id -> (version, revision) of the games among ``game_ids`` (one read)."""
+        if not game_ids:
+            return {}
+        with self._reading("look games up") as conn:
+            rows = conn.execute(f"SELECT id, version, revision FROM games WHERE id IN ({', '.join('?' * len(game_ids))})",
+                                tuple(game_ids)).fetchall()
+        return {r[0]: (r[1], r[2]) for r in rows}
+
     def revision_of(self, game_id: str) -> int | None:
         """The game's revision (None: no such game): one indexed read."""
         with self._reading("look a game up") as conn:

@@ -6,8 +6,8 @@ On PostgreSQL every change of a game is notified by the transaction that makes i
 a connection of its own, and hands each notification to the event loop, where
 :meth:`Hub.changed_elsewhere <oriflamme.web.hub.Hub.changed_elsewhere>` tells the game's
 WebSockets (an ``update`` message; each seat then fetches its own view, which catches the
-process's copy up from the database). After a lost connection, every open WebSocket is told to
-refresh, since notifications may have been missed.
+process's copy up from the database). After a lost connection, the watched games that changed
+meanwhile are announced (notifications may have been missed).
 
 SQLite serves one process: the store has no ``listen`` and nothing starts here.
 """
@@ -56,7 +56,16 @@ class Fanout:
             self._call(self.hub.changed_elsewhere, game, version)
 
     def _reconnected(self) -> None:
-        self._call(self._refresh_all)
+        """Back after a lost connection: the watched games that changed meanwhile (the
+        database's revision is not this process's copy's) are announced at their version."""
+        watched = {gid: live for gid, live in list(self.hub.games.items()) if live.listeners}
+        try:
+            heads = self.store.heads(list(watched))
+        except Exception:  # noqa: BLE001 - the store is unavailable again: tell every socket to refresh
+            heads = {gid: (live.version, None) for gid, live in watched.items()}
+        for gid, (version, revision) in heads.items():
+            if revision is None or revision != watched[gid].revision:
+                self._call(self.hub.changed_elsewhere, gid, version)
 
     def _call(self, fn, *args) -> None:
         loop = self._loop
@@ -65,9 +74,3 @@ class Fanout:
                 loop.call_soon_threadsafe(fn, *args)
             except RuntimeError:  # the loop closed meanwhile (shutdown)
                 pass
-
-    # --- on the event loop ---------------------------------------------------------------------
-    def _refresh_all(self) -> None:
-        for live in list(self.hub.games.values()):
-            if live.listeners:  # each seat's next request catches the copy up (Hub.catch_up)
-                self.hub.tell(live, live.version)
