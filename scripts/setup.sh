@@ -7,15 +7,30 @@ if ! "$PY" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>
   echo "setup: Python 3.11 or newer is needed (found: $("$PY" --version 2>&1))" >&2
   exit 1
 fi
-# Browser tests drive Debian's chromium (never a downloaded browser). Installed when we can.
-if [ ! -x /usr/bin/chromium ] && [ "${ORIFLAMME_NO_BROWSER:-}" = "" ]; then
+# Debian packages the tests use, installed when we can (root with apt-get), else the tests
+# that need them are skipped with a message: apt_install PACKAGE "WHAT FOR".
+apt_install() {
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-    echo "setup: installing Debian's chromium for the browser tests …" >&2
-    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
-      || echo "setup: could not install chromium; the browser tests will be skipped" >&2
+    echo "setup: installing Debian's $1 for $2 …" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1" >/dev/null) \
+      || echo "setup: could not install $1; $2 will be skipped" >&2
   else
-    echo "setup: /usr/bin/chromium not found (apt-get install chromium); the browser tests will be skipped" >&2
+    echo "setup: $1 not found (apt-get install $1); $2 will be skipped" >&2
   fi
+}
+# Browser tests drive Debian's chromium (never a downloaded browser).
+if [ ! -x /usr/bin/chromium ] && [ "${ORIFLAMME_NO_BROWSER:-}" = "" ]; then
+  apt_install chromium "the browser tests"
+fi
+# The PostgreSQL tests (and benchmarks/bench_scale_out.py) start a throw-away server with the
+# machine's postgres binaries (Debian's postgresql package, never a download).
+have_postgres() {
+  command -v initdb >/dev/null 2>&1 && return 0
+  for d in /usr/lib/postgresql/*/bin; do [ -x "$d/initdb" ] && [ -x "$d/postgres" ] && return 0; done
+  return 1
+}
+if [ "${ORIFLAMME_NO_POSTGRES:-}" = "" ] && ! have_postgres; then
+  apt_install postgresql "the PostgreSQL tests"
 fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 if [ ! -x .venv/bin/python ]; then

@@ -14,6 +14,7 @@ from oriflamme.rulesets.magna_carta.engine.record import replay
 from oriflamme.rulesets.magna_carta.scenario import validate_scenario
 from oriflamme.web.app import create_app
 from oriflamme.web.limits import Limits
+from pgserver import database, pg_server  # noqa: F401 - fixtures
 
 
 @pytest.fixture
@@ -22,10 +23,12 @@ def db(tmp_path):
 
 
 @pytest.fixture
-def client(db):
+def client(database):
+    """The app on each database: SQLite, and PostgreSQL (a throw-away server: skipped, with the
+    reason, where none can be had; tests/pgserver.py)."""
     # no request-rate limit: these tests play whole games as fast as they can (tests/test_limits.py
     # tests the limits); the other caps keep their defaults
-    with TestClient(create_app(db, limits=Limits(requests_per_second=0))) as c:
+    with TestClient(create_app(database, limits=Limits(requests_per_second=0))) as c:
         yield c
 
 
@@ -371,8 +374,11 @@ def test_the_secret_never_leaves_the_server_while_the_game_runs_and_checks_at_th
     commitment = hashlib.sha256(secret.encode()).hexdigest()
     assert g["dice_commitment"] == commitment
     # the store keeps it as text (an INTEGER column would turn an all-digit hex string into a number)
-    row = client.app.state.store.conn.execute("SELECT secret, typeof(secret) FROM games WHERE id = ?", (gid,)).fetchone()
-    assert tuple(row) == (secret, "text")
+    store = client.app.state.store
+    typeof = "typeof(secret)" if store.dialect == "sqlite" else "pg_typeof(secret)::text"
+    with store.using("test") as conn:
+        row = conn.execute(f"SELECT secret, {typeof} FROM games WHERE id = ?", (gid,)).fetchone()
+    assert (row[0], row[1]) == (secret, "text")
     seen: list[str] = []
     with client.websocket_connect(f"/api/games/{gid}/ws?seat={g['seats']['A']}") as ws:
         seen.append(json.dumps(ws.receive_json()))

@@ -1,4 +1,5 @@
-"""``oriflamme serve``: the web app (FastAPI + uvicorn) with its embedded SQLite database."""
+"""``oriflamme serve``: the web app (FastAPI + uvicorn) with its embedded SQLite database, or on
+PostgreSQL (``--db postgresql://…``), where several processes may serve the same games."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ def register(sub) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--db", default=str(DEFAULT_DB),
-                   help=f"SQLite database file, created on first run (default {DEFAULT_DB}; or set ORIFLAMME_DB)")
+                   help=f"SQLite database file, created on first run (default {DEFAULT_DB}; or set ORIFLAMME_DB), "
+                        "or a PostgreSQL URL postgresql://user:password@host:port/database (several server "
+                        "processes may share it)")
     lim = p.add_argument_group("limits (per client = per IP address; 0 = no limit; docs/api.md)")
     lim.add_argument("--requests-per-second", type=float, default=None, metavar="N",
                      help="requests a client may make each second, sustained (default 30, bursts of 300)")
@@ -53,10 +56,11 @@ def limits_from(args):
 def cmd_serve(args) -> int:
     import uvicorn
 
-    from ..store import Store, StoreError
+    from ..store import StoreError
     from ..web.app import create_app
 
-    db = Path(args.db).expanduser()
+    is_url = args.db.startswith(("postgresql://", "postgres://"))
+    db = args.db if is_url else Path(args.db).expanduser()
     try:
         limits = limits_from(args)
     except ValueError as exc:
@@ -65,14 +69,25 @@ def cmd_serve(args) -> int:
     try:
         app = create_app(db, limits=limits)
     except (OSError, StoreError, Exception) as exc:  # sqlite3 errors included
-        print(f"serve: cannot open the database {db}: {exc}", file=sys.stderr)
+        print(f"serve: cannot open the database {_shown(db)}: {exc}", file=sys.stderr)
         return 2
     # the rules work runs in worker threads (web/hub.py); a shorter interpreter switch interval
     # than the default 5 ms hands the event loop back sooner, so quick requests stay quick
     sys.setswitchinterval(0.001)
-    print(f"Oriflamme: open http://{args.host}:{args.port}/  (database {db})", flush=True)
+    print(f"Oriflamme: open http://{args.host}:{args.port}/  (database {_shown(db)})", flush=True)
     # no access log; and at any log level, seat tokens in URLs (a WebSocket's ?seat=) are
     # redacted from uvicorn's records (web/security.py)
     uvicorn.run(app, host=args.host, port=args.port, log_level=os.environ.get("ORIFLAMME_LOG", "warning"),
                 access_log=False)
     return 0
+
+
+def _shown(db) -> str:
+    """The database as printed: a URL without its password."""
+    text = str(db)
+    if "://" in text and "@" in text.split("://", 1)[1]:
+        scheme, rest = text.split("://", 1)
+        cred, host = rest.rsplit("@", 1)
+        if ":" in cred:
+            text = f"{scheme}://{cred.split(':', 1)[0]}:***@{host}"
+    return text

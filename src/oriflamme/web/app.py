@@ -23,8 +23,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from ..core import registry
 from ..core.errors import IllegalAction, UnknownRuleset
-from ..store import Store, StoreUnavailable, default_db_path
+from ..store import StoreUnavailable, default_db_path, open_store
 from . import armies, schema, shown
+from .fanout import Fanout
 from .hub import HOTSEAT, Hub, HubError, get_ruleset
 from .limits import Guard, Limits, Refused
 from .report import report_text
@@ -156,9 +157,12 @@ def _rendered_view(rs, v: dict, lang: str) -> dict:
 
 
 def create_app(db_path: str | Path | None = None, limits: Limits | None = None) -> FastAPI:
+    """The app on the database ``db_path``: a SQLite file (default :func:`default_db_path`)
+    or a ``postgresql://`` URL (several processes may then serve the same games)."""
     limits = limits or Limits()
-    store = Store(db_path or default_db_path())
+    store = open_store(db_path or default_db_path())
     hub = Hub(store, limits)
+    fanout = Fanout(hub, store)
     guard = Guard(limits)
     install_log_redaction()
 
@@ -166,7 +170,9 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
     async def lifespan(_app):
         install_log_redaction()  # again: uvicorn has configured its loggers by now
         sweeper = asyncio.create_task(_sweep())
+        fanout.start()  # PostgreSQL: other processes' changes reach this one's WebSockets
         yield
+        fanout.stop()
         for live in list(hub.games.values()):  # the computer seats stop with the server
             if live.bot_task is not None:
                 live.bot_task.cancel()

@@ -13,6 +13,13 @@ task that, while a computer side is to act, waits ``bot_pace`` seconds (a human 
 lets the player decide on a copy of the state in a worker thread, and applies its action
 through the same path as a seat's (``_commit``). Each decision's explanation (its value, the
 depth and width of its search) is kept in ``ai_notes`` of the views.
+
+**Several processes** (issue 15, PostgreSQL): the store is the only source of truth; a game in
+memory is a copy at a known ``revision``. Before each request's work, under the game's lock,
+:meth:`Hub.catch_up` compares it with the store's and applies the actions committed meanwhile
+by another process (or replays the game after another process's undo). A write names the
+revision it was computed from, so a stale copy never writes over another's action. Other
+processes' changes reach this process's WebSockets through :mod:`oriflamme.web.fanout`.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from ..core.dice import new_secret
 from ..core.errors import IllegalAction, OriflammeError, UnknownRuleset
 from ..core.record import Game
 from ..core.ruleset import CHANCE, Ruleset
-from ..store import DIGEST_VERSION, Store, VersionConflict
+from ..store import DIGEST_VERSION, Store, StoredGame, VersionConflict
 from .limits import Limits
 from .notify import BadWebhook, Notifier, check_url
 
@@ -74,6 +81,8 @@ class LiveGame:
     open_sides: list = field(default_factory=list)  # seats left open in the lobby, none joined yet
     webhook: str | None = None                      # told when a human side is to act (web/notify.py)
     notified: tuple | None = None                   # (version, side) of the last turn notified
+    #: the store's revision this copy reflects (None: out of step, replayed on the next request)
+    revision: int | None = 0
 
     @property
     def version(self) -> int:
@@ -181,7 +190,8 @@ class Hub:
                                ruleset=rs.id, bots=bots, open_sides=tuple(open_sides), webhook=webhook)
         with self._mutex:
             self.games[game_id] = LiveGame(game_id, mode, scenario_id, game, last_used=self.clock(),
-                                             bots=dict(bots), open_sides=list(open_sides), webhook=webhook)
+                                             bots=dict(bots), open_sides=list(open_sides), webhook=webhook,
+                                             revision=0)
         self.evict()
         return game_id, seats
 
@@ -225,6 +235,16 @@ class Hub:
         stored = self.store.load(game_id)
         if stored is None:
             raise HubError(404, "unknown_game", f"no game {game_id!r}")
+        return LiveGame(game_id, stored.mode, stored.scenario_id, self._replay(stored),
+                        undo_requested_by=stored.undo_requested_by, undo_version=stored.undo_version,
+                        action_sides=list(stored.sides_of_actions), bots=dict(stored.bots or {}),
+                        revision=stored.revision, open_sides=self.store.open_sides(game_id),
+                        webhook=self.store.webhook_of(game_id))
+
+    @staticmethod
+    def _replay(stored: StoredGame) -> Game:
+        """The stored game replayed, each action's digest checked."""
+        game_id = stored.id
         try:
             rs = registry.get(stored.ruleset)
             scenario = rs.scenario_from_json(stored.scenario, f"game {game_id}")
@@ -236,10 +256,50 @@ class Hub:
                     raise HubError(500, "corrupt", f"game {game_id}: action {i + 1} does not reproduce the stored state")
         except OriflammeError as exc:
             raise HubError(500, "corrupt", f"game {game_id} cannot be replayed: {exc}") from None
-        return LiveGame(game_id, stored.mode, stored.scenario_id, game,
-                        undo_requested_by=stored.undo_requested_by, undo_version=stored.undo_version,
-                        action_sides=list(stored.sides_of_actions), bots=dict(stored.bots or {}),
-                        open_sides=self.store.open_sides(game_id), webhook=self.store.webhook_of(game_id))
+        return game
+
+    def catch_up(self, live: LiveGame) -> None:
+        """Bring ``live`` to the store's revision (in a worker thread, under the game's lock):
+        apply the actions another process committed since, or, after another process's undo
+        (or when this copy is out of step), replay the game from the store. A current copy
+        costs one indexed read."""
+        if live.revision is not None and self.store.revision_of(live.id) == live.revision:
+            return
+        changes = None if live.revision is None else self.store.changes_since(live.id, live.version)
+        if changes is not None:
+            head, actions = changes
+            if head.revision == live.revision:
+                return
+            if head.truncated_at <= live.revision and head.version == live.version + len(actions):
+                g = live.game
+                for a in actions:
+                    try:
+                        g.apply(a.action)
+                    except OriflammeError as exc:
+                        self.forget(live)
+                        raise HubError(500, "corrupt", f"game {live.id}: action {a.seq} cannot be replayed: {exc}") from None
+                    if g.digest() != a.digest:
+                        live.revision = None  # not what was stored: replay from the start below
+                        break
+                    live.action_sides.append(a.side)
+                else:
+                    self._caught_up(live, head.revision, head.undo_requested_by, head.undo_version)
+                    if live.open_sides:  # another process's join bumps the revision, with no action
+                        live.open_sides = self.store.open_sides(live.id)
+                    return
+        stored = self.store.load(live.id)
+        if stored is None:
+            raise HubError(404, "unknown_game", f"no game {live.id!r}")
+        live.game = self._replay(stored)
+        live.action_sides = list(stored.sides_of_actions)
+        live.frames_cache.clear()
+        live.open_sides = self.store.open_sides(live.id)
+        self._caught_up(live, stored.revision, stored.undo_requested_by, stored.undo_version)
+
+    @staticmethod
+    def _caught_up(live: LiveGame, revision: int, undo_by: str | None, undo_version: int | None) -> None:
+        live.revision, live.undo_requested_by, live.undo_version = revision, undo_by, undo_version
+        live.views.clear()
 
     async def enter(self, game_id: str, token: str | None) -> tuple[LiveGame, str]:
         """The live game and the token's seat (loading, if need be, in a worker thread)."""
@@ -252,9 +312,11 @@ class Hub:
         return live, self.seat(live, token)  # one indexed SQLite read: not worth a thread
 
     def forget(self, live: LiveGame) -> None:
-        """Drop ``live`` from memory (its store copy is the truth; the next request reloads it)."""
+        """``live`` is out of step with the store (the truth): the next request replays it
+        (:meth:`catch_up`). Without WebSockets it also leaves memory."""
+        live.revision = None
         with self._mutex:
-            if self.games.get(live.id) is live:
+            if self.games.get(live.id) is live and not live.listeners:
                 del self.games[live.id]
 
     def evict(self) -> list[str]:
@@ -279,9 +341,14 @@ class Hub:
         return gone
 
     async def read(self, live: LiveGame, fn: Callable[..., Any], *args) -> Any:
-        """``fn(*args)`` in a worker thread, holding the game's lock (per-game order)."""
+        """``fn(*args)`` in a worker thread, holding the game's lock (per-game order), on a
+        copy brought up to the store's revision."""
         async with live.lock:
-            return await self.run_in_thread(fn, *args)
+            return await self.run_in_thread(self._current, live, fn, *args)
+
+    def _current(self, live: LiveGame, fn: Callable[..., Any], *args) -> Any:
+        self.catch_up(live)
+        return fn(*args)
 
     def seat(self, live: LiveGame, token: str | None) -> str:
         if not token:
@@ -400,6 +467,7 @@ class Hub:
         return result
 
     def _act(self, live: LiveGame, seat: str, action_json, version: int | None, then) -> Any:
+        self.catch_up(live)
         g = live.game
         rs = g.ruleset
         if version is not None and version != live.version:
@@ -426,10 +494,11 @@ class Hub:
         live.views.clear()
         out = g.outcome()
         try:
-            self.store.append_action(live.id, live.version, to_act, g.actions[-1], g.digest(),
-                                     "over" if out.over else "playing", out.winner)
+            live.revision = self.store.append_action(live.id, live.version, to_act, g.actions[-1], g.digest(),
+                                                     "over" if out.over else "playing", out.winner,
+                                                     revision=live.revision)
         except VersionConflict:
-            self.forget(live)  # another process (or a stale copy) committed first
+            self.forget(live)  # another process committed first: this copy replays on the next request
             raise HubError(409, "stale", "the game has moved on: reload the view") from None
         except BaseException:
             # not committed, so not acknowledged: forget the in-memory game; the next
@@ -486,6 +555,7 @@ class Hub:
                 decision = await asyncio.to_thread(player.decide, state, side)
                 action, note = decision.action, decision
             async with live.lock:
+                await self.run_in_thread(self.catch_up, live)  # another process may have played
                 if live.version != version or self.bot_to_act(live) != side:
                     continue  # an undo or another action came first: think again
                 try:
@@ -493,7 +563,12 @@ class Hub:
                     label_fr = rs.describe_action(live.game.state, action, "fr")
                 except Exception:  # noqa: BLE001 - a label is only for the log
                     label = label_fr = ""
-                await self.run_in_thread(self._commit, live, side, action)
+                try:
+                    await self.run_in_thread(self._commit, live, side, action)
+                except HubError as exc:
+                    if exc.code == "stale":
+                        continue  # another process played this seat first: think again
+                    raise
                 if note is not None:
                     live.ai_notes.append({"version": live.version, "side": side,
                                           "action": rs.action_to_json(action),
@@ -515,7 +590,11 @@ class Hub:
 
     def _undo(self, live: LiveGame, seat: str, answer: str | None, version: int | None) -> dict:
         try:
+            self.catch_up(live)
             return self._undo_unsafe(live, seat, answer, version)
+        except VersionConflict:
+            self.forget(live)  # another process changed the game meanwhile
+            raise HubError(409, "stale", "the game has moved on: reload the view") from None
         except HubError:
             raise
         except BaseException:
@@ -545,22 +624,23 @@ class Hub:
             live.frames_cache.clear()
             del live.action_sides[live.version:]
             out = g.outcome()
-            self.store.truncate(live.id, live.version, "over" if out.over else "playing", out.winner)
+            live.revision = self.store.truncate(live.id, live.version, "over" if out.over else "playing", out.winner,
+                                                revision=live.revision)
             live.undo_requested_by = live.undo_version = None
             result = {"undone": True, "version": live.version}
         elif answer == "decline":
             if live.undo_requested_by is None or live.undo_requested_by == seat:
                 raise HubError(409, "no_request", "there is no undo request from your opponent")
             live.undo_requested_by = live.undo_version = None
-            self.store.set_undo_request(live.id, None, None)
+            live.revision = self.store.set_undo_request(live.id, None, None, revision=live.revision)
             result = {"undone": False, "declined": True}
         else:
             if not g.can_undo:
                 raise HubError(409, "cannot_undo", "the last action rolled a die (or there is none): it cannot be undone")
             if self._side_of_last(live) != seat:
                 raise HubError(403, "not_yours", "only the side that took the last action may ask to undo it")
+            live.revision = self.store.set_undo_request(live.id, seat, live.version, revision=live.revision)
             live.undo_requested_by, live.undo_version = seat, live.version
-            self.store.set_undo_request(live.id, seat, live.version)
             result = {"requested": True}
         return result
 
@@ -578,10 +658,13 @@ class Hub:
         elif side not in live.open_sides:
             raise HubError(409, "seat_taken", f"side {side!r} is not open (open: {', '.join(live.open_sides)})")
         token = secrets.token_urlsafe(24)
-        if not self.store.claim_seat(live.id, side, token):
+        revision = self.store.claim_seat(live.id, side, token)
+        if revision is None:
             live.open_sides = self.store.open_sides(live.id)
             raise HubError(409, "seat_taken", f"side {side!r} was taken a moment ago")
         live.open_sides = [s for s in live.open_sides if s != side]
+        if live.revision is not None and live.revision == revision - 1:
+            live.revision = revision  # this copy is current: the join was the only change
         live.views.clear()
         return side, token
 
@@ -681,9 +764,20 @@ class Hub:
     # --- live updates ------------------------------------------------------------------------
     async def announce(self, live: LiveGame) -> None:
         """Tell the seats a new version exists (no content: each seat fetches its own view)."""
-        msg = {"type": "update", "version": live.version}
+        self.tell(live, live.version)
+
+    def tell(self, live: LiveGame, version: int) -> None:
+        """Put an update message in each of the game's WebSocket queues (this process's)."""
+        msg = {"type": "update", "version": version}
         for q in list(live.listeners):
             q.put_nowait(msg)
+
+    def changed_elsewhere(self, game_id: str, version: int) -> None:
+        """Another process changed the game (:mod:`oriflamme.web.fanout`): tell this process's
+        WebSockets; their next request catches the copy up."""
+        live = self.games.get(game_id)
+        if live is not None and live.listeners:
+            self.tell(live, version)
 
     # --- replay frames -----------------------------------------------------------------------
     def frames(self, live: LiveGame, seat: str) -> list[dict]:
