@@ -82,14 +82,39 @@ def test_create_list_get_update_delete(client):
     bigger = small_army()
     bigger["units"][0]["groups"][0]["figures"] = 30
     bigger["name"] = "Bigger"
-    r = client.put(f"/api/armies/{made['id']}", headers=me, json=bigger)
+    assert made["version"] == 0
+    r = client.put(f"/api/armies/{made['id']}?version=0", headers=me, json=bigger)
     assert r.status_code == 200, r.text
-    assert r.json()["total_points"] == made["total_points"] + 10 * per_figure
+    assert r.json()["total_points"] == made["total_points"] + 10 * per_figure and r.json()["version"] == 1
     assert client.get("/api/armies", headers=me).json()["armies"][0]["name"] == "Bigger"
-    assert client.delete(f"/api/armies/{made['id']}", headers=me).status_code == 204
+    assert client.delete(f"/api/armies/{made['id']}?version=1", headers=me).status_code == 204
     assert client.get("/api/armies", headers=me).json()["armies"] == []
     assert client.get(f"/api/armies/{made['id']}", headers=me).status_code == 404
-    assert client.delete(f"/api/armies/{made['id']}", headers=me).status_code == 404
+    assert client.delete(f"/api/armies/{made['id']}?version=1", headers=me).status_code == 404
+
+
+def test_every_change_names_the_version_it_was_made_from(client):
+    """Issue 15: a change of an older version is refused (409 stale, with the army's version),
+    never applied over a newer one; a change without a version is refused (422)."""
+    me = owner(client)
+    made = create(client, me, small_army())
+    path = f"/api/armies/{made['id']}"
+    first, second = small_army(), small_army()
+    first["name"], second["name"] = "First tab", "Second tab"
+    assert client.put(path + "?version=0", headers=me, json=first).status_code == 200
+    stale = client.put(path + "?version=0", headers=me, json=second)   # the other tab, still at 0
+    assert stale.status_code == 409 and stale.json()["error"] == "stale" and stale.json()["version"] == 1
+    assert client.get(path, headers=me).json()["name"] == "First tab"
+    for method, extra in (("put", {"json": second}), ("delete", {})):
+        r = getattr(client, method)(path, headers=me, **extra)
+        assert r.status_code == 422 and r.json()["field"] == "version", r.text
+        r = getattr(client, method)(path + "?version=x", headers=me, **extra)
+        assert r.status_code == 422 and r.json()["field"] == "version", r.text
+    assert client.delete(path + "?version=0", headers=me).status_code == 409
+    assert client.get(path, headers=me).status_code == 200  # not deleted by the stale request
+    roll = client.post(path + "/roll?version=0", headers=me, json={"character": 0})
+    assert roll.status_code == 409 and roll.json()["version"] == 1
+    assert client.delete(path + "?version=1", headers=me).status_code == 204
 
 
 def test_one_owner_never_sees_nor_touches_another_owners_armies(client):
@@ -98,10 +123,11 @@ def test_one_owner_never_sees_nor_touches_another_owners_armies(client):
     create(client, bob, example("saurian-warband"))
     assert [x["id"] for x in client.get("/api/armies", headers=alice).json()["armies"]] == [a["id"]]
     assert a["id"] not in [x["id"] for x in client.get("/api/armies", headers=bob).json()["armies"]]
-    for method, path in (("get", ""), ("get", "/export"), ("get", "/sheet"), ("delete", "")):
+    for method, path in (("get", ""), ("get", "/export"), ("get", "/sheet")):
         assert getattr(client, method)(f"/api/armies/{a['id']}{path}", headers=bob).status_code == 404
-    assert client.put(f"/api/armies/{a['id']}", headers=bob, json=small_army()).status_code == 404
-    assert client.post(f"/api/armies/{a['id']}/roll", headers=bob, json={"character": 0}).status_code == 404
+    assert client.delete(f"/api/armies/{a['id']}?version=0", headers=bob).status_code == 404
+    assert client.put(f"/api/armies/{a['id']}?version=0", headers=bob, json=small_army()).status_code == 404
+    assert client.post(f"/api/armies/{a['id']}/roll?version=0", headers=bob, json={"character": 0}).status_code == 404
     assert client.get(f"/api/armies/{a['id']}", headers=alice).status_code == 200
 
 
@@ -293,7 +319,7 @@ def test_the_curse_roll_is_rolled_by_the_server_and_recorded(client):
     made = create(client, me, with_magic_weapon())
     assert made["valid"] is False
     assert "curse_roll" in {v["rule"] for v in made["validation"]["violation_details"]}
-    r = client.post(f"/api/armies/{made['id']}/roll", headers=me, json={"roll": "curse", "character": 1})
+    r = client.post(f"/api/armies/{made['id']}/roll?version=0", headers=me, json={"roll": "curse", "character": 1})
     assert r.status_code == 200, r.text
     out = r.json()
     roll, char = out["roll"], out["army"]["characters"][1]
@@ -307,11 +333,11 @@ def test_the_curse_roll_is_rolled_by_the_server_and_recorded(client):
     stored = client.get(f"/api/armies/{made['id']}", headers=me).json()
     assert stored["army"]["characters"][1]["curse_roll"] == roll["d100"]
     # a weapon is rolled once
-    again = client.post(f"/api/armies/{made['id']}/roll", headers=me, json={"character": 1})
+    again = client.post(f"/api/armies/{made['id']}/roll?version=1", headers=me, json={"character": 1})
     assert again.status_code == 422 and again.json()["field"] == "characters[1].curse_roll"
-    no_weapon = client.post(f"/api/armies/{made['id']}/roll", headers=me, json={"character": 0})
+    no_weapon = client.post(f"/api/armies/{made['id']}/roll?version=1", headers=me, json={"character": 0})
     assert no_weapon.status_code == 422 and no_weapon.json()["field"] == "characters[0].magic_weapon"
-    bad = client.post(f"/api/armies/{made['id']}/roll", headers=me, json={"character": 9})
+    bad = client.post(f"/api/armies/{made['id']}/roll?version=1", headers=me, json={"character": 9})
     assert bad.status_code == 422 and bad.json()["field"] == "character"
 
 

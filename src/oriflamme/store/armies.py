@@ -18,7 +18,7 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from .db import token_hash
+from .db import VersionConflict, token_hash
 
 
 @dataclass
@@ -31,10 +31,12 @@ class StoredArmy:
     total_points: int | None
     created_at: float
     updated_at: float
+    version: int = 0
 
     def summary(self) -> dict:
         return {"id": self.id, "ruleset": self.ruleset, "name": self.name, "valid": self.valid,
-                "total_points": self.total_points, "created_at": self.created_at, "updated_at": self.updated_at}
+                "total_points": self.total_points, "created_at": self.created_at, "updated_at": self.updated_at,
+                "version": self.version}
 
 
 class Armies:
@@ -67,14 +69,27 @@ class Armies:
                  int(bool(valid)), total_points, now, now))
         return self.get(owner, army_id)
 
-    def update(self, owner: str, army_id: str, army: dict, valid: bool, total_points: int | None) -> StoredArmy | None:
+    def update(self, owner: str, army_id: str, army: dict, valid: bool, total_points: int | None,
+               version: int | None = None) -> StoredArmy | None:
+        """Replace the army; None when the owner has no such army. With ``version``, only if the
+        stored army is at that version (else :class:`VersionConflict`); each update counts one."""
+        extra, args = (" AND version = ?", (version,)) if version is not None else ("", ())
         with self.store.using("armies"):
             cur = self.conn.execute(
-                "UPDATE armies SET name = ?, army_json = ?, valid = ?, total_points = ?, updated_at = ? "
-                "WHERE id = ? AND owner_hash = ?",
+                "UPDATE armies SET name = ?, army_json = ?, valid = ?, total_points = ?, updated_at = ?, "
+                "version = version + 1 WHERE id = ? AND owner_hash = ?" + extra,
                 (str(army.get("name", "")), json.dumps(army, ensure_ascii=False), int(bool(valid)), total_points,
-                 time.time(), army_id, token_hash(owner)))
-        return self.get(owner, army_id) if cur.rowcount == 1 else None
+                 time.time(), army_id, token_hash(owner)) + args)
+        if cur.rowcount == 1:
+            return self.get(owner, army_id)
+        return self._conflict(owner, army_id, version)
+
+    def _conflict(self, owner: str, army_id: str, version: int | None):
+        """After a write that changed nothing: None (no such army) or VersionConflict."""
+        current = self.get(owner, army_id)
+        if current is None:
+            return None
+        raise VersionConflict(f"the army is at version {current.version}, not {version}: reload it")
 
     def get(self, owner: str, army_id: str) -> StoredArmy | None:
         with self.store.using("armies"):
@@ -84,17 +99,25 @@ class Armies:
             return None
         return StoredArmy(id=r["id"], ruleset=r["ruleset"], name=r["name"], army=json.loads(r["army_json"]),
                           valid=bool(r["valid"]), total_points=r["total_points"], created_at=r["created_at"],
-                          updated_at=r["updated_at"])
+                          updated_at=r["updated_at"], version=r["version"])
 
     def list(self, owner: str, ruleset: str | None = None, limit: int = 200) -> list[dict]:
-        sql = ("SELECT id, ruleset, name, valid, total_points, created_at, updated_at FROM armies WHERE owner_hash = ?"
+        sql = ("SELECT id, ruleset, name, valid, total_points, created_at, updated_at, version FROM armies "
+               "WHERE owner_hash = ?"
                + (" AND ruleset = ?" if ruleset else "") + " ORDER BY updated_at DESC LIMIT ?")
         args = (token_hash(owner), ruleset, limit) if ruleset else (token_hash(owner), limit)
         with self.store.using("armies"):
             rows = self.conn.execute(sql, args).fetchall()
         return [dict(r, valid=bool(r["valid"])) for r in rows]
 
-    def delete(self, owner: str, army_id: str) -> bool:
+    def delete(self, owner: str, army_id: str, version: int | None = None) -> bool:
+        """Delete the army: False when the owner has no such army; VersionConflict when
+        ``version`` is given and not the stored one."""
+        extra, args = (" AND version = ?", (version,)) if version is not None else ("", ())
         with self.store.using("armies"):
-            cur = self.conn.execute("DELETE FROM armies WHERE id = ? AND owner_hash = ?", (army_id, token_hash(owner)))
-        return cur.rowcount == 1
+            cur = self.conn.execute("DELETE FROM armies WHERE id = ? AND owner_hash = ?" + extra,
+                                    (army_id, token_hash(owner)) + args)
+        if cur.rowcount == 1:
+            return True
+        self._conflict(owner, army_id, version)
+        return False

@@ -128,6 +128,11 @@ MIGRATIONS: list[tuple[int, str]] = [
         ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE games ADD COLUMN truncated_at INTEGER NOT NULL DEFAULT 0;
     """),
+    # a saved army's version (issue 15: every state-changing request names the version it was
+    # made from; a change of an older version is refused, never applied over a newer one)
+    (8, """
+        ALTER TABLE armies ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    """),
 ]
 
 #: how the digests of new games are computed (``Ruleset.digest``, without the seed)

@@ -24,6 +24,7 @@ from ..core import registry
 from ..core.dice import Dice, new_secret
 from ..core.errors import OriflammeError, UnknownRuleset
 from ..core.ruleset import army_envelope
+from ..store import VersionConflict
 from .hub import HubError
 
 MAX_ARMY = 64 * 1024
@@ -115,6 +116,25 @@ def register(app: FastAPI, store, static: Path) -> None:
             raise HubError(404, "not_found", f"no army {army_id!r} for this owner")
         return found
 
+    def wanted_version(request: Request) -> int:
+        """The army's version a change was made from (``?version=N``, required: a change of an
+        older version is refused with 409 stale, never applied over a newer one)."""
+        raw = request.query_params.get("version")
+        if raw is None:
+            raise HubError(422, "bad_request", "query version: required — the army's version from its last answer "
+                                               "(a change of an older version is refused, not applied)", field="version")
+        if not re.fullmatch(r"\d{1,9}", raw):
+            raise HubError(422, "bad_request", f"query version: expected a whole number, got {raw[:20]!r}", field="version")
+        return int(raw)
+
+    def changed(write, *args):
+        """A store write checked against the version: 409 stale with the army's version."""
+        try:
+            return write(*args)
+        except VersionConflict as exc:
+            current = armies.get(args[0], args[1])
+            raise HubError(409, "stale", str(exc), version=current.version if current else None) from None
+
     def stored_json(a, result: dict | None = None) -> dict:
         return {**a.summary(), "army": a.army, **({"validation": result} if result is not None else {})}
 
@@ -182,6 +202,7 @@ def register(app: FastAPI, store, static: Path) -> None:
     @app.put("/api/armies/{army_id}")
     async def update(army_id: str, request: Request):
         token = owner(request)
+        version = wanted_version(request)
         a = mine(token, army_id)
         doc = await army_body(request)
         if doc.get("ruleset", a.ruleset) != a.ruleset:
@@ -190,14 +211,14 @@ def register(app: FastAPI, store, static: Path) -> None:
         doc = army_envelope(doc, a.ruleset)
         rs = builder_of(a.ruleset)
         result = verdict(rs, doc)
-        a = armies.update(token, army_id, doc, bool(result.get("valid")), points(result))
+        a = changed(armies.update, token, army_id, doc, bool(result.get("valid")), points(result), version)
         if a is None:
             raise HubError(404, "not_found", f"no army {army_id!r} for this owner")
         return _json(stored_json(a, result))
 
     @app.delete("/api/armies/{army_id}", status_code=204)
     async def delete(army_id: str, request: Request):
-        if not armies.delete(owner(request), army_id):
+        if not changed(armies.delete, owner(request), army_id, wanted_version(request)):
             raise HubError(404, "not_found", f"no army {army_id!r} for this owner")
         return Response(status_code=204)
 
@@ -221,7 +242,10 @@ def register(app: FastAPI, store, static: Path) -> None:
         """A roll the army list asks for (a magic weapon's curse), rolled by the server and
         recorded in the saved army."""
         token = owner(request)
+        version = wanted_version(request)
         a = mine(token, army_id)
+        if a.version != version:
+            raise HubError(409, "stale", f"the army is at version {a.version}, not {version}: reload it", version=a.version)
         body = parse(await request.body())
         if not isinstance(body, dict):
             raise HubError(422, "bad_request", "body: expected a JSON object (the roll's request)", field="body")
@@ -231,5 +255,7 @@ def register(app: FastAPI, store, static: Path) -> None:
         except OriflammeError as exc:
             raise refused(exc) from None
         result = verdict(rs, out["army"])
-        a = armies.update(token, army_id, out["army"], bool(result.get("valid")), points(result))
+        a = changed(armies.update, token, army_id, out["army"], bool(result.get("valid")), points(result), version)
+        if a is None:
+            raise HubError(404, "not_found", f"no army {army_id!r} for this owner")
         return _json({**stored_json(a, result), "roll": out["roll"]})

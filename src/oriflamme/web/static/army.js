@@ -142,9 +142,10 @@
   /* leaving an army with unsaved changes asks first */
   const mayLeave = () => !S.dirty || confirm(t("army.discard"));
 
-  function load(doc, id) {
+  function load(doc, id, version) {
     S.doc = doc;
     S.id = id;
+    S.version = id ? version : null;  // a saved army's version: every change names it
     S.dirty = false;
     S.validation = null;
     render();
@@ -159,14 +160,15 @@
   async function open(id) {
     try {
       const a = await api("GET", `/api/armies/${id}`);
-      load(a.army, a.id);
+      load(a.army, a.id, a.version);
     } catch (e) { toast(e.message); }
   }
 
   async function save() {
     S.doc.name = $("army-name").value;
-    const a = S.id ? await api("PUT", `/api/armies/${S.id}`, S.doc) : await api("POST", "/api/armies", S.doc);
+    const a = S.id ? await api("PUT", `/api/armies/${S.id}?version=${S.version}`, S.doc) : await api("POST", "/api/armies", S.doc);
     S.id = a.id;
+    S.version = a.version;
     S.doc = a.army;
     S.validation = a.validation;
     S.dirty = false;
@@ -179,8 +181,9 @@
   async function roll(request) {
     try {
       await save();
-      const r = await api("POST", `/api/armies/${S.id}/roll`, request);
+      const r = await api("POST", `/api/armies/${S.id}/roll?version=${S.version}`, request);
       S.doc = r.army;
+      S.version = r.version;
       S.validation = r.validation;
       const lines = (lang() === "fr" && r.roll.explanation_fr) || r.roll.explanation || [];
       toast(lines.join(" "), "info");
@@ -205,7 +208,7 @@
   $("delete").addEventListener("click", async () => {
     if (!S.id) { load(M().blank(S.catalog, RULESET), null); return; }
     if (!confirm(t("army.delete_confirm"))) return;
-    try { await api("DELETE", `/api/armies/${S.id}`); await refreshSaved(); load(M().blank(S.catalog, RULESET), null); }
+    try { await api("DELETE", `/api/armies/${S.id}?version=${S.version}`); await refreshSaved(); load(M().blank(S.catalog, RULESET), null); }
     catch (e) { toast(e.message); }
   });
   $("export").addEventListener("click", async () => {
@@ -230,7 +233,7 @@
     try {
       const a = await api("POST", "/api/armies", await f.text(), true);   // the server parses: errors name line and column
       await refreshSaved();
-      load(a.army, a.id);
+      load(a.army, a.id, a.version);
       toast(t("army.imported", { name: a.name || f.name }), "info");
     } catch (e) { toast(t("army.import_failed", { file: f.name }) + " " + e.message); }
   });
