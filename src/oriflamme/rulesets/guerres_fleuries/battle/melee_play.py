@@ -11,7 +11,7 @@ Equal losses: the combat goes on next turn. A routing unit does not strike back 
 
 from __future__ import annotations
 
-import math
+from shapely.geometry import LineString
 
 from oriflamme.geometry import tabletop
 
@@ -20,8 +20,8 @@ from .. import modifiers as mods
 from ..referee import adjudicate
 from . import combat_data, morale_play
 from .casualties import Ledger, captures
-from .fighters import (alive, arc, cover_of, mark, set_pose, shape, target_kind, tolerance, touching, unit,
-                       units)
+from .fighters import (alive, arc, cover_of, depth, mark, pose, set_pose, shape, target_kind, tolerance, touching, unit,
+                       units, width)
 
 FLANKS = ("left", "right")
 
@@ -34,16 +34,23 @@ def engagements(state) -> list[tuple]:
 
 def figures_in_contact(a, b) -> tuple[int, str]:
     """How many of ``a``'s figures touch ``b`` (l.933 "Seules les figurines en contact base contre base
-    peuvent combattre"): the length of ``a``'s outline within the contact slack of ``b``, in figure
-    widths (the base width on the front or rear, the base depth on a flank), at least one."""
+    peuvent combattre"): ``a``'s side facing ``b`` (its arc) is cut into figure bases (the base width
+    on the front or rear, the base depth on a flank); a base fights when more of its edge than the
+    contact slack lies within the slack of ``b`` (OR-GF21). At least one when the units touch."""
     side = arc(a, b)
-    edge = shape(a).exterior.intersection(shape(b).buffer(tolerance()))
-    length = edge.length if not edge.is_empty else 0.0
+    c = tabletop.corners(pose(a), width(a), depth(a))
+    ends = {"front": (c[0], c[1]), "right": (c[1], c[2]), "rear": (c[3], c[2]), "left": (c[0], c[3])}[side]
     per = a.base_d if side in FLANKS else a.base_w
-    cap = (a.ranks if side in FLANKS else min(a.frontage, a.figures))
-    n = math.ceil(length / per - 1e-6) if length > 0 else 0
-    n = max(1, min(n, cap, a.figures))
-    return n, side
+    slots = (a.ranks if side in FLANKS else min(a.frontage, a.figures))
+    near = shape(b).buffer(tolerance())
+    (x0, y0), (x1, y1) = ends
+    n = 0
+    for i in range(slots):
+        f0, f1 = i / slots, (i + 1) / slots
+        base = LineString([(x0 + (x1 - x0) * f0, y0 + (y1 - y0) * f0), (x0 + (x1 - x0) * f1, y0 + (y1 - y0) * f1)])
+        if base.intersection(near).length > tolerance() + 1e-9:
+            n += 1
+    return max(1, min(n, a.figures)), side
 
 
 def _attacker_class(u) -> str | None:
