@@ -37,9 +37,10 @@ def _corner_distance(a, b) -> float:
 
 
 def _hand_situation(a, b) -> dict:
-    # written from the seed: bow (l.1478), class C shooter (l.1500), shields (l.1499), 3 ranks (l.1502)
+    # written from the seed: bow against a Saurian, read in the "Saurien" column (l.1478, OR-GF59), class C
+    # shooter (l.1500), shields (l.1499), 3 ranks (l.1502, GF-E4)
     return {"kind": "fire", "shooter_race": "Homme", "weapon": "Arc", "distance_cm": round(_corner_distance(a, b), 3),
-            "target_armour": "Cible sans armure", "firing_figures": 20, "target": "unité", "shooter_class": "C",
+            "target_armour": "Saurien", "firing_figures": 20, "target": "unité", "shooter_class": "C",
             "target_ranks": 3, "modifiers": [{"modifier": "Si la cible est équipée de boucliers."}]}
 
 
@@ -51,12 +52,13 @@ def test_preview_is_the_referee_on_the_same_situation():
     assert p["eligible"] and r["in_range"]
     assert p["percent"] == r["final_pct"] and p["eliminated"] == r["eliminated"]
     assert p["extra_if_d100_at_most"] == r["extra_if_d100_at_most"]
-    assert r["band"] == "longue" and r["base_pct"] == 13
-    assert "13" in line(1478).split("\t") and p["ruling"]["explanation"] == r["explanation"]
+    assert r["band"] == "longue" and r["base_pct"] == 8 and line(1478).split("\t")[-1] == "8"
+    assert (p["percent"], p["extra_if_d100_at_most"]) == (60, 60)
+    assert p["ruling"]["explanation"] == r["explanation"]
     assert "GF seed 003 l.1478" in p["citations"]
 
 
-@pytest.mark.parametrize("d100", [1, 50, 93, 94, 100])
+@pytest.mark.parametrize("d100", [1, 60, 61, 100])
 def test_resolve_removes_what_the_referee_rules_for_that_d100(d100):
     a, b = _archers(), _saurians(armour="sans_armure")
     st = battle(a, b)
@@ -73,16 +75,15 @@ def test_resolve_removes_what_the_referee_rules_for_that_d100(d100):
         assert morale[0]["cause"] == "fire_losses" and "GF Le tir; GF seed 003 l.828" in morale[0]["citations"]
 
 
-def test_no_d100_is_rolled_when_nothing_is_left_to_chance():
-    a = _archers(figures=10, figures_max=10, ranks=1)
-    b = _saurians(armour="saurien", x=90, y=82, ranks=1, figures=10, figures_max=10)  # short range, 5 * 10
+def test_no_d100_is_rolled_when_the_percentage_is_a_whole_hundred():
+    a = _archers(klass="B")
+    b = troop("target", "B", figures=10, figures_max=10, ranks=1, x=90, y=70)  # (13 + 2) × 20 / 3 = 100 %
     st = battle(a, b)
-    p = fire_play.preview(st, "archers", "saurians")
-    assert p["extra_if_d100_at_most"] == 0 or p["percent"] != int(p["percent"])
-    if p["extra_if_d100_at_most"] == 0:
-        dice = ByDie(d4=[4])
-        fire_play.resolve(st, dice)
-        assert dice.count(100) == 0
+    p = fire_play.preview(st, "archers", "target")
+    assert (p["percent"], p["eliminated"], p["extra_if_d100_at_most"]) == (100, 1, 0)
+    dice = ByDie(d4=[4])
+    fire_play.resolve(st, dice)
+    assert dice.count(100) == 0 and b.figures == 9
 
 
 def test_firing_ranks_follow_the_weapon_and_woods():

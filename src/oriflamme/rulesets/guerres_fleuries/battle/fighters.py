@@ -71,6 +71,40 @@ class Fighter:
     altitude: str | None = None
     markers: list[str] = field(default_factory=list)
     pending: dict | None = None  # a move owed in phase 1 of the next turn (retreat, rout, pursuit)
+    mover: str = ""  # the movement row (data/movement.toml); the race when empty
+    flyer: bool = False
+    weapons: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        self.mover = self.mover or self.race
+
+    # the footprint, as gf-engine's Unit gives it (gf-engine's moves read these)
+    @property
+    def alive(self) -> bool:
+        return alive(self)
+
+    @property
+    def front(self) -> int:
+        return max(1, min(self.frontage, self.figures))
+
+    @property
+    def width(self) -> float:
+        return width(self)
+
+    @property
+    def depth(self) -> float:
+        return depth(self)
+
+    @property
+    def pose(self) -> tabletop.Pose:
+        return tabletop.Pose(self.x, self.y, self.heading)
+
+    @property
+    def open_order(self) -> bool:
+        return self.formation in ("open", "ordre_ouvert") or self.kind in ("character", "monster")
+
+    def footprint(self):
+        return shape(self)
 
 
 @dataclass
@@ -210,3 +244,48 @@ def target_kind(u) -> str:
 
 def ranks_for(figures: int, frontage: int) -> int:
     return math.ceil(figures / frontage) if figures > 0 and frontage > 0 else 0
+
+
+# --- the profile the part-1 tables read -------------------------------------------------------------
+
+def being(u) -> str:
+    """The row of the part-1 tables a creature or monster reads: its id, or its movement row when the
+    tables print it under another name (the giant condor fights as the eagle, OR-GF34)."""
+    from .. import melee as md
+    if (u.race, None) in md.pbc():
+        return u.race
+    mover = getattr(u, "mover", None)
+    return mover if (mover, None) in md.pbc() else u.race
+
+
+def target_armour(u) -> str:
+    """The PBT/PBC column a target is read in: a creature's or monster's printed armour (data/melee.toml
+    [[being_armour]]); a Saurian troop or character the "Saurien" column, its scales (l.1474, OR-GF59);
+    anyone else its armour."""
+    from .. import melee as md
+    if u.kind in ("creature", "monster"):
+        row = md.being_armour().get(being(u))
+        return row.armour if row else u.armour
+    if u.race == "saurien":
+        return "saurien"
+    return u.armour
+
+
+def melee_weapon_of(u) -> str | None:
+    """The weapon a troop or character fights with: of the weapons it carries that have a PBC for its
+    race, the best against an unarmoured target (OR-GF58: a Saurian with claws and a club fights with
+    the club); else the weapon the engine read. None for creatures and monsters (their own PBC)."""
+    from .. import melee as md
+    if u.kind not in ("troop", "character"):
+        return None
+    rows = md.pbc()
+    held = []
+    for w in getattr(u, "weapons", None) or []:
+        for wid, row in md.weapons().items():
+            if (u.race, wid) in rows and any(w.strip().lower() == n.lower() for n in [wid, *row.names]):
+                held.append(wid)
+    if u.melee_weapon and (u.race, u.melee_weapon) in rows:
+        held.append(u.melee_weapon)
+    if not held:
+        return u.melee_weapon
+    return max(held, key=lambda w: (rows[(u.race, w)].sans_armure, w))

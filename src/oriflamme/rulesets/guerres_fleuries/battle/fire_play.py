@@ -20,8 +20,8 @@ from .. import fire as fd
 from ..referee import adjudicate
 from . import combat_data, morale_play
 from .casualties import Ledger
-from .fighters import (alive, cover_of, enemies, friends, in_combat, in_woods, pose, shape, sight_obstacles,
-                       target_kind, touching, unit, units, width, depth)
+from .fighters import (alive, cover_of, depth, enemies, friends, in_combat, in_woods, pose, shape, sight_obstacles,
+                       target_armour, target_kind, touching, unit, units, width)
 
 FIRE_ORDER = "tirer"
 OPEN = ("open", "ordre_ouvert")
@@ -149,7 +149,7 @@ def situation(state, u, t, figures: int) -> tuple[dict, list[str]]:
     """The part-1 fire situation of ``u`` shooting at ``t``, and what was read off the table."""
     dist = tabletop.farthest_distance(shape(u), shape(t))
     sit = {"kind": "fire", "shooter_race": u.race, "weapon": u.missile, "distance_cm": round(dist, 3),
-           "target_armour": t.armour, "firing_figures": figures, "target": target_kind(t)}
+           "target_armour": target_armour(t), "firing_figures": figures, "target": target_kind(t)}
     why, given = [], []
     if u.propulseur:
         sit["propulseur"] = True

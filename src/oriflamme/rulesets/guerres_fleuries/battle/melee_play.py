@@ -20,8 +20,8 @@ from .. import modifiers as mods
 from ..referee import adjudicate
 from . import combat_data, morale_play
 from .casualties import Ledger, captures
-from .fighters import (alive, arc, cover_of, depth, mark, pose, set_pose, shape, target_kind, tolerance, touching, unit,
-                       units, width)
+from .fighters import (alive, arc, being, cover_of, depth, mark, melee_weapon_of, pose, set_pose, shape,
+                       target_armour, target_kind, tolerance, touching, unit, units, width)
 
 FLANKS = ("left", "right")
 
@@ -68,11 +68,12 @@ def _attacker_class(u) -> str | None:
 def situation(state, a, b) -> tuple[dict, list[str]]:
     """The part-1 melee situation of ``a`` striking ``b``, and what was read off the table."""
     n, side = figures_in_contact(a, b)
-    sit = {"kind": "melee", "attacker": a.race, "target_armour": b.armour, "figures_in_contact": n,
+    sit = {"kind": "melee", "attacker": a.race if a.kind in ("troop", "character") else being(a),
+           "target_armour": target_armour(b), "figures_in_contact": n,
            "target": target_kind(b)}
     why = [f"{a.name or a.id}: {n} figure(s) in base contact with {b.name or b.id} (on its {side})"]
     if a.kind in ("troop", "character"):
-        sit["weapon"] = a.melee_weapon
+        sit["weapon"] = melee_weapon_of(a)
         sit["attacker_class"] = _attacker_class(a)
     if a.kind == "troop":
         sit["ranks"] = a.ranks
@@ -80,7 +81,7 @@ def situation(state, a, b) -> tuple[dict, list[str]]:
             sit["attacker_disordered"] = True
     if a.kind == "character":
         sit["character"] = {"CM": a.CM, "FM": a.FM, "FC": a.FC}
-    row = md.pbc().get((a.race, sit.get("weapon") if a.kind in ("troop", "character") else None))
+    row = md.pbc().get((sit["attacker"], sit.get("weapon")))
     table = mods.modifiers(row.modifiers if row else "melee")
     given = []
 

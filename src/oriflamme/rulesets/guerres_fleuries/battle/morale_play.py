@@ -17,6 +17,8 @@ A result of phase 10 moves in phase 1 of the next turn (l.1106, l.309): it is ke
 
 from __future__ import annotations
 
+import copy
+
 from oriflamme.geometry import tabletop
 
 from .. import beings
@@ -214,24 +216,41 @@ def _away_heading(state, u, source) -> float:
 
 
 def flee(state, u, column: str, source) -> tuple[list[str], list[str]]:
-    """Move ``u`` its ``column`` rate (retraite, deroute) straight away from ``source``: a retreat
-    keeps facing the enemy and steps back, a rout turns its back. Off the table: lost."""
+    """Move ``u`` its ``column`` rate (retraite, deroute; + 1/4 in open order, gf-engine's
+    ``moves.allowance``) straight away from ``source``: a retreat turns to face the enemy and steps
+    back, a rout turns its back and runs, each to the farthest legal point (``moves.farthest_straight``:
+    the table, units and terrain). Stopped short with the rest of the move beyond the table's edge:
+    driven off the table, lost (l.946, l.1094)."""
+    from . import moves
     away = _away_heading(state, u, source)
-    distance = rate(u, column)
+    budget, _ = moves.allowance(u, column)
     start = (round(u.x, 2), round(u.y, 2))
     if column == "retraite":
-        face = (away + 180.0) % 360.0
-        set_pose(u, tabletop.moved(tabletop.Pose(u.x, u.y, face), -distance))
+        set_pose(u, tabletop.Pose(u.x, u.y, (away + 180.0) % 360.0))
+        direction, sign = "back", -1
     else:
-        set_pose(u, tabletop.moved(tabletop.Pose(u.x, u.y, away), distance))
-    steps = [f"{u.name or u.id} {'retreats' if column == 'retraite' else 'routs'} {distance} cm "
-             f"({column} rate of {u.race}) from {start} to ({u.x:.1f}, {u.y:.1f})"]
+        set_pose(u, tabletop.Pose(u.x, u.y, away))
+        direction, sign = "forward", 1
+    full = tabletop.moved(pose(u), sign * budget)
+    x, y, h, dist = moves.farthest_straight(state, u, budget, direction)
+    beyond = _probe(u, full)
+    set_pose(u, tabletop.Pose(x, y, h))
+    steps = [f"{u.name or u.id} {'retreats' if column == 'retraite' else 'routs'} {dist:.1f} of {budget:g} cm "
+             f"({column}) from {start} to ({u.x:.1f}, {u.y:.1f})"]
     cites = [MOVE_REF[column], "GF-D4"]
-    if off_table(state, u):
+    if dist < budget - 0.5 and off_table(state, beyond):
         u.status = "lost"
-        steps.append(f"{u.name or u.id} leaves the table: lost for the rest of the battle")
+        steps.append(f"{u.name or u.id} is driven off the table: lost for the rest of the battle")
         cites.append(OFF_TABLE_REF)
+    elif dist < budget - 0.5:
+        steps.append(f"{u.name or u.id} is stopped after {dist:.1f} cm (units or terrain in the way)")
     return steps, cites
+
+
+def _probe(u, p):
+    v = copy.copy(u)
+    v.x, v.y, v.heading = p.x, p.y, p.heading
+    return v
 
 
 def apply_result(state, u, code: str, removed: bool, source, deferred: bool) -> tuple[list[str], list[str]]:
