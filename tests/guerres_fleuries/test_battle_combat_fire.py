@@ -20,7 +20,9 @@ REF = GuerresFleuries()
 
 
 def _archers(**kw):
-    return troop("archers", "A", klass="C", missile="arc", order="tirer", x=90, y=90, **kw)
+    base = dict(klass="C", missile="arc", order="tirer", x=90, y=90)
+    base.update(kw)
+    return troop("archers", "A", **base)
 
 
 def _saurians(**kw):
