@@ -26,9 +26,16 @@ def _archers(**kw):
 
 
 def _saurians(**kw):
-    base = dict(race="saurien", figures=30, figures_max=30, frontage=10, ranks=3, shields=True, x=90, y=65)
+    base = dict(race="saurien", figures=30, figures_max=30, frontage=10, ranks=3, shields=True, x=90, y=64)
     base.update(kw)
     return troop("saurians", "B", **base)
+
+
+def _gap(a, b) -> float:
+    """Face to face, the target wider than the shooter: every firing figure is as far from the target as
+    the shooter's front edge is from the target's (OR-GF60)."""
+    assert a.heading == 0 and b.heading == 180 and width(b) >= width(a) and abs(a.x - b.x) < 1e-9
+    return (a.y - depth(a) / 2) - (b.y + depth(b) / 2)
 
 
 def _corner_distance(a, b) -> float:
@@ -41,7 +48,7 @@ def _corner_distance(a, b) -> float:
 def _hand_situation(a, b) -> dict:
     # written from the seed: bow against a Saurian, read in the "Saurien" column (l.1478, OR-GF59), class C
     # shooter (l.1500), shields (l.1499), 3 ranks (l.1502, GF-E4)
-    return {"kind": "fire", "shooter_race": "Homme", "weapon": "Arc", "distance_cm": round(_corner_distance(a, b), 3),
+    return {"kind": "fire", "shooter_race": "Homme", "weapon": "Arc", "distance_cm": round(_gap(a, b), 3),
             "target_armour": "Saurien", "firing_figures": 20, "target": "unité", "shooter_class": "C",
             "target_ranks": 3, "modifiers": [{"modifier": "Si la cible est équipée de boucliers."}]}
 
@@ -79,7 +86,7 @@ def test_resolve_removes_what_the_referee_rules_for_that_d100(d100):
 
 def test_no_d100_is_rolled_when_the_percentage_is_a_whole_hundred():
     a = _archers(klass="B")
-    b = troop("target", "B", figures=10, figures_max=10, ranks=1, x=90, y=70)  # (13 + 2) × 20 / 3 = 100 %
+    b = troop("target", "B", figures=10, figures_max=10, ranks=1, x=90, y=60)  # (13 + 2) × 20 / 3 = 100 %
     st = battle(a, b)
     p = fire_play.preview(st, "archers", "target")
     assert (p["percent"], p["eliminated"], p["extra_if_d100_at_most"]) == (100, 1, 0)
@@ -115,7 +122,7 @@ def test_fire_arc_range_sight_and_melee_exclude_targets():
     b = _saurians()
     e = fire_play.eligibility(battle(a, b, elements=hill), a, b)
     assert not e["eligible"] and "not visible" in e["reasons"][0]
-    friend_in_melee = troop("spears", "A", x=90, y=69, frontage=10, ranks=1, figures=10)  # touches b's front
+    friend_in_melee = troop("spears", "A", x=90, y=68, frontage=10, ranks=1, figures=10)  # touches b's front
     e = fire_play.eligibility(battle(a, b, friend_in_melee), a, b)
     assert not e["eligible"] and "in melee" in e["reasons"][0]
 
@@ -171,3 +178,15 @@ def test_a_character_controlling_a_unit_cannot_be_targeted_and_a_lone_one_takes_
     events = fire_play.resolve(st, dice)
     wounds = [e for e in events if e["type"] == "wound"]
     assert len(wounds) == p["eliminated"] and all(w["ruling"]["table"] == "personnages" for w in wounds)
+
+
+def test_the_corner_to_corner_reading_is_one_data_switch_away(monkeypatch):
+    a, b = _archers(), _saurians()
+    assert fire_play.distance(a, b)[0] == pytest.approx(_gap(a, b)) == pytest.approx(21)
+    d = combat_data.data()
+    assert d.fire_range.measure == "firing_figures" and "OR-GF60" in d.fire_range.decision
+    corner = d.model_copy(update={"fire_range": d.fire_range.model_copy(update={"measure": "farthest_points"})})
+    monkeypatch.setattr(combat_data, "data", lambda: corner)
+    dist, how = fire_play.distance(a, b)
+    assert dist == pytest.approx(_corner_distance(a, b)) and "GF-E7" in how
+    assert "distance maximale" in line(1465)

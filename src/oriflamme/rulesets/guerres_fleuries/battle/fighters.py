@@ -289,3 +289,84 @@ def melee_weapon_of(u) -> str | None:
     if not held:
         return u.melee_weapon
     return max(held, key=lambda w: (rows[(u.race, w)].sans_armure, w))
+
+
+# --- the events' one-line texts, in English and French -------------------------------------------------
+
+CODES_FR = {"O": "obéir", "AI": "avance incontrôlée", "RET": "retraite", "DER": "déroute"}
+CODES_EN = {"O": "obey", "AI": "uncontrolled advance", "RET": "retreat", "DER": "rout"}
+
+
+def _name(state, uid) -> str:
+    try:
+        u = unit(state, uid)
+    except KeyError:
+        return str(uid)
+    return u.name or u.id
+
+
+def _texts(state, ev: dict) -> tuple[str, str] | None:
+    k, n = ev.get("type"), (lambda key: _name(state, ev.get(key)))
+    if k in ("fire", "melee") and ev.get("target") and "hits" in ev:
+        what = ("figure(s)", "figurine(s)") if ev.get("casualties", "figures") == "figures" else ("wound(s)", "blessure(s)")
+        roll = f", d100 {ev['d100']}" if ev.get("d100") is not None else ""
+        pct = f"{ev['percent']} %" if ev.get("percent") is not None else "—"
+        verb = ("fires at", "tire sur") if k == "fire" else ("strikes", "frappe")
+        return (f"{n('unit')} {verb[0]} {n('target')}: {pct}{roll} → {ev['hits']} {what[0]}",
+                f"{n('unit')} {verb[1]} {n('target')} : {pct}{roll} → {ev['hits']} {what[1]}")
+    if k == "casualties":
+        a = ev["after"]
+        return (f"{n('unit')} loses {ev['removed']} figure(s): {a['figures']} left in {a['ranks']} rank(s)",
+                f"{n('unit')} perd {ev['removed']} figurine(s) : il en reste {a['figures']} sur {a['ranks']} rang(s)")
+    if k == "wound":
+        r = ev["ruling"]
+        return (f"{n('unit')} wounded: {r['location_en']}, {r['wound_en']}" + (" — dies" if ev["dies"] else ""),
+                f"{n('unit')} blessé : {r['location']}, {r['wound']}" + (" — meurt" if ev["dies"] else ""))
+    if k == "capture":
+        return (f"{ev['captured']} of {ev['losses']} loss(es) of {n('victim')} captured: +{ev['omen_points']} omen point(s)",
+                f"{ev['captured']} des {ev['losses']} perte(s) de {n('victim')} capturée(s) : +{ev['omen_points']} "
+                "point(s) de présage")
+    if k in ("morale", "rally") and ev.get("result"):
+        code = ev["result"]
+        extra = (" — removed from play", " — retirée du jeu") if ev.get("removed") else ("", "")
+        return (f"{n('unit')}: morale d4 {ev.get('d4')} → {code} ({CODES_EN[code]}){extra[0]}",
+                f"{n('unit')} : moral d4 {ev.get('d4')} → {code} ({CODES_FR[code]}){extra[1]}")
+    if k == "melee_outcome":
+        if ev.get("winner") is None:
+            return "Equal losses: the combat goes on", "Pertes égales : le combat continue"
+        return (f"{n('loser')} loses the combat against {n('winner')}", f"{n('loser')} perd le combat contre {n('winner')}")
+    if k == "recoil":
+        return f"{n('unit')} recoils {ev['cm']:g} cm", f"{n('unit')} recule de {ev['cm']:g} cm"
+    if k == "pursuit_declared":
+        return f"{n('unit')} will pursue {n('target')}", f"{n('unit')} poursuivra {n('target')}"
+    if k == "pursuit":
+        return f"{n('unit')} pursues {n('target')}", f"{n('unit')} poursuit {n('target')}"
+    if k == "automatic_move":
+        move = {"retraite": ("retreats", "se retire"), "deroute": ("routs", "déroute")}.get(ev.get("move"), ("moves", "bouge"))
+        return f"{n('unit')} {move[0]} (phase 1)", f"{n('unit')} {move[1]} (phase 1)"
+    if k == "disorder":
+        return f"{n('unit')} is disordered by a flank or rear attack", f"{n('unit')} est mise en désordre (flanc ou dos)"
+    return None
+
+
+def finish(state, events: list[dict]) -> list[dict]:
+    """Give each event its one-line ``text`` and ``text_fr``, also written as the explanation's first
+    step (its last for a morale test or a rally, whose result ends the explanation)."""
+    for ev in events:
+        if not ev or "text" in ev:
+            continue
+        if ev.get("type") == "fire" and not ev.get("target"):
+            # no volley: the first step already says why (no eligible target, routing, in melee…)
+            ev["text"] = (ev.get("explanation") or [f"{_name(state, ev.get('unit'))} does not fire"])[0]
+            ev["text_fr"] = f"{_name(state, ev.get('unit'))} ne tire pas ({'garde son tir' if 'keeps' in ev['text'] else 'exclu'})"
+            continue
+        t = _texts(state, ev)
+        if t is None:
+            continue
+        ev["text"], ev["text_fr"] = t
+        steps = ev.setdefault("explanation", [])
+        if ev.get("type") in ("morale", "rally"):
+            steps.append(t[0])
+        else:
+            steps.insert(0, t[0])
+    return events

@@ -20,7 +20,7 @@ from .. import modifiers as mods
 from ..referee import adjudicate
 from . import combat_data, morale_play
 from .casualties import Ledger, captures
-from .fighters import (alive, arc, being, cover_of, depth, mark, melee_weapon_of, pose, set_pose, shape,
+from .fighters import (alive, arc, being, cover_of, depth, finish, mark, melee_weapon_of, pose, set_pose, shape,
                        target_armour, target_kind, tolerance, touching, unit, units, width)
 
 FLANKS = ("left", "right")
@@ -152,7 +152,7 @@ def on_contact(state, attacker_id: str, target_id: str, dice) -> list[dict]:
     ev = {"type": "disorder", "unit": b.id, "side": b.side, "by": a.id,
           "explanation": [f"{b.name or b.id} is attacked in the {where} by {a.name or a.id}: disordered"],
           "citations": ["GF seed 003 l.933, l.983", "GF-H6"]}
-    return [ev, morale_play.test(state, b.id, "flank_or_rear", dice, a.id, deferred=False)]
+    return finish(state, [ev, morale_play.test(state, b.id, "flank_or_rear", dice, a.id, deferred=False)])
 
 
 def _strike(state, x, y, dice) -> dict:
@@ -200,7 +200,7 @@ def resolve(state, dice) -> list[dict]:
         events += _outcome(state, a, b, lost.get((a.id, b.id), 0), lost.get((b.id, a.id), 0), dice)
     for u in units(state):
         u.charging = False
-    return events
+    return finish(state, events)
 
 
 def _outcome(state, a, b, lost_a: int, lost_b: int, dice) -> list[dict]:

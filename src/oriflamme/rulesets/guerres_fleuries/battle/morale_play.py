@@ -30,8 +30,8 @@ from ..referee import adjudicate
 from ..referee.morale import MODIFIER_FILE
 from ..referee.wound import _state, _worst
 from . import combat_data
-from .fighters import (alive, arc, cover_of, enemies, friends, mark, off_table, pose, set_pose, shape, touching,
-                       unit, units, unmark)
+from .fighters import (alive, arc, cover_of, enemies, finish, friends, mark, off_table, pose, set_pose, shape,
+                       touching, unit, units, unmark)
 
 ORDER_ATTACK = ("charger", "contre_charger")
 MOVE_REF = {"retraite": "GF Le moral > Retraite; GF seed 003 l.1104", "deroute": "GF Le moral > Déroute; "
@@ -192,10 +192,11 @@ def test(state, unit_id: str, cause: str, dice, source_id: str | None = None, de
     cites = [c.ref] + ruling["citations"]
     applied_steps, applied_cites = apply_result(state, u, ruling["result"], ruling.get("removed", False), source,
                                                 deferred)
-    return {"type": "morale", "unit": u.id, "side": u.side, "cause": cause, "source": source_id, "d4": d4,
-            "result": ruling["result"], "removed": ruling.get("removed", False), "ruling": ruling,
-            "status": u.status, "explanation": steps + applied_steps,
-            "citations": list(dict.fromkeys(cites + applied_cites))}
+    ev = {"type": "morale", "unit": u.id, "side": u.side, "cause": cause, "source": source_id, "d4": d4,
+          "result": ruling["result"], "removed": ruling.get("removed", False), "ruling": ruling,
+          "status": u.status, "explanation": steps + applied_steps,
+          "citations": list(dict.fromkeys(cites + applied_cites))}
+    return finish(state, [ev])[0]
 
 
 def rate(u, column: str) -> int:
@@ -354,7 +355,7 @@ def automatic_moves(state, dice=None) -> list[dict]:
         events.append({"type": "pursuit", "unit": u.id, "side": u.side, "target": p.get("target"),
                        "explanation": steps,
                        "citations": ["GF seed 003 l.634, l.989", "GF seed 003 l.1562", "GF-D4"]})
-    return events
+    return finish(state, events)
 
 
 def _find(state, uid):
