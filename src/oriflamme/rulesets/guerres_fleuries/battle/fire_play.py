@@ -263,9 +263,14 @@ def resolve(state, dice) -> list[dict]:
                           f"{t.name or t.id}, removed with all the others at the end of the fire phase"],
                        "citations": list(dict.fromkeys(ccites + ruling["citations"] + ["GF seed 003 l.286"]))})
     events += ledger.apply(state, dice)
+    routed = []
     for uid in sorted(set(ledger.figures) | set(ledger.wounds)):
         t = unit(state, uid)
         if alive(t) and t.kind != "character":
             src = unit(state, ledger.by[uid][0])
+            was = t.status
             events.append(morale_play.test(state, uid, "fire_losses", dice, src.id, deferred=False))
+            if t.status == "rout" and was != "rout":
+                routed.append(uid)
+    events += morale_play.knock_on(state, routed, dice)
     return finish(state, events)

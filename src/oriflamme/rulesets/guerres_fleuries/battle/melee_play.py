@@ -196,8 +196,16 @@ def resolve(state, dice) -> list[dict]:
         cap = captures(state, taker.side, gone, dice, victim)
         if cap:
             events.append(cap)
+    before_status = {u.id: u.status for u in units(state)}
     for a, b in pairs:
         events += _outcome(state, a, b, lost.get((a.id, b.id), 0), lost.get((b.id, a.id), 0), dice)
+    tested = {e["unit"] for e in events if e.get("type") == "morale"}
+    for uid in sorted({u.id for pair in pairs for u in pair} - tested):
+        u = unit(state, uid)
+        if alive(u) and u.kind != "character" and morale_play.losses_in_turn(state, u):
+            events.append(morale_play.test(state, uid, "losses_in_turn", dice, None, deferred=True))
+    routed = [u.id for u in units(state) if u.status == "rout" and before_status.get(u.id) != "rout"]
+    events += morale_play.knock_on(state, routed, dice, deferred=True)
     for u in units(state):
         u.charging = False
     return finish(state, events)

@@ -199,6 +199,29 @@ def test(state, unit_id: str, cause: str, dice, source_id: str | None = None, de
     return finish(state, [ev])[0]
 
 
+def knock_on(state, routed: list[str], dice, deferred: bool = False) -> list[dict]:
+    """'Voir la déroute d'un ami dans les 10cm' (l.1589): each friendly unit in good order within the
+    printed distance of a unit that has just routed tests once (no further knock-on from these tests)."""
+    cause = combat_data.data().causes["friend_rout"]
+    events, seen = [], set()
+    for rid in routed:
+        r = unit(state, rid)
+        for f in friends(state, r):
+            if f.id in seen or f.status != "ok" or f.kind == "character":
+                continue
+            if tabletop.nearest_distance(shape(r), shape(f)) <= cause.within_cm:
+                seen.add(f.id)
+                events.append(test(state, f.id, "friend_rout", dice, None, deferred=deferred))
+    return events
+
+
+def losses_in_turn(state, u) -> bool:
+    """'Subir 20% de perte dans le tour' (l.1590): the figures lost since the turn began."""
+    start = getattr(u, "figures_turn_start", None)
+    pct = combat_data.data().causes["losses_in_turn"].pct
+    return bool(start) and (start - u.figures) * 100 >= pct * start
+
+
 def rate(u, column: str) -> int:
     medium = "air" if u.altitude else "ground"
     rows = mv.rates()
