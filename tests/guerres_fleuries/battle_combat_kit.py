@@ -1,10 +1,14 @@
-"""Shared pieces of the gf-combat tests: scripted dice (by die size) and small battles."""
+"""Shared pieces of the gf-combat tests: scripted dice (by die size) and small battles on gf-engine's
+own state (``battle.state.Battle`` and ``Unit``), so the combat modules are tested on what the game
+plays. Figures here stand on 2 cm places unless a test says otherwise."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+from oriflamme.core.dice import SealedDice
 from oriflamme.geometry import tabletop
-from oriflamme.rulesets.guerres_fleuries.battle.battlefield import Battlefield, battlefield_from_json
-from oriflamme.rulesets.guerres_fleuries.battle.fighters import Battle, Fighter
+from oriflamme.rulesets.guerres_fleuries.battle.state import Battle, Unit
 
 
 class ByDie:
@@ -39,19 +43,19 @@ class Always:
         return v
 
 
-def troop(uid, side, **kw) -> Fighter:
+def troop(uid, side, **kw) -> Unit:
     base = dict(name=uid, race="homme", klass="B", figures=20, figures_max=20, frontage=10, ranks=2,
                 base_w=2.0, base_d=2.0, heading=0.0 if side == "A" else 180.0, armour="sans_armure")
     base.update(kw)
-    return Fighter(uid, side, **base)
+    base.setdefault("mover", base["race"])
+    return Unit(uid, side, **base)
 
 
 def battle(*units, phase=8, elements=None) -> Battle:
-    bf = Battlefield() if elements is None else battlefield_from_json({"width": 180, "height": 120,
-                                                                      "elements": elements})
-    return Battle({u.id: u for u in units}, phase=phase, battlefield=bf)
+    doc = {"width": 180, "height": 120, "elements": list(elements or [])}
+    return Battle(scenario=SimpleNamespace(battlefield=doc), dice=SealedDice(0), units={u.id: u for u in units},
+                  turn=1, phase=phase, acting=None)
 
 
 def front_edge(u):
-    from oriflamme.rulesets.guerres_fleuries.battle.fighters import depth, pose, width
-    return tabletop.front_edge(pose(u), width(u), depth(u))
+    return tabletop.front_edge(u.pose, u.width, u.depth)

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from oriflamme.rulesets.guerres_fleuries import modifiers as mods
 from oriflamme.rulesets.guerres_fleuries.battle import casualties, combat_data, morale_play, rally
-from oriflamme.rulesets.guerres_fleuries.battle.fighters import Fighter
 from oriflamme.rulesets.guerres_fleuries.morale import data as morale_data
 from oriflamme.rulesets.guerres_fleuries.ruleset import GuerresFleuries
 
@@ -137,8 +136,8 @@ def test_characters_take_no_morale_test():
        heading=st.sampled_from([0.0, 37.0, 90.0, 180.0, 300.0]))
 def test_casualties_leave_by_the_rear_rank_by_rank(figures, frontage, lost, heading):
     frontage = min(frontage, figures)
-    u = Fighter("u", "A", figures=figures, figures_max=figures, frontage=frontage,
-                ranks=-(-figures // frontage), heading=heading)
+    u = troop("u", "A", figures=figures, figures_max=figures, frontage=frontage, ranks=-(-figures // frontage),
+              heading=heading)
     front = front_edge(u)
     ev = casualties.remove_figures(u, lost)
     assert u.figures == max(0, figures - lost) and ev["removed"] == min(lost, figures)

@@ -2,16 +2,16 @@
 the state's shape, so the rule modules (fire_play, melee_play, morale_play, rally, casualties) only
 ask questions ("who is in contact with whom", "what cover is this unit in").
 
-:class:`Fighter` lists the attributes a unit must have (the engine's unit provides them);
-:class:`Battle` is the smallest state the combat functions need (the engine's state provides the
-same attributes). Both are also usable on their own, for the tests and for the referee's checks.
-Geometry is :mod:`oriflamme.geometry.tabletop` (Shapely): nothing is measured here by hand.
+The state is gf-engine's :class:`.state.Battle` (``units`` by id, ``phase``, ``battlefield``,
+``omens``); a unit is its :class:`.state.Unit`, whose fields are the vocabulary read here (``klass``,
+``missile``, ``melee_weapon``, ``armour``, ``status`` ok/retreat/rout…, ``order``, ``target``,
+``charging``, ``pending``…). Geometry is :mod:`oriflamme.geometry.tabletop` (Shapely): nothing is
+measured here by hand.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 from shapely.geometry.base import BaseGeometry
 
@@ -21,102 +21,6 @@ from . import terrain
 from .battlefield import Battlefield, unit_obstacle
 
 ALIVE = ("ok", "retreat", "rout")
-KINDS = ("troop", "character", "creature", "monster")
-
-
-@dataclass
-class Fighter:
-    """A unit, character, creature or monster as combat sees it. ``race`` is the troop race
-    (``homme``/``saurien``) or the being's id in data/command.toml (``pterodactyle``…);
-    ``klass`` the troop class (A, B, C; a mercenary unit keeps its class and has ``mercenary``);
-    ``armour`` an id of data/fire.toml ``[[armour]]``; ``missile`` one of ``[[weapon]]`` there,
-    ``melee_weapon`` one of data/melee.toml's. ``base_w``/``base_d``: one figure's base in cm."""
-
-    id: str
-    side: str
-    name: str = ""
-    kind: str = "troop"
-    race: str = "homme"
-    klass: str | None = "B"
-    mercenary: bool = False
-    fanatic: bool = False
-    bestial: bool = False
-    figures: int = 20
-    figures_max: int = 20
-    figures_turn_start: int | None = None
-    frontage: int = 10
-    ranks: int = 2
-    base_w: float = 2.0
-    base_d: float = 2.0
-    x: float = 90.0
-    y: float = 60.0
-    heading: float = 0.0
-    formation: str = "line"
-    disorder: bool = False
-    status: str = "ok"
-    order: str | None = None
-    target: str | None = None
-    charging: bool = False
-    moved_cm: float = 0.0
-    missile: str | None = None
-    propulseur: bool = False
-    melee_weapon: str | None = None
-    armour: str = "sans_armure"
-    shields: bool = False
-    FC: int = 0
-    FM: int = 0
-    CM: int = 0
-    wounds: list[str] = field(default_factory=list)
-    led_by: str | None = None
-    altitude: str | None = None
-    markers: list[str] = field(default_factory=list)
-    pending: dict | None = None  # a move owed in phase 1 of the next turn (retreat, rout, pursuit)
-    mover: str = ""  # the movement row (data/movement.toml); the race when empty
-    flyer: bool = False
-    weapons: list[str] = field(default_factory=list)
-
-    def __post_init__(self):
-        self.mover = self.mover or self.race
-
-    # the footprint, as gf-engine's Unit gives it (gf-engine's moves read these)
-    @property
-    def alive(self) -> bool:
-        return alive(self)
-
-    @property
-    def front(self) -> int:
-        return max(1, min(self.frontage, self.figures))
-
-    @property
-    def width(self) -> float:
-        return width(self)
-
-    @property
-    def depth(self) -> float:
-        return depth(self)
-
-    @property
-    def pose(self) -> tabletop.Pose:
-        return tabletop.Pose(self.x, self.y, self.heading)
-
-    @property
-    def open_order(self) -> bool:
-        return self.formation in ("open", "ordre_ouvert") or self.kind in ("character", "monster")
-
-    def footprint(self):
-        return shape(self)
-
-
-@dataclass
-class Battle:
-    """The smallest battle state combat needs: the units by id, the turn and phase, the
-    battlefield (gf-geom's :class:`Battlefield`: terrain, cover, sight) and the omen points per side."""
-
-    units: dict[str, Fighter]
-    turn: int = 1
-    phase: int = 8
-    battlefield: Battlefield = field(default_factory=Battlefield)
-    omens: dict = field(default_factory=lambda: {"A": 0, "B": 0})
 
 
 # --- reading the state ----------------------------------------------------------------------------
@@ -127,10 +31,10 @@ def units(state) -> list:
 
 
 def unit(state, uid: str):
-    for u in units(state):
-        if u.id == uid:
-            return u
-    raise KeyError(uid)
+    u = state.units.get(uid) if isinstance(state.units, dict) else None
+    if u is None:
+        raise KeyError(uid)
+    return u
 
 
 def alive(u) -> bool:
