@@ -164,6 +164,10 @@ class GuerresFleuries(Ruleset):
     def is_pass(self, action) -> bool:
         return getattr(action, "type", None) == "end_phase"
 
+    def private_action(self, action) -> bool:
+        """A side's orders are face down until phase 4 (GF seed 003 l.275)."""
+        return getattr(action, "type", None) == "orders"
+
     def evaluate(self, state: Battle, side: str) -> float | None:
         return evaluation.evaluate(state, side)
 

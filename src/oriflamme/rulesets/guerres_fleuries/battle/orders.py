@@ -17,9 +17,11 @@ REF_CHARACTERS = "GF seed 003 l.343"
 
 def needs_order(state: Battle, u: Unit) -> bool:
     """Every unit gets an order except those that moved in phase 1 (green), failed their command
-    test (red), are in combat, rout or retreat, or charge out of control (l.273-277, l.317-325)."""
+    test (red), are in combat, rout or retreat, or charge out of control (l.273-277, l.317-325); a
+    rallied unit keeps its order to reform until it has reformed (l.1096)."""
     return (u.alive and u.status == "ok" and "red" not in u.markers and "green" not in u.markers
-            and "uncontrolled_advance" not in u.markers and not fighters.in_combat(state, u))
+            and "uncontrolled_advance" not in u.markers and not (u.order == "reformer" and u.disorder)
+            and not fighters.in_combat(state, u))
 
 
 def eligible(state: Battle, side: str) -> list[Unit]:

@@ -260,6 +260,7 @@ def charge_move(state: Battle, u: Unit, target: Unit, half: bool) -> None:
     u.moved_cm += dist
     if contact:
         u.charge_half = False
+        u.unmark("uncontrolled_advance")
         emit(state, "charge_contact", f"{u.name} charges {target.name} ({dist:.1f} cm): contact",
              f"{u.name} charge {target.name} ({dist:.1f} cm) : contact", side=u.side,
              ref="GF seed 003 l.600-604", unit=u.id, target=target.id, to=[x, y, h])
@@ -388,6 +389,7 @@ def phase9_charges(state: Battle) -> None:
         if target is None or not target.alive:
             continue
         charge_move(state, u, target, half=False)
+        u.unmark("uncontrolled_advance")
         if not fighters.in_combat(state, u):
             u.set_disorder(True)
             u.charging = False
