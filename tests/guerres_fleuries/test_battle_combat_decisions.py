@@ -38,15 +38,16 @@ def test_or_gf54_a_creature_without_its_own_table_reads_the_monsters_and_loses_o
     raise AssertionError("the monsters' table has no killing cell")
 
 
-def test_or_gf57_a_unit_against_a_hedge_has_its_cover():
+def test_or_gf57_a_unit_against_a_hedge_has_its_cover_against_an_attack_across_it():
     hedge = [{"id": "h", "kind": "haie", "name": "hedge", "points": [[60, 70], [120, 70]]}]
-    behind = troop("behind", "B", x=90, y=68, ranks=2, figures=20)  # front edge at y = 70
-    away = troop("away", "B", x=90, y=50)
-    st = battle(behind, away, elements=hedge)
-    assert cover_of(st, behind)[0] == "light" and cover_of(st, away) is None
-    shooter = troop("s", "A", missile="arc", order="tirer", x=90, y=95)
-    sit, why = fire_play.situation(battle(shooter, behind, elements=hedge), shooter, behind, 20)
+    behind = troop("behind", "B", x=90, y=68, ranks=2, figures=20)  # front edge at y = 70, on the hedge
+    across = troop("s", "A", missile="arc", order="tirer", x=90, y=95)
+    same_side = troop("t", "A", missile="arc", order="tirer", x=90, y=40, heading=180)
+    st = battle(behind, across, same_side, elements=hedge)
+    assert cover_of(st, behind, across)[0] == "light" and cover_of(st, behind, same_side) is None
+    sit, why = fire_play.situation(st, across, behind, 20)
     assert {"modifier": "light_cover"} in sit["modifiers"] and any("light cover" in w for w in why)
+    assert "light_cover" not in str(fire_play.situation(st, same_side, behind, 20)[0].get("modifiers"))
 
 
 def test_or_gf58_the_best_weapon_carried_and_or_gf59_the_saurien_column():

@@ -95,17 +95,18 @@ def battlefield(state) -> Battlefield:
 COVER_ORDER = ("none", "light", "medium", "dense")
 
 
-def cover_of(state, u) -> tuple[str, str] | None:
-    """The cover the unit has: the area terrain it mostly stands in (Battlefield.cover_of, l.1367),
-    or a linear obstacle with cover it stands against (OR-GF57: its footprint within the contact
-    slack of the line, l.760). ``(light|medium|dense, element ids)`` or None."""
+def cover_of(state, u, attacker=None) -> tuple[str, str] | None:
+    """The cover the unit has: the area terrain it mostly stands in (gf-geom's ``Battlefield.cover_of``,
+    l.1367) or, against ``attacker``, a wall, hedge or fence it stands against with the attack coming
+    across it (``Battlefield.linear_cover_of``, l.760-772; OR-GF57). ``(light|medium|dense, element
+    ids)`` or None."""
     bf = battlefield(state)
+    order = ("none", "light", "medium", "dense")
     best, ids = bf.cover_of(shape(u))
-    for e in bf.elements:
-        k = e.kind_row
-        if k.shape == terrain.LINE and k.cover != "none" and tabletop.in_contact(shape(u), e.geometry, tolerance()):
-            if COVER_ORDER.index(k.cover) > COVER_ORDER.index(best):
-                best, ids = k.cover, [e.id]
+    if attacker is not None:
+        line, line_ids = bf.linear_cover_of(shape(u), shape(attacker), tolerance())
+        if order.index(line) > order.index(best):
+            best, ids = line, line_ids
     return (best, ", ".join(ids)) if best != "none" else None
 
 

@@ -181,7 +181,7 @@ def situation(state, u, t, figures: int) -> tuple[dict, list[str]]:
     if t.moved_cm > over:
         given.append({"modifier": "target_moved_over_10cm"})
         why.append(f"the target moved {t.moved_cm:g} cm this turn (more than {over:g})")
-    cov = cover_of(state, t)
+    cov = cover_of(state, t, u)
     if cov:
         given.append({"modifier": f"{cov[0]}_cover"})
         why.append(f"the target is in {cov[0]} cover ({cov[1]})")

@@ -104,7 +104,7 @@ def situation(state, a, b) -> tuple[dict, list[str]]:
             add("character_controls", f"{ch.name or ch.id} directly controls {a.name or a.id} (FM {ch.FM})")
     if b.disorder and b.kind != "character":
         add("enemy_disordered", f"{b.name or b.id} is disordered")
-    cov = cover_of(state, b)
+    cov = cover_of(state, b, a)
     if cov:
         add(f"{cov[0]}_cover", f"{b.name or b.id} is in {cov[0]} cover ({cov[1]})")
     if b.shields:
