@@ -47,17 +47,35 @@ def max_range(u) -> int:
     return row.longue + (fd.weapons()[u.missile].propulseur_cm if u.propulseur else 0)
 
 
-def firing_figures(state, u) -> tuple[int, list[str]]:
-    """The figures that fire: frontage × the weapon's firing ranks (GF-E8), the first rank only
-    from woods (l.726), never more than the unit has."""
+def firing_figures(state, u, t=None) -> tuple[int, list[str]]:
+    """The figures that fire: the front-rank files that see the target (procedure step 1, l.844: "seules
+    les figurines ayant la visibilité peuvent tirer"; a line of sight from each file's place on the front
+    edge) × the weapon's firing ranks (GF-E8; the first rank only from woods, l.726)."""
     rk = fd.ranks()[u.missile]
     ranks = getattr(rk, u.race, 1)
     why = f"{fd.weapons()[u.missile].names[0]} fires on {ranks} rank(s)"
     if in_woods(state, u):
         ranks = 1
         why = "from woods only the first rank fires"
-    n = min(u.figures, min(u.frontage, u.figures) * min(ranks, u.ranks))
-    return n, [f"{why}: {n} figure(s) fire ({min(u.frontage, u.figures)} in front × {min(ranks, u.ranks)} rank(s))"]
+    front = min(u.frontage, u.figures)
+    files, steps = front, []
+    if t is not None:
+        files = seeing_files(state, u, t)
+        if files < front:
+            steps.append(f"{front - files} of the {front} files cannot see {t.name or t.id}: they do not fire")
+    used = min(ranks, u.ranks)
+    n = min(u.figures, files * used)
+    return n, steps + [f"{why}: {n} figure(s) fire ({files} file(s) × {used} rank(s))"]
+
+
+def seeing_files(state, u, t) -> int:
+    """How many front-rank figures (their places on the front edge) have a line of sight to ``t``."""
+    edge = tabletop.front_edge(pose(u), width(u), depth(u))
+    n = max(1, min(u.frontage, u.figures))
+    obstacles = sight_obstacles(state, u, t)
+    target = shape(t)
+    return sum(1 for i in range(n)
+               if tabletop.line_of_sight(edge.interpolate((i + 0.5) / n, normalized=True), target, obstacles).visible)
 
 
 def can_fire(state, u) -> tuple[bool, str]:
@@ -207,7 +225,7 @@ def preview(state, unit_id: str, target_id: str) -> dict:
     check = eligibility(state, u, t)
     if not check["eligible"]:
         return {"unit": unit_id, **check}
-    figures, fsteps = firing_figures(state, u)
+    figures, fsteps = firing_figures(state, u, t)
     sit, read = situation(state, u, t, figures)
     ruling = adjudicate(sit)
     return {"unit": unit_id, **check, "firing_figures": figures, "situation": sit, "ruling": ruling,
@@ -247,7 +265,7 @@ def resolve(state, dice) -> list[dict]:
             events.append({"type": "fire", "unit": u.id, "side": u.side, "target": None,
                            "explanation": csteps, "citations": ccites})
             continue
-        figures, fsteps = firing_figures(state, u)
+        figures, fsteps = firing_figures(state, u, t)
         sit, read = situation(state, u, t, figures)
         ruling = adjudicate(sit)
         d100 = dice.roll(100) if ruling["extra_if_d100_at_most"] > 0 else None
