@@ -17,6 +17,7 @@ from oriflamme.geometry import tabletop
 
 from .. import melee as md
 from .. import modifiers as mods
+from ..names import RefereeError
 from ..referee import adjudicate
 from . import combat_data, morale_play
 from .casualties import Ledger, captures
@@ -157,7 +158,12 @@ def on_contact(state, attacker_id: str, target_id: str, dice) -> list[dict]:
 
 def _strike(state, x, y, dice) -> dict:
     sit, why = situation(state, x, y)
-    r = adjudicate(sit)
+    try:
+        r = adjudicate(sit)
+    except RefereeError as exc:  # e.g. a unit without any melee weapon the PBC tables print
+        return {"type": "melee", "unit": x.id, "side": x.side, "target": y.id, "hits": 0, "percent": None,
+                "explanation": why + [f"{x.name or x.id} cannot strike: {exc}"],
+                "citations": ["GF Mêlée > Pourcentage de Base au Combat (PBC)"]}
     d100 = dice.roll(100) if r["extra_if_d100_at_most"] > 0 else None
     if d100 is not None:
         r = adjudicate({**sit, "d100": d100})
