@@ -169,7 +169,7 @@ def test_a_character_controlling_a_unit_cannot_be_targeted_and_a_lone_one_takes_
     guards = _saurians(x=40, y=40, led_by="hero")
     st = battle(a, hero, guards)
     e = fire_play.eligibility(st, a, hero)
-    assert not e["eligible"] and "GF seed 003 l.869" in e["citations"]
+    assert not e["eligible"] and "GF seed 003 l.881" in e["citations"]
     guards.led_by = None
     p = fire_play.preview(st, "archers", "hero")
     assert p["ruling"]["casualties"] == "wounds" and p["ruling"]["target"] == "character"

@@ -6,7 +6,7 @@ morale tests of every unit that suffered losses (l.828, l.286).
 Who fires: a unit with the order *tirer* and a missile weapon, not routing nor retreating, not in
 melee. At what: an enemy visible (tabletop line of sight, procedure step 1), at least partly in the
 45° fire arc (step 2, OR-GF50), within the weapon's maximum range, measured from the farthest firing
-figure (step 3, GF-E7 read on the table as OR-GF60, data/combat.toml [fire_range]), not in melee (l.840), not a character directly controlling a unit (l.869).
+figure (step 3, GF-E7 read on the table as OR-GF60, data/combat.toml [fire_range]), not in melee (l.840), not a character directly controlling a unit (l.881).
 The priorities (l.1454-1459) choose among the eligible targets; the order's target is kept when it
 is of the best priority present. One target per unit (OR-GF51). Figures firing: the firing ranks
 of the weapon (GF-E8; the first rank only from woods, l.726) × the frontage.
@@ -106,7 +106,7 @@ def eligibility(state, u, t) -> dict:
         return out
     if _protected(state, t):
         reasons.append(f"{t.name or t.id} directly controls a unit: the enemy cannot target him")
-        cites.append("GF seed 003 l.869")
+        cites.append("GF seed 003 l.881")
         return out
     fa = combat_data.data().fire_arc
     reach = max_range(u) + 60.0
