@@ -1,7 +1,7 @@
 """Phase 8, fire (GF Le tir, seed 003 l.822-925; Tirs l.1452-1511): who may fire, at what, with
 which percentage — the part-1 referee (kind ``fire``) rules every volley on a situation read off the
 table — and the casualties, removed simultaneously after every unit has fired, followed by the
-morale tests of every unit that suffered losses (l.828, l.286).
+morale tests of every unit that suffered losses (l.828, l.301).
 
 Who fires: a unit with the order *tirer* and a missile weapon, not routing nor retreating, not in
 melee. At what: an enemy visible (tabletop line of sight, procedure step 1), at least partly in the
@@ -158,7 +158,7 @@ def choose_target(state, u) -> tuple[object | None, dict, list[str], list[str]]:
     eligible = [t for t in enemies(state, u) if checks[t.id]["eligible"]]
     if not eligible:
         return None, checks, [f"{u.name or u.id} has no eligible target: it keeps its fire"], \
-            ["GF seed 003 l.286"]
+            ["GF seed 003 l.301"]
     ranked = sorted(eligible, key=lambda t: (priority(state, u, t),
                                              tabletop.nearest_distance(shape(u), shape(t)), t.id))
     best = priority(state, u, ranked[0])
@@ -221,7 +221,7 @@ def preview(state, unit_id: str, target_id: str) -> dict:
     ok, why = can_fire(state, u)
     if not ok:
         return {"unit": unit_id, "target": target_id, "eligible": False, "reasons": [why],
-                "citations": ["GF seed 003 l.286, l.840"]}
+                "citations": ["GF seed 003 l.301, l.840"]}
     check = eligibility(state, u, t)
     if not check["eligible"]:
         return {"unit": unit_id, **check}
@@ -258,7 +258,7 @@ def resolve(state, dice) -> list[dict]:
         ok, why = can_fire(state, u)
         if not ok:
             events.append({"type": "fire", "unit": u.id, "side": u.side, "target": None,
-                           "explanation": [f"{why}: it does not fire"], "citations": ["GF seed 003 l.286"]})
+                           "explanation": [f"{why}: it does not fire"], "citations": ["GF seed 003 l.301"]})
             continue
         t, _, csteps, ccites = choose_target(state, u)
         if t is None:
@@ -279,7 +279,7 @@ def resolve(state, dice) -> list[dict]:
                        "explanation": csteps + fsteps + read + ruling["explanation"]
                        + [f"{hits} {'figure(s)' if ruling['casualties'] == 'figures' else 'wound(s)'} noted on "
                           f"{t.name or t.id}, removed with all the others at the end of the fire phase"],
-                       "citations": list(dict.fromkeys(ccites + ruling["citations"] + ["GF seed 003 l.286"]))})
+                       "citations": list(dict.fromkeys(ccites + ruling["citations"] + ["GF seed 003 l.301"]))})
     events += ledger.apply(state, dice)
     routed = []
     for uid in sorted(set(ledger.figures) | set(ledger.wounds)):
