@@ -25,6 +25,8 @@ class GuerresFleuries(Ruleset):
     title_fr = "Les Guerres Fleuries"
     die_sides = 100
     aliases = ("gf", "guerres fleuries", "flower wars")
+    #: the battle's browser module: static/module.js (gf-ui)
+    web_module = "guerres-fleuries"
 
     # --- scenarios: none until part 2 -----------------------------------------------------------
     def scenario_ids(self) -> list[str]:
@@ -87,6 +89,11 @@ class GuerresFleuries(Ruleset):
 
     def digest(self, state) -> str:
         raise OriflammeError(NO_BATTLES)
+
+    # --- the terminal front end (gf-ui: terminal.py) ---------------------------------------------
+    def terminal(self):
+        from . import terminal
+        return terminal
 
     # --- the referee -----------------------------------------------------------------------------
     def adjudicate(self, situation: dict) -> dict:
