@@ -90,6 +90,23 @@ class GuerresFleuries(Ruleset):
     def digest(self, state) -> str:
         raise OriflammeError(NO_BATTLES)
 
+    # --- a battle between two armies of the builder (the lobby's "A battle from two armies") ------
+    def scenario_from_armies(self, armies: dict[str, dict], base: Any) -> Any:
+        """``base``'s table and turns with ``armies`` (side -> army document) instead of its own,
+        validated as any scenario (errors name the side and the field)."""
+        doc = dict(self.scenario_to_json(base))
+        sides = [s.id for s in self.sides(base)]
+        if not isinstance(armies, dict) or sorted(armies) != sorted(sides):
+            got = ", ".join(sorted(armies)) if isinstance(armies, dict) else type(armies).__name__
+            raise ScenarioError(f"field armies: expected one army for each side ({', '.join(sides)}), got {got or 'none'}")
+        for side, army in armies.items():
+            if not isinstance(army, dict):
+                raise ScenarioError(f"field armies.{side}: expected an army document (an object)")
+        doc["armies"] = armies
+        names = [str(armies[s].get("name") or s) for s in sides]
+        doc["name"] = doc["name_fr"] = " — ".join(names)
+        return self.scenario_from_json(doc, "armies")
+
     # --- the terminal front end (gf-ui: terminal.py) ---------------------------------------------
     def terminal(self):
         from . import terminal
