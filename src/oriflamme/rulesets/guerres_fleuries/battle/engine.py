@@ -1,0 +1,123 @@
+"""The battle's one source of legality (``legal_actions``), the check of any action against the
+same rules (``check``: IllegalAction naming the rule, the state untouched) and its effect
+(``apply``), then the automatic phases up to the next decision (:func:`.turn.advance`)."""
+
+from __future__ import annotations
+
+from oriflamme.core.errors import IllegalAction
+
+from . import moves, orders as orders_mod, turn
+from .actions import Action, action_from_json
+from .rules import rules
+from .state import Battle, SIDES
+
+REF_TURN = "GF seed 003 l.246-313"
+
+
+def setup(state: Battle) -> Battle:
+    turn.start(state)
+    turn.advance(state)
+    return state
+
+
+def to_act(state: Battle) -> str | None:
+    return None if state.over else state.acting
+
+
+def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
+    who = to_act(state)
+    if who is None or (side is not None and side != who):
+        return []
+    out: list[Action] = []
+    if state.phase == 0:
+        zone_samples(state, who, out)
+        out.append(Action("end_phase", who))
+    elif state.phase == 2:
+        out += [Action("command_test", who, unit=u.id) for u in state.side_units(who) if turn.needs_command_test(u)]
+    elif state.phase == 3:
+        for s in orders_mod.typical_sets(state, who):
+            out.append(Action("orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
+    elif state.phase == 6:
+        for u in turn.movers(state, who):
+            budget, direction, keep, _ = turn.move_budget(u)
+            for x, y, h in moves.samples(state, u, budget, direction, keep):
+                out.append(Action("move", who, unit=u.id, x=x, y=y, heading=h))
+        out.append(Action("end_phase", who))
+    return out
+
+
+def zone_samples(state: Battle, side: str, out: list) -> None:
+    """Deployment: each unit not yet placed may move 5 cm left or right of where it stands (a sample;
+    any point of the zone is accepted)."""
+    for u in state.side_units(side):
+        if u.moved:
+            continue
+        for dx in (-5.0, 5.0):
+            try:
+                turn.check_place(state, u, u.x + dx, u.y, u.heading)
+            except IllegalAction:
+                continue
+            out.append(Action("place", side, unit=u.id, x=round(u.x + dx, 2), y=u.y, heading=u.heading))
+            break
+
+
+def check(state: Battle, action) -> Action:
+    """Parse (if JSON) and check ``action``; raise IllegalAction with the rule."""
+    a = action if isinstance(action, Action) else action_from_json(action)
+    who = to_act(state)
+    if who is None:
+        raise IllegalAction("the battle is over" if state.over else "no side acts now", REF_TURN)
+    if a.side != who:
+        ph = rules().phase(state.phase) if state.phase else None
+        raise IllegalAction(f"it is side {who}'s turn to act ({ph.name_en if ph else 'deployment'}), not side {a.side}'s",
+                            ph.ref if ph else turn.REF_DEPLOY)
+    ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
+    expected = {0: ("place", "end_phase"), 2: ("command_test",), 3: ("orders",), 6: ("move", "end_phase")}[state.phase]
+    if a.type not in expected:
+        raise IllegalAction(f"{a.type} is not an action of this phase (expected: {', '.join(expected)})", ph_ref)
+    if a.type in ("place", "command_test", "move"):
+        u = state.units.get(a.unit)
+        if u is None or u.side != a.side or not u.alive:
+            raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", ph_ref)
+    if a.type == "place":
+        if u.moved:
+            raise IllegalAction(f"{u.name} has already been placed (each unit is placed once; undo to change it)",
+                                turn.REF_DEPLOY)
+        turn.check_place(state, u, a.x, a.y, a.heading)
+    elif a.type == "command_test":
+        if not turn.needs_command_test(u):
+            raise IllegalAction(f"{u.name} takes no command test now (tested, a character, moved in phase 1, in "
+                                f"combat or under direct control)", "GF seed 003 l.258-267")
+    elif a.type == "orders":
+        orders_mod.check(state, a.side, a.order_map())
+    elif a.type == "move":
+        if u not in turn.movers(state, a.side):
+            raise IllegalAction(f"{u.name} has no move to make now (no move order, already moved, in combat, "
+                                f"or charging)", "GF seed 003 l.289-291")
+        budget, direction, keep, _ = turn.move_budget(u)
+        moves.check_destination(state, u, a.x, a.y, a.heading, budget=budget, direction=direction, keep_heading=keep)
+    return a
+
+
+def apply(state: Battle, a: Action) -> list[dict]:
+    start = len(state.log)
+    if a.type == "place":
+        u = state.units[a.unit]
+        moves.apply_move(u, a.x, a.y, a.heading)
+        u.moved = True
+        from .actions import emit
+        emit(state, "place", f"{u.name} is placed at ({a.x:.1f}, {a.y:.1f})", f"{u.name} est placée en ({a.x:.1f}, {a.y:.1f})",
+             side=a.side, ref=turn.REF_DEPLOY, unit=u.id, to=[a.x, a.y, a.heading])
+    elif a.type == "end_phase":
+        state.done.append(a.side)
+        if state.phase == 0:
+            for u in state.side_units(a.side):
+                u.moved = False
+    elif a.type == "command_test":
+        turn.command_test(state, state.units[a.unit])
+    elif a.type == "orders":
+        turn.give_orders(state, a.side, a.order_map())
+    elif a.type == "move":
+        turn.move(state, state.units[a.unit], a.x, a.y, a.heading)
+    turn.advance(state)
+    return state.log[start:]

@@ -1,0 +1,424 @@
+"""The turn: deployment (turn 0), then the 11 phases of GF Le tour de jeu (``data/turn.toml``),
+in the seed's order, every turn, until victory (:mod:`.victory`).
+
+:func:`advance` runs the automatic phases (1, 4, 5, 7, 8, 9, 10, 11) and stops where a side must
+decide: its command tests (2), its orders (3, each side in secret), its moves (6). The combat
+phases call gf-combat's entry points (``fire_play.resolve``, ``melee_play.resolve``,
+``rally.resolve``, ``morale_play.test``) when they are there; until then the phase says it is not
+resolved (docs/guerres-fleuries/coverage-battle.md).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+
+from oriflamme.core.errors import IllegalAction
+from oriflamme.geometry import tabletop as tt
+
+from .. import referee
+from . import moves, orders as orders_mod, victory
+from .actions import Action, emit
+from .deploy import deploy_all, zones
+from .rules import rules
+from .state import SIDES, Battle, Unit
+
+REF_DEPLOY = "GF seed 003 l.489-495"
+REF_COMMAND = "GF seed 003 l.329-331"
+REF_SIMULTANEOUS = "GF seed 003 l.248"
+
+
+# --- gf-combat's entry points --------------------------------------------------------------------
+def combat(module: str, fn: str):
+    """``battle.<module>.<fn>`` when gf-combat's module is there, else None."""
+    try:
+        mod = importlib.import_module(f"{__package__}.{module}")
+    except ImportError:
+        return None
+    return getattr(mod, fn, None)
+
+
+# --- set-up -----------------------------------------------------------------------------------------
+def start(state: Battle) -> None:
+    deploy_all(state)
+    for side in SIDES:
+        units = state.side_units(side)
+        state.start_figures[side] = sum(u.figures for u in units)
+        state.start_points[side] = sum(u.points for u in units)
+    state.turn, state.phase, state.acting = 0, 0, "A"
+    emit(state, "deployment", "Deployment: each side may place its units in its zone, then declares itself ready",
+         "Déploiement : chaque camp peut placer ses unités dans sa zone, puis se déclare prêt", ref=REF_DEPLOY)
+
+
+def phase_event(state: Battle) -> None:
+    ph = rules().phase(state.phase)
+    emit(state, "phase", f"Turn {state.turn}, phase {ph.number}: {ph.name_en}",
+         f"Tour {state.turn}, phase {ph.number} : {ph.name_fr}", ref=ph.ref, phase_id=ph.id)
+
+
+def next_phase(state: Battle) -> None:
+    if state.phase == 11 or state.phase == 0:
+        state.turn += 1
+        state.phase = 1
+        new_turn(state)
+    else:
+        state.phase += 1
+    state.done = []
+    phase_event(state)
+
+
+def new_turn(state: Battle) -> None:
+    state.orders_in = {"A": False, "B": False}
+    state.revealed = False
+    for u in state.units.values():
+        u.tested = False
+        u.moved = False
+        u.fired = False
+        u.order = None
+        u.charge = None
+        for m in ("red", "green", "counter_charge"):
+            u.unmark(m)
+
+
+# --- who decides --------------------------------------------------------------------------------------
+def needs_command_test(u: Unit) -> bool:
+    """GF-C5: no test for characters, units that moved in phase 1, units in combat, units under a
+    character's direct control (and brigades, on roads: not modelled yet), routing units."""
+    return (u.alive and u.kind != "character" and not u.tested and "green" not in u.markers and not u.engaged
+            and u.led_by is None and u.status == "ready")
+
+
+def movers(state: Battle, side: str) -> list[Unit]:
+    out = []
+    for u in state.side_units(side):
+        if u.moved or u.status != "ready" or u.engaged or u.order is None:
+            continue
+        play = rules().order_play.get(u.order["id"])
+        if play and play.move != "none" and u.order["id"] != "charger":
+            out.append(u)
+    return out
+
+
+def first_mover(state: Battle) -> str:
+    """OR-GF38: phase 6 is played by A then B in odd turns, B then A in even turns."""
+    return "A" if state.turn % 2 == 1 else "B"
+
+
+def advance(state: Battle) -> None:
+    """Run the automatic phases until a side must decide or the battle is over."""
+    while not state.over:
+        p = state.phase
+        if p == 0:
+            pending = [s for s in SIDES if s not in state.done]
+            if pending:
+                state.acting = pending[0]
+                return
+            next_phase(state)
+            continue
+        if p == 2:
+            for side in SIDES:
+                if any(needs_command_test(u) for u in state.side_units(side)):
+                    state.acting = side
+                    return
+        elif p == 3:
+            for side in SIDES:
+                if not state.orders_in[side]:
+                    if orders_mod.eligible(state, side):
+                        state.acting = side
+                        return
+                    state.orders_in[side] = True
+            characters_orders(state)
+        elif p == 6:
+            first = first_mover(state)
+            for side in (first, state.other(first)):
+                if side not in state.done and movers(state, side):
+                    state.acting = side
+                    return
+        else:
+            state.acting = None
+            AUTOMATIC[p](state)
+            if state.over:
+                break
+        state.acting = None
+        if p == 11:
+            victory.check(state)
+            if state.over:
+                break
+        next_phase(state)
+    state.acting = None
+
+
+def characters_orders(state: Battle) -> None:
+    """Characters not given an order wait (they receive one automatically in phase 3, l.343)."""
+
+
+# --- the decisions --------------------------------------------------------------------------------------
+def command_test(state: Battle, u: Unit) -> dict:
+    """Phase 2: one unit's command test with part 1's referee (GF-C1, C2)."""
+    d100 = state.dice.roll(100)
+    situation: dict = {"kind": "command_test", "d100": d100}
+    if u.kind == "troop":
+        situation.update({"race": u.race, "class": u.cls})
+    else:
+        situation[u.kind] = u.being
+    chars = [c for c in state.side_units(u.side) if c.kind == "character"]
+    if chars and u.kind == "troop":
+        # GF-C2: the nearest friendly character commands; within 15 cm he adds his FC instead
+        fp = u.footprint()
+        near, c = min(((tt.nearest_distance(fp, c.footprint()), c) for c in chars), key=lambda t: (t[0], t[1].id))
+        situation["character"] = {"FC": c.fc}
+        if near <= 15:
+            situation["modifiers"] = [{"modifier": "character_within_15cm", "count": 1}]
+        else:
+            situation["commander_distance_cm"] = round(near, 1)
+    ruling = referee.adjudicate(situation)
+    u.tested = True
+    ok = bool(ruling.get("success"))
+    if not ok:
+        u.mark("red")
+    emit(state, "command_test",
+         f"{u.name}: command test d100 {d100} against {ruling.get('threshold')} — {'passed' if ok else 'failed: red marker'}",
+         f"{u.name} : test de commandement d100 {d100} contre {ruling.get('threshold')} — "
+         f"{'réussi' if ok else 'raté : marqueur rouge'}", side=u.side, ref=REF_COMMAND, unit=u.id,
+         result="passed" if ok else "failed", ruling=ruling)
+    return ruling
+
+
+def give_orders(state: Battle, side: str, given: dict[str, tuple[str, str | None]]) -> None:
+    for uid, (oid, target) in given.items():
+        state.units[uid].order = {"id": oid, "target": target}
+    state.orders_in[side] = True
+    listing = {uid: {"order": oid, "target": t} for uid, (oid, t) in sorted(given.items())}
+    emit(state, "orders", f"Side {side} gives its orders ({len(given)} units), face down",
+         f"Le camp {side} donne ses ordres ({len(given)} unités), face cachée", side=side,
+         ref=rules().phase(3).ref, private=side, orders=listing)
+    emit(state, "orders_given", f"Side {side} has given its orders (face down)",
+         f"Le camp {side} a donné ses ordres (face cachée)", side=side, ref=rules().phase(3).ref)
+
+
+def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
+    play = rules().order_play[u.order["id"]]
+    column = {"normal": "normal", "double": "double", "retraite": "retraite", "charge": "charge"}[play.move]
+    budget, steps = moves.allowance(u, column, fires=play.fires)
+    return budget, play.direction, play.direction == "back", steps
+
+
+def move(state: Battle, u: Unit, x: float, y: float, heading: float) -> dict:
+    budget, direction, keep, steps = move_budget(u)
+    out = moves.check_destination(state, u, x, y, heading, budget=budget, direction=direction, keep_heading=keep)
+    moves.apply_move(u, x, y, heading)
+    u.moved = True
+    if u.order["id"] == "s_evader":
+        u.set_disorder(True)  # l.616: the evader ends in disorder
+    emit(state, "move", f"{u.name} moves {out['cost_cm']:.1f} of {budget:.1f} cm",
+         f"{u.name} se déplace de {out['cost_cm']:.1f} cm sur {budget:.1f}", side=u.side,
+         ref=rules().order_play[u.order["id"]].ref, unit=u.id, to=[x, y, heading],
+         ruling={"explanation": [s["text"] for s in steps] + out["steps"],
+                 "citations": [s["ref"] for s in steps] + ["GF seed 003 l.588-590", "OR-GF37"]})
+    return out
+
+
+# --- the automatic phases ---------------------------------------------------------------------------------
+def phase1_automatic(state: Battle) -> None:
+    """Routs, retreats and pursuits owed move their distance (l.254-256)."""
+    for u in list(state.units.values()):
+        if not u.alive or not u.pending:
+            continue
+        kind = u.pending.get("kind")
+        column = {"rout": "deroute", "retreat": "retraite", "pursuit": "poursuite"}.get(kind, "retraite")
+        budget, _ = moves.allowance(u, column)
+        away = _away_heading(state, u)
+        x, y, h, dist = moves.farthest_straight(state, u, budget, "forward", heading=away,
+                                                friend_gap=rules().distances.friend_standoff_cm)
+        leaves = kind == "rout" and dist < budget - 0.5 and _near_edge(u, away, budget)
+        if leaves:
+            u.status = "fled"
+            emit(state, "fled", f"{u.name} routs off the table and is lost for the battle",
+                 f"{u.name} déroute hors de la table et est perdue pour la bataille", side=u.side,
+                 ref="GF seed 003 l.628, l.1094", unit=u.id)
+        else:
+            moves.apply_move(u, x, y, h)
+            emit(state, "automatic_move", f"{u.name} {kind}s {dist:.1f} cm", f"{u.name} : {kind} de {dist:.1f} cm",
+                 side=u.side, ref="GF seed 003 l.254-256", unit=u.id, to=[x, y, h])
+        u.mark("green")
+        if kind != "rout":
+            u.pending = None
+            if u.status == "retreating":
+                u.status = "ready"
+
+
+def _away_heading(state: Battle, u: Unit) -> float:
+    enemies = state.enemies(u.side)
+    if not enemies:
+        return (u.heading + 180) % 360
+    e = min(enemies, key=lambda o: math.hypot(o.x - u.x, o.y - u.y))
+    return (tt.toward(u.pose, e.x, e.y) + 180) % 360
+
+
+def _near_edge(u: Unit, heading: float, budget: float) -> bool:
+    p = tt.moved(u.pose, budget, heading - u.heading)
+    t = rules().table
+    return not (0 <= p.x <= t.width_cm and 0 <= p.y <= t.height_cm)
+
+
+def phase4_reveal(state: Battle) -> None:
+    """Orders revealed; chargers (after their morale tests) make the first half of their charge."""
+    state.revealed = True
+    listing = {u.id: dict(u.order) for u in state.units.values() if u.order is not None}
+    emit(state, "orders_revealed", "The orders are revealed", "Les ordres sont révélés",
+         ref=rules().phase(4).ref, orders=listing)
+    test = combat("morale_play", "test")
+    for u in [u for u in state.units.values() if u.order and u.order["id"] == "charger" and u.alive]:
+        target = state.units.get(u.order["target"])
+        if target is None or not target.alive:
+            continue
+        if test is not None:
+            ev = test(state, u.id, "charge", state.dice)
+            if u.status != "ready":
+                continue
+            if not target.engaged:
+                test(state, target.id, "charged", state.dice)
+        u.charge = {"target": target.id, "half": True}
+        charge_move(state, u, target, half=True)
+
+
+def charge_move(state: Battle, u: Unit, target: Unit, half: bool) -> None:
+    budget, _ = moves.allowance(u, "charge")
+    budget = budget / 2
+    head = tt.toward(u.pose, target.x, target.y)
+    turn = max(-45.0, min(45.0, moves.angle_diff(u.heading, head)))
+    heading = (u.heading + turn) % 360
+    x, y, h, dist = moves.farthest_straight(state, u, budget, "forward", heading=heading, target=target.id)
+    moves.apply_move(u, x, y, h)
+    contact = tt.nearest_distance(u.footprint(), target.footprint()) <= rules().distances.contact_tolerance_cm + 0.05
+    which = "first" if half else "second"
+    if contact:
+        for a, b in ((u, target), (target, u)):
+            if b.id not in a.engaged:
+                a.engaged.append(b.id)
+        u.charge = None
+        emit(state, "charge_contact", f"{u.name} charges {target.name} ({dist:.1f} cm): contact",
+             f"{u.name} charge {target.name} ({dist:.1f} cm) : contact", side=u.side,
+             ref="GF seed 003 l.600-604", unit=u.id, target=target.id, to=[x, y, h])
+    else:
+        emit(state, "charge_move", f"{u.name} makes the {which} half of its charge towards {target.name} ({dist:.1f} cm)",
+             f"{u.name} fait la {'première' if half else 'seconde'} moitié de sa charge vers {target.name} ({dist:.1f} cm)",
+             side=u.side, ref="GF seed 003 l.600-604", unit=u.id, target=target.id, to=[x, y, h])
+
+
+def phase5_reactions(state: Battle) -> None:
+    emit(state, "reactions", "Reactions to charges: charged units stand (reaction tests not modelled yet)",
+         "Réactions aux charges : les unités chargées restent (tests de réaction pas encore modélisés)",
+         ref=rules().phase(5).ref, partial=True)
+
+
+def phase6_orders_in_place(state: Battle) -> None:
+    """Orders that change formation or facing in phase 6 (not a move)."""
+
+
+def phase7_automatic(state: Battle) -> None:
+    """Red-marker units roll on the automatic movement table and obey (l.295-297, l.644-664)."""
+    for u in list(state.units.values()):
+        if not u.alive or "red" not in u.markers or u.engaged or u.status != "ready":
+            continue
+        table = {"troop": "troops", "creature": "creatures", "monster": "monsters"}[u.kind]
+        d100 = state.dice.roll(100)
+        ruling = referee.adjudicate({"kind": "automatic_movement", "table": table, "d100": d100})
+        act = rules().automatic_action(table, ruling["row"][0])
+        what = act.action
+        if what.startswith("copy"):
+            what = _copied(state, u, what)
+        gap = rules().distances.friend_standoff_cm
+        if what == "advance":
+            budget, _ = moves.allowance(u, "normal")
+            x, y, h, dist = moves.farthest_straight(state, u, budget, "forward", friend_gap=gap)
+            moves.apply_move(u, x, y, h)
+        elif what == "retire":
+            budget, _ = moves.allowance(u, "retraite")
+            x, y, h, dist = moves.farthest_straight(state, u, budget, "back", friend_gap=gap)
+            moves.apply_move(u, x, y, h)
+        else:
+            dist = 0.0
+        emit(state, "automatic_move", f"{u.name}: automatic movement d100 {d100}: {ruling['result_en']} ({dist:.1f} cm)",
+             f"{u.name} : mouvement automatique d100 {d100} : {ruling['result']} ({dist:.1f} cm)", side=u.side,
+             ref=act.ref, unit=u.id, result=what, ruling=ruling)
+
+
+def _copied(state: Battle, u: Unit, what: str) -> str:
+    """'Copier sur l'unité amie la plus proche à gauche ou à droite' (l.662-664): the nearest friend
+    on that side with an order; its move is copied as advance, retire or stay (never charge)."""
+    side_sign = 1 if what == "copy_right" else -1
+    best = None
+    for f in state.side_units(u.side):
+        if f.id == u.id or f.order is None:
+            continue
+        right, _ = tt.local_coordinates(u.pose, tt.Point(f.x, f.y))
+        if right * side_sign > 0 and (best is None or abs(right) < best[0]):
+            best = (abs(right), f)
+    if best is None:
+        return "stay"
+    play = rules().order_play.get(best[1].order["id"])
+    if play and play.move in ("normal", "double", "charge") and play.direction == "forward":
+        return "advance"
+    if play and play.direction == "back":
+        return "retire"
+    return "stay"
+
+
+def phase8_fire(state: Battle) -> None:
+    resolve = combat("fire_play", "resolve")
+    if resolve is None:
+        emit(state, "fire", "Fire: not resolved yet (gf-combat's fire_play is not wired)",
+             "Tirs : pas encore résolus", ref=rules().phase(8).ref, partial=True)
+        return
+    resolve(state, state.dice)
+
+
+def phase9_charges(state: Battle) -> None:
+    for u in list(state.units.values()):
+        if not u.alive or u.charge is None or u.engaged:
+            continue
+        target = state.units.get(u.charge["target"])
+        if target is None or not target.alive:
+            u.charge = None
+            continue
+        charge_move(state, u, target, half=False)
+        if not u.engaged:
+            u.set_disorder(True)  # l.608
+            u.charge = None
+            emit(state, "disorder", f"{u.name} ends its charge without contact: disorder",
+                 f"{u.name} termine sa charge sans contact : désordre", side=u.side, ref="GF seed 003 l.608", unit=u.id)
+
+
+def phase10_melee(state: Battle) -> None:
+    resolve = combat("melee_play", "resolve")
+    if resolve is None:
+        emit(state, "melee", "Combats: not resolved yet (gf-combat's melee_play is not wired)",
+             "Combats : pas encore résolus", ref=rules().phase(10).ref, partial=True)
+        return
+    resolve(state, state.dice)
+
+
+def phase11_rally(state: Battle) -> None:
+    resolve = combat("rally", "resolve")
+    if resolve is None:
+        emit(state, "rally", "Rallies: not resolved yet (gf-combat's rally is not wired)",
+             "Ralliements : pas encore résolus", ref=rules().phase(11).ref, partial=True)
+        return
+    resolve(state, state.dice)
+
+
+AUTOMATIC = {1: phase1_automatic, 4: phase4_reveal, 5: phase5_reactions, 7: phase7_automatic, 8: phase8_fire,
+             9: phase9_charges, 10: phase10_melee, 11: phase11_rally}
+
+
+# --- placement during deployment -----------------------------------------------------------------------
+def check_place(state: Battle, u: Unit, x: float, y: float, heading: float) -> None:
+    zone = zones(state)[u.side]
+    fp = moves.footprint_at(u, x, y, heading)
+    if not zone.buffer(0.01).covers(fp):
+        raise IllegalAction(f"{u.name} must stand inside side {u.side}'s deployment zone", REF_DEPLOY)
+    for o in state.units.values():
+        if o.id != u.id and o.alive and o.side == u.side and o.kind != "character" and u.kind != "character":
+            if fp.intersection(o.footprint()).area > 0.01:
+                raise IllegalAction(f"{u.name} would stand on {o.name}", REF_DEPLOY)
