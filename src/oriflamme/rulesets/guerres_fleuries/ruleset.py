@@ -10,7 +10,7 @@ import hashlib
 import json
 
 from oriflamme.core.chance import enumerate_outcomes
-from oriflamme.core.errors import IllegalAction
+from oriflamme.core.errors import IllegalAction, ScenarioError
 from oriflamme.core.ruleset import ChanceOutcome, Outcome, Ruleset, ScenarioInfo, SideInfo
 
 from . import builder, referee
@@ -46,8 +46,6 @@ class GuerresFleuries(Ruleset):
     web_module = "guerres-fleuries" if _has_module() else None
     die_sides = 100
     aliases = ("gf", "guerres fleuries", "flower wars")
-    #: the battle's browser module: static/module.js (gf-ui)
-    web_module = "guerres-fleuries"
 
     # --- scenarios (battle/scenario.py) ------------------------------------------------------------
     def scenario_ids(self) -> list[str]:
