@@ -115,8 +115,9 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
 
 def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | None]]]:
     """The sets of orders legal_actions lists (deterministic): all advance; all wait; attack
-    (charge the nearest enemy in reach, else fire, else advance); skirmish (fire where a unit can,
-    else wait); all retire."""
+    (reform if disordered, else charge the nearest enemy in reach, else fire, else advance);
+    skirmish (fire where a unit can, else wait); all retire; march (double in column, else form
+    column, else advance); deploy (form line, else advance)."""
     units = eligible(state, side)
     opts = {u.id: {o["id"]: o for o in options(state, u)} for u in units}
 
@@ -128,7 +129,8 @@ def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | No
         return None
 
     sets = []
-    for prefs in (["avancer"], ["attendre"], ["charger", "tirer", "avancer"], ["tirer", "attendre"], ["se_retirer"]):
+    for prefs in (["avancer"], ["attendre"], ["reformer", "charger", "tirer", "avancer"], ["tirer", "attendre"],
+                  ["se_retirer"], ["doubler", "colonne", "avancer"], ["ligne", "avancer"]):
         chosen = {}
         for u in units:
             p = pick(u, prefs)

@@ -81,6 +81,9 @@ class OrderPlay(Row):
     fires: bool = False
     needs_target: bool = False
 
+    def id_is_wait(self) -> bool:
+        return self.order == "attendre"
+
 
 class OrderName(Row):
     id: str

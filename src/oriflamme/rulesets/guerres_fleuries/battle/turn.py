@@ -65,6 +65,8 @@ def next_phase(state: Battle) -> None:
         state.phase += 1
     state.done = []
     phase_event(state)
+    if state.phase == 6:
+        phase6_orders_in_place(state)
 
 
 def new_turn(state: Battle) -> None:
@@ -312,8 +314,50 @@ def phase5_reactions(state: Battle) -> None:
          ref=rules().phase(5).ref, partial=True)
 
 
+FORMATION_NAMES = {"line": ("line", "ligne"), "column": ("column", "colonne"), "open": ("open order", "ordre ouvert")}
+
+
 def phase6_orders_in_place(state: Battle) -> None:
-    """Orders that change formation or facing in phase 6 (not a move)."""
+    """Orders carried out on the spot at the start of phase 6: reform (clears disorder, the whole
+    move, l.363-365, l.573), change formation from the centre (l.379-389, l.674-676), about turn
+    and quarter turn (l.367-377). The unit stays centred where it stands (OR-GF39); a change that
+    would leave the table or overlap another unit is not made (the order is lost, said in the log)."""
+    for u in list(state.units.values()):
+        if not u.alive or u.order is None or u.engaged or u.status != "ready":
+            continue
+        play = rules().order_play.get(u.order["id"])
+        if play is None or play.move != "none" or play.id_is_wait():
+            continue
+        before = (u.formation, u.frontage, u.heading, u.disorder)
+        if u.order["id"] == "reformer":
+            u.set_disorder(False)
+            text, text_fr = f"{u.name} reforms (its whole move)", f"{u.name} se reforme (tout son mouvement)"
+        elif play.formation:
+            u.formation = play.formation
+            u.frontage = rules().formations[play.formation].frontage
+            en, fr = FORMATION_NAMES[play.formation]
+            text, text_fr = f"{u.name} changes into {en}", f"{u.name} passe en {fr}"
+        elif play.turn:
+            sign = -1 if u.order.get("target") == "left" else 1
+            u.heading = (u.heading + sign * play.turn) % 360
+            text, text_fr = f"{u.name} turns {play.turn}°", f"{u.name} tourne de {play.turn}°"
+        else:
+            continue
+        if not moves.table_box().covers(u.footprint()) or _overlaps(state, u):
+            u.formation, u.frontage, u.heading, dis = before
+            u.set_disorder(dis)
+            emit(state, "manoeuvre_blocked", f"{u.name} has no room for its manoeuvre: it stays as it was",
+                 f"{u.name} n'a pas la place de manœuvrer : elle reste telle quelle", side=u.side, ref=play.ref,
+                 decision="OR-GF39", unit=u.id)
+            continue
+        u.moved = True
+        emit(state, "manoeuvre", text, text_fr, side=u.side, ref=play.ref, decision=play.decision, unit=u.id)
+
+
+def _overlaps(state: Battle, u: Unit) -> bool:
+    fp = u.footprint()
+    return any(o.id != u.id and o.alive and fp.intersection(o.footprint()).area > 0.01
+               and "character" not in (o.kind, u.kind) for o in state.units.values())
 
 
 def phase7_automatic(state: Battle) -> None:
