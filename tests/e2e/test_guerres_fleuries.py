@@ -123,9 +123,9 @@ def test_selection_arcs_moves_and_odds(page: Page, gf_server, artifacts):
     # a sampled destination: the server rules on it before anything is committed
     page.locator("[data-testid=gf-move-sample][data-i='1']").click()
     expect(page.get_by_test_id("gf-preview")).to_contain_text("spent")
-    assert game.explained[-1] == {"type": "move", "unit": "a2", "x": 95, "y": 94.5, "heading": 0}
+    assert game.explained[-1] == {"type": "move", "side": "A", "unit": "a2", "x": 95, "y": 94.5, "heading": 0}
     page.get_by_test_id("gf-move-commit").click()
-    assert game.posted[-1] == {"type": "move", "unit": "a2", "x": 95, "y": 94.5, "heading": 0}
+    assert game.posted[-1] == {"type": "move", "side": "A", "unit": "a2", "x": 95, "y": 94.5, "heading": 0}
     # the slingers' fire: the percentage before the roll, with its citation
     page.get_by_test_id("gf-unit-a3").click()
     expect(page.get_by_test_id("gf-fire-odds")).to_contain_text("22 %")
@@ -179,7 +179,7 @@ def test_hot_seat_orders_stay_secret_until_the_reveal(page: Page, gf_server, art
     expect(page.locator("[data-testid=gf-chit][data-unit=a1]")).to_contain_text("ADV")
     page.screenshot(path=str(artifacts / "gf-orders.png"))
     page.get_by_test_id("gf-submit-orders").click()
-    assert game.posted[-1] == {"type": "orders", "orders": {"a1": {"order": fx.SECRET_ORDER, "target": None}}}
+    assert game.posted[-1] == {"type": "orders", "side": "A", "orders": {"a1": {"order": fx.SECRET_ORDER, "target": None}}}
     # the screen changes hands: covered, and nothing of A's orders anywhere on B's page
     expect(page.get_by_test_id("gf-cover")).to_be_visible()
     expect(page.get_by_test_id("gf-cover")).to_contain_text("Saurian warband")

@@ -21,6 +21,7 @@ const COLOURS = { A: "#a3242b", B: "#1f4f99" };
 const LIGHT = { A: "#f3d6d2", B: "#d5e0f3" };
 const MARKERS = { red: "#d62d20", green: "#2e8b3a", yellow: "#f1c40f", counter_charge: "#8e44ad" };
 const MARGIN = 7;
+const GONE = ["removed", "dead", "destroyed", "fled"];
 
 // terrain drawing by kind (matched on the kind's words: the data names them, gf-geom's terrain.toml)
 const TERRAIN_STYLE = [
@@ -106,6 +107,17 @@ export async function mount(containers, core, view) {
   const opts = () => (v().options || {});
   const unitOpts = (uid) => ((opts().units || {})[uid]) || null;
   const generic = () => (opts().actions || []);
+  function labelOf(o) {
+    if (o.label) return o.label;
+    const a = o.action, u = a.unit && unitOf(a.unit), n = u ? u.name : a.unit;
+    switch (a.type) {
+      case "command_test": return L(`Command test: ${n}`, `Test de commandement : ${n}`);
+      case "place": return L(`Place ${n} at (${fmtCm(a.x)}, ${fmtCm(a.y)})`, `Placer ${n} en (${fmtCm(a.x)}, ${fmtCm(a.y)})`);
+      case "move": return L(`Move ${n} to (${fmtCm(a.x)}, ${fmtCm(a.y)}), ${Math.round(a.heading)}°`, `Déplacer ${n} en (${fmtCm(a.x)}, ${fmtCm(a.y)}), ${Math.round(a.heading)}°`);
+      case "end_phase": return phaseId(v()) === "deployment" ? L("Deployment done", "Déploiement terminé") : L("End the phase", "Terminer la phase");
+      default: return a.type.replace(/_/g, " ") + (n ? " — " + n : "");
+    }
+  }
   const mySide = () => (v().seat && v().seat !== "hotseat" ? v().seat : v().to_act);
   const colourOf = (side) => COLOURS[side] || "#555";
   const phaseId = (view) => (view.phase && (view.phase.id || view.phase)) || "";
@@ -117,7 +129,7 @@ export async function mount(containers, core, view) {
     const f = core.frame();
     const units = (v().units || []).map((u) => ({ ...u }));
     if (f && Array.isArray(f.units)) for (const p of f.units) Object.assign(units.find((u) => u.id === p.id) || {}, p);
-    return units.filter((u) => u.status !== "removed" && u.status !== "dead" && u.x !== null && u.x !== undefined);
+    return units.filter((u) => !GONE.includes(u.status) && u.x !== null && u.x !== undefined);
   };
   const unitOf = (id) => (v().units || []).find((u) => u.id === id);
   const cornersOf = (u) => (Array.isArray(u.corners) && u.corners.length === 4 ? u.corners
@@ -365,8 +377,9 @@ export async function mount(containers, core, view) {
   // movement preview: the allowance around the unit, the sampled destinations (ghosts), the chosen one
   function drawMoves(layer, u) {
     const o = unitOpts(u.id);
-    const mv = o && o.moves;
-    if (!mv || core.state.replay) return;
+    if (!o || core.state.replay || !(o.moves || o.place)) return;
+    const mv = o.moves || { samples: generic().filter((a) => a.action.type === "place" && a.action.unit === u.id)
+      .map((a) => [a.action.x, a.action.y, a.action.heading]) };
     const g = svg("g", { "data-testid": "gf-move-preview" });
     if (mv.max_cm) g.appendChild(svg("circle", { cx: u.x, cy: u.y, r: mv.max_cm, fill: colourOf(u.side), "fill-opacity": 0.05,
       stroke: colourOf(u.side), "stroke-width": 0.3, "stroke-dasharray": "1.5 1", "pointer-events": "none" }));
@@ -446,19 +459,22 @@ export async function mount(containers, core, view) {
     root.addEventListener("click", (e) => {
       if (st.tool !== "select" || !st.selected) return;
       const u = positions().find((x) => x.id === st.selected);
-      const mv = u && unitOpts(u.id) && unitOpts(u.id).moves;
-      if (!mv) { st.selected = null; st.dest = null; core.render(); return; }
+      if (!u || !canPlace(u.id) || core.state.replay) { st.selected = null; st.dest = null; core.render(); return; }
       const p = toTable(root, e);
       if (p) chooseDest(u, p[0], p[1], st.dest ? st.dest.heading : u.heading || 0);
     });
   }
 
+  // a move (phase 6) or a placement (deployment) of one unit to the chosen spot: the offered
+  // action's fields (type, side) with the spot's coordinates (apply checks any legal point)
   function moveAction(uid, d) {
-    const proto = (generic().find((o) => o.action.type === "move" && o.action.unit === uid) || {}).action;
-    const a = { ...(proto || { type: "move", unit: uid }), x: round1(d.x), y: round1(d.y), heading: Math.round(d.heading) };
+    const kind = (unitOpts(uid) || {}).place ? "place" : "move";
+    const proto = (generic().find((o) => o.action.type === kind && o.action.unit === uid) || {}).action;
+    const a = { ...(proto || { type: kind, side: v().to_act, unit: uid }), x: round1(d.x), y: round1(d.y), heading: Math.round(d.heading) };
     delete a.path;
     return a;
   }
+  const canPlace = (uid) => { const o = unitOpts(uid); return !!(o && (o.moves || o.place)); };
   const round1 = (n) => Math.round(n * 10) / 10;
 
   async function chooseDest(u, x, y, heading) {
@@ -583,8 +599,8 @@ export async function mount(containers, core, view) {
   async function submitOrders() {
     const orders = {};
     for (const [uid, d] of Object.entries(st.draft)) if (d && d.order) orders[uid] = { order: d.order, target: d.target || null };
-    const proto = (generic().find((o) => o.action.type === "orders") || {}).action || { type: "orders" };
     const side = v().to_act;
+    const proto = (generic().find((o) => o.action.type === "orders") || {}).action || { type: "orders", side };
     await core.commit({ ...proto, orders });
     // the screen changes hands (hot seat): the next side must take it before anything is drawn
     if (v().to_act !== side) st.draft = {};
@@ -650,11 +666,12 @@ export async function mount(containers, core, view) {
   function penaltyList(list) {
     if (!list || !list.length) return el("p", { class: "muted small", testid: "gf-penalties" }, L("no terrain penalty on the way straight ahead", "aucune pénalité de terrain tout droit"));
     return el("ul", { class: "gf-penalties", testid: "gf-penalties" }, list.map((p) => el("li", {},
-      `${nameOf(p) || p.element || p.kind}: ${penaltyText(p)} `, p.ref ? citeChips(p.ref) : null)));
+      `${nameOf(p) || nameOf(((v().table || {}).terrain || []).find((t) => t.id === p.element)) || p.element || p.kind}: ${penaltyText(p)}` +
+        (p.cost_cm !== undefined ? ` = ${fmtCm(p.cost_cm)} cm ` : " "), p.ref ? citeChips(p.ref) : null)));
   }
   function penaltyText(p) {
     if (p.fraction !== undefined && p.fraction !== null) {
-      const f = typeof p.fraction === "number" ? `${Math.round(p.fraction * 100)} %` : String(p.fraction);
+      const f = typeof p.fraction === "number" ? `${Math.round(p.fraction * 100)} %` : String(p.fraction) === "1" ? L("all", "tout") : String(p.fraction);
       return (p.shape === "line" || /hedge|wall|stream|ford|haie|mur/.test(String(p.kind)))
         ? L(`costs ${f} of the movement left`, `coûte ${f} du mouvement restant`)
         : L(`${f} of the movement lost inside`, `${f} du mouvement perdu à l'intérieur`);
@@ -670,7 +687,7 @@ export async function mount(containers, core, view) {
       ref ? el("span", { class: "ev-ref" }, " ", citeChips(ref)) : null);
     if (steps && steps.length) {
       li.appendChild(el("details", { class: "ev-ruling" }, el("summary", {}, L("how", "comment")),
-        el("ol", { class: "explanation" }, steps.map((s) => el("li", {}, typeof s === "string" ? s : (fr() ? s.text_fr || s.text : s.text) || JSON.stringify(s))))));
+        el("ol", { class: "explanation" }, steps.map((s) => el("li", {}, typeof s === "string" ? s : (fr() ? s.text_fr || s.text : s.text) || "")))));
     }
     return li;
   }
@@ -683,15 +700,22 @@ export async function mount(containers, core, view) {
     if (r.loading) { previewCard.append(el("p", { class: "muted" }, L("asking the referee…", "l'arbitre examine…"))); return; }
     previewCard.append(el("h3", {}, r.move ? L("The move, ruled", "Le mouvement, arbitré") : L("Ruling", "Arbitrage")));
     if (r.legal === false) {
-      previewCard.append(el("p", { class: "refusal", testid: "gf-refusal" }, r.reason || L("not allowed", "interdit")), citesOf(r.citations || (r.ref ? [r.ref] : [])));
+      previewCard.append(el("p", { class: "refusal", testid: "gf-refusal" }, r.reason || L("not allowed", "interdit")), citesOf((r.citations || []).filter(Boolean).length ? r.citations : (r.ref ? [r.ref] : [])));
       return;
     }
-    for (const k of ["allowed_cm", "spent_cm", "left_cm"]) {
-      if (r[k] !== undefined && r[k] !== null) previewCard.append(el("p", { testid: "gf-" + k.replace("_", "-") },
-        `${{ allowed_cm: L("allowed", "autorisé"), spent_cm: L("spent", "dépensé"), left_cm: L("left", "reste") }[k]}: ${fmtCm(r[k])} cm`));
+    const m = r.move || {};
+    const allowed = r.allowed_cm ?? m.allowance_cm, spent = r.spent_cm ?? m.cost_cm;
+    const left = r.left_cm ?? (allowed !== undefined && spent !== undefined ? allowed - spent : undefined);
+    if (allowed !== undefined) {
+      previewCard.append(el("p", { testid: "gf-move-ruling" },
+        `${L("allowance", "potentiel")} ${fmtCm(allowed)} cm · ${L("spent", "dépensé")} ${fmtCm(spent || 0)} cm` +
+        (m.path_cm !== undefined ? ` (${L("path", "trajet")} ${fmtCm(m.path_cm)} + ${L("wheel", "pivot")} ${fmtCm(m.wheel_cm || 0)} + ${L("terrain", "terrain")} ${fmtCm(m.terrain_cm || 0)})` : "") +
+        ` · ${L("left", "reste")} ${fmtCm(left || 0)} cm`));
     }
-    if (r.penalties) previewCard.append(penaltyList(r.penalties));
-    previewCard.append(el("ol", { class: "explanation", testid: "gf-preview-steps" }, (r.steps || []).map((s) => el("li", {}, s))));
+    const pens = r.penalties || m.penalties || (Array.isArray(m.terrain) && m.terrain.length ? m.terrain : null);
+    if (pens) previewCard.append(penaltyList(pens));
+    const steps = (fr() && r.steps_fr) || r.steps || [];
+    previewCard.append(el("ol", { class: "explanation", testid: "gf-preview-steps" }, steps.map((s) => el("li", {}, typeof s === "string" ? s : (fr() ? s.text_fr || s.text : s.text) || ""))));
     if (r.percent !== undefined && r.percent !== null) previewCard.append(el("p", { testid: "gf-preview-pct" }, el("strong", {}, `${r.percent} %`)));
     if (r.outcomes) previewCard.append(el("ul", { testid: "odds" }, r.outcomes.map((o) =>
       el("li", {}, `${o.result}${o.label ? " — " + (fr() ? o.label_fr || o.label : o.label) : ""}: ${pct(o.p)}`))));
@@ -703,8 +727,7 @@ export async function mount(containers, core, view) {
     actionsCard.innerHTML = "";
     const view = v();
     if (core.state.replay || !view.can_act) { actionsCard.hidden = true; return; }
-    let list = generic().filter((o) => !["orders", "end_phase", "end_step"].includes(o.action.type) &&
-      !(o.action.type === "move" && o.action.unit !== st.selected));
+    let list = generic().filter((o) => !["orders", "end_phase", "end_step", "move", "place"].includes(o.action.type));
     if (st.selected) list = list.filter((o) => !o.action.unit || o.action.unit === st.selected);
     actionsCard.hidden = !list.length;
     if (!list.length) return;
@@ -712,7 +735,7 @@ export async function mount(containers, core, view) {
     const ul = el("ul", { class: "choices" });
     for (const o of list.slice(0, 40)) {
       ul.appendChild(el("li", {},
-        el("button", { type: "button", class: "btn", testid: "gf-action", onclick: () => core.commit(o.action) }, o.label || o.action.type),
+        el("button", { type: "button", class: "btn", testid: "gf-action", onclick: () => core.commit(o.action) }, labelOf(o)),
         el("button", { type: "button", class: "btn icon", title: L("the ruling and its odds before rolling", "l'arbitrage et ses chances avant le jet"),
           testid: "gf-explain", onclick: async () => { const r = await core.explain(o.action); st.preview = r; renderPreview(); } }, "?")));
     }
