@@ -207,3 +207,161 @@ def test_french(page: Page, gf_server):
     page.get_by_test_id("lang-switch").get_by_text("FR").click()
     expect(page.get_by_test_id("gf-tool-tape")).to_contain_text("Mètre")
     expect(page.get_by_test_id("step-p3")).to_contain_text("Phase d'ordres")
+
+
+# --- the real server and engine ---------------------------------------------------------------------
+SCENARIO = "battle-of-the-flowers"
+
+
+def call(base: str, method: str, path: str, body=None, token: str | None = None):
+    import urllib.request
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode() if body is not None else None, method=method,
+                                 headers={"Content-Type": "application/json", **({"X-Seat": token} if token else {})})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def forward_to(base: str, game: dict, phase: str, turn: int = 1) -> dict:
+    """Play through the API (the first offered action, or the end of the step) up to ``phase``."""
+    seats = game["seats"]
+    for _ in range(500):
+        token = seats.get("hotseat") or next(iter(seats.values()))
+        v = call(base, "GET", f"/api/games/{game['id']}", token=token)
+        if "hotseat" not in seats and v["to_act"]:
+            v = call(base, "GET", f"/api/games/{game['id']}", token=seats[v["to_act"]])
+            token = seats[v["to_act"]]
+        if (v["phase"]["id"] == phase and v["turn"] >= turn) or v["over"]:
+            return v
+        acts = v["options"]["actions"]
+        a = next((x["action"] for x in acts if x["action"]["type"] == "end_phase"), acts[0]["action"])
+        call(base, "POST", f"/api/games/{game['id']}/actions", {"action": a, "version": v["version"]}, token)
+    raise AssertionError(f"phase {phase} not reached")
+
+
+def test_lobby_to_a_hot_seat_battle_with_secret_orders(page: Page, gf_server, artifacts):
+    page.goto(gf_server + "/")
+    card = page.get_by_test_id("scenario-card-" + SCENARIO)
+    expect(card).to_be_visible()
+    page.get_by_test_id("hotseat-" + SCENARIO).click()
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    game_id = page.url.split("/play/")[1].split("#")[0]
+    token = page.url.split("seat=")[1]
+    v = call(gf_server, "GET", f"/api/games/{game_id}", token=token)
+    # the table: 180 × 120 cm, the battlefield's terrain, both zones, every unit as a base
+    assert page.locator("[data-testid=gf-terrain]").count() == len(v["table"]["terrain"]) > 0
+    expect(page.get_by_test_id("gf-zone-A")).to_be_attached()
+    live = [u for u in v["units"] if u["status"] not in ("destroyed", "fled")]
+    for u in live:
+        expect(page.get_by_test_id("gf-unit-" + u["id"])).to_be_attached()
+    for p in v["phases"]:
+        assert p["ref"] in page.get_by_test_id("step-" + p["id"]).get_attribute("title")
+    page.screenshot(path=str(artifacts / "gf-real-deployment.png"))
+    # to the orders of turn 1 through the API, then the page again
+    v = forward_to(gf_server, {"id": game_id, "seats": {"hotseat": token}}, "orders")
+    page.reload()
+    expect(page.get_by_test_id("gf-cover")).to_be_visible()
+    page.get_by_test_id("gf-take-screen").click()
+    a_units = [uid for uid in v["options"]["units"] if v["options"]["units"][uid].get("orders")]
+    uid = a_units[0]
+    chosen = next(o for o in v["options"]["units"][uid]["orders"] if not o["needs_target"])
+    page.get_by_test_id("gf-order-" + uid).select_option(chosen["id"])
+    page.get_by_test_id("gf-submit-orders").click()
+    # the other side takes the screen: A's chit face down, its order's name nowhere about A's unit
+    expect(page.get_by_test_id("gf-cover")).to_be_visible()
+    page.get_by_test_id("gf-take-screen").click()
+    expect(page.locator(f"[data-testid=gf-chit-hidden][data-unit={uid}]")).to_have_count(1)
+    about = page.get_by_test_id("gf-unit-" + uid).text_content() + page.get_by_test_id("gf-roster-" + uid).text_content()
+    assert chosen["name"] not in about and chosen["name_fr"] not in about
+    log = " ".join(page.get_by_test_id("log-event").all_text_contents())
+    assert chosen["name"] not in log and chosen["id"] not in log
+    page.screenshot(path=str(artifacts / "gf-real-hidden.png"))
+    page.get_by_test_id("gf-submit-orders").click()
+    # revealed (phase 4 on): the chit face up for everyone
+    expect(page.locator(f"[data-testid=gf-chit][data-unit={uid}]")).to_have_count(1)
+    assert chosen["name"] in page.get_by_test_id("gf-unit-" + uid).text_content()
+
+
+def test_online_seats_never_see_the_other_sides_orders(browser, gf_server, artifacts):
+    g = call(gf_server, "POST", "/api/games", {"scenario": SCENARIO, "ruleset": "guerres-fleuries", "mode": "online"})
+    v = forward_to(gf_server, g, "orders")
+    first = v["to_act"]
+    second = "B" if first == "A" else "A"
+    pages = {}
+    for side in (first, second):
+        ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-GB")
+        pg = ctx.new_page()
+        errors = []
+        pg.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        pg.goto(gf_server + g["links"][side])
+        expect(pg.get_by_test_id("gf-svg")).to_be_visible()
+        pages[side] = (pg, errors)
+    pa, _ = pages[first]
+    expect(pa.get_by_test_id("gf-cover")).to_be_hidden()      # an online seat needs no cover
+    opts = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"][first])["options"]["units"]
+    mine = [uid for uid, o in opts.items() if o.get("orders")]
+    picks = {}
+    for uid in mine:
+        o = next(x for x in opts[uid]["orders"] if not x["needs_target"])
+        pa.get_by_test_id("gf-order-" + uid).select_option(o["id"])
+        picks[uid] = o
+    pa.get_by_test_id("gf-submit-orders").click()
+    for uid in mine:
+        expect(pa.locator(f"[data-testid=gf-chit][data-unit={uid}]")).to_have_count(1)   # its own, face up
+    pb, _ = pages[second]
+    # the other seat (live, through the WebSocket): face-down chits, no order in its view or log
+    for uid in mine:
+        expect(pb.locator(f"[data-testid=gf-chit-hidden][data-unit={uid}]")).to_have_count(1)
+    seen = pb.evaluate("JSON.stringify({units: window.oriflamme.state.view.units, log: window.oriflamme.state.view.log})")
+    for uid, o in picks.items():
+        about = pb.get_by_test_id("gf-unit-" + uid).text_content()
+        assert o["name"] not in about and o["name_fr"] not in about
+    assert not any(f'"order":{{"id":"{o["id"]}"' in seen for o in picks.values())
+    assert '"order_hidden":true' in seen
+    pb.screenshot(path=str(artifacts / "gf-online-other-seat.png"))
+    pb.get_by_test_id("gf-submit-orders").click()
+    for uid in mine:   # revealed together: now the other seat reads them
+        expect(pb.locator(f"[data-testid=gf-chit][data-unit={uid}]")).to_have_count(1)
+    for side, (pg, errors) in pages.items():
+        assert not errors, (side, errors)
+        pg.context.close()
+
+
+def test_a_move_previewed_then_made(page: Page, gf_server, artifacts):
+    g = call(gf_server, "POST", "/api/games", {"scenario": SCENARIO, "ruleset": "guerres-fleuries", "mode": "hotseat", "seed": 3})
+    v = forward_to(gf_server, g, "moves")
+    page.goto(gf_server + g["links"]["hotseat"])
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    uid = next(iter(v["options"]["units"]))
+    page.get_by_test_id("gf-unit-" + uid).click()
+    mv = v["options"]["units"][uid]["moves"]
+    expect(page.get_by_test_id("gf-move-allowance")).to_contain_text(f"{mv['max_cm']:.1f} cm")
+    expect(page.get_by_test_id("gf-allowance-steps").get_by_test_id("citation").first).to_be_visible()
+    samples = page.locator("[data-testid=gf-move-sample]")
+    assert samples.count() == len(mv["samples"]) > 0
+    samples.first.click()
+    expect(page.get_by_test_id("gf-move-ruling")).to_contain_text("allowance")
+    page.screenshot(path=str(artifacts / "gf-real-move.png"))
+    n = page.get_by_test_id("log-event").count()
+    page.get_by_test_id("gf-move-commit").click()
+    expect(page.get_by_test_id("log-event")).to_have_count(n + 1)
+    expect(page.get_by_test_id("log-event").last).to_contain_text("moves")
+
+
+def test_a_battle_from_two_example_armies(page: Page, gf_server):
+    page.goto(gf_server + "/")
+    card = page.get_by_test_id("from-armies-card-guerres-fleuries")
+    expect(card).to_be_visible()
+    a = page.get_by_test_id("from-armies-guerres-fleuries-A")
+    b = page.get_by_test_id("from-armies-guerres-fleuries-B")
+    keys = a.locator("option").evaluate_all("os => os.map(o => o.value)")
+    assert len(keys) >= 2
+    a.select_option(keys[1])   # the armies swapped: the second example leads side A
+    b.select_option(keys[0])
+    page.get_by_test_id("from-armies-hotseat-guerres-fleuries").click()
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    v = page.evaluate("window.oriflamme.state.view")
+    examples = call(gf_server, "GET", "/api/rulesets/guerres-fleuries/army/examples")["examples"]
+    doc_a = examples[keys[1].split(":", 1)[1]]
+    names_a = {u["name"] for u in v["units"] if u["side"] == "A"}
+    assert {u["name"] for u in doc_a["units"]} <= names_a
+    expect(page.get_by_test_id("scenario-name")).to_be_visible()

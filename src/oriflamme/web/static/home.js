@@ -54,9 +54,10 @@
           el("dt", {}, t("home.sides")),
           el("dd", {}, s.sides.map((sd) => el("span", { class: "side-chip side-" + sd.id }, pick(sd, "name")))),
           el("dt", {}, t("home.turns")), el("dd", {}, String(s.turns)),
-          el("dt", {}, t("home.weather")), el("dd", {}, t("weather." + s.weather).startsWith("weather.") ? human(s.weather) : t("weather." + s.weather)),
-          el("dt", {}, t("home.size")), el("dd", {}, `${s.size[0]} × ${s.size[1]}`),
-          el("dt", {}, t("home.characters")), el("dd", {}, String(s.characters)),
+          // the facts a ruleset's scenario may not have (a table game has no weather, its size is in cm)
+          s.weather ? [el("dt", {}, t("home.weather")), el("dd", {}, t("weather." + s.weather).startsWith("weather.") ? human(s.weather) : t("weather." + s.weather))] : null,
+          s.size || s.table ? [el("dt", {}, t("home.size")), el("dd", {}, s.size ? `${s.size[0]} × ${s.size[1]}` : `${s.table[0]} × ${s.table[1]} cm`)] : null,
+          s.characters !== undefined ? [el("dt", {}, t("home.characters")), el("dd", {}, String(s.characters))] : null,
         ),
         el("p", { class: "victory" }, el("strong", {}, t("home.victory") + " — "), pick(s, "victory") || s.victory),
         el("label", { class: "edition-label" }, t("home.edition"), " ", editionSelect),

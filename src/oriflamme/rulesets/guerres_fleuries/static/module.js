@@ -208,13 +208,15 @@ export async function mount(containers, core, view) {
     root.appendChild(movesLayer);
     const unitsLayer = svg("g", { class: "gf-units" });
     root.appendChild(unitsLayer);
+    const ghostLayer = svg("g", { class: "gf-ghosts" });   // the selected unit's destinations, above the units
+    root.appendChild(ghostLayer);
     if (!covered()) {
       const units = positions();
       const sel = units.find((u) => u.id === st.selected);
-      if (sel && st.showArcs) drawArcs(movesLayer, sel, W, H);
-      if (sel) drawMoves(movesLayer, sel);
+      if (sel && st.showArcs) drawArcs(movesLayer, sel);
       for (const u of units) unitsLayer.appendChild(drawUnit(u));
       if (sel) unitsLayer.appendChild(drawUnit(sel, true));  // the selected unit on top
+      if (sel) drawMoves(ghostLayer, sel);
     }
     const tapeLayer = svg("g", { class: "gf-tape", "pointer-events": "none", "data-testid": "gf-tape-layer" });
     root.appendChild(tapeLayer);
@@ -259,10 +261,13 @@ export async function mount(containers, core, view) {
       }
     }
     // the label: a short name and the figures, kept upright
-    const short = shortName(u.name);
+    const short = isChar ? shortName(u.name).slice(0, 5) : shortName(u.name);
     const fig = u.figures_max && u.figures_max !== u.figures ? `${u.figures}/${u.figures_max}` : `${u.figures ?? ""}`;
-    const ty = isChar ? u.y - Math.max(u.width || 2.5, u.depth || 2.5) / 2 - 0.8 : u.y + 0.8;
-    g.appendChild(svg("text", { x: u.x, y: ty, "font-size": isChar ? 2.2 : 2.5, "text-anchor": "middle",
+    // characters side by side: their names alternate above and below their bases
+    const below = isChar && (v().units || []).filter((x) => x.kind === "character").findIndex((x) => x.id === u.id) % 2 === 1;
+    const rr = Math.max(u.width || 2.5, u.depth || 2.5) / 2;
+    const ty = isChar ? (below ? u.y + rr + 2.2 : u.y - rr - 0.8) : u.y + 0.8;
+    g.appendChild(svg("text", { x: u.x, y: ty, "font-size": isChar ? 1.9 : 2.5, "text-anchor": "middle",
       fill: isChar ? "#1b1b1b" : "#fff", "font-weight": 700, "paint-order": "stroke", stroke: isChar ? "#fffbe9" : "rgba(0,0,0,.35)",
       "stroke-width": isChar ? 0.5 : 0.25, "pointer-events": "none", "data-testid": "gf-label" },
       isChar ? short : `${short} ${fig}`));
@@ -349,28 +354,24 @@ export async function mount(containers, core, view) {
   const chitText = (o) => String((fr() ? o.short_fr || o.short : o.short) || nameOf(o) || o.id || "").slice(0, 3).toUpperCase();
   const targetName = (id) => { const t = unitOf(id); return t ? t.name : id; };
 
-  // arcs: the server's when the view carries them (unit.arcs), else the seed's 45° arc of fire
-  // drawn from the front corners (GF Tirs "Arc de tir"; gf-geom's tabletop.arc_of decides)
-  function drawArcs(layer, u, W, H) {
+  // arcs (OR-GF20, gf-geom's tabletop.arc_of): the footprint's two diagonals, extended, cut the
+  // plane into the front, right, rear and left arcs; the front arc is shaded
+  function drawArcs(layer, u) {
     if (u.kind === "character") return;
-    const c = cornersOf(u), h = u.heading || 0, len = 40;
-    const ray = (p, deg) => { const f = forward(deg); return [p[0] + f[0] * len, p[1] + f[1] * len]; };
+    const c = cornersOf(u), h = u.heading || 0, len = 60;
+    const ray = (p) => { const dx = p[0] - u.x, dy = p[1] - u.y, n = Math.hypot(dx, dy) || 1;
+      return [u.x + dx / n * len, u.y + dy / n * len]; };
+    const far = c.map(ray);
     const g = svg("g", { "data-testid": "gf-arcs", "pointer-events": "none" });
-    if (Array.isArray(u.arcs)) {
-      for (const a of u.arcs) if (Array.isArray(a.points)) g.appendChild(svg("polygon", { points: pts(a.points),
-        fill: a.arc === "front" ? "#f1c40f" : "#777", opacity: a.arc === "front" ? 0.18 : 0.06 }));
-    } else {
-      const fl = ray(c[0], h - 45), frr = ray(c[1], h + 45);
-      g.appendChild(svg("polygon", { points: pts([c[0], fl, frr, c[1]]), fill: "#f1c40f", opacity: 0.16 }));
-      for (const [p, q] of [[c[0], fl], [c[1], frr], [c[2], ray(c[2], h + 135)], [c[3], ray(c[3], h - 135)]]) {
-        g.appendChild(svg("line", { x1: p[0], y1: p[1], x2: q[0], y2: q[1], stroke: "#6d5a3e", "stroke-width": 0.2, "stroke-dasharray": "1 1" }));
-      }
-      const lab = (deg, d, txt) => { const f = forward(deg); return svg("text", { x: u.x + f[0] * d, y: u.y + f[1] * d, "font-size": 1.8,
-        "text-anchor": "middle", fill: "#6d5a3e" }, txt); };
-      const half = Math.max(u.width || 4, u.depth || 2) / 2;
-      g.append(lab(h, half + 8, L("front", "front")), lab(h + 90, half + 5, L("right", "droite")),
-        lab(h - 90, half + 5, L("left", "gauche")), lab(h + 180, half + 6, L("rear", "arrière")));
-    }
+    g.appendChild(svg("polygon", { points: pts([[u.x, u.y], far[0], far[1]]), fill: "#f1c40f", opacity: 0.16 }));
+    for (const q of far) g.appendChild(svg("line", { x1: u.x, y1: u.y, x2: q[0], y2: q[1], stroke: "#6d5a3e",
+      "stroke-width": 0.2, "stroke-dasharray": "1 1" }));
+    const lab = (deg, d, txt) => { const f = forward(deg); return svg("text", { x: u.x + f[0] * d, y: u.y + f[1] * d, "font-size": 2,
+      "text-anchor": "middle", fill: "#6d5a3e" }, txt); };
+    const half = Math.max(u.width || 4, u.depth || 2) / 2;
+    g.append(lab(h, (u.depth || 2) / 2 + 9, L("front", "front")), lab(h + 90, half + 4, L("right", "droite")),
+      lab(h - 90, half + 4, L("left", "gauche")), lab(h + 180, (u.depth || 2) / 2 + 6, L("rear", "arrière")));
+    g.appendChild(svg("title", {}, L("arcs: the diagonals of the base, extended (OR-GF20)", "arcs : les diagonales du socle, prolongées (OR-GF20)")));
     layer.appendChild(g);
   }
 
@@ -483,7 +484,7 @@ export async function mount(containers, core, view) {
     core.render();
     const r = await core.explain(moveAction(u.id, st.dest));
     if (!st.dest) return;
-    st.preview = r ? { ...r, move: true } : null;
+    st.preview = r ? { ...r, isMove: true } : null;
     renderPanel();
   }
 
@@ -638,6 +639,8 @@ export async function mount(containers, core, view) {
       unitCard.append(el("h3", {}, L("Movement", "Mouvement")),
         el("p", { testid: "gf-move-allowance" }, `${L("allowance", "potentiel")} ${fmtCm(mv.max_cm || 0)} cm` +
           (st.dest ? ` · ${L("to the chosen spot", "jusqu'au point choisi")} ${fmtCm(Math.hypot(st.dest.x - u.x, st.dest.y - u.y))} cm` : "")),
+        (mv.steps || []).length ? el("ul", { class: "gf-penalties", testid: "gf-allowance-steps" }, mv.steps.map((x) =>
+          el("li", {}, (fr() ? x.text_fr || x.text : x.text) + " ", x.ref ? citeChips(x.ref) : null, x.decision ? citeChips(x.decision) : null))) : null,
         penaltyList(mv.penalties),
         el("p", { class: "help" }, L("Click a ghost base or any spot on the table; the server rules on the path before you commit.",
           "Cliquez un socle fantôme ou un point de la table ; le serveur juge le trajet avant que vous ne validiez.")));
@@ -664,7 +667,7 @@ export async function mount(containers, core, view) {
   }
 
   function penaltyList(list) {
-    if (!list || !list.length) return el("p", { class: "muted small", testid: "gf-penalties" }, L("no terrain penalty on the way straight ahead", "aucune pénalité de terrain tout droit"));
+    if (!list || !list.length) return el("p", { class: "muted small", testid: "gf-penalties" }, L("terrain penalties: shown for the chosen spot", "pénalités de terrain : indiquées pour le point choisi"));
     return el("ul", { class: "gf-penalties", testid: "gf-penalties" }, list.map((p) => el("li", {},
       `${nameOf(p) || nameOf(((v().table || {}).terrain || []).find((t) => t.id === p.element)) || p.element || p.kind}: ${penaltyText(p)}` +
         (p.cost_cm !== undefined ? ` = ${fmtCm(p.cost_cm)} cm ` : " "), p.ref ? citeChips(p.ref) : null)));
@@ -698,7 +701,7 @@ export async function mount(containers, core, view) {
     previewCard.innerHTML = "";
     if (!r) return;
     if (r.loading) { previewCard.append(el("p", { class: "muted" }, L("asking the referee…", "l'arbitre examine…"))); return; }
-    previewCard.append(el("h3", {}, r.move ? L("The move, ruled", "Le mouvement, arbitré") : L("Ruling", "Arbitrage")));
+    previewCard.append(el("h3", {}, r.isMove ? L("The move, ruled", "Le mouvement, arbitré") : L("Ruling", "Arbitrage")));
     if (r.legal === false) {
       previewCard.append(el("p", { class: "refusal", testid: "gf-refusal" }, r.reason || L("not allowed", "interdit")), citesOf((r.citations || []).filter(Boolean).length ? r.citations : (r.ref ? [r.ref] : [])));
       return;
@@ -714,6 +717,7 @@ export async function mount(containers, core, view) {
     }
     const pens = r.penalties || m.penalties || (Array.isArray(m.terrain) && m.terrain.length ? m.terrain : null);
     if (pens) previewCard.append(penaltyList(pens));
+    else if (Array.isArray(m.terrain)) previewCard.append(el("p", { class: "muted small", testid: "gf-penalties" }, L("no terrain on this path", "aucun terrain sur ce trajet")));
     const steps = (fr() && r.steps_fr) || r.steps || [];
     previewCard.append(el("ol", { class: "explanation", testid: "gf-preview-steps" }, steps.map((s) => el("li", {}, typeof s === "string" ? s : (fr() ? s.text_fr || s.text : s.text) || ""))));
     if (r.percent !== undefined && r.percent !== null) previewCard.append(el("p", { testid: "gf-preview-pct" }, el("strong", {}, `${r.percent} %`)));
