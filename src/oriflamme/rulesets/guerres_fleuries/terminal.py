@@ -225,11 +225,17 @@ def _find_unit(view: dict, token: str, side: str | None = None) -> dict | None:
     return pref[0] if len(pref) == 1 else None
 
 
-def _print_events(console, events, lang):
+def _print_events(console, events, lang, names: dict | None = None):
     for ev in events:
         text = ev.get("text_fr") if lang == "fr" and ev.get("text_fr") else ev.get("text", "")
         ref = f"  [dim]({esc(str(ev['ref']))})[/]" if ev.get("ref") else ""
         console.print(f"  • {esc(str(text))}{ref}", highlight=False)
+        if isinstance(ev.get("orders"), dict):   # phase 4: every order, face up (l.283)
+            for uid, o in ev["orders"].items():
+                o = o if isinstance(o, dict) else {"order": o}
+                tgt = f" → {(names or {}).get(o.get('target'), o.get('target'))}" if o.get("target") else ""
+                console.print(f"      {esc(str(uid))} {esc(str((names or {}).get(uid, '')))}: {esc(str(o.get('order')))}{esc(tgt)}",
+                              highlight=False)
         ruling = ev.get("ruling")
         if isinstance(ruling, dict):
             for line in ruling.get("explanation", []) or ruling.get("steps", []):
@@ -249,7 +255,7 @@ def _apply(console, game, action_json, lang) -> bool:
     except OriflammeError as exc:
         console.print(f"[red]{esc(say('refused', lang, reason=str(exc)))}[/]")
         return False
-    _print_events(console, events, lang)
+    _print_events(console, events, lang, {u.get("id"): u.get("name") for u in rs.view(game.state, None).get("units", [])})
     return True
 
 
@@ -295,7 +301,9 @@ def _hand_over(console, game, sess, view, side, inp) -> bool:
     done = (view.get("orders_submitted") or {}).get(other)
     console.clear()
     console.print("\n" * 3)
-    msg = say("pass_screen", lang, done=other, side=side) if done else say("look_away", lang, side=side, other=other)
+    names = {s["id"]: _name(s, lang) or s["id"] for s in view.get("sides", [])}
+    msg = (say("pass_screen", lang, done=names.get(other, other), side=names.get(side, side)) if done
+           else say("look_away", lang, side=names.get(side, side), other=names.get(other, other)))
     try:
         inp(msg + " ")
     except EOFError:
@@ -351,7 +359,7 @@ def play_turn(console, game, inp) -> bool:
             if not sess["draft"]:
                 console.print(f"[yellow]{esc(say('no_orders_chosen', lang))}[/]")
             orders = {uid: {"order": d["order"], "target": d.get("target")} for uid, d in sess["draft"].items()}
-            if _apply(console, game, {"type": "orders", "orders": orders}, lang):
+            if _apply(console, game, {"type": "orders", "side": side, "orders": orders}, lang):
                 sess["draft"] = {}
     elif cmd in ("move", "?move"):
         _move(console, game, view, uopts, sess, args, side, explain=cmd.startswith("?"))
@@ -448,7 +456,7 @@ def _move(console, game, view, uopts, sess, args, side, explain: bool):
     mv = (uopts.get(u["id"]) or {}).get("moves")
     if mv and mv.get("max_cm") is not None:
         console.print(f"  [dim]{esc(say('allowance', lang, max_cm=float(mv['max_cm'])))}[/]")
-    action = {"type": "move", "unit": u["id"], "x": x, "y": y, "heading": heading}
+    action = {"type": "move", "side": side, "unit": u["id"], "x": x, "y": y, "heading": heading}
     if explain:
         _explain(console, game.ruleset, game.state, action, lang)
     else:
