@@ -78,6 +78,24 @@ def test_the_table_as_text_shows_terrain_and_every_unit():
     assert rows[r].split("|")[1][c] == letters["a1"]
 
 
+def test_every_terrain_kind_of_the_data_has_its_map_character():
+    """Each kind of data/terrain.toml (gf-geom) is drawn with a character of its own family,
+    not the fallback: the legend's letters are true for every table."""
+    import tomllib
+    from pathlib import Path
+
+    import oriflamme.rulesets.guerres_fleuries as gf
+    kinds = tomllib.loads((Path(gf.__file__).parent / "data" / "terrain.toml").read_text(encoding="utf-8"))
+    ids = [k["id"] for rows in kinds.values() if isinstance(rows, list) for k in rows if isinstance(k, dict) and "id" in k]
+    assert len(ids) > 10, ids
+    family = {"colline_basse": "^", "colline_abrupte": "^", "bois": "T", "jungle": "T", "marais": "~", "marecage": "~",
+              "champ": ":", "hameau": "#", "grande_construction": "#", "route": "=", "ruisseau": "-", "haie": "+",
+              "terrain_irregulier": "%", "broussailles": "%"}
+    for kind, ch in family.items():
+        if kind in ids:
+            assert terminal._terrain_char(kind) == ch, kind
+
+
 def test_the_other_sides_orders_are_listed_face_down():
     hidden = fx.view(to_act="B", submitted={"A": True, "B": False}, a_orders={"a1": fx.SECRET_ORDER})
     rows = "\n".join(terminal.unit_rows(hidden))

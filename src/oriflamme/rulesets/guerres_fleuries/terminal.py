@@ -20,10 +20,16 @@ from oriflamme.core.errors import IllegalAction, OriflammeError
 from .texts import say
 
 MAP_COLS, MAP_ROWS = 60, 20          # 3 cm across, 6 cm down on the 180 × 120 cm table
-TERRAIN_CHAR = [("stream", "-"), ("river", "-"), ("ford", "-"), ("road", "="), ("hedge", "+"), ("wall", "+"),
-                ("hill", "^"), ("jungle", "T"), ("wood", "T"), ("forest", "T"), ("marsh", "~"), ("swamp", "~"),
-                ("field", ":"), ("hamlet", "#"), ("village", "#"), ("building", "#"), ("construction", "#"),
-                ("temple", "#"), ("broken", "%"), ("rough", "%")]
+# the terrain kinds of data/terrain.toml (gf-geom; French ids) and their English names
+TERRAIN_CHAR = [("ruisseau", "-"), ("riviere", "-"), ("gue", "-"), ("stream", "-"), ("river", "-"), ("ford", "-"),
+                ("route", "="), ("pont", "="), ("road", "="), ("bridge", "="),
+                ("haie", "+"), ("mur", "+"), ("cloture", "+"), ("hedge", "+"), ("wall", "+"), ("fence", "+"),
+                ("falaise", "!"), ("cliff", "!"), ("colline", "^"), ("hill", "^"),
+                ("bois", "T"), ("jungle", "T"), ("wood", "T"), ("forest", "T"),
+                ("marais", "~"), ("marecage", "~"), ("bournier", "~"), ("marsh", "~"), ("swamp", "~"),
+                ("champ", ":"), ("field", ":"),
+                ("hameau", "#"), ("construction", "#"), ("building", "#"), ("hamlet", "#"), ("village", "#"), ("temple", "#"),
+                ("irregulier", "%"), ("broussailles", "%"), ("broken", "%"), ("rough", "%"), ("scrub", "%")]
 
 # one session per game: the language, the orders being chosen, who took the keyboard
 _SESSIONS: dict[int, dict] = {}

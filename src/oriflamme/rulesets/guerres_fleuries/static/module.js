@@ -25,18 +25,21 @@ const GONE = ["removed", "dead", "destroyed", "fled"];
 
 // terrain drawing by kind (matched on the kind's words: the data names them, gf-geom's terrain.toml)
 const TERRAIN_STYLE = [
-  [/stream|river|ford|water|ruisseau|riviere/, { line: "#3d7fc4", width: 1.6, fill: "#a9c9e8" }],
+  [/stream|river|ford|water|ruisseau|riviere|gue/, { line: "#3d7fc4", width: 1.6, fill: "#a9c9e8" }],
+  [/pont|bridge/, { line: "#7a5230", width: 2.6, fill: "#b89a70" }],
   [/road|route|path/, { line: "#a58b62", width: 2.2, fill: "#d8c7a0" }],
   [/hedge|haie/, { line: "#3f6b2e", width: 1.1, fill: "#b8cf98", dash: "1.2 0.6" }],
-  [/wall|mur/, { line: "#7d7466", width: 1.0, fill: "#d6cdb8" }],
-  [/steep/, { fill: "#bfa26a", line: "#8a6d3b", width: 0.5, dash: "2 1" }],
+  [/wall|mur|cloture|fence/, { line: "#7d7466", width: 1.0, fill: "#d6cdb8" }],
+  [/falaise|cliff/, { line: "#5a4a32", width: 1.2, fill: "#9b8a6e" }],
+  [/steep|abrupte/, { fill: "#bfa26a", line: "#8a6d3b", width: 0.5, dash: "2 1" }],
   [/hill|colline/, { fill: "#d6c08a", line: "#a08450", width: 0.4, dash: "2 1" }],
   [/jungle/, { fill: "#5f8f4e", line: "#3f6b2e", width: 0.4 }],
   [/wood|forest|bois|foret/, { fill: "#86ad6e", line: "#4f7a3a", width: 0.4 }],
-  [/marsh|swamp|marais|bog/, { fill: "#a9c2b4", line: "#6d8f80", width: 0.4, dash: "1 1" }],
+  [/marsh|swamp|marais|marecage|bournier|bog/, { fill: "#a9c2b4", line: "#6d8f80", width: 0.4, dash: "1 1" }],
   [/field|champ|crop/, { fill: "#e8dc98", line: "#b8a85a", width: 0.3 }],
   [/hamlet|village|building|construction|temple|house|hameau|pyramid/, { fill: "#c5a585", line: "#6b4f36", width: 0.5 }],
-  [/broken|rough|rock|accident/, { fill: "#cbbb9a", line: "#8f7f62", width: 0.4, dash: "0.5 1" }],
+  [/broussailles|scrub/, { fill: "#c9c08f", line: "#7f7a4e", width: 0.4, dash: "0.5 1" }],
+  [/broken|rough|rock|accident|irregulier/, { fill: "#cbbb9a", line: "#8f7f62", width: 0.4, dash: "0.5 1" }],
 ];
 function terrainStyle(kind) {
   const k = String(kind || "").toLowerCase();
@@ -197,7 +200,7 @@ export async function mount(containers, core, view) {
           "stroke-dasharray": s.dash || null }, title));
         const k = String(t.kind || "").toLowerCase();
         if (/wood|forest|jungle|bois/.test(k)) g.appendChild(svg("polygon", { points: pts(t.points), fill: "url(#gf-trees)", "pointer-events": "none" }));
-        if (/marsh|swamp|marais/.test(k)) g.appendChild(svg("polygon", { points: pts(t.points), fill: "url(#gf-reeds)", "pointer-events": "none" }));
+        if (/marsh|swamp|marais|marecage|bournier/.test(k)) g.appendChild(svg("polygon", { points: pts(t.points), fill: "url(#gf-reeds)", "pointer-events": "none" }));
         const [cx, cy] = centroid(t.points);
         g.appendChild(svg("text", { x: cx, y: cy, "font-size": 2.3, "text-anchor": "middle", fill: "#3b2d20", opacity: 0.75,
           "pointer-events": "none", "font-style": "italic" }, nameOf(t) || t.kind));
@@ -675,7 +678,7 @@ export async function mount(containers, core, view) {
   function penaltyText(p) {
     if (p.fraction !== undefined && p.fraction !== null) {
       const f = typeof p.fraction === "number" ? `${Math.round(p.fraction * 100)} %` : String(p.fraction) === "1" ? L("all", "tout") : String(p.fraction);
-      return (p.shape === "line" || /hedge|wall|stream|ford|haie|mur/.test(String(p.kind)))
+      return (p.shape === "line" || /hedge|wall|stream|ford|haie|mur|cloture|ruisseau|riviere|gue|pont/.test(String(p.kind)))
         ? L(`costs ${f} of the movement left`, `coûte ${f} du mouvement restant`)
         : L(`${f} of the movement lost inside`, `${f} du mouvement perdu à l'intérieur`);
     }
