@@ -127,7 +127,8 @@ def emit(state: Battle, kind: str, text: str, text_fr: str, *, side: str | None 
           "text": text, "text_fr": text_fr, "ref": ref}
     if private is not None:
         ev["private"] = private
-    ev.update(extra)
+    from .state import plain
+    ev.update(plain(extra))
     state.log.append(ev)
     return ev
 

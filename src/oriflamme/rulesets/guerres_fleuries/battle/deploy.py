@@ -15,13 +15,9 @@ GAP_CM = 2.0  # between units placed side by side (the 2 cm a unit keeps from fr
 def zones(state_or_battlefield=None) -> dict[str, Polygon]:
     """The deployment zones: from the table's edge to 30 cm from the midline, leaving 30 cm on
     each side (l.495). gf-geom's :func:`battlefield.deployment_zones` when it is there."""
-    try:
-        from . import battlefield as bf
-        field = getattr(state_or_battlefield, "scenario", None)
-        if field is not None:
-            return bf.deployment_zones(bf.from_json(field.battlefield, "battlefield"))
-    except ImportError:
-        pass
+    from . import battlefield as bf
+    if getattr(state_or_battlefield, "scenario", None) is not None:
+        return bf.deployment_zones(state_or_battlefield.battlefield)
     t, d = rules().table, rules().deployment
     mid = t.height_cm / 2
     return {"A": box(d.side_margin_cm, mid + d.depth_from_midline_cm, t.width_cm - d.side_margin_cm, t.height_cm),

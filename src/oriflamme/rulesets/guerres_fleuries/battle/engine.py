@@ -33,7 +33,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
         zone_samples(state, who, out)
         out.append(Action("end_phase", who))
     elif state.phase == 2:
-        out += [Action("command_test", who, unit=u.id) for u in state.side_units(who) if turn.needs_command_test(u)]
+        out += [Action("command_test", who, unit=u.id) for u in state.side_units(who) if turn.needs_command_test(state, u)]
     elif state.phase == 3:
         for s in orders_mod.typical_sets(state, who):
             out.append(Action("orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
@@ -85,7 +85,7 @@ def check(state: Battle, action) -> Action:
                                 turn.REF_DEPLOY)
         turn.check_place(state, u, a.x, a.y, a.heading)
     elif a.type == "command_test":
-        if not turn.needs_command_test(u):
+        if not turn.needs_command_test(state, u):
             raise IllegalAction(f"{u.name} takes no command test now (tested, a character, moved in phase 1, in "
                                 f"combat or under direct control)", "GF seed 003 l.258-267")
     elif a.type == "orders":

@@ -30,9 +30,9 @@ def determinize(state: Battle, side: str, rng) -> Battle:
         return copy
     units = [u for u in copy.side_units(enemy) if u.order is not None]
     for u in units:
-        u.order = None
+        u.order, u.target = None, None
     sets = orders_mod.typical_sets(copy, enemy)
     if sets:
         for uid, (oid, tgt) in rng.choice(sets).items():
-            copy.units[uid].order = {"id": oid, "target": tgt}
+            copy.units[uid].order, copy.units[uid].target = oid, tgt
     return copy

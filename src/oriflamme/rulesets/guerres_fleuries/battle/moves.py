@@ -88,21 +88,25 @@ def cost(unit: Unit, x: float, y: float, heading: float) -> tuple[float, float]:
     return path, wheel
 
 
-def terrain_penalty(state: Battle, unit: Unit, x: float, y: float, budget: float) -> tuple[float, list[dict]]:
+def terrain_penalty(state: Battle, unit: Unit, x: float, y: float, heading: float, budget: float) -> tuple[float, list[dict]]:
     """What terrain takes of the move (gf-geom's move_cost when it is there), and its steps."""
-    try:
-        from . import terrain
-        from . import battlefield as bf
-    except ImportError:
-        return 0.0, []
-    try:
-        field = bf.from_json(state.scenario.battlefield, "battlefield")
-        mc = terrain.move_cost(LineString([(unit.x, unit.y), (x, y)]), unit, field)
-    except Exception:  # noqa: BLE001 - the terrain API not there yet: no penalty (partial)
-        return 0.0, []
-    spent = float(getattr(mc, "spent_cm", 0.0))
+    from . import terrain
     length = math.hypot(x - unit.x, y - unit.y)
-    return max(0.0, spent - length), [dict(p) for p in getattr(mc, "penalties", [])]
+    if length < 0.01:
+        return 0.0, []
+    medium = "air" if unit.flyer and unit.altitude else "ground"
+    profile = terrain.MoverProfile(unit.mover, max(budget, 0.01), medium)
+    # the reference point is the centre of the front edge (l.685)
+    p0 = tt.moved(unit.pose, unit.depth / 2)
+    p1 = tt.moved(tt.Pose(x, y, heading), unit.depth / 2)
+    mc = terrain.move_cost(LineString([(p0.x, p0.y), (p1.x, p1.y)]), profile, state.battlefield)
+    if mc.blocked_by:
+        raise IllegalAction(f"{unit.name} cannot cross {mc.blocked_by}: " + "; ".join(mc.steps[-1:]),
+                            "GF seed 003 l.774-776")
+    if not mc.complete:
+        # the terrain eats the allowance before the end of the path: report the whole cost as more than it
+        return max(0.0, budget - length) + 0.01 + (length - mc.allowed_cm), [dict(p) for p in mc.penalties]
+    return max(0.0, mc.spent_cm - length), [dict(p) for p in mc.penalties]
 
 
 def obstacles_for(state: Battle, unit: Unit) -> tuple[list, list]:
@@ -137,7 +141,7 @@ def check_destination(state: Battle, unit: Unit, x: float, y: float, heading: fl
             raise IllegalAction(f"{unit.name} moves {what}: its path must stay within {d.wheel_deg:g}° of its "
                                 f"{'front' if direction == 'forward' else 'rear'} (it is {off:.0f}° off)",
                                 REF_NORMAL if direction == "forward" else "GF seed 003 l.618-620")
-    penalty, terrain_steps = terrain_penalty(state, unit, x, y, budget)
+    penalty, terrain_steps = terrain_penalty(state, unit, x, y, heading, budget)
     total = path + wheel + penalty
     steps.append(f"path {path:.1f} cm + wheel {wheel:.1f} cm + terrain {penalty:.1f} cm = {total:.1f} cm "
                  f"of {budget:.1f} cm")

@@ -8,7 +8,7 @@ from collections import Counter
 
 from oriflamme.core.errors import ScenarioError
 
-from .. import army_rows, beings, builder, movement
+from .. import army_rows, beings, builder, fire as fire_data, melee as melee_data, movement
 from ..names import RefereeError, match
 from .rules import rules
 from .state import Unit
@@ -21,6 +21,27 @@ def _race(text, field: str) -> str:
         raise ScenarioError(str(exc)) from None
 
 
+def _pick(items: list[str], rows: dict) -> str | None:
+    """The first of ``items`` that names a row of ``rows`` (by its printed names)."""
+    for item in items:
+        for rid, row in rows.items():
+            names = [rid] + list(getattr(row, "names", []) or [])
+            if any(item.strip().lower() == n.lower() for n in names):
+                return rid
+    return None
+
+
+def equip(u: Unit) -> Unit:
+    """The fire, melee and armour rows the army's items name (data/fire.toml, data/melee.toml)."""
+    u.missile = _pick(u.weapons, fire_data.weapons())
+    u.propulseur = any("propulseur" in w.lower() for w in u.weapons)
+    u.melee_weapon = _pick([w for w in u.weapons if _pick([w], fire_data.weapons()) is None],
+                           melee_data.weapons()) or _pick(u.weapons, melee_data.weapons())
+    u.armour = _pick(u.armour_items, fire_data.armours()) or "sans_armure"
+    u.shields = any("bouclier" in a.lower() or "shield" in a.lower() for a in u.armour_items)
+    return u
+
+
 def _troop(side: str, uid: str, entry: dict, summary: dict, points: int) -> Unit:
     groups = summary.get("groups") or []
     figures = summary["figures"]
@@ -30,30 +51,32 @@ def _troop(side: str, uid: str, entry: dict, summary: dict, points: int) -> Unit
         for g in groups:
             by_class[g["class"]] += g["figures"]
         cls = by_class.most_common(1)[0][0]  # OR-GF35: the class of most figures
-        if entry.get("mercenary"):
-            cls = "M"  # GF-B4
-        if all(g.get("fanatic") for g in groups):
-            cls = "fanatique"
         weapons, armour = [], []
         for g in entry.get("groups", []):
             weapons += [w for w in g.get("weapons", []) if w not in weapons]
             armour += [a for a in g.get("armour", []) if a not in armour]
     else:  # a unit given by figures, class and points
         race, cls, weapons, armour = "homme", summary.get("class", "B"), [], []
-    label = f"{beings.printed_name(race)} {cls}"
-    return Unit(id=uid, side=side, kind="troop", name=entry.get("name") or label, type=label, mover=race,
-                cls=cls, race=race, weapons=weapons, armour=armour, figures=figures, figures_max=figures,
-                points=points, formation="line", frontage=rules().formations["line"].frontage)
+    mercenary = bool(entry.get("mercenary"))
+    fanatic = bool(groups) and all(g.get("fanatic") for g in groups)
+    label = f"{beings.printed_name(race)} {cls}" + (" (M)" if mercenary else "")
+    u = Unit(id=uid, side=side, kind="troop", name=entry.get("name") or label, type=label, mover=race,
+             klass=cls, mercenary=mercenary, fanatic=fanatic, race=race, weapons=weapons, armour_items=armour,
+             figures=figures, figures_max=figures, points=points)
+    u.set_formation("line")
+    return equip(u)
 
 
 def _character(side: str, uid: str, entry: dict, summary: dict, points: int) -> Unit:
     race = _race(entry.get("race"), "characters[].race")
     level = entry.get("level", "")
     label = f"{summary.get('type_name') or entry.get('type', '')} {level}".strip()
-    return Unit(id=uid, side=side, kind="character", name=entry.get("name") or label, type=label, mover=race,
-                race=race, weapons=list(entry.get("weapons", [])), armour=list(entry.get("armour", [])),
-                figures=1, figures_max=1, points=points, formation="open", frontage=1,
-                fc=int(entry.get("FC", 0) or 0), fm=int(entry.get("FM", 0) or 0), cm=int(entry.get("CM", 0) or 0))
+    u = Unit(id=uid, side=side, kind="character", name=entry.get("name") or label, type=label, mover=race,
+             race=race, weapons=list(entry.get("weapons", [])), armour_items=list(entry.get("armour", [])),
+             figures=1, figures_max=1, points=points, frontage=1,
+             FC=int(entry.get("FC", 0) or 0), FM=int(entry.get("FM", 0) or 0), CM=int(entry.get("CM", 0) or 0))
+    u.set_formation("open")
+    return equip(u)
 
 
 def _beast(side: str, uid: str, entry: dict, summary: dict, points: int, kind: str) -> Unit:
@@ -65,9 +88,11 @@ def _beast(side: str, uid: str, entry: dict, summary: dict, points: int, kind: s
         raise ScenarioError(f"{kind}s: {row.name} has no movement row in data/movement.toml")
     flyer = (mover, "air") in rates
     figures = summary["figures"]
-    return Unit(id=uid, side=side, kind=kind, name=entry.get("name") or row.name, type=row.name, mover=mover,
-                being=row.id, figures=figures, figures_max=figures, points=points,
-                formation="open", frontage=min(figures, 5), flyer=flyer, altitude="combat" if flyer else None)
+    u = Unit(id=uid, side=side, kind=kind, name=entry.get("name") or row.name, type=row.name, mover=mover,
+             race=row.id, being=row.id, klass=None, figures=figures, figures_max=figures, points=points,
+             frontage=min(figures, 5), flyer=flyer, altitude="combat" if flyer else None)
+    u.set_formation("open")
+    return u
 
 
 def units_of(doc: dict, side: str, source: str) -> list[Unit]:

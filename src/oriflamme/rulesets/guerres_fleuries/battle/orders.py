@@ -7,7 +7,7 @@ from __future__ import annotations
 from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
-from . import moves
+from . import fighters, moves
 from .rules import rules
 from .state import Battle, Unit
 
@@ -15,15 +15,17 @@ REF_WHO = "GF seed 003 l.273-277, l.317-325"
 REF_CHARACTERS = "GF seed 003 l.343"
 
 
-def needs_order(u: Unit) -> bool:
+def needs_order(state: Battle, u: Unit) -> bool:
     """Every unit gets an order except those that moved in phase 1 (green), failed their command
-    test (red), are in combat, rout or retreat (l.273-277, l.317-325)."""
-    return (u.alive and u.status == "ready" and "red" not in u.markers and "green" not in u.markers
-            and not u.engaged)
+    test (red), are in combat, rout or retreat, or charge out of control (l.273-277, l.317-325); a
+    rallied unit keeps its order to reform until it has reformed (l.1096)."""
+    return (u.alive and u.status == "ok" and "red" not in u.markers and "green" not in u.markers
+            and "uncontrolled_advance" not in u.markers and not (u.order == "reformer" and u.disorder)
+            and not fighters.in_combat(state, u))
 
 
 def eligible(state: Battle, side: str) -> list[Unit]:
-    return [u for u in state.side_units(side) if needs_order(u)]
+    return [u for u in state.side_units(side) if needs_order(state, u)]
 
 
 def charge_targets(state: Battle, u: Unit) -> list[tuple[str, float]]:
@@ -93,7 +95,7 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
         u = state.units.get(uid)
         if u is None or u.side != side:
             raise IllegalAction(f"orders: {uid!r} is not a unit of side {side}", REF_WHO)
-        if not needs_order(u):
+        if not needs_order(state, u):
             raise IllegalAction(f"orders: {u.name} receives no order this turn (moved in phase 1, red marker, "
                                 f"in combat, routing or retreating)", REF_WHO)
         allowed = {o["id"]: o for o in options(state, u)}

@@ -18,6 +18,7 @@ from .rules import rules
 from .state import SIDES
 
 PACKAGE = "oriflamme.rulesets.guerres_fleuries"
+DEFAULT_BATTLEFIELD = "valley-of-flowers"
 FIELDS = {"id", "name", "name_fr", "description", "description_fr", "battlefield", "armies", "sides", "turns",
           "ruleset", "format"}
 
@@ -86,25 +87,18 @@ def _army(value, sid: str, source: str) -> dict:
 
 
 def _battlefield(value, source: str) -> dict:
-    """The battlefield document, checked by gf-geom's codec when it is there."""
-    try:
-        from . import battlefield as bf
-    except ImportError:  # pragma: no cover - before gf-geom's battlefield lands
-        bf = None
+    """The battlefield document (a bundled one by name), checked by gf-geom's codec."""
+    from . import battlefield as bf
     if value is None:
-        value = {"width": rules().table.width_cm, "height": rules().table.height_cm, "elements": []}
-    if bf is not None:
-        try:
-            if isinstance(value, str):
-                return bf.to_json(bf.bundled(value))
-            return bf.to_json(bf.from_json(value, f"{source}: field battlefield"))
-        except ScenarioError:
-            raise
-        except Exception as exc:
-            raise ScenarioError(f"{source}: field battlefield: {exc}") from None
-    if not isinstance(value, dict):
-        raise ScenarioError(f"{source}: field battlefield: expected a battlefield document")
-    return value
+        value = DEFAULT_BATTLEFIELD
+    try:
+        if isinstance(value, str):
+            return bf.load_battlefield(value).to_json()
+        return bf.battlefield_from_json(value, f"{source}: field battlefield").to_json()
+    except ScenarioError:
+        raise
+    except Exception as exc:  # BattlefieldError names the field and position
+        raise ScenarioError(f"{source}: field battlefield: {exc}") from None
 
 
 def from_data(data, source: str = "<scenario>") -> Scenario:

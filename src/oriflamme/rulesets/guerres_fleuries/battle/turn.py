@@ -10,32 +10,21 @@ resolved (docs/guerres-fleuries/coverage-battle.md).
 
 from __future__ import annotations
 
-import importlib
 import math
 
 from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import moves, orders as orders_mod, victory
+from . import fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, victory
 from .actions import Action, emit
 from .deploy import deploy_all, zones
 from .rules import rules
-from .state import SIDES, Battle, Unit
+from .state import SIDES, Battle, Unit, plain
 
 REF_DEPLOY = "GF seed 003 l.489-495"
 REF_COMMAND = "GF seed 003 l.329-331"
 REF_SIMULTANEOUS = "GF seed 003 l.248"
-
-
-# --- gf-combat's entry points --------------------------------------------------------------------
-def combat(module: str, fn: str):
-    """``battle.<module>.<fn>`` when gf-combat's module is there, else None."""
-    try:
-        mod = importlib.import_module(f"{__package__}.{module}")
-    except ImportError:
-        return None
-    return getattr(mod, fn, None)
 
 
 # --- set-up -----------------------------------------------------------------------------------------
@@ -75,28 +64,30 @@ def new_turn(state: Battle) -> None:
     for u in state.units.values():
         u.tested = False
         u.moved = False
-        u.fired = False
-        u.order = None
-        u.charge = None
+        u.moved_cm = 0.0
+        u.figures_turn_start = u.figures
+        if "uncontrolled_advance" not in u.markers and not (u.order == "reformer" and u.disorder):
+            u.order, u.target = None, None
+        u.charge_half = False
         for m in ("red", "green", "counter_charge"):
             u.unmark(m)
 
 
 # --- who decides --------------------------------------------------------------------------------------
-def needs_command_test(u: Unit) -> bool:
+def needs_command_test(state: Battle, u: Unit) -> bool:
     """GF-C5: no test for characters, units that moved in phase 1, units in combat, units under a
     character's direct control (and brigades, on roads: not modelled yet), routing units."""
-    return (u.alive and u.kind != "character" and not u.tested and "green" not in u.markers and not u.engaged
-            and u.led_by is None and u.status == "ready")
+    return (u.alive and u.kind != "character" and not u.tested and "green" not in u.markers
+            and not fighters.in_combat(state, u) and u.led_by is None and u.status == "ok")
 
 
 def movers(state: Battle, side: str) -> list[Unit]:
     out = []
     for u in state.side_units(side):
-        if u.moved or u.status != "ready" or u.engaged or u.order is None:
+        if u.moved or u.status != "ok" or u.order is None or fighters.in_combat(state, u):
             continue
-        play = rules().order_play.get(u.order["id"])
-        if play and play.move != "none" and u.order["id"] != "charger":
+        play = rules().order_play.get(u.order)
+        if play and play.move != "none" and u.order != "charger":
             out.append(u)
     return out
 
@@ -119,7 +110,7 @@ def advance(state: Battle) -> None:
             continue
         if p == 2:
             for side in SIDES:
-                if any(needs_command_test(u) for u in state.side_units(side)):
+                if any(needs_command_test(state, u) for u in state.side_units(side)):
                     state.acting = side
                     return
         elif p == 3:
@@ -168,7 +159,7 @@ def command_test(state: Battle, u: Unit) -> dict:
         # GF-C2: the nearest friendly character commands; within 15 cm he adds his FC instead
         fp = u.footprint()
         near, c = min(((tt.nearest_distance(fp, c.footprint()), c) for c in chars), key=lambda t: (t[0], t[1].id))
-        situation["character"] = {"FC": c.fc}
+        situation["character"] = {"FC": c.FC}
         if near <= 15:
             situation["modifiers"] = [{"modifier": "character_within_15cm", "count": 1}]
         else:
@@ -188,7 +179,7 @@ def command_test(state: Battle, u: Unit) -> dict:
 
 def give_orders(state: Battle, side: str, given: dict[str, tuple[str, str | None]]) -> None:
     for uid, (oid, target) in given.items():
-        state.units[uid].order = {"id": oid, "target": target}
+        state.units[uid].order, state.units[uid].target = oid, target
     state.orders_in[side] = True
     listing = {uid: {"order": oid, "target": t} for uid, (oid, t) in sorted(given.items())}
     emit(state, "orders", f"Side {side} gives its orders ({len(given)} units), face down",
@@ -199,7 +190,7 @@ def give_orders(state: Battle, side: str, given: dict[str, tuple[str, str | None
 
 
 def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
-    play = rules().order_play[u.order["id"]]
+    play = rules().order_play[u.order]
     column = {"normal": "normal", "double": "double", "retraite": "retraite", "charge": "charge"}[play.move]
     budget, steps = moves.allowance(u, column, fires=play.fires)
     return budget, play.direction, play.direction == "back", steps
@@ -210,11 +201,12 @@ def move(state: Battle, u: Unit, x: float, y: float, heading: float) -> dict:
     out = moves.check_destination(state, u, x, y, heading, budget=budget, direction=direction, keep_heading=keep)
     moves.apply_move(u, x, y, heading)
     u.moved = True
-    if u.order["id"] == "s_evader":
+    u.moved_cm += out["path_cm"]
+    if u.order == "s_evader":
         u.set_disorder(True)  # l.616: the evader ends in disorder
     emit(state, "move", f"{u.name} moves {out['cost_cm']:.1f} of {budget:.1f} cm",
          f"{u.name} se déplace de {out['cost_cm']:.1f} cm sur {budget:.1f}", side=u.side,
-         ref=rules().order_play[u.order["id"]].ref, unit=u.id, to=[x, y, heading],
+         ref=rules().order_play[u.order].ref, unit=u.id, to=[x, y, heading],
          ruling={"explanation": [s["text"] for s in steps] + out["steps"],
                  "citations": [s["ref"] for s in steps] + ["GF seed 003 l.588-590", "OR-GF37"]})
     return out
@@ -222,65 +214,36 @@ def move(state: Battle, u: Unit, x: float, y: float, heading: float) -> dict:
 
 # --- the automatic phases ---------------------------------------------------------------------------------
 def phase1_automatic(state: Battle) -> None:
-    """Routs, retreats and pursuits owed move their distance (l.254-256)."""
-    for u in list(state.units.values()):
-        if not u.alive or not u.pending:
-            continue
-        kind = u.pending.get("kind")
-        column = {"rout": "deroute", "retreat": "retraite", "pursuit": "poursuite"}.get(kind, "retraite")
-        budget, _ = moves.allowance(u, column)
-        away = _away_heading(state, u)
-        x, y, h, dist = moves.farthest_straight(state, u, budget, "forward", heading=away,
-                                                friend_gap=rules().distances.friend_standoff_cm)
-        leaves = kind == "rout" and dist < budget - 0.5 and _near_edge(u, away, budget)
-        if leaves:
-            u.status = "fled"
-            emit(state, "fled", f"{u.name} routs off the table and is lost for the battle",
-                 f"{u.name} déroute hors de la table et est perdue pour la bataille", side=u.side,
-                 ref="GF seed 003 l.628, l.1094", unit=u.id)
-        else:
-            moves.apply_move(u, x, y, h)
-            emit(state, "automatic_move", f"{u.name} {kind}s {dist:.1f} cm", f"{u.name} : {kind} de {dist:.1f} cm",
-                 side=u.side, ref="GF seed 003 l.254-256", unit=u.id, to=[x, y, h])
-        u.mark("green")
-        if kind != "rout":
-            u.pending = None
-            if u.status == "retreating":
-                u.status = "ready"
-
-
-def _away_heading(state: Battle, u: Unit) -> float:
-    enemies = state.enemies(u.side)
-    if not enemies:
-        return (u.heading + 180) % 360
-    e = min(enemies, key=lambda o: math.hypot(o.x - u.x, o.y - u.y))
-    return (tt.toward(u.pose, e.x, e.y) + 180) % 360
-
-
-def _near_edge(u: Unit, heading: float, budget: float) -> bool:
-    p = tt.moved(u.pose, budget, heading - u.heading)
-    t = rules().table
-    return not (0 <= p.x <= t.width_cm and 0 <= p.y <= t.height_cm)
+    """Routs, retreats and pursuits owed move their distance (l.254-256): gf-combat's
+    ``morale_play.automatic_moves``; a unit that moved gets the green marker (l.313, l.319)."""
+    before = {u.id: (u.x, u.y) for u in state.units.values()}
+    record(state, morale_play.automatic_moves(state, state.dice))
+    for u in state.units.values():
+        if u.alive and (u.x, u.y) != before[u.id]:
+            u.mark("green")
 
 
 def phase4_reveal(state: Battle) -> None:
-    """Orders revealed; chargers (after their morale tests) make the first half of their charge."""
+    """Orders revealed; each charger and its target test their morale (l.281-283, gf-combat's
+    ``morale_play.test``); a charger still charging makes the first half of its charge."""
     state.revealed = True
-    listing = {u.id: dict(u.order) for u in state.units.values() if u.order is not None}
+    listing = {u.id: {"order": u.order, "target": u.target} for u in state.units.values() if u.order is not None}
     emit(state, "orders_revealed", "The orders are revealed", "Les ordres sont révélés",
          ref=rules().phase(4).ref, orders=listing)
-    test = combat("morale_play", "test")
-    for u in [u for u in state.units.values() if u.order and u.order["id"] == "charger" and u.alive]:
-        target = state.units.get(u.order["target"])
-        if target is None or not target.alive:
+    for u in [u for u in state.units.values() if u.order == "charger" and u.alive]:
+        target = state.units.get(u.target or "")
+        if target is None or not target.alive or u.status != "ok":
             continue
-        if test is not None:
-            ev = test(state, u.id, "charge", state.dice)
-            if u.status != "ready":
-                continue
-            if not target.engaged:
-                test(state, target.id, "charged", state.dice)
-        u.charge = {"target": target.id, "half": True}
+        cause = "charge_monster_or_character" if u.kind in ("monster", "character") else "charge"
+        record(state, [morale_play.test(state, u.id, "charge", state.dice, target.id, deferred=False)])
+        if u.status != "ok" or u.order != "charger":
+            continue
+        if not fighters.in_combat(state, target) and target.alive and target.status == "ok":
+            record(state, [morale_play.test(state, target.id, cause, state.dice, u.id, deferred=False)])
+        if not target.alive:
+            continue
+        u.charging = True
+        u.charge_half = True
         charge_move(state, u, target, half=True)
 
 
@@ -294,14 +257,16 @@ def charge_move(state: Battle, u: Unit, target: Unit, half: bool) -> None:
     moves.apply_move(u, x, y, h)
     contact = tt.nearest_distance(u.footprint(), target.footprint()) <= rules().distances.contact_tolerance_cm + 0.05
     which = "first" if half else "second"
+    u.moved_cm += dist
     if contact:
-        for a, b in ((u, target), (target, u)):
-            if b.id not in a.engaged:
-                a.engaged.append(b.id)
-        u.charge = None
+        u.charge_half = False
+        u.unmark("uncontrolled_advance")
         emit(state, "charge_contact", f"{u.name} charges {target.name} ({dist:.1f} cm): contact",
              f"{u.name} charge {target.name} ({dist:.1f} cm) : contact", side=u.side,
              ref="GF seed 003 l.600-604", unit=u.id, target=target.id, to=[x, y, h])
+        if target.order not in (None, "charger", "contre_charger"):
+            target.order, target.target = None, None  # l.604: a unit charged forgets its orders and fights
+        record(state, melee_play.on_contact(state, u.id, target.id, state.dice))
     else:
         emit(state, "charge_move", f"{u.name} makes the {which} half of its charge towards {target.name} ({dist:.1f} cm)",
              f"{u.name} fait la {'première' if half else 'seconde'} moitié de sa charge vers {target.name} ({dist:.1f} cm)",
@@ -323,28 +288,28 @@ def phase6_orders_in_place(state: Battle) -> None:
     and quarter turn (l.367-377). The unit stays centred where it stands (OR-GF39); a change that
     would leave the table or overlap another unit is not made (the order is lost, said in the log)."""
     for u in list(state.units.values()):
-        if not u.alive or u.order is None or u.engaged or u.status != "ready":
+        if not u.alive or u.order is None or u.status != "ok" or fighters.in_combat(state, u):
             continue
-        play = rules().order_play.get(u.order["id"])
+        play = rules().order_play.get(u.order)
         if play is None or play.move != "none" or play.id_is_wait():
             continue
-        before = (u.formation, u.frontage, u.heading, u.disorder)
-        if u.order["id"] == "reformer":
+        before = (u.formation, u.heading, u.disorder)
+        if u.order == "reformer":
             u.set_disorder(False)
             text, text_fr = f"{u.name} reforms (its whole move)", f"{u.name} se reforme (tout son mouvement)"
         elif play.formation:
-            u.formation = play.formation
-            u.frontage = rules().formations[play.formation].frontage
+            u.set_formation(play.formation)
             en, fr = FORMATION_NAMES[play.formation]
             text, text_fr = f"{u.name} changes into {en}", f"{u.name} passe en {fr}"
         elif play.turn:
-            sign = -1 if u.order.get("target") == "left" else 1
+            sign = -1 if u.target == "left" else 1
             u.heading = (u.heading + sign * play.turn) % 360
             text, text_fr = f"{u.name} turns {play.turn}°", f"{u.name} tourne de {play.turn}°"
         else:
             continue
         if not moves.table_box().covers(u.footprint()) or _overlaps(state, u):
-            u.formation, u.frontage, u.heading, dis = before
+            form, u.heading, dis = before
+            u.set_formation(form)
             u.set_disorder(dis)
             emit(state, "manoeuvre_blocked", f"{u.name} has no room for its manoeuvre: it stays as it was",
                  f"{u.name} n'a pas la place de manœuvrer : elle reste telle quelle", side=u.side, ref=play.ref,
@@ -363,7 +328,7 @@ def _overlaps(state: Battle, u: Unit) -> bool:
 def phase7_automatic(state: Battle) -> None:
     """Red-marker units roll on the automatic movement table and obey (l.295-297, l.644-664)."""
     for u in list(state.units.values()):
-        if not u.alive or "red" not in u.markers or u.engaged or u.status != "ready":
+        if not u.alive or "red" not in u.markers or u.status != "ok" or fighters.in_combat(state, u):
             continue
         table = {"troop": "troops", "creature": "creatures", "monster": "monsters"}[u.kind]
         d100 = state.dice.roll(100)
@@ -401,7 +366,7 @@ def _copied(state: Battle, u: Unit, what: str) -> str:
             best = (abs(right), f)
     if best is None:
         return "stay"
-    play = rules().order_play.get(best[1].order["id"])
+    play = rules().order_play.get(best[1].order)
     if play and play.move in ("normal", "double", "charge") and play.direction == "forward":
         return "advance"
     if play and play.direction == "back":
@@ -410,46 +375,56 @@ def _copied(state: Battle, u: Unit, what: str) -> str:
 
 
 def phase8_fire(state: Battle) -> None:
-    resolve = combat("fire_play", "resolve")
-    if resolve is None:
-        emit(state, "fire", "Fire: not resolved yet (gf-combat's fire_play is not wired)",
-             "Tirs : pas encore résolus", ref=rules().phase(8).ref, partial=True)
-        return
-    resolve(state, state.dice)
+    """Units ordered to fire shoot; casualties together, then morale (gf-combat's fire_play)."""
+    record(state, fire_play.resolve(state, state.dice))
 
 
 def phase9_charges(state: Battle) -> None:
+    """Chargers make the second half of their charge; one that reaches nothing is disordered (l.608)."""
     for u in list(state.units.values()):
-        if not u.alive or u.charge is None or u.engaged:
+        if not u.alive or not u.charge_half or u.status != "ok" or fighters.in_combat(state, u):
             continue
-        target = state.units.get(u.charge["target"])
+        target = state.units.get(u.target or "")
+        u.charge_half = False
         if target is None or not target.alive:
-            u.charge = None
             continue
         charge_move(state, u, target, half=False)
-        if not u.engaged:
-            u.set_disorder(True)  # l.608
-            u.charge = None
+        u.unmark("uncontrolled_advance")
+        if not fighters.in_combat(state, u):
+            u.set_disorder(True)
+            u.charging = False
             emit(state, "disorder", f"{u.name} ends its charge without contact: disorder",
                  f"{u.name} termine sa charge sans contact : désordre", side=u.side, ref="GF seed 003 l.608", unit=u.id)
 
 
 def phase10_melee(state: Battle) -> None:
-    resolve = combat("melee_play", "resolve")
-    if resolve is None:
-        emit(state, "melee", "Combats: not resolved yet (gf-combat's melee_play is not wired)",
-             "Combats : pas encore résolus", ref=rules().phase(10).ref, partial=True)
-        return
-    resolve(state, state.dice)
+    """Every unit in contact fights; losses together; the loser recoils and tests (gf-combat's melee_play)."""
+    record(state, melee_play.resolve(state, state.dice))
 
 
 def phase11_rally(state: Battle) -> None:
-    resolve = combat("rally", "resolve")
-    if resolve is None:
-        emit(state, "rally", "Rallies: not resolved yet (gf-combat's rally is not wired)",
-             "Ralliements : pas encore résolus", ref=rules().phase(11).ref, partial=True)
-        return
-    resolve(state, state.dice)
+    """Routing units test their morale to rally (gf-combat's rally)."""
+    record(state, rally.resolve(state, state.dice))
+
+
+def record(state: Battle, events: list[dict]) -> None:
+    """gf-combat's events into the log: each keeps its fields; its text is its first explanation
+    step (a morale test's: its last, the result); the steps and citations are its ruling."""
+    for ev in events:
+        if not ev:
+            continue
+        ev = plain(ev)
+        steps = list(ev.get("explanation") or [])
+        cites = list(ev.get("citations") or [])
+        text = steps[-1] if ev.get("type") in ("morale", "rally") and steps else (steps[0] if steps else ev.get("type", ""))
+        body = {k: v for k, v in ev.items() if k not in ("explanation", "citations", "type", "side", "n", "turn",
+                                                           "phase", "text", "text_fr", "ref")}
+        ruling = body.pop("ruling", None)
+        merged = {"explanation": steps, "citations": cites}
+        if isinstance(ruling, dict):
+            merged["table"] = {k: v for k, v in ruling.items() if k not in ("explanation", "citations")}
+        emit(state, ev.get("type", "combat"), text, text, side=ev.get("side"), ref=cites[0] if cites else "",
+             ruling=merged, **body)
 
 
 AUTOMATIC = {1: phase1_automatic, 4: phase4_reveal, 5: phase5_reactions, 7: phase7_automatic, 8: phase8_fire,

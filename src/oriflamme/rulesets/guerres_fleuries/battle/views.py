@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from oriflamme.geometry import tabletop as tt
 
-from . import moves, orders as orders_mod, turn, victory
+from . import fighters, orders as orders_mod, turn, victory
 from .rules import rules
-from .state import SIDES, Battle, Unit
+from .state import SIDES, Battle, Unit, plain
 
 
 def order_visible(state: Battle, u: Unit, side: str | None) -> bool:
@@ -23,17 +23,19 @@ def order_json(u: Unit) -> dict | None:
     if u.order is None:
         return None
     r = rules()
-    name = r.order_names.get(u.order["id"])
-    return {"id": u.order["id"], "name": name.name_en if name else u.order["id"],
-            "name_fr": name.printed if name else u.order["id"], "target": u.order.get("target"),
-            "ref": r.order_play[u.order["id"]].ref if u.order["id"] in r.order_play else ""}
+    name = r.order_names.get(u.order)
+    return {"id": u.order, "name": name.name_en if name else u.order,
+            "name_fr": name.printed if name else u.order, "target": u.target,
+            "ref": r.order_play[u.order].ref if u.order in r.order_play else ""}
 
 
 def unit_json(state: Battle, u: Unit, side: str | None) -> dict:
     visible = order_visible(state, u, side)
+    engaged = sorted(v.id for v in fighters.enemies(state, u) if fighters.touching(u, v)) if u.alive else []
     corners = tt.corners(u.pose, u.width, u.depth)
     return {"id": u.id, "side": u.side, "name": u.name, "kind": u.kind, "type": u.type, "class": u.cls,
-            "race": u.race, "mover": u.mover, "weapons": list(u.weapons), "armour": list(u.armour),
+            "race": u.race, "mover": u.mover, "weapons": list(u.weapons), "armour": list(u.armour_items),
+            "missile": u.missile, "melee_weapon": u.melee_weapon, "armour_row": u.armour, "shields": u.shields,
             "figures": u.figures, "figures_max": u.figures_max, "points": u.points,
             "formation": u.formation, "frontage": u.front, "ranks": u.ranks,
             "x": round(u.x, 2), "y": round(u.y, 2), "heading": round(u.heading, 2),
@@ -42,33 +44,17 @@ def unit_json(state: Battle, u: Unit, side: str | None) -> dict:
             "disorder": u.disorder, "markers": list(u.markers),
             "order": order_json(u) if visible else None,
             "order_hidden": (not visible) and u.order is not None,
-            "status": u.status if u.alive else ("fled" if u.status == "fled" else "destroyed"),
-            "engaged": list(u.engaged), "led_by": u.led_by, "leads": u.leads, "flyer": u.flyer,
-            "altitude": u.altitude, "fc": u.fc, "fm": u.fm, "cm": u.cm, "wounds": [dict(w) for w in u.wounds],
-            "moved": u.moved, "charge": dict(u.charge) if u.charge else None}
+            "status": u.status, "alive": u.alive,
+            "engaged": engaged, "led_by": u.led_by, "leads": u.leads, "flyer": u.flyer,
+            "altitude": u.altitude, "fc": u.FC, "fm": u.FM, "cm": u.CM, "wounds": list(u.wounds),
+            "moved": u.moved, "charging": u.charging if visible or state.revealed else False}
 
 
 def table_json(state: Battle) -> dict:
-    from .deploy import zones
-    t = rules().table
-    terrain = []
-    try:
-        from . import battlefield as bf
-        field = bf.from_json(state.scenario.battlefield, "battlefield")
-        for el in field.elements:
-            g = el.geometry
-            shape = "line" if g.geom_type in ("LineString", "MultiLineString") else "area"
-            coords = list(g.exterior.coords) if shape == "area" and hasattr(g, "exterior") else list(getattr(g, "coords", []))
-            terrain.append({"id": el.id, "kind": el.kind, "name": getattr(el, "name", el.kind),
-                            "name_fr": getattr(el, "name_fr", getattr(el, "name", el.kind)), "shape": shape,
-                            "points": [[round(x, 2), round(y, 2)] for x, y in coords],
-                            "ref": getattr(el, "ref", "GF seed 003 l.703-800")})
-    except Exception:  # noqa: BLE001 - no battlefield module yet: a bare table
-        terrain = []
-    z = zones(state)
-    return {"width": t.width_cm, "height": t.height_cm, "terrain": terrain,
-            "zones": {s: [[round(x, 2), round(y, 2)] for x, y in z[s].exterior.coords] for s in SIDES},
-            "ref": t.ref}
+    """gf-geom's view of the table (terrain with its kind, shape, points and citation; the zones)."""
+    out = state.battlefield.view()
+    out["ref"] = rules().table.ref
+    return out
 
 
 def phase_json(state: Battle) -> dict:
@@ -79,6 +65,10 @@ def phase_json(state: Battle) -> dict:
 
 
 def view(state: Battle, side: str | None, events: list[dict]) -> dict:
+    return plain(_view(state, side, events))
+
+
+def _view(state: Battle, side: str | None, events: list[dict]) -> dict:
     sc = state.scenario
     return {"ruleset": "guerres-fleuries", "scenario": sc.id, "turn": state.turn, "last_turn": sc.turns,
             "phase": phase_json(state), "phases": [p.to_json() for p in rules().phases],
@@ -100,6 +90,10 @@ def visible(ev: dict, side: str | None) -> bool:
 
 def options(state: Battle, side: str | None, legal) -> dict:
     """The choices of ``side`` grouped per unit (GF2's shape), plus the flat list of actions."""
+    return plain(_options(state, side, legal))
+
+
+def _options(state: Battle, side: str | None, legal) -> dict:
     out: dict = {"units": {}, "phase": phase_json(state), "actions": []}
     if side is None or state.over or state.acting != side:
         return out
