@@ -365,3 +365,20 @@ def test_a_battle_from_two_example_armies(page: Page, gf_server):
     names_a = {u["name"] for u in v["units"] if u["side"] == "A"}
     assert {u["name"] for u in doc_a["units"]} <= names_a
     expect(page.get_by_test_id("scenario-name")).to_be_visible()
+
+
+def test_the_real_page_in_french(page: Page, gf_server):
+    g = call(gf_server, "POST", "/api/games", {"scenario": SCENARIO, "ruleset": "guerres-fleuries", "mode": "hotseat", "seed": 2})
+    v = forward_to(gf_server, g, "orders")
+    page.goto(gf_server + g["links"]["hotseat"])
+    page.get_by_test_id("lang-switch").get_by_text("FR").click()
+    expect(page.get_by_test_id("gf-cover")).to_contain_text("Passez l'écran")
+    page.get_by_test_id("gf-take-screen").click()
+    expect(page.get_by_test_id("gf-orders")).to_contain_text("Ordres de")
+    fr_names = {o["name_fr"] for u in v["options"]["units"].values() for o in u.get("orders", [])}
+    uid = next(iter(v["options"]["units"]))
+    options = page.get_by_test_id("gf-order-" + uid).locator("option").all_text_contents()
+    assert fr_names & set(options)
+    # the log in French (the events carry both texts)
+    fr_log = [e["text_fr"] for e in call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["hotseat"])["log"]]
+    expect(page.get_by_test_id("log-text").last).to_have_text(fr_log[-1])

@@ -187,6 +187,12 @@ class GuerresFleuries(Ruleset):
         doc["name"] = doc["name_fr"] = " — ".join(names)
         return self.scenario_from_json(doc, "armies")
 
+    # --- French (UI): every battle event carries its text in both languages ---------------------
+    def render_events(self, events: list[dict], lang: str) -> list[dict]:
+        if lang != "fr":
+            return events
+        return [dict(e, text=e["text_fr"]) if e.get("text_fr") else e for e in events]
+
     # --- the terminal front end (gf-ui: terminal.py) ---------------------------------------------
     def terminal(self):
         from . import terminal
