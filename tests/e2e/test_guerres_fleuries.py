@@ -53,6 +53,8 @@ class FakeGame:
         page.route("**/api/games/fixture?**", self._get)
         page.route("**/api/games/fixture/actions**", self._post)
         page.route("**/api/games/fixture/explain**", self._explain)
+        self.detail = {}
+        page.route("**/api/games/fixture/moves/**", self._detail)
 
     def _unknown(self, route):
         self.unknown.append(route.request.url)
@@ -67,6 +69,13 @@ class FakeGame:
         if self.after:
             self.view = self.after(body["action"])
         route.fulfill(status=200, content_type="application/json", body=json.dumps({"view": self.view, "events": []}))
+
+    def _detail(self, route):
+        uid = route.request.url.split("/moves/")[1].split("?")[0]
+        if uid in self.detail:
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(self.detail[uid]))
+        else:
+            route.fulfill(status=404, content_type="application/json", body=json.dumps({"error": "not_found", "message": uid}))
 
     def _explain(self, route):
         body = json.loads(route.request.post_data)
@@ -131,6 +140,31 @@ def test_selection_arcs_moves_and_odds(page: Page, gf_server, artifacts):
     expect(page.get_by_test_id("gf-fire-odds")).to_contain_text("22 %")
     expect(page.get_by_test_id("gf-fire-odds").get_by_test_id("citation")).to_have_text("GF Tirs")
     page.screenshot(path=str(artifacts / "gf-selected.png"))
+
+
+def test_the_percentages_before_a_roll_are_the_servers(page: Page, gf_server, artifacts):
+    """The selected unit's fire and melee percentages: what the server's option_detail gives (here
+    computed from a real position, tests/guerres_fleuries/test_battle_ui_odds.py), shown with the
+    steps and citations before any die."""
+    from guerres_fleuries.test_battle_ui_odds import facing
+    rs, g = facing()
+    fire = rs.option_detail(g.state, "A4")["fire"]
+    melee = rs.option_detail(g.state, "A3")["melee"]
+    v = fx.view()
+    v["mode"] = "online"; v["seat"] = "A"
+    game = open_fixture(page, gf_server, v)
+    game.detail["a1"] = {"unit": "a1", "fire": [dict(f, target="b2") for f in fire],
+                         "melee": [dict(m, target="b1") for m in melee]}
+    page.get_by_test_id("gf-unit-a1").click()
+    expect(page.get_by_test_id("gf-fire-odds")).to_contain_text(f"Skink slingers {fire[0]['percent']} %")
+    expect(page.get_by_test_id("gf-melee-odds")).to_contain_text(f"{melee[0]['percent']} %")
+    expect(page.get_by_test_id("gf-melee-odds")).to_contain_text(f"they: {melee[0]['enemy_percent']} %")
+    page.get_by_test_id("gf-fire-odds").locator("summary").first.click()
+    expect(page.get_by_test_id("gf-fire-odds")).to_contain_text(fire[0]["steps"][0])
+    for card in ("gf-unit", "gf-orders"):
+        text = page.get_by_test_id(card).inner_text()
+        assert "null" not in text and "undefined" not in text and "NaN" not in text, text
+    page.screenshot(path=str(artifacts / "gf-odds.png"))
 
 
 def test_the_measuring_tape(page: Page, gf_server, artifacts):

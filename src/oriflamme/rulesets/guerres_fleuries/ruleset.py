@@ -193,6 +193,27 @@ class GuerresFleuries(Ruleset):
             return events
         return [dict(e, text=e["text_fr"]) if e.get("text_fr") else e for e in events]
 
+    # --- the percentages before a roll, for one unit (UI: GET /api/games/{id}/moves/{unit}) -------
+    def option_detail(self, state: Battle, key: str) -> dict:
+        """The fire percentage of ``key`` against every enemy it may shoot at and both sides'
+        melee percentages against every enemy in contact, before any die (gf-combat's previews,
+        the part-1 referee's rulings without their d100). Unknown unit: KeyError."""
+        from .battle import fire_play, melee_play
+        u = state.units.get(key) if isinstance(key, str) else None
+        if u is None:
+            raise KeyError(key)
+        melee = []
+        for o in state.units.values():
+            if o.side == u.side or not o.alive or not u.alive or not melee_play.touching(u, o):
+                continue
+            p = melee_play.preview(state, u.id, o.id)
+            if p.get("in_contact"):
+                mine, theirs = p.get("a_on_b", {}), p.get("b_on_a", {})
+                melee.append({"target": o.id, "percent": mine.get("percent"), "enemy_percent": theirs.get("percent"),
+                              "steps": mine.get("explanation", []), "citations": mine.get("citations", []),
+                              "ref": "GF Mêlée"})
+        return {"unit": u.id, "fire": fire_play.options(state, u.id) if u.alive else [], "melee": melee}
+
     # --- the terminal front end (gf-ui: terminal.py) ---------------------------------------------
     def terminal(self):
         from . import terminal

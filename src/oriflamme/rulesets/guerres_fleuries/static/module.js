@@ -82,6 +82,7 @@ export async function mount(containers, core, view) {
     draft: {},            // this side's orders being chosen: uid -> {order, target}
     ack: null,            // hot seat: the side that took the screen for the current secret entry
     showArcs: true,
+    detail: null,         // the server's percentages for the selected unit: {key, fire, melee} (GET /moves/<unit>)
     get view() { return core.state.view; },
   };
 
@@ -610,6 +611,22 @@ export async function mount(containers, core, view) {
     if (v().to_act !== side) st.draft = {};
   }
 
+  // the percentages before the roll of the selected unit of the side to act: the server's previews
+  // (Ruleset.option_detail), fetched once per unit and version
+  function fetchDetail() {
+    const view = v();
+    const u = st.selected && unitOf(st.selected);
+    if (!u || core.state.replay || !view.can_act || u.side !== view.to_act || covered()) { st.detail = null; return; }
+    const key = `${u.id}@${view.version}`;
+    if (st.detail && st.detail.key === key) return;
+    st.detail = { key, loading: true };
+    core.get("/moves/" + encodeURIComponent(u.id)).then((d) => {
+      if (!st.detail || st.detail.key !== key) return;
+      st.detail = { key, fire: d.fire || [], melee: d.melee || [] };
+      renderPanel();
+    }).catch(() => { if (st.detail && st.detail.key === key) st.detail = { key, fire: [], melee: [] }; });
+  }
+
   function renderUnit() {
     const view = v();
     unitCard.innerHTML = "";
@@ -643,7 +660,7 @@ export async function mount(containers, core, view) {
         el("p", { testid: "gf-move-allowance" }, `${L("allowance", "potentiel")} ${fmtCm(mv.max_cm || 0)} cm` +
           (st.dest ? ` · ${L("to the chosen spot", "jusqu'au point choisi")} ${fmtCm(Math.hypot(st.dest.x - u.x, st.dest.y - u.y))} cm` : "")),
         (mv.steps || []).length ? el("ul", { class: "gf-penalties", testid: "gf-allowance-steps" }, mv.steps.map((x) =>
-          el("li", {}, (fr() ? x.text_fr || x.text : x.text) + " ", x.ref ? citeChips(x.ref) : null, x.decision ? citeChips(x.decision) : null))) : null,
+          el("li", {}, (fr() ? x.text_fr || x.text : x.text) + " ", x.ref ? citeChips(x.ref) : null, x.decision ? citeChips(x.decision) : null))) : "",
         penaltyList(mv.penalties),
         el("p", { class: "help" }, L("Click a ghost base or any spot on the table; the server rules on the path before you commit.",
           "Cliquez un socle fantôme ou un point de la table ; le serveur juge le trajet avant que vous ne validiez.")));
@@ -658,9 +675,16 @@ export async function mount(containers, core, view) {
           el("button", { type: "button", class: "btn", onclick: () => { st.dest = null; st.preview = null; core.render(); } }, L("Cancel", "Annuler"))));
       }
     }
-    if (o && (o.fire || []).length) {
+    const fire = (o && o.fire && o.fire.length ? o.fire : (st.detail && st.detail.fire) || []);
+    if (fire.length) {
       unitCard.append(el("h3", {}, L("Fire — chance before the roll", "Tir — chance avant le jet")));
-      unitCard.append(el("ul", { class: "gf-odds", testid: "gf-fire-odds" }, o.fire.map((f) => oddsItem(targetName(f.target), f.percent, f.steps, f.ref, f))));
+      unitCard.append(el("ul", { class: "gf-odds", testid: "gf-fire-odds" }, fire.map((f) => oddsItem(targetName(f.target), f.percent, f.steps, f.ref, f))));
+    }
+    const melee = (st.detail && st.detail.melee) || [];
+    if (melee.length) {
+      unitCard.append(el("h3", {}, L("Melee — chances before the rolls", "Mêlée — chances avant les jets")));
+      unitCard.append(el("ul", { class: "gf-odds", testid: "gf-melee-odds" }, melee.map((m) =>
+        oddsItem(`${targetName(m.target)} (${L("they", "eux")}: ${m.enemy_percent ?? "—"} %) —`, m.percent, m.steps, m.ref, m))));
     }
     if (o && (o.charge || []).length) {
       unitCard.append(el("h3", {}, L("Charge", "Charge")));
@@ -795,6 +819,7 @@ export async function mount(containers, core, view) {
   return {
     state: st,
     render() {
+      fetchDetail();
       renderTools();
       renderCover();
       drawTable();
