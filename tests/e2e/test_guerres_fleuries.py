@@ -379,6 +379,18 @@ def test_a_move_previewed_then_made(page: Page, gf_server, artifacts):
     page.get_by_test_id("gf-move-commit").click()
     expect(page.get_by_test_id("log-event")).to_have_count(n + 1)
     expect(page.get_by_test_id("log-event").last).to_contain_text("moves")
+    # the replay: one frame back, the unit stands where it stood before the move
+    moved = page.locator(f"[data-testid=gf-unit-{uid}] polygon, [data-testid=gf-unit-{uid}] circle").first
+    after = moved.get_attribute("points") or moved.get_attribute("cx")
+    page.get_by_test_id("replay-toggle").click()
+    page.get_by_test_id("replay-prev").click()
+    before = next(u for u in v["units"] if u["id"] == uid)
+    if moved.evaluate("e => e.tagName") == "circle":
+        expect(moved).to_have_attribute("cx", str(before["x"]) if before["x"] % 1 else str(int(before["x"])))
+    else:
+        drawn = [[float(c) for c in p.split(",")] for p in moved.get_attribute("points").split()]
+        assert all(abs(a - b) < 0.05 for p, q in zip(drawn, before["corners"]) for a, b in zip(p, q)), (drawn, before)
+    assert (moved.get_attribute("points") or moved.get_attribute("cx")) != after
 
 
 def test_a_battle_from_two_example_armies(page: Page, gf_server):

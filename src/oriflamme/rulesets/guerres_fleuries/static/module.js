@@ -132,7 +132,11 @@ export async function mount(containers, core, view) {
   const positions = () => {
     const f = core.frame();
     const units = (v().units || []).map((u) => ({ ...u }));
-    if (f && Array.isArray(f.units)) for (const p of f.units) Object.assign(units.find((u) => u.id === p.id) || {}, p);
+    // a replay frame moves the units: their corners are then drawn from the frame's pose
+    if (f && Array.isArray(f.units)) for (const p of f.units) {
+      const u = units.find((x) => x.id === p.id);
+      if (u) { Object.assign(u, p); if (!p.corners) delete u.corners; }
+    }
     return units.filter((u) => !GONE.includes(u.status) && u.x !== null && u.x !== undefined);
   };
   const unitOf = (id) => (v().units || []).find((u) => u.id === id);
@@ -333,6 +337,7 @@ export async function mount(containers, core, view) {
   // the order chit beside the unit's rear: face up for its own side (or after the reveal), face
   // down ("?") for the other side; a draft (chosen, not yet submitted) is dashed
   function orderChit(u) {
+    if (core.frame()) return null;   // a replay frame carries no orders
     const draft = st.draft[u.id];
     let label = null, hidden = false, dashed = false, title = "";
     if (u.order_hidden) { hidden = true; title = L("order given, face down until phase 4", "ordre donné, face cachée jusqu'à la phase 4"); }
@@ -792,7 +797,9 @@ export async function mount(containers, core, view) {
   /* --- the phase bar ------------------------------------------------------------------------------- */
   function phase(view, f) {
     const phases = view.phases || [];
-    const cur = f && f.phase ? (f.phase.id || f.phase) : phaseId(view);
+    const fp = f && f.phase !== undefined && f.phase !== null ? f.phase : null;
+    const cur = fp === null ? phaseId(view)
+      : typeof fp === "object" ? fp.id : ((phases.find((p) => p.number === fp) || {}).id || (fp === 0 ? "deployment" : fp));
     const sub = view.orders_submitted || {};
     let note = "";
     if (isOrders(view) && !f) note = (view.sides || []).map((s) => `${sideName(s.id)} ${sub[s.id] ? "▣" : "…"}`).join(" · ");
