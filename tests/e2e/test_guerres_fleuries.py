@@ -12,9 +12,6 @@ Two kinds of tests:
 from __future__ import annotations
 
 import json
-import socket
-import threading
-
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -22,23 +19,8 @@ from fixtures import gf_view as fx
 
 
 @pytest.fixture
-def gf_server(tmp_path):
-    import uvicorn
-
-    from oriflamme.web.app import create_app
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(tmp_path / "gf.sqlite3"), host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    while not srv.started:
-        th.join(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    th.join(10)
+def gf_server(app_server):
+    return app_server
 
 
 class FakeGame:
@@ -81,6 +63,15 @@ class FakeGame:
         body = json.loads(route.request.post_data)
         self.explained.append(body["action"])
         route.fulfill(status=200, content_type="application/json", body=json.dumps(fx.ruling_of_move(body["action"])))
+
+
+def posted(page: Page, game: FakeGame, n: int) -> dict:
+    """The n-th action the page posted (1-based), once the page has sent it."""
+    for _ in range(200):
+        if len(game.posted) >= n:
+            return game.posted[n - 1]
+        page.wait_for_timeout(25)   # the routes are served while Playwright waits
+    raise AssertionError(f"the page posted {len(game.posted)} action(s), not {n}")
 
 
 def open_fixture(page: Page, base: str, view: dict, after=None) -> FakeGame:
@@ -134,7 +125,7 @@ def test_selection_arcs_moves_and_odds(page: Page, gf_server, artifacts):
     expect(page.get_by_test_id("gf-preview")).to_contain_text("spent")
     assert game.explained[-1] == {"type": "move", "side": "A", "unit": "a2", "x": 95, "y": 94.5, "heading": 0}
     page.get_by_test_id("gf-move-commit").click()
-    assert game.posted[-1] == {"type": "move", "side": "A", "unit": "a2", "x": 95, "y": 94.5, "heading": 0}
+    assert posted(page, game, 1) == {"type": "move", "side": "A", "unit": "a2", "x": 95, "y": 94.5, "heading": 0}
     # the slingers' fire: the percentage before the roll, with its citation
     page.get_by_test_id("gf-unit-a3").click()
     expect(page.get_by_test_id("gf-fire-odds")).to_contain_text("22 %")
@@ -213,7 +204,7 @@ def test_hot_seat_orders_stay_secret_until_the_reveal(page: Page, gf_server, art
     expect(page.locator("[data-testid=gf-chit][data-unit=a1]")).to_contain_text("ADV")
     page.screenshot(path=str(artifacts / "gf-orders.png"))
     page.get_by_test_id("gf-submit-orders").click()
-    assert game.posted[-1] == {"type": "orders", "side": "A", "orders": {"a1": {"order": fx.SECRET_ORDER, "target": None}}}
+    assert posted(page, game, 1) == {"type": "orders", "side": "A", "orders": {"a1": {"order": fx.SECRET_ORDER, "target": None}}}
     # the screen changes hands: covered, and nothing of A's orders anywhere on B's page
     expect(page.get_by_test_id("gf-cover")).to_be_visible()
     expect(page.get_by_test_id("gf-cover")).to_contain_text("Saurian warband")
