@@ -142,3 +142,39 @@ def test_hidden_orders_through_the_web_api(client):
     assert "attendre" not in json.dumps(vb)
     assert all(u["order"] is None for u in vb["units"] if u["side"] == "A")
     assert any(u["order"] for u in view(a)["units"] if u["side"] == "A")
+
+
+def test_a_computer_sides_orders_stay_hidden_in_its_notes(tmp_path, monkeypatch):
+    """A computer plays side A: its face-down orders reach side B's seat neither through the view,
+    the log, nor the computer's explanations (ai_notes) before the reveal."""
+    import time
+
+    from oriflamme.web.app import create_app
+    from oriflamme.web.limits import Limits
+    monkeypatch.setattr("oriflamme.web.hub.BOT_PACE", 0.0)
+    with TestClient(create_app(tmp_path / "b.sqlite3", limits=Limits(requests_per_second=0))) as c:
+        r = c.post("/api/games", json={"scenario": "battle-of-the-flowers", "ruleset": "guerres-fleuries",
+                                       "mode": "online", "ai": {"A": "random"}})
+        assert r.status_code == 201, r.text
+        g = r.json()
+        gid, b = g["id"], g["seats"]["B"]
+        seen_hidden = False
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            v = c.get(f"/api/games/{gid}", headers={"X-Seat": b}).json()
+            if v["orders_submitted"]["A"] and not v["revealed"]:
+                seen_hidden = True
+                mine = v.pop("options", None)
+                notes = json.dumps(v["ai_notes"])
+                assert '"orders"' not in notes and "avancer" not in notes and "attendre" not in notes
+                assert any(n.get("private") for n in v["ai_notes"])
+                assert all(u["order"] is None for u in v["units"] if u["side"] == "A")
+                assert mine is not None
+                break
+            if v["can_act"]:
+                acts = v["options"]["actions"]
+                pick = next((x["action"] for x in acts if x["action"]["type"] == "end_phase"), acts[0]["action"])
+                c.post(f"/api/games/{gid}/actions", headers={"X-Seat": b}, json={"action": pick, "version": v["version"]})
+            else:
+                time.sleep(0.05)
+        assert seen_hidden

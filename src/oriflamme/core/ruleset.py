@@ -406,6 +406,12 @@ class Ruleset(ABC):
         or its computer players would search positions they are not allowed to know."""
         return self.clone(state)
 
+    def private_action(self, action) -> bool:
+        """True for an action whose content the other sides may not see when it is taken (face-down
+        orders): the web app then shows them only that the side acted, not the computer's
+        explanation of it (AI, UI). Default: every action is public."""
+        return False
+
     def is_pass(self, action) -> bool:
         """True for an action that only passes (ends a step doing nothing): random players
         choose it less often, so that random games move forward (AI). Default: the action's

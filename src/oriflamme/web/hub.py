@@ -303,11 +303,20 @@ class Hub:
             "version": live.version, "can_act": acting, "dice_commitment": g.commitment,
             "sides": [s.to_json() for s in rs.sides(g.scenario)],
             "undo": self._undo_info(live, seat),
-            "ai": dict(live.bots), "ai_notes": list(live.ai_notes[-20:]),
+            "ai": dict(live.bots), "ai_notes": [self._note_for(n, side) for n in live.ai_notes[-20:]],
         })
         if over:
             out["dice_seed"] = g.secret_seed  # the game is over: the dice can be checked
         return out
+
+    @staticmethod
+    def _note_for(note: dict, side: str | None) -> dict:
+        """A computer's explanation as ``side`` may see it: a private action (face-down orders,
+        ``Ruleset.private_action``) of another side keeps only when and who."""
+        if not note.get("private") or note.get("side") == side:
+            return note
+        return {"version": note.get("version"), "side": note.get("side"), "level": note.get("level"),
+                "private": True, "text": "The computer acted face down.", "text_fr": "L'ordinateur a joué face cachée."}
 
     def record(self, live: LiveGame, seat: str) -> dict:
         """The record a seat may download: the seed only when the game is over; while it runs,
@@ -461,6 +470,7 @@ class Hub:
                 await self.run_in_thread(self._commit, live, side, action)
                 if note is not None:
                     live.ai_notes.append({"version": live.version, "side": side,
+                                          "private": rs.private_action(action),
                                           "action": rs.action_to_json(action),
                                           "label": label,
                                           **note.to_json()})

@@ -9,8 +9,8 @@ from typing import Any
 import hashlib
 import json
 
-from oriflamme.core.chance import enumerate_outcomes
-from oriflamme.core.errors import IllegalAction, ScenarioError
+from oriflamme.core.chance import TooManyDice, enumerate_outcomes
+from oriflamme.core.errors import DiceSealed, IllegalAction, ScenarioError
 from oriflamme.core.ruleset import ChanceOutcome, Outcome, Ruleset, ScenarioInfo, SideInfo
 
 from . import builder, referee
@@ -100,17 +100,25 @@ class GuerresFleuries(Ruleset):
         return explain.ruling(self, state, a)
 
     def chance_outcomes(self, state: Battle, action) -> list[ChanceOutcome]:
+        """A command test's d100, exactly. Any other action that rolls (the orders that start the
+        reveal, the end of phase 6: morale d4s, fire and melee d100s, captures' d6s) rolls dice of
+        several kinds, more than can be enumerated: ``TooManyDice`` (the search samples them)."""
         try:
             a = engine.check(state, action)
         except IllegalAction:
             return []
-        if a.type != "command_test":
-            return enumerate_outcomes(self, state, a, max_dice=1)
-
-        def label(events):
-            ev = next(e for e in events if e["type"] == "command_test")
-            return ev["result"]
-        return enumerate_outcomes(self, state, a, max_dice=1, label_of=label)
+        if a.type == "command_test":
+            def label(events):
+                ev = next(e for e in events if e["type"] == "command_test")
+                return ev["result"]
+            return enumerate_outcomes(self, state, a, max_dice=1, label_of=label)
+        trial = self.clone(state)
+        try:
+            engine.apply(trial, a)
+        except DiceSealed:
+            raise TooManyDice("this action resolves phases with dice of several kinds (d100, d4, d6): "
+                              "sample it") from None
+        return []
 
     def outcome(self, state: Battle) -> Outcome:
         return Outcome(state.over, state.winner, state.result)
@@ -163,6 +171,10 @@ class GuerresFleuries(Ruleset):
 
     def is_pass(self, action) -> bool:
         return getattr(action, "type", None) == "end_phase"
+
+    def private_action(self, action) -> bool:
+        """A side's orders are face down until phase 4 (GF seed 003 l.275)."""
+        return getattr(action, "type", None) == "orders"
 
     def evaluate(self, state: Battle, side: str) -> float | None:
         return evaluation.evaluate(state, side)
