@@ -65,6 +65,13 @@ class FakeGame:
         route.fulfill(status=200, content_type="application/json", body=json.dumps(fx.ruling_of_move(body["action"])))
 
 
+def about(page: Page, uid: str) -> str:
+    """Everything the page shows of one unit: its base (label, tooltip), its chit and its roster line."""
+    return (page.get_by_test_id("gf-unit-" + uid).text_content()
+            + " ".join(page.locator(f"g.gf-chit[data-unit='{uid}']").all_text_contents())
+            + " ".join(page.get_by_test_id("gf-roster-" + uid).all_text_contents()))
+
+
 def posted(page: Page, game: FakeGame, n: int) -> dict:
     """The n-th action the page posted (1-based), once the page has sent it."""
     for _ in range(200):
@@ -213,7 +220,7 @@ def test_hot_seat_orders_stay_secret_until_the_reveal(page: Page, gf_server, art
     secret = next(o for o in fx.orders() if o["id"] == fx.SECRET_ORDER)
     # nowhere about A's unit: not on the table (its label, its chit, its tooltip), not in the roster,
     # not in the page's copy of the view
-    shown = page.get_by_test_id("gf-unit-a1").text_content() + page.get_by_test_id("gf-roster-a1").text_content()
+    shown = about(page, "a1")
     for word in (secret["name"], secret["name_fr"], fx.SECRET_ORDER, "ADV", "AVA"):
         assert word.lower() not in shown.lower(), (word, shown)
     seen = page.evaluate("JSON.stringify(window.oriflamme.state.view.units.filter(u => u.side === 'A'))")
@@ -295,8 +302,8 @@ def test_lobby_to_a_hot_seat_battle_with_secret_orders(page: Page, gf_server, ar
     expect(page.get_by_test_id("gf-cover")).to_be_visible()
     page.get_by_test_id("gf-take-screen").click()
     expect(page.locator(f"[data-testid=gf-chit-hidden][data-unit={uid}]")).to_have_count(1)
-    about = page.get_by_test_id("gf-unit-" + uid).text_content() + page.get_by_test_id("gf-roster-" + uid).text_content()
-    assert chosen["name"] not in about and chosen["name_fr"] not in about
+    seen = about(page, uid)
+    assert chosen["name"] not in seen and chosen["name_fr"] not in seen
     log = " ".join(page.get_by_test_id("log-event").all_text_contents())
     assert chosen["name"] not in log and chosen["id"] not in log
     page.screenshot(path=str(artifacts / "gf-real-hidden.png"))
@@ -338,8 +345,8 @@ def test_online_seats_never_see_the_other_sides_orders(browser, gf_server, artif
         expect(pb.locator(f"[data-testid=gf-chit-hidden][data-unit={uid}]")).to_have_count(1)
     seen = pb.evaluate("JSON.stringify({units: window.oriflamme.state.view.units, log: window.oriflamme.state.view.log})")
     for uid, o in picks.items():
-        about = pb.get_by_test_id("gf-unit-" + uid).text_content()
-        assert o["name"] not in about and o["name_fr"] not in about
+        seen_of = about(pb, uid)
+        assert o["name"] not in seen_of and o["name_fr"] not in seen_of
     assert not any(f'"order":{{"id":"{o["id"]}"' in seen for o in picks.values())
     assert '"order_hidden":true' in seen
     pb.screenshot(path=str(artifacts / "gf-online-other-seat.png"))

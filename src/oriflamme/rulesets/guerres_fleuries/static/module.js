@@ -216,6 +216,8 @@ export async function mount(containers, core, view) {
     root.appendChild(movesLayer);
     const unitsLayer = svg("g", { class: "gf-units" });
     root.appendChild(unitsLayer);
+    const chitLayer = svg("g", { class: "gf-chits" });     // the order chits, never hidden under a unit
+    root.appendChild(chitLayer);
     const ghostLayer = svg("g", { class: "gf-ghosts" });   // the selected unit's destinations, above the units
     root.appendChild(ghostLayer);
     if (!covered()) {
@@ -224,6 +226,7 @@ export async function mount(containers, core, view) {
       if (sel && st.showArcs) drawArcs(movesLayer, sel);
       for (const u of units) unitsLayer.appendChild(drawUnit(u));
       if (sel) unitsLayer.appendChild(drawUnit(sel, true));  // the selected unit on top
+      for (const u of units) { const c = orderChit(u); if (c) chitLayer.appendChild(c); }
       if (sel) drawMoves(ghostLayer, sel);
     }
     const tapeLayer = svg("g", { class: "gf-tape", "pointer-events": "none", "data-testid": "gf-tape-layer" });
@@ -288,8 +291,6 @@ export async function mount(containers, core, view) {
       g.appendChild(svg("circle", { cx: mx + 0.9 + i * 1.7, cy: my - 0.9, r: 0.75, fill: MARKERS[m] || "#777", stroke: "#1b1b1b",
         "stroke-width": 0.15, "data-testid": "gf-marker-" + m }, svg("title", {}, markerName(m))));
     });
-    const chit = orderChit(u);
-    if (chit) g.appendChild(chit);
     g.appendChild(svg("title", {}, unitTitle(u)));
     g.addEventListener("click", (e) => {
       e.stopPropagation();
@@ -813,7 +814,7 @@ export async function mount(containers, core, view) {
 
   function help(view) {
     const p = (view.phases || []).find((x) => x.id === phaseId(view)) || view.phase || {};
-    const name = `${p.number || ""}. ${nameOf(p)}${p.ref ? " (" + p.ref + ")" : ""}`;
+    const name = `${p.number ? p.number + ". " : ""}${nameOf(p)}${p.ref ? " (" + p.ref + ")" : ""}`;
     if (isOrders(view)) return name + " — " + L("choose your orders in secret, then give them face down.", "choisissez vos ordres en secret, puis donnez-les face cachée.");
     return name;
   }
