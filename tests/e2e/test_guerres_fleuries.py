@@ -296,6 +296,13 @@ def test_lobby_to_a_hot_seat_battle_with_secret_orders(page: Page, gf_server, ar
     a_units = [uid for uid in v["options"]["units"] if v["options"]["units"][uid].get("orders")]
     uid = a_units[0]
     chosen = next(o for o in v["options"]["units"][uid]["orders"] if not o["needs_target"])
+    # an order that needs a target (or a direction): the orders cannot be given until it is chosen
+    aimed = next((o for o in v["options"]["units"][uid]["orders"] if o["needs_target"] and o.get("targets")), None)
+    if aimed:
+        page.get_by_test_id("gf-order-" + uid).select_option(aimed["id"])
+        expect(page.get_by_test_id("gf-submit-orders")).to_be_disabled()
+        page.get_by_test_id("gf-target-" + uid).select_option(aimed["targets"][0])
+        expect(page.get_by_test_id("gf-submit-orders")).to_be_enabled()
     page.get_by_test_id("gf-order-" + uid).select_option(chosen["id"])
     page.get_by_test_id("gf-submit-orders").click()
     # the other side takes the screen: A's chit face down, its order's name nowhere about A's unit
@@ -311,6 +318,8 @@ def test_lobby_to_a_hot_seat_battle_with_secret_orders(page: Page, gf_server, ar
     # revealed (phase 4 on): the chit face up for everyone
     expect(page.locator(f"[data-testid=gf-chit][data-unit={uid}]")).to_have_count(1)
     assert chosen["name"] in page.get_by_test_id("gf-unit-" + uid).text_content()
+    shown = next(u for u in page.evaluate("window.oriflamme.state.view.units") if u["id"] == uid)
+    assert shown["order"]["id"] == chosen["id"] and shown["order"]["target"] is None   # the aimed order's target dropped
 
 
 def test_online_seats_never_see_the_other_sides_orders(browser, gf_server, artifacts):

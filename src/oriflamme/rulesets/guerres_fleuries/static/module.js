@@ -362,7 +362,8 @@ export async function mount(containers, core, view) {
     return g;
   }
   const chitText = (o) => String((fr() ? o.short_fr || o.short : o.short) || nameOf(o) || o.id || "").slice(0, 3).toUpperCase();
-  const targetName = (id) => { const t = unitOf(id); return t ? t.name : id; };
+  const DIRECTIONS = { left: ["left", "gauche"], right: ["right", "droite"] };
+  const targetName = (id) => { const t = unitOf(id); return t ? t.name : DIRECTIONS[id] ? L(...DIRECTIONS[id]) : id; };
 
   // arcs (OR-GF20, gf-geom's tabletop.arc_of): the footprint's two diagonals, extended, cut the
   // plane into the front, right, rear and left arcs; the front arc is shaded
@@ -572,7 +573,7 @@ export async function mount(containers, core, view) {
       const u = unitOf(uid) || { name: uid };
       const d = st.draft[uid] || {};
       const sel = el("select", { testid: "gf-order-" + uid, "aria-label": u.name,
-        onchange: (e) => { st.draft[uid] = { ...(st.draft[uid] || {}), order: e.target.value || undefined };
+        onchange: (e) => { st.draft[uid] = { order: e.target.value || undefined, target: null };
                            if (!e.target.value) delete st.draft[uid]; core.render(); } },
         el("option", { value: "" }, L("— no order —", "— pas d'ordre —")),
         (o.orders || []).map((x) => el("option", { value: x.id, selected: d.order === x.id ? true : null,
@@ -598,7 +599,7 @@ export async function mount(containers, core, view) {
     ordersCard.append(el("div", { class: "card-actions" },
       el("button", { type: "button", class: "btn primary", testid: "gf-submit-orders", disabled: missing.length ? true : null,
         onclick: submitOrders }, L(`Give ${n} order${n === 1 ? "" : "s"}, face down`, `Donner ${n} ordre${n > 1 ? "s" : ""}, face cachée`)),
-      missing.length ? el("span", { class: "refusal" }, L("a charge needs its target", "une charge doit nommer sa cible")) : null));
+      missing.length ? el("span", { class: "refusal" }, L("an order still needs its target or direction", "un ordre attend encore sa cible ou sa direction")) : null));
   }
 
   function chargeNote(o, t) {
