@@ -107,7 +107,7 @@ def test_the_table_terrain_units_and_phase_bar(page: Page, gf_server, artifacts)
     assert all(abs(a - b) < 0.02 for p, q in zip(drawn, fx.view()["units"][4]["corners"]) for a, b in zip(p, q))
     expect(page.get_by_test_id("gf-unit-a3")).to_contain_text("27/30")
     expect(page.get_by_test_id("gf-marker-red")).to_have_count(1)
-    expect(page.get_by_test_id("gf-marker-yellow")).to_have_count(1)   # b2 in disorder
+    expect(page.get_by_test_id("gf-marker-disorder")).to_have_count(1)   # b2 in disorder
     # the 11 phases, each with its citation; phase 3 current
     for p in v["phases"]:
         step = page.get_by_test_id("step-" + p["id"])
@@ -435,3 +435,36 @@ def test_the_real_page_in_french(page: Page, gf_server):
     # the log in French (the events carry both texts)
     fr_log = [e["text_fr"] for e in call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["hotseat"])["log"]]
     expect(page.get_by_test_id("log-text").last).to_have_text(fr_log[-1])
+
+
+def test_a_whole_battle_then_its_replay(page: Page, gf_server, artifacts):
+    """A random battle played to its end through the API; the page shows the outcome, then every
+    tenth replay frame draws the table with the units where they stood, without a script error."""
+    import random
+    g = call(gf_server, "POST", "/api/games", {"scenario": SCENARIO, "ruleset": "guerres-fleuries", "mode": "hotseat", "seed": 5})
+    tok, rng = g["seats"]["hotseat"], random.Random(5)
+    for _ in range(3000):
+        v = call(gf_server, "GET", f"/api/games/{g['id']}", token=tok)
+        if v["over"]:
+            break
+        acts = [x["action"] for x in v["options"]["actions"]]
+        ends = [a for a in acts if a["type"] == "end_phase"]
+        a = ends[0] if ends and rng.random() < 0.5 else rng.choice(acts)
+        call(gf_server, "POST", f"/api/games/{g['id']}/actions", {"action": a, "version": v["version"]}, tok)
+    assert v["over"]
+    page.goto(gf_server + g["links"]["hotseat"])
+    expect(page.get_by_test_id("banner")).to_contain_text(v["result"][:20])
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    page.screenshot(path=str(artifacts / "gf-over.png"))
+    page.get_by_test_id("replay-toggle").click()
+    n = v["version"]
+    expect(page.get_by_test_id("replay-slider")).to_have_attribute("max", str(n))
+    for i in list(range(0, n, 10)) + [n]:
+        page.get_by_test_id("replay-slider").evaluate(
+            "(s, i) => { s.value = String(i); s.dispatchEvent(new Event('input')); }", i)
+        if i:   # "After action i of n — turn t, side, phase"
+            expect(page.get_by_test_id("replay-label")).to_contain_text(f"{i} of {n} — turn")
+            assert not page.get_by_test_id("replay-label").inner_text().rstrip().endswith(",")
+        assert page.locator("[data-testid^=gf-unit-]").count() > 0
+        assert page.locator("g.gf-chit").count() == 0          # a frame carries no orders
+    page.screenshot(path=str(artifacts / "gf-replay.png"))

@@ -180,3 +180,20 @@ def test_ruleset_plugs_the_terminal_into_oriflamme_play():
     assert GuerresFleuries().terminal() is terminal
     for name in ("title", "render", "status", "summary", "play_turn"):
         assert callable(getattr(terminal, name))
+
+
+def test_the_browser_module_names_every_marker_of_the_engine():
+    """Each marker the state knows (battle/state.py MARKERS) has a colour and a name in both
+    languages in the browser module (else it would be a grey dot without a legend)."""
+    import re
+    from pathlib import Path
+
+    import oriflamme.rulesets.guerres_fleuries as gf
+    from oriflamme.rulesets.guerres_fleuries.battle.state import MARKERS
+
+    js = (Path(gf.__file__).parent / "static" / "module.js").read_text(encoding="utf-8")
+    colours = re.search(r"const MARKERS = \{(.*?)\};", js, re.S).group(1)
+    names = re.search(r"function markerName\(m\) \{(.*?)\}\[m\]", js, re.S).group(1)
+    for m in MARKERS:
+        assert re.search(rf"\b{m}: \"#[0-9a-f]{{6}}\"", colours), m
+        assert re.search(rf"\b{m}: L\(\"[^\"]+\", \"[^\"]+\"\)", names), m

@@ -137,7 +137,9 @@ class GuerresFleuries(Ruleset):
         return views.options(state, side, engine.legal_actions(state, side) if side else [])
 
     def frame(self, state: Battle, side: str | None) -> dict:
+        # the replay bar names the side to act and the phase (gf-ui: "step" is the phase's id)
         return {"log_length": len(self.visible_events(state, side)), "turn": state.turn, "phase": state.phase,
+                "step": views.phase_json(state)["id"], "active": None if state.over else state.acting,
                 "units": [{"id": u.id, "x": round(u.x, 2), "y": round(u.y, 2), "heading": round(u.heading, 2),
                            "figures": u.figures, "status": u.status} for u in state.units.values()],
                 **self.outcome(state).to_json()}

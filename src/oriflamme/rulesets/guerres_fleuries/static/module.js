@@ -19,7 +19,10 @@
 const NS = "http://www.w3.org/2000/svg";
 const COLOURS = { A: "#a3242b", B: "#1f4f99" };
 const LIGHT = { A: "#f3d6d2", B: "#d5e0f3" };
-const MARKERS = { red: "#d62d20", green: "#2e8b3a", yellow: "#f1c40f", counter_charge: "#8e44ad" };
+// the engine's markers (battle/state.py, gf-combat): the seed's red, green and yellow (disorder) counters and the
+// states a unit carries from one phase to the next
+const MARKERS = { red: "#d62d20", green: "#2e8b3a", disorder: "#f1c40f", yellow: "#f1c40f", counter_charge: "#8e44ad",
+  uncontrolled_advance: "#e67e22", rout_continues: "#1b1b1b", routed_in_melee: "#5d4037", stunned: "#7f8c8d", pursuing: "#c0392b" };
 const MARGIN = 7;
 const GONE = ["removed", "dead", "destroyed", "fled"];
 
@@ -284,7 +287,7 @@ export async function mount(containers, core, view) {
       isChar ? short : `${short} ${fig}`));
     // markers: red (failed command), green (moved in phase 1), yellow (disorder), counter-charge
     const marks = (u.markers || []).slice();
-    if (u.disorder && !marks.includes("yellow")) marks.push("yellow");
+    if (u.disorder && !marks.includes("disorder") && !marks.includes("yellow")) marks.push("disorder");
     marks.forEach((m, i) => {
       const c = isChar ? [[u.x + 1.5, u.y - 1.5]] : cornersOf(u);
       const [mx, my] = c[0];
@@ -314,7 +317,13 @@ export async function mount(containers, core, view) {
       red: L("red: failed its command test (automatic move in phase 7)", "rouge : test de commandement raté (mouvement automatique en phase 7)"),
       green: L("green: moved in phase 1", "vert : a bougé en phase 1"),
       yellow: L("yellow: in disorder", "jaune : en désordre"),
+      disorder: L("yellow: in disorder", "jaune : en désordre"),
       counter_charge: L("counter-charge", "contre-charge"),
+      uncontrolled_advance: L("uncontrolled advance", "avance incontrôlée"),
+      rout_continues: L("routing: goes on routing", "en déroute : continue de fuir"),
+      routed_in_melee: L("routed in melee: cannot be rallied before phase 11 of the next turn", "en déroute après la mêlée : pas de ralliement avant la phase 11 du tour suivant"),
+      stunned: L("stunned", "étourdi"),
+      pursuing: L("pursuing", "en poursuite"),
     }[m] || m;
   }
 
@@ -655,7 +664,7 @@ export async function mount(containers, core, view) {
         : u.order ? nameOf(u.order) + (u.order.target ? " → " + targetName(u.order.target) : "") : "—"));
     const status = [];
     if (u.disorder) status.push(L("in disorder", "en désordre"));
-    for (const m of u.markers || []) status.push(markerName(m));
+    for (const m of u.markers || []) if (!(m === "disorder" && u.disorder)) status.push(markerName(m));
     if (u.status && u.status !== "ok" && u.status !== "active") status.push(u.status);
     if (u.led_by) status.push(L("led by ", "mené par ") + targetName(u.led_by));
     unitCard.append(head, facts);
@@ -842,7 +851,7 @@ export async function mount(containers, core, view) {
     },
     clear() { st.dest = null; st.preview = null; },
     phase, help, endStep,
-    stepName: (s) => { const p = (v().phases || []).find((x) => x.id === s); return p ? nameOf(p) : String(s || ""); },
+    stepName: (s) => { const p = (v().phases || []).find((x) => x.id === s); return p ? nameOf(p) : s === "deployment" ? L("Deployment", "Déploiement") : String(s || ""); },
     colourOf,
     onLanguage() { st.preview = null; },
     onKey(e) {
