@@ -468,3 +468,18 @@ def test_a_whole_battle_then_its_replay(page: Page, gf_server, artifacts):
         assert page.locator("[data-testid^=gf-unit-]").count() > 0
         assert page.locator("g.gf-chit").count() == 0          # a frame carries no orders
     page.screenshot(path=str(artifacts / "gf-replay.png"))
+
+
+def test_deployment_by_clicking_in_the_zone(page: Page, gf_server):
+    g = call(gf_server, "POST", "/api/games", {"scenario": SCENARIO, "ruleset": "guerres-fleuries", "mode": "hotseat", "seed": 4})
+    v = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["hotseat"])
+    assert v["phase"]["id"] == "deployment"
+    page.goto(gf_server + g["links"]["hotseat"])
+    uid = next(iter(v["options"]["units"]))
+    page.get_by_test_id("gf-unit-" + uid).click()
+    expect(page.get_by_test_id("gf-place-help")).to_be_visible()
+    page.locator("[data-testid=gf-move-sample]").first.click()
+    expect(page.get_by_test_id("gf-move-commit")).to_have_text("Place here")
+    n = page.get_by_test_id("log-event").count()
+    page.get_by_test_id("gf-move-commit").click()
+    expect(page.get_by_test_id("log-event")).to_have_count(n + 1)

@@ -115,7 +115,7 @@ export async function mount(containers, core, view) {
   const unitOpts = (uid) => ((opts().units || {})[uid]) || null;
   const generic = () => (opts().actions || []);
   function labelOf(o) {
-    if (o.label) return o.label;
+    if (o.label) return fr() ? o.label_fr || o.label : o.label;
     const a = o.action, u = a.unit && unitOf(a.unit), n = u ? u.name : a.unit;
     switch (a.type) {
       case "command_test": return L(`Command test: ${n}`, `Test de commandement : ${n}`);
@@ -670,6 +670,11 @@ export async function mount(containers, core, view) {
     unitCard.append(head, facts);
     if (status.length) unitCard.append(el("p", { class: "help" }, status.join(" · ")));
     const o = unitOpts(u.id);
+    if (o && o.place && !core.state.replay) {
+      unitCard.append(el("h3", {}, L("Deployment", "Déploiement")),
+        el("p", { class: "help", testid: "gf-place-help" }, L("Click a ghost base or a spot in your deployment zone to place the unit there; the server checks the zone and the room.",
+          "Cliquez un socle fantôme ou un point de votre zone de déploiement pour y placer l'unité ; le serveur vérifie la zone et la place.")));
+    }
     if (o && o.moves && !core.state.replay) {
       const mv = o.moves;
       unitCard.append(el("h3", {}, L("Movement", "Mouvement")),
@@ -680,6 +685,8 @@ export async function mount(containers, core, view) {
         penaltyList(mv.penalties),
         el("p", { class: "help" }, L("Click a ghost base or any spot on the table; the server rules on the path before you commit.",
           "Cliquez un socle fantôme ou un point de la table ; le serveur juge le trajet avant que vous ne validiez.")));
+    }
+    if (o && (o.moves || o.place) && !core.state.replay) {
       if (st.dest) {
         const turn = (d) => el("button", { type: "button", class: "btn icon", title: L(`turn ${d}°`, `tourner de ${d}°`),
           onclick: () => chooseDest(u, st.dest.x, st.dest.y, st.dest.heading + d) }, d > 0 ? "↻" : "↺");
@@ -687,7 +694,7 @@ export async function mount(containers, core, view) {
           turn(-45), el("span", { class: "muted" }, `${st.dest.heading}°`), turn(45),
           el("button", { type: "button", class: "btn primary", testid: "gf-move-commit",
             disabled: st.preview && st.preview.legal === false ? true : null,
-            onclick: () => core.commit(moveAction(u.id, st.dest)) }, L("Move here", "Aller ici")),
+            onclick: () => core.commit(moveAction(u.id, st.dest)) }, o.place ? L("Place here", "Placer ici") : L("Move here", "Aller ici")),
           el("button", { type: "button", class: "btn", onclick: () => { st.dest = null; st.preview = null; core.render(); } }, L("Cancel", "Annuler"))));
       }
     }
