@@ -153,3 +153,13 @@ def test_pursuit_follows_the_loser_in_phase_1():
     events = morale_play.automatic_moves(st)
     assert [e["type"] for e in events] == ["automatic_move", "pursuit"]
     assert b.y < y0 and a.disorder
+
+
+def test_a_figure_without_a_printed_melee_weapon_cannot_strike_and_the_game_goes_on():
+    a = _jaguars(melee_weapon=None)
+    b = _clubs()
+    st = battle(a, b, phase=10)
+    events = melee_play.resolve(st, Always(1))
+    mine = next(e for e in events if e["type"] == "melee" and e["unit"] == "jaguars")
+    assert mine["hits"] == 0 and "cannot strike" in mine["explanation"][-1]
+    assert a.figures < 20  # the clubs still strike

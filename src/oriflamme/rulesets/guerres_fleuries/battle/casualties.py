@@ -1,7 +1,7 @@
 """Casualties on the table: figures removed rank by rank, wounds on characters, creatures and
 monsters (the part-1 wound referee), captures, and the simultaneous ledger fire and melee fill
-before anything is removed ("Les pertes sont comptabilisées et enlevées simultanément", l.252;
-"Les tirs sont simultanés, les pertes aussi", l.286; melee step 6 "Les pertes sont enlevées", l.1552).
+before anything is removed ("Les pertes sont comptabilisées et enlevées simultanément", l.248;
+"Les tirs sont simultanés, les pertes aussi", l.301; melee step 6 "Les pertes sont enlevées", l.1553).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .fighters import alive, depth, mark, pose, ranks_for, set_pose, unit, width
 #: the wound table of each being (data/wounds.toml TABLES); a creature without its own table reads
 #: the monsters' (OR-GF54)
 WOUND_TABLE = {"character": "personnages", "monster": "monstres", "pteradon": "pteradon"}
-REMOVE_REF = "GF seed 003 l.252, l.830"
+REMOVE_REF = "GF seed 003 l.248, l.826"
 
 
 def wound_table(u) -> str:
@@ -30,7 +30,7 @@ def wound_table(u) -> str:
 
 
 def remove_figures(u, n: int) -> dict:
-    """Remove ``n`` figures from the rear, rank by rank (l.830 "Les pertes peuvent être retirées sur
+    """Remove ``n`` figures from the rear, rank by rank (l.826 "Les pertes peuvent être retirées sur
     plusieurs rangs"): the front edge stays where it is, the footprint loses its emptied ranks, and
     the frontage shrinks only when fewer figures than a rank remain. 0 figures: destroyed."""
     before = {"figures": u.figures, "ranks": u.ranks, "frontage": u.frontage}
