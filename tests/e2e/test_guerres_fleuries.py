@@ -483,3 +483,28 @@ def test_deployment_by_clicking_in_the_zone(page: Page, gf_server):
     n = page.get_by_test_id("log-event").count()
     page.get_by_test_id("gf-move-commit").click()
     expect(page.get_by_test_id("log-event")).to_have_count(n + 1)
+
+
+def test_a_battle_with_a_saved_army(page: Page, gf_server):
+    """The owner's valid armies (the builder's token in this browser) are offered beside the examples."""
+    import copy
+    import urllib.request
+    owner = call(gf_server, "POST", "/api/owners")["owner"]
+    ex = call(gf_server, "GET", "/api/rulesets/guerres-fleuries/army/examples")["examples"]
+    mine = copy.deepcopy(next(iter(ex.values())))
+    mine["name"] = "My own flower host"
+    mine["units"][0]["name"] = "My chosen jaguars"
+    req = urllib.request.Request(gf_server + "/api/armies", data=json.dumps(mine).encode(), method="POST",
+                                 headers={"Content-Type": "application/json", "X-Owner": owner})
+    with urllib.request.urlopen(req) as r:
+        saved = json.loads(r.read())
+    assert saved["valid"]
+    page.add_init_script(f"localStorage.setItem('oriflamme.owner', {json.dumps(owner)});")
+    page.goto(gf_server + "/")
+    a = page.get_by_test_id("from-armies-guerres-fleuries-A")
+    expect(a.locator(f"option[value='saved:{saved['id']}']")).to_contain_text("My own flower host")
+    a.select_option(f"saved:{saved['id']}")
+    page.get_by_test_id("from-armies-hotseat-guerres-fleuries").click()
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    names = [u["name"] for u in page.evaluate("window.oriflamme.state.view.units") if u["side"] == "A"]
+    assert "My chosen jaguars" in names
