@@ -151,10 +151,13 @@ def test_the_percentages_before_a_roll_are_the_servers(page: Page, gf_server, ar
     v = fx.view()
     v["mode"] = "online"; v["seat"] = "A"
     game = open_fixture(page, gf_server, v)
+    arc = rs.option_detail(g.state, "A4")["fire_arc"]
     game.detail["a1"] = {"unit": "a1", "fire": [dict(f, target="b2") for f in fire],
-                         "melee": [dict(m, target="b1") for m in melee]}
+                         "melee": [dict(m, target="b1") for m in melee], "fire_arc": arc}
     page.get_by_test_id("gf-unit-a1").click()
     expect(page.get_by_test_id("gf-fire-odds")).to_contain_text(f"Skink slingers {fire[0]['percent']} %")
+    expect(page.get_by_test_id("gf-fire-arc")).to_have_count(1)
+    assert "OR-GF50" in page.get_by_test_id("gf-fire-arc").text_content()
     expect(page.get_by_test_id("gf-melee-odds")).to_contain_text(f"{melee[0]['percent']} %")
     expect(page.get_by_test_id("gf-melee-odds")).to_contain_text(f"they: {melee[0]['enemy_percent']} %")
     page.get_by_test_id("gf-fire-odds").locator("summary").first.click()

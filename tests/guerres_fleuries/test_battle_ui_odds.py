@@ -49,6 +49,23 @@ def test_fire_odds_are_the_fire_preview():
     assert rs.digest(g.state) == before        # no die, no change
 
 
+def test_the_fire_arc_is_the_fire_codes():
+    """A unit with a missile weapon gets the polygon the fire code tests targets against (45° out of
+    the front corners, OR-GF50), reaching the weapon's longest range; the target in the arc is inside."""
+    from shapely.geometry import Polygon
+
+    from oriflamme.geometry import tabletop
+    rs, g = facing()
+    d = rs.option_detail(g.state, "A4")
+    fa = d["fire_arc"]
+    assert fa["range_cm"] == fire_play.max_range(g.state.units["A4"]) and fa["half_angle_deg"] == 45
+    assert fa["decision"] == "OR-GF50" and "l.848" in fa["ref"]
+    fan = Polygon(fa["points"])
+    b8 = g.state.units["B8"]
+    assert fan.intersects(tabletop.footprint(b8.pose, b8.width, b8.depth))
+    assert "fire_arc" not in rs.option_detail(g.state, "A3")          # spearmen: no missile weapon
+
+
 def test_melee_odds_are_the_melee_preview():
     rs, g = facing()
     d = rs.option_detail(g.state, "A3")

@@ -226,7 +226,16 @@ class GuerresFleuries(Ruleset):
                 melee.append({"target": o.id, "percent": mine.get("percent"), "enemy_percent": theirs.get("percent"),
                               "steps": mine.get("explanation", []), "citations": mine.get("citations", []),
                               "ref": "GF Mêlée"})
-        return {"unit": u.id, "fire": fire_play.options(state, u.id) if u.alive else [], "melee": melee}
+        out = {"unit": u.id, "fire": fire_play.options(state, u.id) if u.alive else [], "melee": melee}
+        if u.alive and u.missile:   # the fire arc the fire code uses (OR-GF50), reaching the weapon's longest range
+            from oriflamme.geometry import tabletop
+            from .battle import combat_data
+            fa, reach = combat_data.data().fire_arc, fire_play.max_range(u)
+            fan = tabletop.sector(u.pose, u.width, u.depth, reach, fa.half_angle_deg)
+            out["fire_arc"] = {"points": [[round(x, 2), round(y, 2)] for x, y in fan.exterior.coords],
+                               "range_cm": reach, "half_angle_deg": fa.half_angle_deg, "ref": fa.ref,
+                               "decision": fa.decision}
+        return out
 
     # --- the terminal front end (gf-ui: terminal.py) ---------------------------------------------
     def terminal(self):

@@ -227,6 +227,7 @@ export async function mount(containers, core, view) {
       const units = positions();
       const sel = units.find((u) => u.id === st.selected);
       if (sel && st.showArcs) drawArcs(movesLayer, sel);
+      if (sel && st.showArcs) drawFireArc(movesLayer, sel);
       for (const u of units) unitsLayer.appendChild(drawUnit(u));
       if (sel) unitsLayer.appendChild(drawUnit(sel, true));  // the selected unit on top
       for (const u of units) { const c = orderChit(u); if (c) chitLayer.appendChild(c); }
@@ -393,6 +394,17 @@ export async function mount(containers, core, view) {
       lab(h - 90, half + 4, L("left", "gauche")), lab(h + 180, (u.depth || 2) / 2 + 6, L("rear", "arrière")));
     g.appendChild(svg("title", {}, L("arcs: the diagonals of the base, extended (OR-GF20)", "arcs : les diagonales du socle, prolongées (OR-GF20)")));
     layer.appendChild(g);
+  }
+
+  // the fire arc of a unit with a missile weapon, as the fire code draws it (the server's polygon:
+  // 45° outwards from the front corners, to the weapon's longest range; OR-GF50)
+  function drawFireArc(layer, u) {
+    const fa = st.detail && st.detail.key && st.detail.key.startsWith(u.id + "@") && st.detail.fireArc;
+    if (!fa || !Array.isArray(fa.points)) return;
+    layer.appendChild(svg("polygon", { points: pts(fa.points), fill: "#c0392b", "fill-opacity": 0.08, stroke: "#c0392b",
+      "stroke-width": 0.3, "stroke-dasharray": "2 1", "pointer-events": "none", "data-testid": "gf-fire-arc" },
+      svg("title", {}, L(`fire arc: ${fa.half_angle_deg}° outwards, up to ${fa.range_cm} cm (${fa.ref}; ${fa.decision})`,
+        `arc de tir : ${fa.half_angle_deg}° vers l'extérieur, jusqu'à ${fa.range_cm} cm (${fa.ref} ; ${fa.decision})`))));
   }
 
   // movement preview: the allowance around the unit, the sampled destinations (ghosts), the chosen one
@@ -638,7 +650,8 @@ export async function mount(containers, core, view) {
     st.detail = { key, loading: true };
     core.get("/moves/" + encodeURIComponent(u.id)).then((d) => {
       if (!st.detail || st.detail.key !== key) return;
-      st.detail = { key, fire: d.fire || [], melee: d.melee || [] };
+      st.detail = { key, fire: d.fire || [], melee: d.melee || [], fireArc: d.fire_arc || null };
+      drawTable();
       renderPanel();
     }).catch(() => { if (st.detail && st.detail.key === key) st.detail = { key, fire: [], melee: [] }; });
   }
