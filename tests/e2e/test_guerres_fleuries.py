@@ -127,6 +127,12 @@ def test_selection_arcs_moves_and_odds(page: Page, gf_server, artifacts):
     expect(page.get_by_test_id("gf-move-allowance")).to_contain_text("15.0 cm")
     expect(page.get_by_test_id("gf-penalties")).to_contain_text("Flower stream")
     expect(page.get_by_test_id("gf-penalties").get_by_test_id("citation")).to_have_text("GF-D2")
+    # the pointer's distance from the unit and what the allowance leaves (straight, before terrain)
+    x, y = page.evaluate("""([x, y]) => { const s = document.querySelector('[data-testid=gf-svg]');
+        const p = s.createSVGPoint(); p.x = x; p.y = y; const q = p.matrixTransform(s.getScreenCTM());
+        return [q.x, q.y]; }""", [95, 92])
+    page.mouse.move(x, y)
+    expect(page.get_by_test_id("gf-hover-distance")).to_contain_text("10.0 cm · left 5.0 cm before terrain")
     # a sampled destination: the server rules on it before anything is committed
     page.locator("[data-testid=gf-move-sample][data-i='1']").click()
     expect(page.get_by_test_id("gf-preview")).to_contain_text("spent")

@@ -449,7 +449,7 @@ export async function mount(containers, core, view) {
       layer.appendChild(svg("line", { x1: sel.x, y1: sel.y, x2: st.hover[0], y2: st.hover[1], stroke: left >= 0 ? "#1a7f37" : "#a3242b",
         "stroke-width": 0.3, "stroke-dasharray": "1 0.6" }));
       layer.appendChild(tapeLabel(st.hover[0], st.hover[1] - 2,
-        `${fmtCm(d)} cm · ${left >= 0 ? L("left", "reste") + " " + fmtCm(left) : L("over by", "dépasse de") + " " + fmtCm(-left)} cm`,
+        `${fmtCm(d)} cm · ${left >= 0 ? L("left", "reste") + " " + fmtCm(left) : L("over by", "dépasse de") + " " + fmtCm(-left)} cm ${L("before terrain", "hors terrain")}`,
         "gf-hover-distance"));
     }
     if (!st.tape) return;
