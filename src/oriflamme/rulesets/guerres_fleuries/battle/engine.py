@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import magic_play, moves, orders as orders_mod, turn, victory
+from . import command, magic_play, moves, orders as orders_mod, turn, victory
 from .actions import Action, action_from_json
 from .rules import rules
 from .state import Battle, SIDES
@@ -42,7 +42,15 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
         out += casts(state, who)
         for u in turn.movers(state, who):
             budget, direction, keep, _ = turn.move_budget(u)
-            for x, y, h in moves.samples(state, u, budget, direction, keep):
+            points = moves.samples(state, u, budget, direction, keep)
+            if u.kind == "character" and not u.leads and direction == "forward":
+                for x, y, h in command.contact_samples(state, u, budget):
+                    try:
+                        moves.check_destination(state, u, x, y, h, budget=budget, direction=direction)
+                    except IllegalAction:
+                        continue
+                    points.append([x, y, h])
+            for x, y, h in points:
                 out.append(Action("move", who, unit=u.id, x=x, y=y, heading=h))
         out.append(Action("end_phase", who))
     return out
@@ -176,7 +184,9 @@ def apply(state: Battle, a: Action) -> list[dict]:
     elif a.type == "orders":
         turn.give_orders(state, a.side, a.order_map())
     elif a.type == "move":
+        before = command.poses(state)
         turn.move(state, state.units[a.unit], a.x, a.y, a.heading)
+        command.follow(state, before)
     elif a.type == "cast":
         turn.record(state, magic_play.cast(state, a.unit, a.spell, a.target, state.dice))
         victory.check_broken(state)

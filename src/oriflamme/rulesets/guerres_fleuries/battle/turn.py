@@ -16,7 +16,7 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, victory
+from . import command, fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, victory
 from .actions import Action, emit
 from .deploy import deploy_all, zones
 from .rules import rules
@@ -55,7 +55,9 @@ def next_phase(state: Battle) -> None:
     state.done = []
     phase_event(state)
     if state.phase == 6:
+        before = command.poses(state)
         phase6_orders_in_place(state)
+        command.follow(state, before)
 
 
 def new_turn(state: Battle) -> None:
@@ -86,6 +88,8 @@ def movers(state: Battle, side: str) -> list[Unit]:
     for u in state.side_units(side):
         if u.moved or u.status != "ok" or u.order is None or fighters.in_combat(state, u):
             continue
+        if u.kind == "character" and u.leads:
+            continue  # he moves with the unit he controls (OR-GF41)
         play = rules().order_play.get(u.order)
         if play and play.move != "none" and u.order != "charger":
             out.append(u)
@@ -129,7 +133,9 @@ def advance(state: Battle) -> None:
                     return
         else:
             state.acting = None
+            before = command.poses(state)
             AUTOMATIC[p](state)
+            command.follow(state, before)
             if state.over:
                 break
         state.acting = None
