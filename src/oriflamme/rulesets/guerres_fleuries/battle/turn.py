@@ -79,9 +79,23 @@ def new_turn(state: Battle) -> None:
 # --- who decides --------------------------------------------------------------------------------------
 def needs_command_test(state: Battle, u: Unit) -> bool:
     """GF-C5: no test for characters, units that moved in phase 1, units in combat, units under a
-    character's direct control (and brigades, on roads: not modelled yet), routing units."""
+    character's direct control, units in column on a road (brigades are not modelled), routing units."""
     return (u.alive and u.kind != "character" and not u.tested and "green" not in u.markers
-            and not fighters.in_combat(state, u) and u.led_by is None and u.status == "ok")
+            and not fighters.in_combat(state, u) and u.led_by is None and u.status == "ok"
+            and not on_road_in_column(state, u))
+
+
+ROAD = "route"
+REF_ROAD = "GF seed 003 l.263, l.545"
+
+
+def on_road_in_column(state: Battle, u: Unit) -> bool:
+    """A unit in column whose centre stands on a road (within half its frontage of the road's line)."""
+    if u.formation != "column":
+        return False
+    centre = tt.Point(u.x, u.y)
+    return any(e.kind == ROAD and e.geometry.distance(centre) <= u.width / 2
+               for e in state.battlefield.elements)
 
 
 def movers(state: Battle, side: str) -> list[Unit]:
@@ -224,9 +238,11 @@ def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
 def move(state: Battle, u: Unit, x: float, y: float, heading: float) -> dict:
     budget, direction, keep, steps = move_budget(u)
     out = moves.check_destination(state, u, x, y, heading, budget=budget, direction=direction, keep_heading=keep)
+    sweep = tt.swept(u.pose, tt.Pose(x, y, heading), u.width, u.depth)
     moves.apply_move(u, x, y, heading)
     u.moved = True
     u.moved_cm += out["path_cm"]
+    interpenetration(state, u, sweep)
     if u.order == "s_evader":
         u.set_disorder(True)  # l.616: the evader ends in disorder
     emit(state, "move", f"{u.name} moves {out['cost_cm']:.1f} of {budget:.1f} cm",
@@ -235,6 +251,22 @@ def move(state: Battle, u: Unit, x: float, y: float, heading: float) -> dict:
          ruling={"explanation": [s["text"] for s in steps] + out["steps"],
                  "citations": [s["ref"] for s in steps] + ["GF seed 003 l.588-590", "OR-GF37"]})
     return out
+
+
+def interpenetration(state: Battle, u: Unit, sweep) -> None:
+    """l.638-642: passing through friends in open order or characters is free; any other friend
+    crossed disorders both units."""
+    if u.open_order:
+        return
+    for f in state.side_units(u.side):
+        if f.id == u.id or f.open_order or f.altitude == "flight" or u.altitude == "flight":
+            continue
+        if sweep.intersection(f.footprint()).area > 0.01:
+            u.set_disorder(True)
+            f.set_disorder(True)
+            emit(state, "disorder", f"{u.name} passes through {f.name}: both are disordered",
+                 f"{u.name} traverse {f.name} : les deux sont en désordre", side=u.side, ref="GF seed 003 l.638-642",
+                 unit=u.id, other=f.id)
 
 
 # --- the automatic phases ---------------------------------------------------------------------------------
