@@ -197,3 +197,25 @@ def test_the_browser_module_names_every_marker_of_the_engine():
     for m in MARKERS:
         assert re.search(rf"\b{m}: \"#[0-9a-f]{{6}}\"", colours), m
         assert re.search(rf"\b{m}: L\(\"[^\"]+\", \"[^\"]+\"\)", names), m
+
+
+def test_oriflamme_play_opens_the_battle_in_the_terminal(tmp_path):
+    """`oriflamme play battle-of-the-flowers --ruleset guerres-fleuries`: the title, the table as text,
+    the units, then the prompt; 'units' and 'quit' answered."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = dict(os.environ, PYTHONPATH=str(src) + os.pathsep + os.environ.get("PYTHONPATH", ""), COLUMNS="200")
+    r = subprocess.run([sys.executable, "-c", "import sys; from oriflamme.cli.main import main; sys.exit(main())",
+                        "play", SCENARIO, "--ruleset", "guerres-fleuries", "--seed", "7"],
+                       input="units\nquit\n", capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "The battle of the flowers" in out and "180 × 120 cm" in out
+    assert "Map: 1 character = 3 cm across" in out
+    assert "Deployment (GF seed 003 l.489-495)" in out
+    assert out.count("Jaguar knights") >= 2            # the roster, then 'units'
+    assert "Game left unfinished." in out
