@@ -123,6 +123,7 @@ def test_selection_arcs_moves_and_odds(page: Page, gf_server, artifacts):
     game = open_fixture(page, gf_server, v)
     page.get_by_test_id("gf-unit-a2").click()
     expect(page.get_by_test_id("gf-unit-name")).to_contain_text("Noble warriors of the eagle")
+    expect(page.get_by_test_id("gf-unit-a2")).to_have_count(1)     # drawn once, on top of the others
     expect(page.get_by_test_id("gf-arcs")).to_be_attached()
     expect(page.get_by_test_id("gf-move-allowance")).to_contain_text("15.0 cm")
     expect(page.get_by_test_id("gf-penalties")).to_contain_text("Flower stream")

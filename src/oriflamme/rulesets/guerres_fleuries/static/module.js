@@ -18,7 +18,6 @@
  */
 const NS = "http://www.w3.org/2000/svg";
 const COLOURS = { A: "#a3242b", B: "#1f4f99" };
-const LIGHT = { A: "#f3d6d2", B: "#d5e0f3" };
 // the engine's markers (battle/state.py, gf-combat): the seed's red, green and yellow (disorder) counters and the
 // states a unit carries from one phase to the next
 const MARKERS = { red: "#d62d20", green: "#2e8b3a", disorder: "#f1c40f", yellow: "#f1c40f", counter_charge: "#8e44ad",
@@ -228,15 +227,15 @@ export async function mount(containers, core, view) {
       const sel = units.find((u) => u.id === st.selected);
       if (sel && st.showArcs) drawArcs(movesLayer, sel);
       if (sel && st.showArcs) drawFireArc(movesLayer, sel);
-      for (const u of units) unitsLayer.appendChild(drawUnit(u));
-      if (sel) unitsLayer.appendChild(drawUnit(sel, true));  // the selected unit on top
+      for (const u of units) if (u !== sel) unitsLayer.appendChild(drawUnit(u));
+      if (sel) unitsLayer.appendChild(drawUnit(sel));  // the selected unit last: on top
       for (const u of units) { const c = orderChit(u); if (c) chitLayer.appendChild(c); }
       if (sel) drawMoves(ghostLayer, sel);
     }
     const tapeLayer = svg("g", { class: "gf-tape", "pointer-events": "none", "data-testid": "gf-tape-layer" });
     root.appendChild(tapeLayer);
     drawTape(tapeLayer);
-    bindTable(root, tapeLayer, movesLayer);
+    bindTable(root, tapeLayer);
     stage.innerHTML = "";
     stage.appendChild(root);
   }
@@ -247,7 +246,7 @@ export async function mount(containers, core, view) {
     return [x / points.length, y / points.length];
   }
 
-  function drawUnit(u, top) {
+  function drawUnit(u) {
     const side = u.side;
     const sel = u.id === st.selected;
     const g = svg("g", { class: "gf-unit-g", "data-testid": "gf-unit-" + u.id, "data-unit": u.id, "data-side": side, cursor: "pointer" });
@@ -834,10 +833,9 @@ export async function mount(containers, core, view) {
     const sub = view.orders_submitted || {};
     let note = "";
     if (isOrders(view) && !f) note = (view.sides || []).map((s) => `${sideName(s.id)} ${sub[s.id] ? "▣" : "…"}`).join(" · ");
-    const pending = null;
     return {
       steps: phases.map((p) => ({ id: p.id, label: `${shortPhase(p)}`, title: `${p.number}. ${nameOf(p)} — ${p.ref || ""}` })),
-      current: cur, note: note ? L("orders given: ", "ordres donnés : ") + note : "", pending,
+      current: cur, note: note ? L("orders given: ", "ordres donnés : ") + note : "", pending: null,
     };
   }
   const shortPhase = (p) => { const n = nameOf(p); return n.length > 16 ? n.slice(0, 15) + "…" : n; };
