@@ -242,6 +242,19 @@ def test_hot_seat_orders_stay_secret_until_the_reveal(page: Page, gf_server, art
     expect(page.get_by_test_id("step-p4")).to_have_attribute("aria-current", "step")
 
 
+def test_orders_owed_with_no_unit_to_order(page: Page, gf_server):
+    """A side whose units may all not receive an order still gives its (empty) orders from the card."""
+    v = fx.view()
+    v["mode"] = "online"; v["seat"] = "A"
+    for o in v["options"]["units"].values():
+        o["orders"] = []
+    v["options"]["actions"] = [{"action": {"type": "orders", "side": "A", "orders": {}}, "label": "Give the orders (face down): none"}]
+    game = open_fixture(page, gf_server, v)
+    expect(page.get_by_test_id("gf-orders")).to_contain_text("None of your units may receive an order")
+    page.get_by_test_id("gf-submit-orders").click()
+    assert posted(page, game, 1) == {"type": "orders", "side": "A", "orders": {}}
+
+
 def test_french(page: Page, gf_server):
     v = fx.view()
     v["mode"] = "online"; v["seat"] = "A"

@@ -581,13 +581,19 @@ export async function mount(containers, core, view) {
   function renderOrders() {
     const view = v();
     ordersCard.innerHTML = "";
-    const list = isOrders(view) && view.can_act && !core.state.replay ? orderableUnits() : [];
-    ordersCard.hidden = !list.length;
-    if (!list.length) return;
+    const open = isOrders(view) && view.can_act && !core.state.replay;
+    const list = open ? orderableUnits() : [];
+    // the card as long as the side owes its orders action, even when none of its units may receive one
+    const owed = open && (list.length || generic().some((o) => o.action.type === "orders"));
+    ordersCard.hidden = !owed;
+    if (!owed) return;
     const side = view.to_act;
     ordersCard.append(el("h3", {}, L(`Orders of ${sideName(side)} — face down`, `Ordres de ${sideName(side)} — face cachée`)),
-      el("p", { class: "help" }, L("Choose an order for each unit; they stay hidden from the other side until phase 4. A unit without an order does nothing.",
-        "Choisissez un ordre pour chaque unité ; l'adversaire ne les voit qu'en phase 4. Une unité sans ordre ne fait rien.")));
+      el("p", { class: "help" }, list.length
+        ? L("Choose an order for each unit; they stay hidden from the other side until phase 4. A unit without an order does nothing.",
+            "Choisissez un ordre pour chaque unité ; l'adversaire ne les voit qu'en phase 4. Une unité sans ordre ne fait rien.")
+        : L("None of your units may receive an order this turn (failed command tests, units in combat, moved in phase 1): give the empty list.",
+            "Aucune de vos unités ne peut recevoir d'ordre ce tour (tests de commandement ratés, unités au combat, mouvement en phase 1) : donnez la liste vide.")));
     const table = el("table", { class: "gf-order-table", testid: "gf-order-table" });
     for (const [uid, o] of list) {
       const u = unitOf(uid) || { name: uid };
