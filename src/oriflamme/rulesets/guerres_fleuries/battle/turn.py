@@ -16,7 +16,7 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import command, fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, victory
+from . import command, fighters, reactions, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, victory
 from .actions import Action, emit
 from .deploy import deploy_all, zones
 from .rules import rules
@@ -63,6 +63,7 @@ def next_phase(state: Battle) -> None:
 def new_turn(state: Battle) -> None:
     state.orders_in = {"A": False, "B": False}
     state.revealed = False
+    state.reacting = {}
     for u in state.units.values():
         u.tested = False
         u.moved = False
@@ -125,6 +126,15 @@ def advance(state: Battle) -> None:
                         return
                     state.orders_in[side] = True
             characters_orders(state)
+        elif p == 5:
+            found = False
+            for side in (first_mover(state), state.other(first_mover(state))):
+                if reactions.pending(state, side):
+                    state.acting = side
+                    found = True
+                    break
+            if found:
+                return
         elif p == 6:
             first = first_mover(state)
             for side in (first, state.other(first)):
@@ -251,6 +261,7 @@ def phase4_reveal(state: Battle) -> None:
         u.charging = True
         u.charge_half = True
         charge_move(state, u, target, half=True)
+    reactions.declare(state)
 
 
 def charge_move(state: Battle, u: Unit, target: Unit, half: bool) -> None:
@@ -277,12 +288,6 @@ def charge_move(state: Battle, u: Unit, target: Unit, half: bool) -> None:
         emit(state, "charge_move", f"{u.name} makes the {which} half of its charge towards {target.name} ({dist:.1f} cm)",
              f"{u.name} fait la {'première' if half else 'seconde'} moitié de sa charge vers {target.name} ({dist:.1f} cm)",
              side=u.side, ref="GF seed 003 l.600-604", unit=u.id, target=target.id, to=[x, y, h])
-
-
-def phase5_reactions(state: Battle) -> None:
-    emit(state, "reactions", "Reactions to charges: charged units stand (reaction tests not modelled yet)",
-         "Réactions aux charges : les unités chargées restent (tests de réaction pas encore modélisés)",
-         ref=rules().phase(5).ref, partial=True)
 
 
 FORMATION_NAMES = {"line": ("line", "ligne"), "column": ("column", "colonne"), "open": ("open order", "ordre ouvert")}
@@ -435,7 +440,7 @@ def record(state: Battle, events: list[dict]) -> None:
              ruling=merged, **body)
 
 
-AUTOMATIC = {1: phase1_automatic, 4: phase4_reveal, 5: phase5_reactions, 7: phase7_automatic, 8: phase8_fire,
+AUTOMATIC = {1: phase1_automatic, 4: phase4_reveal, 7: phase7_automatic, 8: phase8_fire,
              9: phase9_charges, 10: phase10_melee, 11: phase11_rally}
 
 
