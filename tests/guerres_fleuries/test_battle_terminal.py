@@ -219,3 +219,19 @@ def test_oriflamme_play_opens_the_battle_in_the_terminal(tmp_path):
     assert "Deployment (GF seed 003 l.489-495)" in out
     assert out.count("Jaguar knights") >= 2            # the roster, then 'units'
     assert "Game left unfinished." in out
+
+
+def test_odds_before_the_roll_in_the_terminal():
+    """'odds UNIT' prints the unit's fire percentage per target and its melee percentages, as the
+    ruleset's option_detail gives them (the combat code's previews)."""
+    from guerres_fleuries.test_battle_ui_odds import facing
+    rs, g = facing()
+    side = rs.to_act(g.state)
+    t = Term()
+    fire = rs.option_detail(g.state, "A4")["fire"][0]
+    melee = rs.option_detail(g.state, "A3")["melee"][0]
+    assert side == "A"                                   # the deployment: side A places first
+    text = t.type(g, "", "odds A4", "odds A3")
+    b8, b2 = g.state.units["B8"].name, g.state.units["B2"].name
+    assert f"fire at {b8}: {fire['percent']} %" in text and fire["steps"][0] in text
+    assert f"melee against {b2}: {melee['percent']} % (theirs: {melee['enemy_percent']} %)" in text
