@@ -478,6 +478,9 @@ def test_a_whole_battle_then_its_replay(page: Page, gf_server, artifacts):
     page.goto(gf_server + g["links"]["hotseat"])
     expect(page.get_by_test_id("banner")).to_contain_text(v["result"][:20])
     expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    for side, x in v["losses"].items():   # where each army stands against the victory conditions
+        expect(page.get_by_test_id("gf-losses-" + side)).to_contain_text(f"{x['figures_lost']}/{x['figures_start']}")
+    expect(page.get_by_test_id("gf-losses").get_by_test_id("citation").first).to_be_visible()
     page.screenshot(path=str(artifacts / "gf-over.png"))
     page.get_by_test_id("replay-toggle").click()
     n = v["version"]

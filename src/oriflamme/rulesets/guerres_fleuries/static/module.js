@@ -668,7 +668,8 @@ export async function mount(containers, core, view) {
     if (!u) {
       unitCard.append(el("h3", {}, L("The table", "La table")),
         el("p", { class: "help", testid: "gf-hint" }, L("Click a unit to see its arcs, its moves and its fire and charge odds; the tape measures any distance.",
-          "Cliquez une unité pour voir ses arcs, ses mouvements et ses chances de tir et de charge ; le mètre mesure toute distance.")));
+          "Cliquez une unité pour voir ses arcs, ses mouvements et ses chances de tir et de charge ; le mètre mesure toute distance.")),
+        lossesList());
       return;
     }
     const head = el("h3", { testid: "gf-unit-name" }, el("span", { class: "side-chip", style: `--side:${colourOf(u.side)}` }, sideName(u.side)), " ", u.name);
@@ -732,6 +733,26 @@ export async function mount(containers, core, view) {
       unitCard.append(el("ul", { class: "gf-odds", testid: "gf-charge-odds" }, o.charge.map((c) =>
         oddsItem(`${targetName(c.target)} — ${fmtCm(c.distance_cm)} cm`, c.percent, c.steps, c.ref, c))));
     }
+  }
+
+  // where each army stands against the victory conditions (the view's losses; OR-GF33)
+  function lossesList() {
+    const view = v(), losses = view.losses || {}, vic = view.victory || {};
+    const sides = (view.sides || []).filter((sd) => losses[sd.id]);
+    if (!sides.length) return "";
+    const share = vic.broken_share !== undefined ? Math.round(vic.broken_share * 100) : null;
+    return el("div", { testid: "gf-losses" },
+      el("h3", {}, L("Losses", "Pertes")),
+      el("ul", { class: "gf-penalties" }, sides.map((sd) => {
+        const x = losses[sd.id];
+        const pf = x.figures_start ? Math.round(100 * x.figures_lost / x.figures_start) : 0;
+        return el("li", { testid: "gf-losses-" + sd.id }, el("span", { class: "side-chip", style: `--side:${colourOf(sd.id)}` }, sideName(sd.id)),
+          ` ${x.figures_lost}/${x.figures_start} ${L("figures", "figurines")} (${pf} %) · ${fmtCm(x.points_lost).replace(/\.0$/, "")}/${x.points_start} pts` +
+          (x.broken ? " · " + L("broken", "brisée") : ""));
+      })),
+      el("p", { class: "muted small" }, (share !== null ? L(`An army that loses more than ${share} % of its figures is broken; after turn ${vic.turn_limit}, the larger share of enemy points destroyed wins. `,
+        `Une armée qui perd plus de ${share} % de ses figurines est brisée ; après le tour ${vic.turn_limit}, la plus grande part de points ennemis détruits l'emporte. `) : ""),
+        citeChips([vic.ref, vic.decision].filter(Boolean).join("; "))));
   }
 
   function penaltyList(list) {
