@@ -93,3 +93,27 @@ def test_or_gf41_a_character_in_base_contact_controls_the_unit_and_moves_with_it
     priest.x, priest.y = q.x, q.y
     command.update(st)
     assert unit.led_by == "A6" and priest.leads is None
+
+
+def test_or_gf43_flyers_change_altitude_by_their_orders():
+    from oriflamme.rulesets.guerres_fleuries.battle import orders as orders_mod
+    rs = ruleset()
+    g = game("flyers")
+    to_phase(g, 3)
+    st = rs.clone(g.state)
+    ptero = st.units["B7"]
+    assert ptero.flyer and ptero.altitude == "combat"
+    ids = {o["id"] for o in orders_mod.options(st, ptero)}
+    assert {"s_elever", "atterrir"} <= ids and not {"decollage", "plonger"} & ids
+    ptero.unmark("red")
+    ptero.order, ptero.target = "s_elever", None
+    turn.phase6_orders_in_place(st)
+    assert ptero.altitude == "flight"
+    ev = [e for e in st.log if e["type"] == "manoeuvre" and e["unit"] == "B7"][-1]
+    assert "l.413" in ev["ref"] and ev["decision"] == "OR-GF43"
+    # climbing takes the whole air move (data/movement.toml [[flight]] changer_altitude)
+    assert turn.move_budget(ptero)[0] == 0
+    # at flight altitude no ground unit can charge it
+    assert {"plonger"} <= {o["id"] for o in orders_mod.options(st, ptero)}
+    for u in st.side_units("A"):
+        assert "B7" not in [t for t, _ in orders_mod.charge_targets(st, u)]

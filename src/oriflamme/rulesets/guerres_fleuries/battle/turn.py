@@ -209,6 +209,15 @@ def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
     play = rules().order_play[u.order]
     column = {"normal": "normal", "double": "double", "retraite": "retraite", "charge": "charge"}[play.move]
     budget, steps = moves.allowance(u, column, fires=play.fires)
+    if play.flight:
+        from fractions import Fraction
+
+        from .. import movement
+        row = movement.flights()[play.flight]
+        left = 1 - Fraction(row.air_cost)
+        budget = float(budget * left)
+        steps.append({"text": f"{play.flight}: {row.air_cost} of the air move; {budget:g} cm left", "ref": row.ref,
+                      "decision": "OR-GF43"})
     return budget, play.direction, play.direction == "back", steps
 
 
@@ -302,6 +311,13 @@ def phase6_orders_in_place(state: Battle) -> None:
         if not u.alive or u.order is None or u.status != "ok" or fighters.in_combat(state, u):
             continue
         play = rules().order_play.get(u.order)
+        if play is not None and play.flight:
+            old = u.altitude or "ground"
+            u.altitude = None if play.altitude_to == "ground" else play.altitude_to
+            emit(state, "manoeuvre", f"{u.name}: {play.flight.replace('_', ' ')}, from {old} to {play.altitude_to} altitude",
+                 f"{u.name} : {play.flight.replace('_', ' ')}, de l'altitude {old} à {play.altitude_to}", side=u.side,
+                 ref=play.ref, decision=play.decision, unit=u.id, altitude=u.altitude)
+            continue
         if play is None or play.move != "none" or play.id_is_wait():
             continue
         before = (u.formation, u.heading, u.disorder)
