@@ -108,6 +108,8 @@ def test_the_table_terrain_units_and_phase_bar(page: Page, gf_server, artifacts)
     expect(page.get_by_test_id("gf-unit-a3")).to_contain_text("27/30")
     expect(page.get_by_test_id("gf-marker-red")).to_have_count(1)
     expect(page.get_by_test_id("gf-marker-disorder")).to_have_count(1)   # b2 in disorder
+    expect(page.locator("[data-testid=gf-unit-b4] [data-testid=gf-shadow]")).to_have_count(1)   # a flyer in the air
+    assert "flight altitude" in page.get_by_test_id("gf-unit-b4").text_content()
     # the 11 phases, each with its citation; phase 3 current
     for p in v["phases"]:
         step = page.get_by_test_id("step-" + p["id"])

@@ -259,6 +259,11 @@ export async function mount(containers, core, view) {
       g.appendChild(svg("line", { x1: u.x, y1: u.y, x2: u.x + f[0] * r, y2: u.y + f[1] * r, stroke: fill, "stroke-width": 0.5 }));
     } else {
       const c = cornersOf(u);
+      if (u.altitude) {   // in the air: a shadow on the ground below, farther at flight altitude
+        const off = u.altitude === "flight" ? 2.2 : 1.1;
+        g.appendChild(svg("polygon", { points: pts(c.map(([x, y]) => [x + off, y + off])), fill: "#000", "fill-opacity": 0.22,
+          "data-testid": "gf-shadow", "pointer-events": "none" }));
+      }
       g.appendChild(svg("polygon", { points: pts(c), fill, "fill-opacity": u.kind === "monster" || u.kind === "creature" ? 0.75 : 0.9,
         stroke: sel ? "#f1c40f" : "#1b1b1b", "stroke-width": sel ? 0.7 : 0.25,
         "stroke-dasharray": u.disorder ? "1 0.6" : null }));
@@ -334,11 +339,13 @@ export async function mount(containers, core, view) {
         (u.frontage ? ` · ${u.frontage} × ${u.ranks}` : ""),
       `(${fmtCm(u.x)}, ${fmtCm(u.y)}) · ${L("heading", "orientation")} ${Math.round(u.heading || 0)}°`];
     if (u.disorder) lines.push(L("in disorder", "en désordre"));
+    if (u.altitude) lines.push(altitudeName(u.altitude));
     if (u.order && !u.order_hidden) lines.push(`${L("order", "ordre")}: ${nameOf(u.order)}`);
     else if (u.order_hidden) lines.push(L("order: face down", "ordre : face cachée"));
     return lines.join("\n");
   }
 
+  const altitudeName = (a) => ({ combat: L("combat altitude", "altitude de combat"), flight: L("flight altitude", "altitude de vol") }[a] || a || "");
   const kindName = (k) => ({ troop: L("troop", "troupe"), character: L("character", "personnage"),
     creature: L("creature", "créature"), monster: L("monster", "monstre") }[k] || k || "");
   const formationName = (f) => ({ line: L("line", "ligne"), column: L("column", "colonne"),
@@ -678,7 +685,7 @@ export async function mount(containers, core, view) {
       el("dt", {}, L("Figures", "Figurines")), el("dd", { testid: "gf-unit-figures" }, `${u.figures}${u.figures_max ? " / " + u.figures_max : ""}`),
       el("dt", {}, L("Formation", "Formation")), el("dd", {}, `${formationName(u.formation)}${u.frontage ? ` · ${u.frontage} ${L("front", "de front")} × ${u.ranks} ${L("ranks", "rangs")}` : ""}`),
       el("dt", {}, L("Base", "Socle")), el("dd", {}, `${fmtCm(u.width || 0)} × ${fmtCm(u.depth || 0)} cm · ${Math.round(u.heading || 0)}°`),
-      el("dt", {}, L("Position", "Position")), el("dd", {}, `(${fmtCm(u.x)}, ${fmtCm(u.y)}) cm` + (u.altitude ? ` · ${L("altitude", "altitude")} ${u.altitude}` : "")),
+      el("dt", {}, L("Position", "Position")), el("dd", {}, `(${fmtCm(u.x)}, ${fmtCm(u.y)}) cm` + (u.altitude ? ` · ${altitudeName(u.altitude)}` : "")),
       el("dt", {}, L("Order", "Ordre")), el("dd", { testid: "gf-unit-order" }, u.order_hidden ? L("face down", "face cachée")
         : u.order ? nameOf(u.order) + (u.order.target ? " → " + targetName(u.order.target) : "") : "—"));
     const status = [];
