@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from oriflamme.core.errors import IllegalAction
 
-from .state import SIDES, Battle
+from .state import SIDES, Battle, plain
 
 TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test": ("unit",),
          "orders": ("orders",), "move": ("unit", "x", "y", "heading"), "cast": ("unit", "spell", "target"),
@@ -139,7 +139,6 @@ def emit(state: Battle, kind: str, text: str, text_fr: str, *, side: str | None 
           "text": text, "text_fr": text_fr, "ref": ref}
     if private is not None:
         ev["private"] = private
-    from .state import plain
     ev.update(plain(extra))
     state.log.append(ev)
     return ev
@@ -147,3 +146,25 @@ def emit(state: Battle, kind: str, text: str, text_fr: str, *, side: str | None 
 
 def refuse(reason: str, ref: str = "") -> None:
     raise IllegalAction(reason, ref) if ref else IllegalAction(reason)
+
+
+def record(state: Battle, events: list[dict]) -> None:
+    """gf-combat's events into the log: each keeps its fields; its text is its first explanation
+    step (a morale test's: its last, the result); the steps and citations are its ruling."""
+    for ev in events:
+        if not ev:
+            continue
+        ev = plain(ev)
+        steps = list(ev.get("explanation") or [])
+        cites = list(ev.get("citations") or [])
+        text = steps[-1] if ev.get("type") in ("morale", "rally") and steps else (steps[0] if steps else ev.get("type", ""))
+        text_fr = ev.get("text_fr") or text
+        text = ev.get("text") or text
+        body = {k: v for k, v in ev.items() if k not in ("explanation", "citations", "type", "side", "n", "turn",
+                                                           "phase", "text", "text_fr", "ref")}
+        ruling = body.pop("ruling", None)
+        merged = {"explanation": steps, "citations": cites}
+        if isinstance(ruling, dict):
+            merged["table"] = {k: v for k, v in ruling.items() if k not in ("explanation", "citations")}
+        emit(state, ev.get("type", "combat"), text, text_fr, side=ev.get("side"), ref=cites[0] if cites else "",
+             ruling=merged, **body)

@@ -9,7 +9,7 @@ from oriflamme.core.errors import IllegalAction
 from . import command, magic_play, moves, reactions, orders as orders_mod, turn, victory
 from .actions import Action, action_from_json
 from .rules import rules
-from .state import Battle, SIDES
+from .state import Battle
 
 REF_TURN = "GF seed 003 l.246-313"
 

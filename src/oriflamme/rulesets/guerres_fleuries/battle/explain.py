@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .. import beings
 from . import turn
 from .actions import Action
 from .rules import rules

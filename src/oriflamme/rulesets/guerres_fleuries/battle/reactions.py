@@ -16,7 +16,7 @@ from __future__ import annotations
 from oriflamme.core.errors import IllegalAction
 
 from .. import referee
-from . import moves
+from .charges import charge_move
 from .actions import emit
 from .state import Battle, Unit
 
@@ -95,7 +95,6 @@ def react(state: Battle, u: Unit, reaction: str) -> None:
     elif reaction == "evade":
         u.order, u.target = "s_evader", None
     else:
-        from .turn import charge_move
         u.order, u.target = "charger", charger.id
         u.mark("counter_charge")
         u.charging, u.charge_half = True, True

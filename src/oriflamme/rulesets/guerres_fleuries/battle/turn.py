@@ -10,17 +10,17 @@ resolved (docs/guerres-fleuries/coverage-battle.md).
 
 from __future__ import annotations
 
-import math
 
 from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import command, fighters, reactions, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, victory
-from .actions import Action, emit
+from . import command, fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory
+from .actions import emit, record
+from .charges import charge_move
 from .deploy import deploy_all, zones
 from .rules import rules
-from .state import SIDES, Battle, Unit, plain
+from .state import SIDES, Battle, Unit
 
 REF_DEPLOY = "GF seed 003 l.489-495"
 REF_COMMAND = "GF seed 003 l.329-331"
@@ -273,32 +273,6 @@ def phase4_reveal(state: Battle) -> None:
     reactions.declare(state)
 
 
-def charge_move(state: Battle, u: Unit, target: Unit, half: bool) -> None:
-    budget, _ = moves.allowance(u, "charge")
-    budget = budget / 2
-    head = tt.toward(u.pose, target.x, target.y)
-    turn = max(-45.0, min(45.0, moves.angle_diff(u.heading, head)))
-    heading = (u.heading + turn) % 360
-    x, y, h, dist = moves.farthest_straight(state, u, budget, "forward", heading=heading, target=target.id)
-    moves.apply_move(u, x, y, h)
-    contact = tt.nearest_distance(u.footprint(), target.footprint()) <= rules().distances.contact_tolerance_cm + 0.05
-    which = "first" if half else "second"
-    u.moved_cm += dist
-    if contact:
-        u.charge_half = False
-        u.unmark("uncontrolled_advance")
-        emit(state, "charge_contact", f"{u.name} charges {target.name} ({dist:.1f} cm): contact",
-             f"{u.name} charge {target.name} ({dist:.1f} cm) : contact", side=u.side,
-             ref="GF seed 003 l.600-604", unit=u.id, target=target.id, to=[x, y, h])
-        if target.order not in (None, "charger", "contre_charger"):
-            target.order, target.target = None, None  # l.604: a unit charged forgets its orders and fights
-        record(state, melee_play.on_contact(state, u.id, target.id, state.dice))
-    else:
-        emit(state, "charge_move", f"{u.name} makes the {which} half of its charge towards {target.name} ({dist:.1f} cm)",
-             f"{u.name} fait la {'première' if half else 'seconde'} moitié de sa charge vers {target.name} ({dist:.1f} cm)",
-             side=u.side, ref="GF seed 003 l.600-604", unit=u.id, target=target.id, to=[x, y, h])
-
-
 FORMATION_NAMES = {"line": ("line", "ligne"), "column": ("column", "colonne"), "open": ("open order", "ordre ouvert")}
 
 
@@ -432,28 +406,6 @@ def phase10_melee(state: Battle) -> None:
 def phase11_rally(state: Battle) -> None:
     """Routing units test their morale to rally (gf-combat's rally)."""
     record(state, rally.resolve(state, state.dice))
-
-
-def record(state: Battle, events: list[dict]) -> None:
-    """gf-combat's events into the log: each keeps its fields; its text is its first explanation
-    step (a morale test's: its last, the result); the steps and citations are its ruling."""
-    for ev in events:
-        if not ev:
-            continue
-        ev = plain(ev)
-        steps = list(ev.get("explanation") or [])
-        cites = list(ev.get("citations") or [])
-        text = steps[-1] if ev.get("type") in ("morale", "rally") and steps else (steps[0] if steps else ev.get("type", ""))
-        text_fr = ev.get("text_fr") or text
-        text = ev.get("text") or text
-        body = {k: v for k, v in ev.items() if k not in ("explanation", "citations", "type", "side", "n", "turn",
-                                                           "phase", "text", "text_fr", "ref")}
-        ruling = body.pop("ruling", None)
-        merged = {"explanation": steps, "citations": cites}
-        if isinstance(ruling, dict):
-            merged["table"] = {k: v for k, v in ruling.items() if k not in ("explanation", "citations")}
-        emit(state, ev.get("type", "combat"), text, text_fr, side=ev.get("side"), ref=cites[0] if cites else "",
-             ruling=merged, **body)
 
 
 AUTOMATIC = {1: phase1_automatic, 4: phase4_reveal, 7: phase7_automatic, 8: phase8_fire,
