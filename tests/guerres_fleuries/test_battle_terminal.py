@@ -197,3 +197,41 @@ def test_the_browser_module_names_every_marker_of_the_engine():
     for m in MARKERS:
         assert re.search(rf"\b{m}: \"#[0-9a-f]{{6}}\"", colours), m
         assert re.search(rf"\b{m}: L\(\"[^\"]+\", \"[^\"]+\"\)", names), m
+
+
+def test_oriflamme_play_opens_the_battle_in_the_terminal(tmp_path):
+    """`oriflamme play battle-of-the-flowers --ruleset guerres-fleuries`: the title, the table as text,
+    the units, then the prompt; 'units' and 'quit' answered."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[2] / "src"
+    env = dict(os.environ, PYTHONPATH=str(src) + os.pathsep + os.environ.get("PYTHONPATH", ""), COLUMNS="200")
+    r = subprocess.run([sys.executable, "-c", "import sys; from oriflamme.cli.main import main; sys.exit(main())",
+                        "play", SCENARIO, "--ruleset", "guerres-fleuries", "--seed", "7"],
+                       input="units\nquit\n", capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "The battle of the flowers" in out and "180 × 120 cm" in out
+    assert "Map: 1 character = 3 cm across" in out
+    assert "Deployment (GF seed 003 l.489-495)" in out
+    assert out.count("Jaguar knights") >= 2            # the roster, then 'units'
+    assert "Game left unfinished." in out
+
+
+def test_odds_before_the_roll_in_the_terminal():
+    """'odds UNIT' prints the unit's fire percentage per target and its melee percentages, as the
+    ruleset's option_detail gives them (the combat code's previews)."""
+    from guerres_fleuries.test_battle_ui_odds import facing
+    rs, g = facing()
+    side = rs.to_act(g.state)
+    t = Term()
+    fire = rs.option_detail(g.state, "A4")["fire"][0]
+    melee = rs.option_detail(g.state, "A3")["melee"][0]
+    assert side == "A"                                   # the deployment: side A places first
+    text = t.type(g, "", "odds A4", "odds A3")
+    b8, b2 = g.state.units["B8"].name, g.state.units["B2"].name
+    assert f"fire at {b8}: {fire['percent']} %" in text and fire["steps"][0] in text
+    assert f"melee against {b2}: {melee['percent']} % (theirs: {melee['enemy_percent']} %)" in text

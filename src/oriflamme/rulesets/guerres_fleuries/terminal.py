@@ -370,7 +370,7 @@ def play_turn(console, game, inp) -> bool:
     elif cmd in ("move", "?move"):
         _move(console, game, view, uopts, sess, args, side, explain=cmd.startswith("?"))
     elif cmd == "odds":
-        _odds(console, view, uopts, sess, args, side)
+        _odds(console, game, view, uopts, sess, args, side)
     elif cmd == "undo":
         try:
             game.undo()
@@ -469,21 +469,35 @@ def _move(console, game, view, uopts, sess, args, side, explain: bool):
         _apply(console, game, action, lang)
 
 
-def _odds(console, view, uopts, sess, args, side):
+def _odds(console, game, view, uopts, sess, args, side):
+    """The unit's percentages before any roll: fire at each enemy it may shoot at, melee against each
+    enemy in contact (the ruleset's option_detail: the combat code's previews), charges offered."""
     lang = sess["lang"]
     u = _find_unit(view, args[0], side) if args else None
     if not u:
         console.print(f"[red]{esc(say('no_unit', lang, uid=args[0] if args else ''))}[/]")
         return
-    o = uopts.get(u["id"]) or {}
+    o = dict(uopts.get(u["id"]) or {})
+    try:
+        detail = game.ruleset.option_detail(game.state, u["id"])
+    except KeyError:
+        detail = {}
     names = {x["id"]: x.get("name", x["id"]) for x in view.get("units", [])}
     shown = False
-    for f in o.get("fire") or []:
+    for f in (o.get("fire") or detail.get("fire") or []):
         shown = True
         console.print("  " + esc(say("fire_odds", lang, target=names.get(f["target"], f["target"]), percent=f.get("percent")))
                       + (f"  [dim]({esc(str(f['ref']))})[/]" if f.get("ref") else ""), highlight=False)
         for s in f.get("steps") or []:
             console.print(f"      [dim]{esc(str(s))}[/]", highlight=False)
+    for m in detail.get("melee") or []:
+        shown = True
+        console.print("  " + esc(say("melee_odds", lang, target=names.get(m["target"], m["target"]), percent=m.get("percent"),
+                                     theirs=m.get("enemy_percent"))), highlight=False)
+        for s in m.get("steps") or []:
+            console.print(f"      [dim]{esc(str(s))}[/]", highlight=False)
+        if m.get("citations"):
+            console.print(f"      [dim]{esc('; '.join(map(str, m['citations'])))}[/]", highlight=False)
     for c in o.get("charge") or []:
         shown = True
         pct = f" · {c['percent']} %" if c.get("percent") is not None else ""

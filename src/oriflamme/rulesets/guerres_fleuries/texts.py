@@ -69,6 +69,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "no_moves": ("{uid} has no move to make now", "{uid} n'a pas de mouvement à faire maintenant"),
     "allowance": ("allowance {max_cm:.1f} cm", "potentiel {max_cm:.1f} cm"),
     "fire_odds": ("fire at {target}: {percent} %", "tir sur {target} : {percent} %"),
+    "melee_odds": ("melee against {target}: {percent} % (theirs: {theirs} %)", "mêlée contre {target} : {percent} % (eux : {theirs} %)"),
     "charge_odds": ("charge {target}: {distance:.1f} cm{percent}", "charge sur {target} : {distance:.1f} cm{percent}"),
     "no_odds": ("{uid}: no fire or charge now", "{uid} : ni tir ni charge maintenant"),
     "choose": ("choose 1–{n} — type 'help'", "choisir 1–{n} — tapez 'help'"),

@@ -18,7 +18,6 @@
  */
 const NS = "http://www.w3.org/2000/svg";
 const COLOURS = { A: "#a3242b", B: "#1f4f99" };
-const LIGHT = { A: "#f3d6d2", B: "#d5e0f3" };
 // the engine's markers (battle/state.py, gf-combat): the seed's red, green and yellow (disorder) counters and the
 // states a unit carries from one phase to the next
 const MARKERS = { red: "#d62d20", green: "#2e8b3a", disorder: "#f1c40f", yellow: "#f1c40f", counter_charge: "#8e44ad",
@@ -228,15 +227,15 @@ export async function mount(containers, core, view) {
       const sel = units.find((u) => u.id === st.selected);
       if (sel && st.showArcs) drawArcs(movesLayer, sel);
       if (sel && st.showArcs) drawFireArc(movesLayer, sel);
-      for (const u of units) unitsLayer.appendChild(drawUnit(u));
-      if (sel) unitsLayer.appendChild(drawUnit(sel, true));  // the selected unit on top
+      for (const u of units) if (u !== sel) unitsLayer.appendChild(drawUnit(u));
+      if (sel) unitsLayer.appendChild(drawUnit(sel));  // the selected unit last: on top
       for (const u of units) { const c = orderChit(u); if (c) chitLayer.appendChild(c); }
       if (sel) drawMoves(ghostLayer, sel);
     }
     const tapeLayer = svg("g", { class: "gf-tape", "pointer-events": "none", "data-testid": "gf-tape-layer" });
     root.appendChild(tapeLayer);
     drawTape(tapeLayer);
-    bindTable(root, tapeLayer, movesLayer);
+    bindTable(root, tapeLayer);
     stage.innerHTML = "";
     stage.appendChild(root);
   }
@@ -247,7 +246,7 @@ export async function mount(containers, core, view) {
     return [x / points.length, y / points.length];
   }
 
-  function drawUnit(u, top) {
+  function drawUnit(u) {
     const side = u.side;
     const sel = u.id === st.selected;
     const g = svg("g", { class: "gf-unit-g", "data-testid": "gf-unit-" + u.id, "data-unit": u.id, "data-side": side, cursor: "pointer" });
@@ -260,6 +259,11 @@ export async function mount(containers, core, view) {
       g.appendChild(svg("line", { x1: u.x, y1: u.y, x2: u.x + f[0] * r, y2: u.y + f[1] * r, stroke: fill, "stroke-width": 0.5 }));
     } else {
       const c = cornersOf(u);
+      if (u.altitude) {   // in the air: a shadow on the ground below, farther at flight altitude
+        const off = u.altitude === "flight" ? 2.2 : 1.1;
+        g.appendChild(svg("polygon", { points: pts(c.map(([x, y]) => [x + off, y + off])), fill: "#000", "fill-opacity": 0.22,
+          "data-testid": "gf-shadow", "pointer-events": "none" }));
+      }
       g.appendChild(svg("polygon", { points: pts(c), fill, "fill-opacity": u.kind === "monster" || u.kind === "creature" ? 0.75 : 0.9,
         stroke: sel ? "#f1c40f" : "#1b1b1b", "stroke-width": sel ? 0.7 : 0.25,
         "stroke-dasharray": u.disorder ? "1 0.6" : null }));
@@ -335,11 +339,13 @@ export async function mount(containers, core, view) {
         (u.frontage ? ` · ${u.frontage} × ${u.ranks}` : ""),
       `(${fmtCm(u.x)}, ${fmtCm(u.y)}) · ${L("heading", "orientation")} ${Math.round(u.heading || 0)}°`];
     if (u.disorder) lines.push(L("in disorder", "en désordre"));
+    if (u.altitude) lines.push(altitudeName(u.altitude));
     if (u.order && !u.order_hidden) lines.push(`${L("order", "ordre")}: ${nameOf(u.order)}`);
     else if (u.order_hidden) lines.push(L("order: face down", "ordre : face cachée"));
     return lines.join("\n");
   }
 
+  const altitudeName = (a) => ({ combat: L("combat altitude", "altitude de combat"), flight: L("flight altitude", "altitude de vol") }[a] || a || "");
   const kindName = (k) => ({ troop: L("troop", "troupe"), character: L("character", "personnage"),
     creature: L("creature", "créature"), monster: L("monster", "monstre") }[k] || k || "");
   const formationName = (f) => ({ line: L("line", "ligne"), column: L("column", "colonne"),
@@ -582,13 +588,19 @@ export async function mount(containers, core, view) {
   function renderOrders() {
     const view = v();
     ordersCard.innerHTML = "";
-    const list = isOrders(view) && view.can_act && !core.state.replay ? orderableUnits() : [];
-    ordersCard.hidden = !list.length;
-    if (!list.length) return;
+    const open = isOrders(view) && view.can_act && !core.state.replay;
+    const list = open ? orderableUnits() : [];
+    // the card as long as the side owes its orders action, even when none of its units may receive one
+    const owed = open && (list.length || generic().some((o) => o.action.type === "orders"));
+    ordersCard.hidden = !owed;
+    if (!owed) return;
     const side = view.to_act;
     ordersCard.append(el("h3", {}, L(`Orders of ${sideName(side)} — face down`, `Ordres de ${sideName(side)} — face cachée`)),
-      el("p", { class: "help" }, L("Choose an order for each unit; they stay hidden from the other side until phase 4. A unit without an order does nothing.",
-        "Choisissez un ordre pour chaque unité ; l'adversaire ne les voit qu'en phase 4. Une unité sans ordre ne fait rien.")));
+      el("p", { class: "help" }, list.length
+        ? L("Choose an order for each unit; they stay hidden from the other side until phase 4. A unit without an order does nothing.",
+            "Choisissez un ordre pour chaque unité ; l'adversaire ne les voit qu'en phase 4. Une unité sans ordre ne fait rien.")
+        : L("None of your units may receive an order this turn (failed command tests, units in combat, moved in phase 1): give the empty list.",
+            "Aucune de vos unités ne peut recevoir d'ordre ce tour (tests de commandement ratés, unités au combat, mouvement en phase 1) : donnez la liste vide.")));
     const table = el("table", { class: "gf-order-table", testid: "gf-order-table" });
     for (const [uid, o] of list) {
       const u = unitOf(uid) || { name: uid };
@@ -663,7 +675,8 @@ export async function mount(containers, core, view) {
     if (!u) {
       unitCard.append(el("h3", {}, L("The table", "La table")),
         el("p", { class: "help", testid: "gf-hint" }, L("Click a unit to see its arcs, its moves and its fire and charge odds; the tape measures any distance.",
-          "Cliquez une unité pour voir ses arcs, ses mouvements et ses chances de tir et de charge ; le mètre mesure toute distance.")));
+          "Cliquez une unité pour voir ses arcs, ses mouvements et ses chances de tir et de charge ; le mètre mesure toute distance.")),
+        lossesList());
       return;
     }
     const head = el("h3", { testid: "gf-unit-name" }, el("span", { class: "side-chip", style: `--side:${colourOf(u.side)}` }, sideName(u.side)), " ", u.name);
@@ -672,7 +685,7 @@ export async function mount(containers, core, view) {
       el("dt", {}, L("Figures", "Figurines")), el("dd", { testid: "gf-unit-figures" }, `${u.figures}${u.figures_max ? " / " + u.figures_max : ""}`),
       el("dt", {}, L("Formation", "Formation")), el("dd", {}, `${formationName(u.formation)}${u.frontage ? ` · ${u.frontage} ${L("front", "de front")} × ${u.ranks} ${L("ranks", "rangs")}` : ""}`),
       el("dt", {}, L("Base", "Socle")), el("dd", {}, `${fmtCm(u.width || 0)} × ${fmtCm(u.depth || 0)} cm · ${Math.round(u.heading || 0)}°`),
-      el("dt", {}, L("Position", "Position")), el("dd", {}, `(${fmtCm(u.x)}, ${fmtCm(u.y)}) cm` + (u.altitude ? ` · ${L("altitude", "altitude")} ${u.altitude}` : "")),
+      el("dt", {}, L("Position", "Position")), el("dd", {}, `(${fmtCm(u.x)}, ${fmtCm(u.y)}) cm` + (u.altitude ? ` · ${altitudeName(u.altitude)}` : "")),
       el("dt", {}, L("Order", "Ordre")), el("dd", { testid: "gf-unit-order" }, u.order_hidden ? L("face down", "face cachée")
         : u.order ? nameOf(u.order) + (u.order.target ? " → " + targetName(u.order.target) : "") : "—"));
     const status = [];
@@ -727,6 +740,26 @@ export async function mount(containers, core, view) {
       unitCard.append(el("ul", { class: "gf-odds", testid: "gf-charge-odds" }, o.charge.map((c) =>
         oddsItem(`${targetName(c.target)} — ${fmtCm(c.distance_cm)} cm`, c.percent, c.steps, c.ref, c))));
     }
+  }
+
+  // where each army stands against the victory conditions (the view's losses; OR-GF33)
+  function lossesList() {
+    const view = v(), losses = view.losses || {}, vic = view.victory || {};
+    const sides = (view.sides || []).filter((sd) => losses[sd.id]);
+    if (!sides.length) return "";
+    const share = vic.broken_share !== undefined ? Math.round(vic.broken_share * 100) : null;
+    return el("div", { testid: "gf-losses" },
+      el("h3", {}, L("Losses", "Pertes")),
+      el("ul", { class: "gf-penalties" }, sides.map((sd) => {
+        const x = losses[sd.id];
+        const pf = x.figures_start ? Math.round(100 * x.figures_lost / x.figures_start) : 0;
+        return el("li", { testid: "gf-losses-" + sd.id }, el("span", { class: "side-chip", style: `--side:${colourOf(sd.id)}` }, sideName(sd.id)),
+          ` ${x.figures_lost}/${x.figures_start} ${L("figures", "figurines")} (${pf} %) · ${fmtCm(x.points_lost).replace(/\.0$/, "")}/${x.points_start} pts` +
+          (x.broken ? " · " + L("broken", "brisée") : ""));
+      })),
+      el("p", { class: "muted small" }, (share !== null ? L(`An army that loses more than ${share} % of its figures is broken; after turn ${vic.turn_limit}, the larger share of enemy points destroyed wins. `,
+        `Une armée qui perd plus de ${share} % de ses figurines est brisée ; après le tour ${vic.turn_limit}, la plus grande part de points ennemis détruits l'emporte. `) : ""),
+        citeChips([vic.ref, vic.decision].filter(Boolean).join("; "))));
   }
 
   function penaltyList(list) {
@@ -834,10 +867,9 @@ export async function mount(containers, core, view) {
     const sub = view.orders_submitted || {};
     let note = "";
     if (isOrders(view) && !f) note = (view.sides || []).map((s) => `${sideName(s.id)} ${sub[s.id] ? "▣" : "…"}`).join(" · ");
-    const pending = null;
     return {
       steps: phases.map((p) => ({ id: p.id, label: `${shortPhase(p)}`, title: `${p.number}. ${nameOf(p)} — ${p.ref || ""}` })),
-      current: cur, note: note ? L("orders given: ", "ordres donnés : ") + note : "", pending,
+      current: cur, note: note ? L("orders given: ", "ordres donnés : ") + note : "", pending: null,
     };
   }
   const shortPhase = (p) => { const n = nameOf(p); return n.length > 16 ? n.slice(0, 15) + "…" : n; };
