@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 
 from oriflamme.geometry import tabletop
 
+from .. import crash as crash_data
 from .. import magic as magic_data
 from ..referee import adjudicate
+from ..wounds import SERIOUS
 from . import combat_data
 from .fighters import alive, depth, mark, pose, ranks_for, set_pose, unit, width
 
@@ -76,12 +78,49 @@ def wound(u, dice) -> dict:
             cites.append("OR-GF54")
         else:
             u.figures = 0
-            u.status = "dead"
+            u.status = "destroyed"
             steps.append(f"{u.name or u.id} dies")
     else:
         u.wounds.append(ruling["severity"])
+        if u.altitude:
+            more_steps, more_cites = _wounded_in_the_air(u)
+            steps += more_steps
+            cites += more_cites
     return {"type": "wound", "unit": u.id, "side": u.side, "d100": d100, "d4": d4, "ruling": ruling,
             "dies": ruling["dies"], "explanation": steps, "citations": cites}
+
+
+FLIGHT = ("vol", "flight")
+
+
+def _wounded_in_the_air(u) -> tuple[list[str], list[str]]:
+    """l.895 (data/crash.toml [wounded]): wounded at flight altitude, the creature must land (in phase 1
+    of the next turn, within the printed distance: where it is); at combat altitude it crashes and takes
+    one more serious wound — a second serious or critical wound kills (GF-G2)."""
+    w = crash_data.crash().wounded
+    if u.altitude in FLIGHT:
+        u.pending = {"move": "land"}
+        return ([f"wounded at flight altitude, {u.name or u.id} must land: in phase 1 of the next turn, within "
+                 f"{w.land_within_cm} cm of where it is"], [w.ref])
+    if u.altitude != w.crash_from:
+        return [], []
+    steps = [f"wounded at combat altitude, {u.name or u.id} crashes and takes one more serious wound"]
+    if u.figures <= 1:
+        u.altitude = None
+    if any(h in SERIOUS for h in u.wounds):  # the crash's wound would be a second serious one
+        if u.kind == "creature" and u.figures > 1:
+            u.figures -= 1
+            u.wounds = []
+            u.frontage = min(u.frontage, u.figures)
+            u.ranks = ranks_for(u.figures, u.frontage)
+            steps.append(f"a second serious wound kills it: {u.figures} left (GF-G2, OR-GF54)")
+        else:
+            u.figures = 0
+            u.status = "destroyed"
+            steps.append("a second serious wound kills it (GF-G2)")
+    else:
+        u.wounds.append("severe")
+    return steps, [w.ref, "GF-G2"]
 
 
 def captures(state, taker_side: str, losses: int, dice, victim) -> dict | None:

@@ -247,7 +247,8 @@ def _texts(state, ev: dict) -> tuple[str, str] | None:
     if k == "pursuit":
         return f"{n('unit')} pursues {n('target')}", f"{n('unit')} poursuit {n('target')}"
     if k == "automatic_move":
-        move = {"retraite": ("retreats", "se retire"), "deroute": ("routs", "déroute")}.get(ev.get("move"), ("moves", "bouge"))
+        move = {"retraite": ("retreats", "se retire"), "deroute": ("routs", "déroute"),
+                "land": ("lands", "se pose")}.get(ev.get("move"), ("moves", "bouge"))
         return f"{n('unit')} {move[0]} (phase 1)", f"{n('unit')} {move[1]} (phase 1)"
     if k == "disorder":
         return f"{n('unit')} is disordered by a flank or rear attack", f"{n('unit')} est mise en désordre (flanc ou dos)"

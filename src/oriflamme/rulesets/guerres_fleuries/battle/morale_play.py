@@ -22,6 +22,7 @@ import copy
 from oriflamme.geometry import tabletop
 
 from .. import beings
+from .. import crash as crash_data
 from .. import modifiers as mods
 from .. import movement as mv
 from ..morale import data as morale_data
@@ -344,6 +345,13 @@ def automatic_moves(state, dice=None) -> list[dict]:
     everyone = sorted((v for v in _all(state) if alive(v)), key=lambda v: v.id)
     for u in everyone:
         p = u.pending
+        if p and p.get("move") == "land":
+            u.pending = None
+            u.altitude = None
+            events.append({"type": "automatic_move", "unit": u.id, "side": u.side, "move": "land",
+                           "explanation": [f"{u.name or u.id}, wounded in flight, lands where it is"],
+                           "citations": [crash_data.crash().wounded.ref]})
+            continue
         if p and p.get("move") in ("retraite", "deroute"):
             source = _find(state, p.get("source"))
             before = (u.x, u.y)
