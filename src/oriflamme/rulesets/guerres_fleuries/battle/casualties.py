@@ -69,17 +69,9 @@ def wound(u, dice) -> dict:
     if ruling["severity"] == "stunned":
         mark(u, "stunned")
     if ruling["dies"]:
-        if u.kind == "creature" and u.figures > 1:
-            u.figures -= 1
-            u.wounds = []
-            u.frontage = min(u.frontage, u.figures)
-            u.ranks = ranks_for(u.figures, u.frontage)
-            steps.append(f"one {u.name or u.race} dies: {u.figures} left (OR-GF54)")
+        steps.append(_dies(u))
+        if "OR-GF54" in steps[-1]:
             cites.append("OR-GF54")
-        else:
-            u.figures = 0
-            u.status = "destroyed"
-            steps.append(f"{u.name or u.id} dies")
     else:
         u.wounds.append(ruling["severity"])
         if u.altitude:
@@ -91,6 +83,20 @@ def wound(u, dice) -> dict:
 
 
 FLIGHT = ("vol", "flight")
+
+
+def _dies(u) -> str:
+    """A killing wound: a character, monster or lone creature leaves play; a creature unit loses the
+    wounded figure, the next starting unwounded (OR-GF54). Returns the step."""
+    if u.kind == "creature" and u.figures > 1:
+        u.figures -= 1
+        u.wounds = []
+        u.frontage = min(u.frontage, u.figures)
+        u.ranks = ranks_for(u.figures, u.frontage)
+        return f"one {u.name or u.race} dies: {u.figures} left (OR-GF54)"
+    u.figures = 0
+    u.status = "destroyed"
+    return f"{u.name or u.id} dies"
 
 
 def _wounded_in_the_air(u) -> tuple[list[str], list[str]]:
@@ -108,16 +114,7 @@ def _wounded_in_the_air(u) -> tuple[list[str], list[str]]:
     if u.figures <= 1:
         u.altitude = None
     if any(h in SERIOUS for h in u.wounds):  # the crash's wound would be a second serious one
-        if u.kind == "creature" and u.figures > 1:
-            u.figures -= 1
-            u.wounds = []
-            u.frontage = min(u.frontage, u.figures)
-            u.ranks = ranks_for(u.figures, u.frontage)
-            steps.append(f"a second serious wound kills it: {u.figures} left (GF-G2, OR-GF54)")
-        else:
-            u.figures = 0
-            u.status = "destroyed"
-            steps.append("a second serious wound kills it (GF-G2)")
+        steps.append("a second serious wound kills (GF-G2): " + _dies(u))
     else:
         u.wounds.append("severe")
     return steps, [w.ref, "GF-G2"]
