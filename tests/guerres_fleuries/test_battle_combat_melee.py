@@ -163,3 +163,22 @@ def test_a_figure_without_a_printed_melee_weapon_cannot_strike_and_the_game_goes
     mine = next(e for e in events if e["type"] == "melee" and e["unit"] == "jaguars")
     assert mine["hits"] == 0 and "cannot strike" in mine["explanation"][-1]
     assert a.figures < 20  # the clubs still strike
+
+
+def test_a_character_strikes_with_his_combat_modifier_and_a_monster_without_ranks():
+    hero = troop("hero", "A", kind="character", klass=None, figures=1, figures_max=1, frontage=1, ranks=1,
+                 melee_weapon="maquahuitl", armour="coton", CM=40, FM=3, FC=4, x=90, y=79)
+    b = _clubs()
+    st = battle(hero, b, phase=10)
+    p = melee_play.preview(st, "hero", "clubs")["a_on_b"]
+    r = REF.adjudicate({"kind": "melee", "attacker": "Homme", "attacker_class": "personnage", "weapon": "maquahuitl",
+                        "target_armour": "saurien", "figures_in_contact": 1, "target": "unité",
+                        "character": {"CM": 40, "FM": 3, "FC": 4},
+                        "modifiers": [{"modifier": "L'ennemi a des boucliers."}]})
+    assert p["percent"] == r["multiplied_pct"] == 11 + 40 + 6 - 2  # GF-B12: the CM adds to his PBC
+    beast = troop("beast", "A", kind="monster", race="grand_saurien", klass=None, figures=1, figures_max=1,
+                  frontage=1, ranks=1, base_w=6.0, base_d=6.0, armour="saurien", x=90, y=80.5)
+    st = battle(beast, b, phase=10)
+    sit, _ = melee_play.situation(st, beast, b)
+    assert "ranks" not in sit and "weapon" not in sit and sit["attacker"] == "grand_saurien"
+    assert melee_play.preview(st, "beast", "clubs")["a_on_b"]["percent"] == REF.adjudicate(sit)["multiplied_pct"]
