@@ -182,3 +182,18 @@ def test_a_character_strikes_with_his_combat_modifier_and_a_monster_without_rank
     sit, _ = melee_play.situation(st, beast, b)
     assert "ranks" not in sit and "weapon" not in sit and sit["attacker"] == "grand_saurien"
     assert melee_play.preview(st, "beast", "clubs")["a_on_b"]["percent"] == REF.adjudicate(sit)["multiplied_pct"]
+
+
+def test_a_controlling_character_fights_with_his_unit_and_is_wounded_last():
+    hero = troop("hero", "A", kind="character", klass=None, figures=1, figures_max=1, frontage=1, ranks=1,
+                 melee_weapon="maquahuitl", armour="coton", CM=40, FM=3, FC=4, x=90, y=90)  # behind his unit
+    a, b = _jaguars(led_by="hero"), _clubs()
+    st = battle(a, b, hero, phase=10)
+    events = melee_play.resolve(st, Always(1))
+    strikes = [e for e in events if e["type"] == "melee"]
+    assert [e["unit"] for e in strikes] == ["clubs", "jaguars", "hero"]
+    assert strikes[2]["target"] == "clubs" and "GF seed 003 l.995" in strikes[2]["citations"]
+    assert any(m["modifier"] == "character_controls" for m in strikes[1]["ruling"]["modifiers_applied"])
+    assert hero.wounds == [] and hero.alive  # the clubs' blows fell on the jaguars
+    lost_b = 30 - b.figures
+    assert lost_b == strikes[1]["hits"] + strikes[2]["hits"]
