@@ -119,7 +119,8 @@ class Hub:
 
     # --- creation and loading ---------------------------------------------------------------
     def create(self, scenario_id: str, mode: str, seed: int | None = None,
-               ruleset_id: str | None = None, bots: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:
+               ruleset_id: str | None = None, bots: dict[str, str] | None = None,
+               armies: dict[str, dict] | None = None) -> tuple[str, dict[str, str]]:
         """A new game (run in a worker thread: the caller starts the computer seats with
         :meth:`kick` once back on the event loop)."""
         if mode not in ("hotseat", "online"):
@@ -140,6 +141,13 @@ class Hub:
             scenario = rs.load_scenario(scenario_id)
         except OriflammeError as exc:
             raise HubError(500, "bad_scenario", str(exc)) from None
+        if armies is not None:  # a battle between two armies of the army builder, on this scenario's table
+            if not rs.battle_from_armies():
+                raise HubError(422, "bad_request", f"field armies: the ruleset {rs.id!r} cannot set a battle from armies")
+            try:
+                scenario = rs.scenario_from_armies(armies, scenario)
+            except OriflammeError as exc:
+                raise HubError(422, "bad_army", f"field armies: {exc}") from None
         bots = self._check_bots(rs, scenario, mode, bots or {})
         game = Game(rs, scenario, new_secret() if seed is None else seed)
         game_id = secrets.token_urlsafe(9)

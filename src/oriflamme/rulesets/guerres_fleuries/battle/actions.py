@@ -7,6 +7,8 @@
 ``orders``              phase 3: ALL the side's orders at once, face down:
                         ``{"orders": {uid: {"order": id, "target": uid | null}}}``
 ``move``                phase 6: move one unit to (x, y, heading)
+``react``               phase 5: a charged unit's reaction: stand, counter_charge, evade, fire
+                        (any but stand rolls the reaction test, d100)
 ``cast``                a priest's spell, at once, in one of its side's steps (phases 2, 3, 6):
                         ``{"unit": caster, "spell": id, "target": unit id | null}`` (OR-GF40)
 ======================  =====================================================================
@@ -26,7 +28,8 @@ from oriflamme.core.errors import IllegalAction
 from .state import SIDES, Battle
 
 TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test": ("unit",),
-         "orders": ("orders",), "move": ("unit", "x", "y", "heading"), "cast": ("unit", "spell", "target")}
+         "orders": ("orders",), "move": ("unit", "x", "y", "heading"), "cast": ("unit", "spell", "target"),
+         "react": ("unit", "reaction")}
 ORDER_FIELDS = ("order", "target")
 MAX_UNITS = 200
 
@@ -42,6 +45,7 @@ class Action:
     orders: tuple | None = None  # ((uid, order id, target | None), …) sorted by uid
     spell: str | None = None
     target: str | None = None
+    reaction: str | None = None
 
     def to_json(self) -> dict:
         out: dict = {"type": self.type, "side": self.side}
@@ -102,7 +106,7 @@ def action_from_json(data) -> Action:
     for f in fields:
         if f not in data:
             raise IllegalAction(f"field {f}: missing for {kind}")
-        if f in ("unit", "spell"):
+        if f in ("unit", "spell", "reaction"):
             if not isinstance(data[f], str):
                 raise IllegalAction(f"field {f}: expected {'a unit' if f == 'unit' else 'a spell'} id")
             vals[f] = data[f]

@@ -16,7 +16,7 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, victory
+from . import command, fighters, reactions, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, victory
 from .actions import Action, emit
 from .deploy import deploy_all, zones
 from .rules import rules
@@ -55,12 +55,15 @@ def next_phase(state: Battle) -> None:
     state.done = []
     phase_event(state)
     if state.phase == 6:
+        before = command.poses(state)
         phase6_orders_in_place(state)
+        command.follow(state, before)
 
 
 def new_turn(state: Battle) -> None:
     state.orders_in = {"A": False, "B": False}
     state.revealed = False
+    state.reacting = {}
     for u in state.units.values():
         u.tested = False
         u.moved = False
@@ -86,6 +89,8 @@ def movers(state: Battle, side: str) -> list[Unit]:
     for u in state.side_units(side):
         if u.moved or u.status != "ok" or u.order is None or fighters.in_combat(state, u):
             continue
+        if u.kind == "character" and u.leads:
+            continue  # he moves with the unit he controls (OR-GF41)
         play = rules().order_play.get(u.order)
         if play and play.move != "none" and u.order != "charger":
             out.append(u)
@@ -121,6 +126,15 @@ def advance(state: Battle) -> None:
                         return
                     state.orders_in[side] = True
             characters_orders(state)
+        elif p == 5:
+            found = False
+            for side in (first_mover(state), state.other(first_mover(state))):
+                if reactions.pending(state, side):
+                    state.acting = side
+                    found = True
+                    break
+            if found:
+                return
         elif p == 6:
             first = first_mover(state)
             for side in (first, state.other(first)):
@@ -129,7 +143,9 @@ def advance(state: Battle) -> None:
                     return
         else:
             state.acting = None
+            before = command.poses(state)
             AUTOMATIC[p](state)
+            command.follow(state, before)
             if state.over:
                 break
         state.acting = None
@@ -193,6 +209,15 @@ def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
     play = rules().order_play[u.order]
     column = {"normal": "normal", "double": "double", "retraite": "retraite", "charge": "charge"}[play.move]
     budget, steps = moves.allowance(u, column, fires=play.fires)
+    if play.flight:
+        from fractions import Fraction
+
+        from .. import movement
+        row = movement.flights()[play.flight]
+        left = 1 - Fraction(row.air_cost)
+        budget = float(budget * left)
+        steps.append({"text": f"{play.flight}: {row.air_cost} of the air move; {budget:g} cm left", "ref": row.ref,
+                      "decision": "OR-GF43"})
     return budget, play.direction, play.direction == "back", steps
 
 
@@ -245,6 +270,7 @@ def phase4_reveal(state: Battle) -> None:
         u.charging = True
         u.charge_half = True
         charge_move(state, u, target, half=True)
+    reactions.declare(state)
 
 
 def charge_move(state: Battle, u: Unit, target: Unit, half: bool) -> None:
@@ -273,12 +299,6 @@ def charge_move(state: Battle, u: Unit, target: Unit, half: bool) -> None:
              side=u.side, ref="GF seed 003 l.600-604", unit=u.id, target=target.id, to=[x, y, h])
 
 
-def phase5_reactions(state: Battle) -> None:
-    emit(state, "reactions", "Reactions to charges: charged units stand (reaction tests not modelled yet)",
-         "Réactions aux charges : les unités chargées restent (tests de réaction pas encore modélisés)",
-         ref=rules().phase(5).ref, partial=True)
-
-
 FORMATION_NAMES = {"line": ("line", "ligne"), "column": ("column", "colonne"), "open": ("open order", "ordre ouvert")}
 
 
@@ -291,6 +311,13 @@ def phase6_orders_in_place(state: Battle) -> None:
         if not u.alive or u.order is None or u.status != "ok" or fighters.in_combat(state, u):
             continue
         play = rules().order_play.get(u.order)
+        if play is not None and play.flight:
+            old = u.altitude or "ground"
+            u.altitude = None if play.altitude_to == "ground" else play.altitude_to
+            emit(state, "manoeuvre", f"{u.name}: {play.flight.replace('_', ' ')}, from {old} to {play.altitude_to} altitude",
+                 f"{u.name} : {play.flight.replace('_', ' ')}, de l'altitude {old} à {play.altitude_to}", side=u.side,
+                 ref=play.ref, decision=play.decision, unit=u.id, altitude=u.altitude)
+            continue
         if play is None or play.move != "none" or play.id_is_wait():
             continue
         before = (u.formation, u.heading, u.disorder)
@@ -429,7 +456,7 @@ def record(state: Battle, events: list[dict]) -> None:
              ruling=merged, **body)
 
 
-AUTOMATIC = {1: phase1_automatic, 4: phase4_reveal, 5: phase5_reactions, 7: phase7_automatic, 8: phase8_fire,
+AUTOMATIC = {1: phase1_automatic, 4: phase4_reveal, 7: phase7_automatic, 8: phase8_fire,
              9: phase9_charges, 10: phase10_melee, 11: phase11_rally}
 
 
