@@ -197,3 +197,13 @@ def test_a_controlling_character_fights_with_his_unit_and_is_wounded_last():
     assert hero.wounds == [] and hero.alive  # the clubs' blows fell on the jaguars
     lost_b = 30 - b.figures
     assert lost_b == strikes[1]["hits"] + strikes[2]["hits"]
+
+
+def test_a_flyer_at_flight_altitude_is_in_contact_with_no_one_on_the_ground():
+    bird = troop("bird", "A", kind="creature", race="pterodactyle", klass=None, figures=3, figures_max=3,
+                 frontage=3, ranks=1, x=90, y=79, altitude="flight")
+    b = _clubs()
+    st = battle(bird, b, phase=10)
+    assert melee_play.engagements(st) == []
+    bird.altitude = "combat"
+    assert [(x.id, y.id) for x, y in melee_play.engagements(st)] == [("bird", "clubs")]

@@ -15,7 +15,7 @@ from .. import magic as magic_data
 from ..referee import adjudicate
 from ..wounds import SERIOUS
 from . import combat_data
-from .fighters import alive, depth, mark, pose, ranks_for, set_pose, unit, width
+from .fighters import FLIGHT, alive, depth, mark, pose, ranks_for, set_pose, unit, width
 
 #: the wound table of each being (data/wounds.toml TABLES); a creature without its own table reads
 #: the monsters' (OR-GF54)
@@ -82,7 +82,6 @@ def wound(u, dice) -> dict:
             "dies": ruling["dies"], "explanation": steps, "citations": cites}
 
 
-FLIGHT = ("vol", "flight")
 
 
 def _dies(u) -> str:

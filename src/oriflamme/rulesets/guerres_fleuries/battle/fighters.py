@@ -75,7 +75,14 @@ def tolerance() -> float:
     return terrain.table().contact_tolerance_cm
 
 
+FLIGHT = ("flight", "vol")
+
+
 def touching(a, b) -> bool:
+    """Base contact: the footprints within the slack (OR-GF21), at the same level — a flyer at flight
+    altitude (above 20 cm, l.695) passes over the ground and its combat altitude (gf-engine, OR-GF43)."""
+    if (a.altitude in FLIGHT) != (b.altitude in FLIGHT):
+        return False
     return tabletop.in_contact(shape(a), shape(b), tolerance())
 
 
