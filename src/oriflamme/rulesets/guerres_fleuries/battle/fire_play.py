@@ -17,6 +17,7 @@ from __future__ import annotations
 from oriflamme.geometry import tabletop
 
 from .. import fire as fd
+from .. import movement as mv
 from ..referee import adjudicate
 from . import combat_data, morale_play
 from .casualties import Ledger
@@ -125,7 +126,8 @@ def eligibility(state, u, t) -> dict:
         return out
     dist, how = distance(u, t)
     out["distance_cm"] = round(dist, 2)
-    extra = 50 if ALTITUDE.get(t.altitude or "") == "vol" else 0
+    alt = mv.altitudes().get(ALTITUDE.get(t.altitude or ""))
+    extra = alt.extra_range_cm if alt else 0  # GF-E7: + 50 cm at flight altitude (data/movement.toml)
     if dist + extra > max_range(u):
         reasons.append(f"{t.name or t.id} is {dist:.1f} cm away ({how}"
                        f"{', + flight altitude' if extra else ''}), beyond the maximum range {max_range(u)} cm")

@@ -193,6 +193,14 @@ def resolve(state, dice) -> list[dict]:
             events.append(ev)
             ledger.note(y, ev["hits"], x)
             lost[(y.id, x.id)] = ev["hits"]
+            ch = _controller(state, x, y, pairs)
+            if ch is not None:
+                ev = _strike(state, ch, y, dice)
+                ev["explanation"].insert(0, f"{ch.name or ch.id} directly controls {x.name or x.id}: he fights with it")
+                ev["citations"].append("GF seed 003 l.995")
+                events.append(ev)
+                ledger.note(y, ev["hits"], ch)
+                lost[(y.id, x.id)] += ev["hits"]
     before = {u.id: u.figures for u in units(state)}
     events += ledger.apply(state, dice)
     for uid in sorted(set(ledger.figures) | set(ledger.wounds)):
@@ -215,6 +223,21 @@ def resolve(state, dice) -> list[dict]:
     for u in units(state):
         u.charging = False
     return finish(state, events)
+
+
+def _controller(state, x, y, pairs):
+    """The character directly controlling ``x`` who fights with it against ``y`` (l.995 "Si un personnage
+    contrôle directement une unité, il combat avec elle"), unless he is himself in contact with ``y``
+    (then he strikes as one of the pairs). The enemy's blows fall on the unit: "le personnage sera
+    toujours blessé en dernier" (l.881)."""
+    if not x.led_by:
+        return None
+    ch = _find(state, x.led_by)
+    if ch is None or not alive(ch) or ch.kind != "character" or ch.side != x.side:
+        return None
+    if any({p.id for p in pair} == {ch.id, y.id} for pair in pairs):
+        return None
+    return ch
 
 
 def _outcome(state, a, b, lost_a: int, lost_b: int, dice) -> list[dict]:
