@@ -53,6 +53,8 @@ class NewGame(BaseModel):
     side: str | None = Field(default=None, min_length=1, max_length=32, description="online: the side the creator plays (default: the first human side)")
     webhook: str | None = Field(default=None, min_length=1, max_length=512, description="an http(s) URL posted to when a human side is to act (docs/api.md § Notifications)")
 
+    #: a battle between two armies built with the army builder (rulesets with battle_from_armies)
+    armies: dict[str, dict[str, Any]] | None = Field(default=None, description="side -> army document (the army builder's format): the scenario's table with these armies instead of its own (rulesets whose /api/rulesets entry says battle_from_armies)")
 
 class JoinGame(BaseModel):
     """Body of ``POST /api/games/{id}/join`` (may be ``{}``)."""
@@ -318,7 +320,7 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
         guard.new_game(_client(request))
         try:
             game_id, seats = await hub.run_in_thread(hub.create, body.scenario, body.mode, body.seed, body.ruleset, body.ai,
-                                                     body.open, body.side, body.webhook)
+                                                     body.open, body.side, body.webhook, body.armies)
         except BaseException:
             guard.game_not_created(_client(request))  # only games made count against the hourly cap
             raise
