@@ -13,8 +13,8 @@ from oriflamme.rulesets.guerres_fleuries.battle.fighters import (cover_of, melee
 
 def test_or_gf51_one_volley_per_unit_even_with_several_targets():
     a = troop("archers", "A", missile="arc", order="tirer", x=90, y=90)
-    b1 = troop("b1", "B", x=80, y=62, figures=10, figures_max=10, ranks=1)
-    b2 = troop("b2", "B", x=104, y=62, figures=10, figures_max=10, ranks=1)
+    b1 = troop("b1", "B", x=80, y=74, figures=10, figures_max=10, ranks=1)
+    b2 = troop("b2", "B", x=100, y=74, figures=10, figures_max=10, ranks=1)
     st = battle(a, b1, b2)
     assert sum(fire_play.eligibility(st, a, t)["eligible"] for t in (b1, b2)) == 2
     events = fire_play.resolve(st, Always(4))

@@ -48,7 +48,8 @@ def _corner_distance(a, b) -> float:
 def _hand_situation(a, b) -> dict:
     # written from the seed: bow against a Saurian, read in the "Saurien" column (l.1478, OR-GF59), class C
     # shooter (l.1500), shields (l.1499), 3 ranks (l.1502, GF-E4)
-    return {"kind": "fire", "shooter_race": "Homme", "weapon": "Arc", "distance_cm": round(_gap(a, b), 3),
+    # the range between the farthest points of the two units (GF-E7): corner to opposite corner
+    return {"kind": "fire", "shooter_race": "Homme", "weapon": "Arc", "distance_cm": round(_corner_distance(a, b), 3),
             "target_armour": "Saurien", "firing_figures": 20, "target": "unité", "shooter_class": "C",
             "target_ranks": 3, "modifiers": [{"modifier": "Si la cible est équipée de boucliers."}]}
 
@@ -180,15 +181,17 @@ def test_a_character_controlling_a_unit_cannot_be_targeted_and_a_lone_one_takes_
     assert len(wounds) == p["eliminated"] and all(w["ruling"]["table"] == "personnages" for w in wounds)
 
 
-def test_the_corner_to_corner_reading_is_one_data_switch_away(monkeypatch):
+def test_the_range_is_between_the_farthest_points_and_the_house_option_is_one_data_switch_away(monkeypatch):
+    """GF-E7 (the fixed reading): between the farthest points of the two units, corner to corner; the
+    house option of OR-GF60 (the farthest firing figure to the target) only when the data says so."""
     a, b = _archers(), _saurians()
-    assert fire_play.distance(a, b)[0] == pytest.approx(_gap(a, b)) == pytest.approx(21)
-    d = combat_data.data()
-    assert d.fire_range.measure == "firing_figures" and "OR-GF60" in d.fire_range.decision
-    corner = d.model_copy(update={"fire_range": d.fire_range.model_copy(update={"measure": "farthest_points"})})
-    monkeypatch.setattr(combat_data, "data", lambda: corner)
     dist, how = fire_play.distance(a, b)
     assert dist == pytest.approx(_corner_distance(a, b)) and "GF-E7" in how
+    d = combat_data.data()
+    assert d.fire_range.measure == "farthest_points" and "GF-E7" in d.fire_range.decision
+    house = d.model_copy(update={"fire_range": d.fire_range.model_copy(update={"measure": "firing_figures"})})
+    monkeypatch.setattr(combat_data, "data", lambda: house)
+    assert fire_play.distance(a, b)[0] == pytest.approx(_gap(a, b)) == pytest.approx(21)
     assert "distance maximale" in line(1465)
 
 

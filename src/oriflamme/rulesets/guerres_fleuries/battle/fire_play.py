@@ -5,8 +5,8 @@ morale tests of every unit that suffered losses (l.828, l.301).
 
 Who fires: a unit with the order *tirer* and a missile weapon, not routing nor retreating, not in
 melee. At what: an enemy visible (tabletop line of sight, procedure step 1), at least partly in the
-45° fire arc (step 2, OR-GF50), within the weapon's maximum range, measured from the farthest firing
-figure (step 3, GF-E7 read on the table as OR-GF60, data/combat.toml [fire_range]), not in melee (l.840), not a character directly controlling a unit (l.881).
+45° fire arc (step 2, OR-GF50), within the weapon's maximum range, measured between the farthest points of
+the two units (step 3, GF-E7; OR-GF60 and data/combat.toml [fire_range] for its house option), not in melee (l.840), not a character directly controlling a unit (l.881).
 The priorities (l.1454-1459) choose among the eligible targets; the order's target is kept when it
 is of the best priority present. One target per unit (OR-GF51). Figures firing: the firing ranks
 of the weapon (GF-E8; the first rank only from woods, l.726) × the frontage.
@@ -32,15 +32,16 @@ EXCLUDED_REF = "GF seed 003 l.840"
 
 def distance(u, t) -> tuple[float, str]:
     """The range of ``t`` from ``u`` (procedure step 3, data/combat.toml [fire_range]) and how it was
-    measured. OR-GF60: the farthest firing figure (each front-rank figure's place on the front edge)
-    from the nearest point of the target; GF-E7's corner-to-corner reading when the data says so."""
+    measured: GF-E7, between the farthest points of the two units (the default); or, as the house
+    option of OR-GF60 when the data says so, the farthest firing figure (each front-rank figure's
+    place on the front edge) from the nearest point of the target."""
     if combat_data.data().fire_range.measure == "farthest_points":
         return tabletop.farthest_distance(shape(u), shape(t)), "between the farthest points of the two units (GF-E7)"
     edge = tabletop.front_edge(pose(u), width(u), depth(u))
     n = max(1, min(u.frontage, u.figures))
     target = shape(t)
     far = max(tabletop.nearest_distance(edge.interpolate((i + 0.5) / n, normalized=True), target) for i in range(n))
-    return far, "from the farthest firing figure to the target (OR-GF60)"
+    return far, "from the farthest firing figure to the target (OR-GF60, house option)"
 
 
 def max_range(u) -> int:
