@@ -913,3 +913,26 @@ export async function mount(containers, core, view) {
     },
   };
 }
+
+/* The home page's scenario briefing (web/static/lobby.js; docs/api.md § Lobby): the same table,
+ * drawn read-only from the opening position a spectator sees (no options, no orders: nothing to
+ * act on; the tools stay for measuring). */
+export async function preview(container, briefing) {
+  const fr = () => window.I18N && window.I18N.lang() === "fr";
+  const view = Object.assign({ sides: briefing.sides, seat: null }, briefing.view);
+  const sideName = (id) => {
+    const s = briefing.sides.find((x) => x.id === id);
+    return s ? (fr() ? s.name_fr || s.name : s.name) : id;
+  };
+  const none = () => document.createTextNode("");
+  const core = {
+    el: window.DOM.el, fr, pct: (p) => `${Math.round(p * 100)} %`, sideName, citesOf: none, citeChips: none,
+    $: (id) => document.getElementById(id), state: { view, replay: null, busy: false },
+    frame: () => null, render: () => {}, commit: () => {}, explain: async () => ({}), get: async () => ({}),
+    t: (k) => k, toast: () => {}, handleError: () => {},
+  };
+  container.innerHTML = "";
+  const ctl = await mount({ board: container, panel: document.createElement("div") }, core, view);
+  ctl.render();
+  return ctl;
+}
