@@ -1,38 +1,516 @@
-"""The computer players' view of a battle: how well a side stands (figures and points alive,
-reading only what the side may see) and a copy with the enemy's unrevealed orders redrawn."""
+"""The computer players' view of a battle (issue 13 item 6): how well a side stands — the
+``Ruleset.evaluate`` hook — and a copy with what the side may not see redrawn — ``determinize``.
+:mod:`oriflamme.ai` knows only these hooks.
+
+The evaluation is a heuristic, not a rule: each term is tied to the rule that makes it matter and
+its weight lives in ``data/ai_evaluation.toml`` with that citation. A term is the side's minus the
+enemy's; the weighted sum goes through ``tanh`` to -1 (lost) … +1 (won); the end of the battle is
+-1, 0 or +1 exactly. Terms:
+
+* **points** and **figures**: the shares destroyed (the victory conditions of OR-GF33, :mod:`.victory`),
+  with more weight as an army nears its break (more than half of its figures lost);
+* **morale**: routing, retreating and disordered units count as partly lost;
+* **threats**: every pair of enemy units, the expected points each kills of the other in a round of
+  melee (the part-1 referee on the units' own situation: class, weapons, ranks, armour, shields,
+  disorder; the flank and rear when the striker stands outside its target's front arc) weighed by
+  their closeness — the favoured side gains by closing in, the other by keeping away;
+* **fire**: each missile unit's expected volley at the best enemy in its arc and range (the part-1
+  fire referee), whole when it is known to be ordered to fire;
+* **orders**: the orders still to be carried out this turn, one's own and (once revealed) the
+  enemy's: a charge at its odds, an advance towards what the unit beats, a retreat from what beats it.
+
+**What the side may see.** Everything on the table is public but the enemy's orders before phase 4
+(:func:`.views.order_visible`): the evaluation reads an enemy's order only when it is visible, and a
+search starts from :func:`determinize`, which redraws those orders.
+
+The distances are approximations (between the units' rectangles along the line of their centres,
+pure Python) and the referee's percentages are cached by situation: the search evaluates thousands
+of positions per decision.
+"""
 
 from __future__ import annotations
 
-from . import orders as orders_mod, victory
-from .state import Battle
+import math
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .. import fire as fd
+from .. import melee as md
+from .. import modifiers as mods
+from ..referee import adjudicate
+from . import moves, orders as orders_mod, victory
+from .state import Battle, Unit
+from .views import order_visible
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "ai_evaluation.toml"
+
+
+class Weights(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ref: str = Field(min_length=3)
+    scale: float = Field(gt=0)
+    points: float = Field(ge=0)
+    ref_points: str
+    figures: float = Field(ge=0)
+    break_pressure: float = Field(ge=0)
+    break_from: float = Field(ge=0, le=1)
+    ref_figures: str
+    morale: float = Field(ge=0)
+    ref_morale: str
+    threats: float = Field(ge=0)
+    ref_threats: str
+    flank: float = Field(ge=0)
+    ref_flank: str
+    fire: float = Field(ge=0)
+    fire_unknown: float = Field(ge=0, le=1)
+    ref_fire: str
+    orders: float = Field(ge=0)
+    ref_orders: str
+    charge_bonus: float = Field(ge=0)
+    ref_charge: str
+    reform: float = Field(ge=0)
+    ref_reform: str
+
+
+class StatusShares(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rout: float = Field(ge=0, le=1)
+    retreat: float = Field(ge=0, le=1)
+    disorder: float = Field(ge=0, le=1)
+    ref: str
+
+
+class Wounds(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    share: float = Field(ge=0, le=1)
+    ref: str
+
+
+class Distance(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    contact_cm: float = Field(ge=0)
+    ref: str
+
+
+class EvaluationData(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    weights: Weights
+    status: StatusShares
+    wounds: Wounds
+    distance: Distance
+
+
+@lru_cache(maxsize=None)
+def load_weights(path: str = str(DATA)) -> EvaluationData:
+    """The weights, validated (a bad file raises ``ValueError`` naming the file and the field)."""
+    try:
+        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    try:
+        return EvaluationData.model_validate(raw)
+    except Exception as exc:  # noqa: BLE001 - pydantic's ValidationError names the field
+        raise ValueError(f"{path}: {exc}") from None
+
+
+# --- the referee's percentages, cached by situation ---------------------------------------------
+_MELEE: dict = {}
+_FIRE: dict = {}
+_REACH: dict = {}
+
+
+def _expected(ruling: dict) -> float:
+    """Expected casualties (figures or wounds) of a ruling: the sure ones plus the residual chance."""
+    return float(ruling.get("eliminated") or 0) + float(ruling.get("extra_if_d100_at_most") or 0) / 100.0
+
+
+def _attacker_class(u: Unit) -> str | None:
+    if u.kind == "character":
+        return "personnage"
+    if u.kind != "troop":
+        return None
+    if u.fanatic:
+        return "fanatique"
+    if u.bestial:
+        return "bestial"
+    return u.klass
+
+
+def _target_kind(u: Unit) -> str:
+    return "unit" if u.kind == "troop" else u.kind
+
+
+def in_contact_count(a: Unit, b: Unit) -> int:
+    """Figures of ``a`` that would touch ``b`` front to front: its front rank, no wider than ``b``."""
+    if a.kind in ("character", "monster"):
+        return 1
+    return max(1, min(a.front, a.figures, math.ceil(b.width / max(a.base_w, 0.1)) + 1))
+
+
+def striker_key(a: Unit) -> tuple:
+    """What of ``a`` its melee percentage reads (the part-1 melee situation's attacker fields)."""
+    weapon = a.melee_weapon if a.kind in ("troop", "character") else None
+    return (a.race, a.kind, weapon, _attacker_class(a), a.ranks if a.kind == "troop" else 0, a.disorder,
+            (a.CM, a.FM, a.FC) if a.kind == "character" else None)
+
+
+def target_key(b: Unit) -> tuple:
+    """What of ``b`` a melee percentage against it reads (armour, sort, shields, disorder)."""
+    return (b.armour, _target_kind(b), b.shields, b.disorder and b.kind != "character")
+
+
+def melee_kills(a: Unit, b: Unit, *, charging: bool = False, flank: bool = False,
+                keys: tuple | None = None) -> float:
+    """The casualties ``a`` expects to inflict on ``b`` in one round of melee, front to front (the
+    part-1 referee on the situation :func:`.melee_play.situation` builds, minus the table's
+    geometry: no cover; the flank and rear as a share, ``flank``); a routing unit strikes nothing
+    (OR-GF55)."""
+    if a.status == "rout" or not a.alive or not b.alive:
+        return 0.0
+    sk, tk = keys or (striker_key(a), target_key(b))
+    n = in_contact_count(a, b)
+    key = (sk, tk, n, charging)
+    hit = _MELEE.get(key)
+    if hit is None:
+        race, kind, weapon, klass, ranks, disordered, char = sk
+        sit: dict = {"kind": "melee", "attacker": race, "target_armour": tk[0], "figures_in_contact": n,
+                     "target": tk[1]}
+        if kind in ("troop", "character"):
+            sit["weapon"] = weapon
+            sit["attacker_class"] = klass
+        if kind == "troop":
+            sit["ranks"] = ranks
+            if disordered:
+                sit["attacker_disordered"] = True
+        if kind == "character":
+            sit["character"] = {"CM": char[0], "FM": char[1], "FC": char[2]}
+        row = md.pbc().get((race, weapon))
+        table = mods.modifiers(row.modifiers if row else "melee")
+        given = [m for m, on in (("charging", charging), ("enemy_disordered", tk[3]), ("enemy_shields", tk[2]))
+                 if on and m in table]
+        if given:
+            sit["modifiers"] = [{"modifier": m} for m in given]
+        try:
+            hit = _expected(adjudicate(sit))
+        except Exception:  # noqa: BLE001 - a situation the referee refuses: no strength counted
+            hit = 0.0
+        if len(_MELEE) > 20000:
+            _MELEE.clear()
+        _MELEE[key] = hit
+    if flank:
+        hit *= 1.0 + load_weights().weights.flank
+    return hit
+
+
+def fire_kills(u: Unit, t: Unit, distance: float) -> float:
+    """The casualties ``u`` expects from one volley at ``t`` at ``distance`` cm (farthest points),
+    by the part-1 fire referee (the figures that fire: frontage × the weapon's ranks, GF-E8; no
+    cover, woods or movement read: an approximation)."""
+    if not u.missile or (u.race, u.missile) not in fd.pbt():
+        return 0.0
+    rk = fd.ranks().get(u.missile)
+    ranks = getattr(rk, u.race, 1) if rk is not None else 1
+    figures = min(u.figures, u.front * min(ranks or 1, u.ranks))
+    band = int(math.ceil(distance / 2.0)) * 2
+    key = (u.race, u.missile, u.propulseur, u.klass, u.disorder, figures, band, t.armour, _target_kind(t),
+           t.ranks if t.kind == "troop" else 0, t.formation == "open" and t.kind == "troop", t.shields)
+    hit = _FIRE.get(key)
+    if hit is None:
+        sit: dict = {"kind": "fire", "shooter_race": u.race, "weapon": u.missile, "distance_cm": band,
+                     "target_armour": t.armour, "firing_figures": figures, "target": key[8]}
+        if u.propulseur:
+            sit["propulseur"] = True
+        if u.kind == "troop" and u.klass:
+            sit["shooter_class"] = u.klass if u.klass in ("A", "B", "C") else "A"
+        if t.kind == "troop":
+            sit["target_ranks"] = t.ranks
+        given = []
+        if key[10]:
+            given.append({"modifier": "target_character_or_open_order"})
+        if t.shields:
+            given.append({"modifier": "target_shields"})
+        if u.disorder:
+            given.append({"modifier": "shooter_disordered"})
+        if given:
+            sit["modifiers"] = given
+        try:
+            ruling = adjudicate(sit)
+            hit = _expected(ruling) if ruling.get("in_range", True) else 0.0
+        except Exception:  # noqa: BLE001 - out of range or a situation the referee refuses
+            hit = 0.0
+        if len(_FIRE) > 20000:
+            _FIRE.clear()
+        _FIRE[key] = hit
+    return hit
+
+
+def max_range(u: Unit) -> float:
+    row = fd.pbt().get((u.race, u.missile)) if u.missile else None
+    if row is None:
+        return 0.0
+    return float(row.longue + (fd.weapons()[u.missile].propulseur_cm if u.propulseur else 0))
+
+
+def reach(u: Unit) -> float:
+    """The unit's charge move (data/movement.toml), cached by what it depends on."""
+    key = (u.mover, u.open_order, u.flyer, bool(u.altitude))
+    hit = _REACH.get(key)
+    if hit is None:
+        try:
+            hit = moves.allowance(u, "charge")[0]
+        except Exception:  # noqa: BLE001 - a mover without a charge rate
+            hit = 20.0
+        _REACH[key] = hit
+    return hit
+
+
+def closeness(distance: float, reach_cm: float, contact_cm: float) -> float:
+    """1 in contact, then reach / (reach + gap): 1/2 at the charge reach, and so on."""
+    if distance <= contact_cm:
+        return 1.0
+    return reach_cm / (reach_cm + distance)
+
+
+def kill_value(u: Unit) -> float:
+    """The points one expected casualty of ``u`` is worth: a figure of a unit, or a wound's share of
+    a lone being (data/ai_evaluation.toml [wounds])."""
+    if u.figures_max > 1:
+        return u.points / u.figures_max
+    return u.points * load_weights().wounds.share
+
+
+# --- the table, approximated, read once per evaluation -------------------------------------------
+class Piece:
+    """A unit as the evaluation reads it: its rectangle (centre, front and right vectors, half
+    sizes) and the keys of its melee percentages."""
+    __slots__ = ("u", "x", "y", "fx", "fy", "rx", "ry", "hw", "hd", "reach", "striker", "target", "value",
+                 "range")
+
+    def __init__(self, u: Unit):
+        self.u = u
+        self.x, self.y = u.x, u.y
+        h = math.radians(u.heading)
+        self.fx, self.fy = math.sin(h), -math.cos(h)   # the front (heading 0 faces y = 0)
+        self.rx, self.ry = math.cos(h), math.sin(h)    # the right
+        self.hw, self.hd = u.width / 2.0, u.depth / 2.0
+        self.reach = reach(u)
+        self.striker, self.target = striker_key(u), target_key(u)
+        self.value = kill_value(u)
+        self.range = max_range(u) if u.missile and u.status == "ok" else 0.0
+
+    def extent(self, dx: float, dy: float, dist: float) -> float:
+        """From the centre to the rectangle's edge towards (dx, dy)."""
+        along = abs(dx * self.fx + dy * self.fy) / dist
+        across = abs(dx * self.rx + dy * self.ry) / dist
+        a = self.hd / along if along > 1e-9 else math.inf
+        b = self.hw / across if across > 1e-9 else math.inf
+        return min(a, b)
+
+    def corners(self) -> list[tuple[float, float]]:
+        return [(self.x + sx * self.hw * self.rx + sy * self.hd * self.fx,
+                 self.y + sx * self.hw * self.ry + sy * self.hd * self.fy) for sx in (-1, 1) for sy in (-1, 1)]
+
+    def outside_front(self, other: "Piece") -> bool:
+        """``other``'s centre lies outside this unit's 90° front arc (its flank or rear)."""
+        dx, dy = other.x - self.x, other.y - self.y
+        d = math.hypot(dx, dy)
+        return d > 1e-9 and (dx * self.fx + dy * self.fy) / d < SQRT_HALF
+
+
+SQRT_HALF = math.sqrt(0.5)
+
+
+def gap(a: Piece, b: Piece) -> float:
+    """The nearest gap between two units along the line of their centres (an approximation)."""
+    dx, dy = b.x - a.x, b.y - a.y
+    dist = math.hypot(dx, dy)
+    if dist < 1e-9:
+        return 0.0
+    return max(0.0, dist - a.extent(dx, dy, dist) - b.extent(-dx, -dy, dist))
+
+
+def farthest(a: Piece, b: Piece) -> float:
+    """The distance between the farthest points of two rectangles (their farthest corners, GF-E7)."""
+    cb = b.corners()
+    return max(math.hypot(x - p, y - q) for x, y in a.corners() for p, q in cb)
+
+
+class Reading:
+    """One evaluation's reading of the table: the pieces, and the melee exchanges memoised."""
+
+    def __init__(self, state: Battle):
+        self.state = state
+        self.pieces = {u.id: Piece(u) for u in state.units.values() if u.alive}
+        self._exchange: dict = {}
+        self._gap: dict = {}
+
+    def gap(self, a: str, b: str) -> float:
+        key = (a, b) if a < b else (b, a)
+        hit = self._gap.get(key)
+        if hit is None:
+            hit = self._gap[key] = gap(self.pieces[a], self.pieces[b])
+        return hit
+
+    def exchange(self, a: str, b: str, charging: bool = False) -> float:
+        """The points ``a`` expects to kill of ``b`` minus those ``b`` kills of ``a`` in a round of
+        melee (the striker outside its target's front arc gets the flank share)."""
+        key = (a, b, charging)
+        hit = self._exchange.get(key)
+        if hit is None:
+            pa, pb = self.pieces[a], self.pieces[b]
+            hit = (melee_kills(pa.u, pb.u, charging=charging, flank=pb.outside_front(pa), keys=(pa.striker, pb.target))
+                   * pb.value
+                   - melee_kills(pb.u, pa.u, flank=pa.outside_front(pb), keys=(pb.striker, pa.target)) * pa.value)
+            self._exchange[key] = hit
+        return hit
+
+
+def exchange(state: Battle, a: str, b: str, *, charging: bool = False) -> float:
+    """:meth:`Reading.exchange` on a fresh reading of ``state``."""
+    return Reading(state).exchange(a, b, charging)
+
+
+def terms(state: Battle, side: str) -> dict[str, float]:
+    """The evaluation's terms for ``side`` (each the side's minus the enemy's; unweighted)."""
+    data = load_weights()
+    st, w = data.status, data.weights
+    enemy = state.other(side)
+    norm = max(1.0, (state.start_points.get("A", 0) + state.start_points.get("B", 0)) / 2.0)
+    points, figures, morale = {}, {}, {}
+    for s in (side, enemy):
+        points[s] = victory.points_destroyed(state, s) / max(1, state.start_points.get(s, 1))
+        lost = victory.figures_lost(state, s) / max(1, state.start_figures.get(s, 1))
+        figures[s] = lost + w.break_pressure / max(w.figures, 1e-9) * max(0.0, lost - w.break_from)
+        m = 0.0
+        for u in state.side_units(s):
+            share = st.rout if u.status == "rout" else st.retreat if u.status == "retreat" else 0.0
+            if u.disorder:
+                share += st.disorder
+            m += share * u.points * u.figures / max(1, u.figures_max)
+        morale[s] = m / max(1, state.start_points.get(s, 1))
+    rd = Reading(state)
+    mine = [p for p in rd.pieces.values() if p.u.side == side]
+    theirs = [p for p in rd.pieces.values() if p.u.side == enemy]
+    contact = data.distance.contact_cm
+    threats = 0.0
+    best_fire: dict[str, float] = {}
+    for u in mine:
+        for e in theirs:
+            near = rd.gap(u.u.id, e.u.id)
+            threats += rd.exchange(u.u.id, e.u.id) * closeness(near, max(u.reach, e.reach), contact)
+            far = None
+            for a, b in ((u, e), (e, u)):
+                if a.range and contact < near < a.range and not a.outside_front(b):
+                    far = farthest(a, b) if far is None else far
+                    if far > a.range:
+                        continue
+                    v = fire_kills(a.u, b.u, far) * b.value
+                    if v > best_fire.get(a.u.id, 0.0):
+                        best_fire[a.u.id] = v
+    fire = {side: 0.0, enemy: 0.0}
+    for uid, v in best_fire.items():
+        u = state.units[uid]
+        known = order_visible(state, u, side) and u.order is not None
+        share = (1.0 if u.order == FIRE_ORDER else 0.0) if known else w.fire_unknown
+        fire[u.side] += v * share
+    orders = order_terms(rd, side) - (order_terms(rd, enemy) if state.revealed else 0.0)
+    return {"points": points[enemy] - points[side], "figures": figures[enemy] - figures[side],
+            "morale": morale[enemy] - morale[side], "threats": threats / norm,
+            "fire": (fire[side] - fire[enemy]) / norm, "orders": orders / norm}
+
+
+FIRE_ORDER = "tirer"
+#: the orders that move a unit towards or away from the enemy in phase 6 (data/orders.toml)
+ADVANCE, RETIRE = ("avancer", "doubler"), ("se_retirer",)
+
+
+def order_terms(rd: Reading, side: str) -> float:
+    """The value of ``side``'s orders still to be carried out this turn (phases 3 to 6): a charge at
+    its odds (with the charge modifier), an advance towards enemies the unit beats, a retreat from
+    those that beat it, a reform of a disordered unit (points per round, unnormalised)."""
+    state = rd.state
+    if state.phase < 3 or state.phase > 6:
+        return 0.0
+    w = load_weights()
+    contact = w.distance.contact_cm
+    total = 0.0
+    enemies = [p for p in rd.pieces.values() if p.u.side != side]
+    for p in rd.pieces.values():
+        u = p.u
+        if u.side != side or u.order is None or u.status != "ok" or u.moved:
+            continue
+        if u.order == "charger":
+            if u.target in rd.pieces and not u.charging:
+                total += rd.exchange(u.id, u.target, charging=True)
+            continue
+        if u.order == "reformer" and u.disorder:
+            total += w.weights.reform * u.points
+            continue
+        if u.order not in ADVANCE and u.order not in RETIRE:
+            continue
+        step = p.reach * (2.0 / 3.0)
+        gain = 0.0
+        for e in enemies:
+            near = rd.gap(u.id, e.u.id)
+            r = max(p.reach, e.reach)
+            gain += rd.exchange(u.id, e.u.id) * (closeness(max(0.0, near - step), r, contact) - closeness(near, r, contact))
+        total += max(0.0, -gain if u.order in RETIRE else gain)
+    return total
 
 
 def evaluate(state: Battle, side: str) -> float:
+    """How well ``side`` stands, from -1 (lost) to +1 (won): ±1 or 0 once the battle is over."""
     if state.over:
         return 0.0 if state.winner is None else (1.0 if state.winner == side else -1.0)
+    w = load_weights().weights
+    t = terms(state, side)
+    total = (w.points * t["points"] + w.figures * t["figures"] + w.morale * t["morale"] + w.threats * t["threats"]
+             + w.fire * t["fire"] + w.orders * t["orders"])
+    return math.tanh(total / w.scale)
+
+
+# --- hidden information ----------------------------------------------------------------------------
+def hidden_units(state: Battle, side: str) -> list[str]:
+    """The enemy units whose orders ``side`` may not see now: those the enemy's face-down orders of
+    this turn name (the private event of phase 3, :func:`.turn.give_orders`), before the reveal."""
     enemy = state.other(side)
-
-    def share(s: str) -> float:
-        return victory.points_destroyed(state, s) / max(1, state.start_points.get(s, 1))
-
-    def figures(s: str) -> float:
-        return victory.figures_lost(state, s) / max(1, state.start_figures.get(s, 1))
-    score = (share(enemy) - share(side)) + 0.5 * (figures(enemy) - figures(side))
-    return max(-1.0, min(1.0, score))
+    if state.revealed or not state.orders_in.get(enemy):
+        return []
+    for ev in reversed(state.log):
+        if ev.get("turn") != state.turn:
+            break
+        if ev.get("type") == "orders" and ev.get("private") == enemy:
+            return sorted(ev.get("orders") or {})
+    return []
 
 
 def determinize(state: Battle, side: str, rng) -> Battle:
-    """A copy in which the other side's orders, if given and not yet revealed, are redrawn among
-    the typical sets (what ``side`` cannot see)."""
+    """A copy in which what ``side`` cannot see — the enemy's orders given face down this turn — is
+    redrawn: the orders are cleared, then one of the typical sets of orders the enemy could have
+    given (:func:`.orders.typical_sets`, what ``legal_actions`` offers) is drawn with ``rng`` for
+    those units, and the private event is rewritten to match. Nothing else is hidden."""
     copy = state.clone()
-    enemy = state.other(side)
-    if copy.revealed or not copy.orders_in.get(enemy):
+    hidden = hidden_units(state, side)
+    if not hidden:
         return copy
-    units = [u for u in copy.side_units(enemy) if u.order is not None]
-    for u in units:
-        u.order, u.target = None, None
+    enemy = state.other(side)
+    for uid in hidden:
+        copy.units[uid].order, copy.units[uid].target = None, None
     sets = orders_mod.typical_sets(copy, enemy)
-    if sets:
-        for uid, (oid, tgt) in rng.choice(sets).items():
+    drawn = rng.choice(sets) if sets else {}
+    for uid, (oid, tgt) in drawn.items():
+        if uid in copy.units and uid in hidden:
             copy.units[uid].order, copy.units[uid].target = oid, tgt
+    # the log's private event named the true orders: the copy's says the drawn ones
+    for i in range(len(copy.log) - 1, -1, -1):
+        ev = copy.log[i]
+        if ev.get("type") == "orders" and ev.get("private") == enemy and ev.get("turn") == state.turn:
+            ev = dict(ev)
+            ev["orders"] = {uid: {"order": copy.units[uid].order, "target": copy.units[uid].target}
+                            for uid in hidden if copy.units[uid].order is not None}
+            copy.log[i] = ev
+            break
     return copy
