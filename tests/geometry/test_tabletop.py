@@ -35,9 +35,9 @@ def test_footprint_front_edge_faces_the_heading():
 
 
 def test_footprint_refuses_empty_sizes():
-    with pytest.raises(ValueError, match="positive width"):
+    with pytest.raises(tabletop.GeometryError, match="positive width"):
         footprint(Pose(0, 0), 0, 5)
-    with pytest.raises(ValueError, match="Pose.x"):
+    with pytest.raises(tabletop.GeometryError, match="Pose.x"):
         Pose(float("nan"), 0)
 
 
@@ -149,5 +149,13 @@ def test_footprints_see_through_a_gap():
 
 
 def test_obstacle_rule_is_checked():
-    with pytest.raises(ValueError, match="rule"):
+    with pytest.raises(tabletop.GeometryError, match="rule"):
         Obstacle("x", box(0, 0, 1, 1), rule="fog")
+
+
+def test_a_line_end_sees_from_both_of_its_ends():
+    """A polyline end (a wall top, a measuring tape) keeps both of its end points as sight points."""
+    screen = Obstacle("s", box(40, 40, 60, 60), rule="screen", height=1.5, kind="building")
+    seg = LineString([(50, 30), (70, 30)])   # its right end sees past the building's corner
+    assert line_of_sight(seg, Point(70, 100), [screen]).visible
+    assert not line_of_sight(LineString([(50, 30), (55, 30)]), Point(50, 100), [screen]).visible

@@ -32,7 +32,7 @@ def to_phase(g: Game, phase: int, turn: int = 1, orders: str = "avancer") -> Non
     the game stands at ``turn``, ``phase``."""
     rs = g.ruleset
     while (g.state.turn, g.state.phase) < (turn, phase) and not g.outcome().over:
-        legal = rs.legal_actions(g.state)
+        legal = [a for a in rs.legal_actions(g.state) if a.type != "cast"]
         pick = legal[-1] if legal[-1].type == "end_phase" else legal[0]
         if g.state.phase == 3:
             pick = next((a for a in legal if any(o == orders for _, o, _ in a.orders)), legal[0])

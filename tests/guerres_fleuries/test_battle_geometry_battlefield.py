@@ -18,15 +18,29 @@ from oriflamme.rulesets.guerres_fleuries.battle.battlefield import (
 )
 
 
-def test_the_bundled_battlefield_loads_and_round_trips():
-    assert "valley-of-flowers" in bundled()
-    bf = load_battlefield("valley-of-flowers")
+@pytest.mark.parametrize("name", ["valley-of-flowers", "temple-of-the-ford"])
+def test_the_bundled_battlefields_load_and_round_trip(name):
+    assert name in bundled()
+    bf = load_battlefield(name)
     assert (bf.width, bf.height) == (180, 120) and len(bf.elements) >= 8
     again = battlefield_from_json(json.loads(json.dumps(bf.to_json())))
     assert again.to_json() == bf.to_json()
     view = bf.view()
     assert {t["shape"] for t in view["terrain"]} == {"area", "line"}
     assert all(t["ref"].startswith("GF") and t["name_fr"] for t in view["terrain"])
+
+
+def test_the_temple_of_the_ford_river():
+    """l.754: a river is crossed only at a ford (a penalty, OR-GF25) or a bridge (none)."""
+    from shapely.geometry import LineString
+    from oriflamme.rulesets.guerres_fleuries.battle.terrain import MoverProfile, move_cost
+    bf = load_battlefield("temple-of-the-ford")
+    men = MoverProfile("homme", 30)
+    assert move_cost(LineString([(20, 80), (20, 50)]), men, bf).blocked_by == "river"
+    at_ford = move_cost(LineString([(58, 80), (58, 50)]), men, bf)
+    assert at_ford.blocked_by is None and [p["element"] for p in at_ford.penalties] == ["ford"]
+    on_bridge = move_cost(LineString([(140, 80), (140, 40)]), men, bf)
+    assert on_bridge.blocked_by is None and on_bridge.penalties == [] and on_bridge.allowed_cm == 30
 
 
 def test_deployment_zones_follow_the_seed():
@@ -89,3 +103,21 @@ def test_cover_of_a_footprint():
     bf = load_battlefield("valley-of-flowers")
     assert bf.cover_of(footprint(Pose(132, 56, 0), 6, 4)) == ("medium", ["jaguar-wood"])
     assert bf.cover_of(footprint(Pose(100, 110, 0), 6, 4)) == ("none", [])
+
+
+def test_linear_cover_needs_the_unit_against_the_obstacle():
+    """l.760: 'Il ne suffit pas d'être derrière une ligne de défense pour bénéficier du couvert, il
+    faut être contre l'objet'; l.764 walls dense, l.768 hedges light."""
+    assert "il faut être contre l'objet" in line(760)
+    bf = battlefield_from_json({"elements": [
+        {"id": "wall", "kind": "mur_bas", "points": [[40, 50], [80, 50]]},
+        {"id": "hedge", "kind": "haie", "points": [[100, 50], [140, 50]]}]})
+    attacker = footprint(Pose(60, 20, 180), 20, 4)
+    against = footprint(Pose(60, 52.2, 0), 20, 4)          # front edge 0.2 cm behind the wall
+    assert bf.linear_cover_of(against, attacker) == ("dense", ["wall"])
+    behind = footprint(Pose(60, 60, 0), 20, 4)               # 8 cm behind: no cover
+    assert bf.linear_cover_of(behind, attacker) == ("none", [])
+    # attacked from its own side of the wall: the line does not cross it
+    assert bf.linear_cover_of(against, footprint(Pose(60, 90, 0), 20, 4)) == ("none", [])
+    at_hedge = footprint(Pose(120, 52, 0), 20, 4)
+    assert bf.linear_cover_of(at_hedge, footprint(Pose(120, 10, 180), 20, 4)) == ("light", ["hedge"])

@@ -84,6 +84,9 @@ def test_the_seeds_hedge_example_on_the_table():
     (pen,) = cost.penalties
     assert pen["fraction"] == "1/2" and pen["cost_cm"] == pytest.approx(9) and "l.768" in pen["ref"]
     assert any("1/2 of the 18 cm remaining" in s for s in cost.steps)
+    assert any("coûte 1/2 des 18 cm restants" in s for s in cost.steps_fr)
+    assert len(cost.steps_fr) == len(cost.steps)
+    assert (pen["kind_name"], pen["kind_name_fr"]) == ("Hedge", "Haie")
 
 
 @settings(max_examples=60, deadline=None)
@@ -165,3 +168,37 @@ def test_unknown_mover_is_refused_clearly():
         move_cost(LineString([(90, 100), (90, 40)]), MoverProfile("dragon", 20), bf)
     with pytest.raises(terrain.DataError, match="'mover' and 'allowance_cm'"):
         move_cost(LineString([(90, 100), (90, 40)]), {"allowance_cm": 3}, bf)
+
+
+def test_double_hedge_is_two_hedges_in_a_row():
+    """OR-GF24: 20 cm, 2 cm to the double hedge, half of 18 (9), then half of 9 (4.5): 6.5 cm."""
+    bf = field_with(("haie_double", [[0, 98], [180, 98]]))
+    cost = move_cost(LineString([(90, 100), (90, 60)]), homme(), bf)
+    assert cost.allowed_cm == pytest.approx(2 + 4.5)
+    assert [p["cost_cm"] for p in cost.penalties] == [pytest.approx(9), pytest.approx(4.5)]
+
+
+def test_overlapping_areas_multiply():
+    """OR-GF26: a wood on a steep hill: (1 − 1/2) × (1 − 1/2) of the movement."""
+    whole = [[0, 0], [180, 0], [180, 120], [0, 120]]
+    bf = field_with(("bois", whole), ("colline_abrupte", whole))
+    cost = move_cost(LineString([(90, 100), (90, 40)]), homme(), bf)
+    assert cost.allowed_cm == pytest.approx(20 / 4)
+    assert {p["element"] for p in cost.penalties} == {"e0", "e1"}
+
+
+def test_a_line_at_the_end_of_the_path_is_not_crossed():
+    """OR-GF26: a move ending against a hedge stands against it and pays nothing."""
+    bf = field_with(("haie", [[0, 90], [180, 90]]))
+    cost = move_cost(LineString([(90, 100), (90, 90)]), homme(), bf)
+    assert cost.complete and cost.penalties == [] and cost.spent_cm == pytest.approx(10)
+
+
+def test_contact_tolerance_is_data():
+    """OR-GF21: base to base = a gap of at most 0.5 cm."""
+    from oriflamme.geometry.tabletop import Pose, footprint, in_contact
+    tol = terrain.table().contact_tolerance_cm
+    assert tol == 0.5 and "OR-GF21" in terrain.table().decision
+    a = footprint(Pose(50, 50), 10, 2)
+    assert in_contact(a, footprint(Pose(50, 52.4), 10, 2), tol)
+    assert not in_contact(a, footprint(Pose(50, 52.6), 10, 2), tol)

@@ -38,7 +38,14 @@ from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
+from oriflamme.core.errors import OriflammeError
+
 ARCS = ("front", "right", "rear", "left")
+
+
+class GeometryError(OriflammeError, ValueError):
+    """A pose, footprint or obstacle that cannot exist (a NaN coordinate, an empty footprint, an
+    unknown sight rule): the message names the field and the value."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,7 @@ class Pose:
         for name in ("x", "y", "heading"):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-                raise ValueError(f"Pose.{name} must be a finite number, not {value!r}")
+                raise GeometryError(f"Pose.{name} must be a finite number, not {value!r}")
         object.__setattr__(self, "x", float(self.x))
         object.__setattr__(self, "y", float(self.y))
         object.__setattr__(self, "heading", float(self.heading) % 360.0)
@@ -84,7 +91,7 @@ def footprint(pose: Pose, width: float, depth: float) -> Polygon:
     the same rectangle is built once (a battle's checks and its computer players ask for the same
     footprints thousands of times)."""
     if not (width > 0 and depth > 0):
-        raise ValueError(f"a footprint needs a positive width and depth, not {width} × {depth}")
+        raise GeometryError(f"a footprint needs a positive width and depth, not {width} × {depth}")
     return _footprint(pose, width, depth)
 
 
@@ -223,7 +230,7 @@ class Obstacle:
 
     def __post_init__(self):
         if self.rule not in (HILL, SCREEN):
-            raise ValueError(f"obstacle {self.id}: rule must be 'hill' or 'screen', not {self.rule!r}")
+            raise GeometryError(f"obstacle {self.id}: rule must be 'hill' or 'screen', not {self.rule!r}")
         shapely.prepare(self.geometry)
 
 
@@ -241,13 +248,16 @@ class Sight:
                 "line": [list(p) for p in self.line] if self.line else None}
 
 
-def _samples(g: BaseGeometry) -> list[Point]:
+def _samples(g: BaseGeometry) -> np.ndarray:
+    """The points sight lines start from: a point itself, else the centroid and the hull's corners
+    (an (n, 2) array)."""
     if isinstance(g, Point):
-        return [g]
-    pts = [g.centroid]
-    for x, y in shapely.get_coordinates(g.convex_hull)[:-1]:
-        pts.append(Point(x, y))
-    return pts
+        return np.array([[g.x, g.y]])
+    hull = g.convex_hull
+    corners = shapely.get_coordinates(hull)
+    if hull.geom_type == "Polygon":
+        corners = corners[:-1]   # the ring repeats its first corner
+    return np.vstack([shapely.get_coordinates(g.centroid), corners])
 
 
 def elevation(point: Point, obstacles) -> float:
@@ -255,52 +265,76 @@ def elevation(point: Point, obstacles) -> float:
     return max((o.height for o in obstacles if o.rule == HILL and o.geometry.covers(point)), default=0.0)
 
 
-def _line_blockers(p: Point, q: Point, obstacles, hp: float, hq: float) -> list[tuple[str, str]]:
-    line = LineString([p, q])
-    out = []
-    high = max(hp, hq)
-    for o in obstacles:
-        g = o.geometry
-        if not g.intersects(line):
-            continue
-        if o.rule == HILL:
-            if g.covers(p) or g.covers(q):
-                continue
-            inside = line.intersection(g).length
-            if inside > 0:
-                out.append((o.id, f"{o.name or o.id} ({o.kind or 'hill'}) lies between: no one sees over another hill"))
-            continue
-        inside = line.intersection(g).length if g.area > 0 else (1.0 if line.crosses(g) else 0.0)
-        if inside <= o.see_through_cm:
-            continue
-        end_inside = g.covers(p) or g.covers(q)
-        if not end_inside and high > o.height:
-            continue
-        if end_inside and o.see_through_cm > 0:
-            why = f"the line runs {inside:.1f} cm inside {o.name or o.id} ({o.kind}), more than {o.see_through_cm:g} cm"
-        else:
-            why = f"{o.name or o.id} ({o.kind or 'screen'}) stands between, and neither end is high enough to see over it"
-        out.append((o.id, why))
-    return out
+def _blocker(o: Obstacle, crosses_inside: bool, inside_cm: float, p_in: bool, q_in: bool, high: float) -> str | None:
+    """Why ``o`` stops a line (``crosses_inside``: the line's interior meets the obstacle's interior;
+    ``inside_cm``: how long it runs inside; whether its ends are inside; its higher end's height),
+    or None."""
+    if not crosses_inside:
+        return None
+    if o.rule == HILL:
+        if p_in or q_in:
+            return None
+        return f"{o.name or o.id} ({o.kind or 'hill'}) lies between: no one sees over another hill"
+    if o.see_through_cm > 0 and inside_cm <= o.see_through_cm:
+        return None
+    end_inside = p_in or q_in
+    if not end_inside and high > o.height:
+        return None
+    if end_inside and o.see_through_cm > 0:
+        return f"the line runs {inside_cm:.1f} cm inside {o.name or o.id} ({o.kind}), more than {o.see_through_cm:g} cm"
+    return f"{o.name or o.id} ({o.kind or 'screen'}) stands between, and neither end is high enough to see over it"
 
 
 def line_of_sight(a: BaseGeometry, b: BaseGeometry, obstacles=()) -> Sight:
     """Whether ``a`` and ``b`` see each other past ``obstacles`` (:class:`Obstacle`; leave out the
     two ends' own footprints). Symmetric: who sees can be seen. For areas, lines join the centroid
-    and hull vertices of each; one clear line is enough."""
+    and hull vertices of each; one clear line is enough. The library tests every line against every
+    obstacle at once (vectorised predicates; lengths only inside woods); the rules are then read only
+    where a line meets an obstacle."""
     obstacles = list(obstacles)
     pa, pb = _samples(a), _samples(b)
-    ha = [elevation(p, obstacles) for p in pa]
-    hb = [elevation(q, obstacles) for q in pb]
+    na, nb = len(pa), len(pb)
+    coords = np.stack([np.repeat(pa, nb, axis=0), np.tile(pb, (na, 1))], axis=1)   # (na·nb, 2, 2)
+    lines = shapely.linestrings(coords)
+    n_obs = len(obstacles)
+    if n_obs:
+        geoms = np.array([o.geometry for o in obstacles], dtype=object)
+        hills = np.array([o.rule == HILL for o in obstacles], dtype=bool)
+        heights = np.array([o.height for o in obstacles], dtype=float)
+        through = np.array([o.see_through_cm for o in obstacles], dtype=float)
+        cov_a = shapely.covers(geoms[None, :], shapely.points(pa)[:, None])   # (na, n)
+        cov_b = shapely.covers(geoms[None, :], shapely.points(pb)[:, None])
+        ha = np.where(cov_a & hills[None, :], heights[None, :], 0.0).max(axis=1)
+        hb = np.where(cov_b & hills[None, :], heights[None, :], 0.0).max(axis=1)
+        ks, ns = np.nonzero(shapely.intersects(lines[:, None], geoms[None, :]))
+        inner = shapely.relate_pattern(lines[ks], geoms[ns], "T********") if len(ks) else np.zeros(0, bool)
+        inside = np.zeros(len(ks))
+        w = np.flatnonzero(inner & (through[ns] > 0))
+        if len(w):
+            inside[w] = shapely.length(shapely.intersection(lines[ks[w]], geoms[ns[w]]))
+    else:
+        ha, hb = np.zeros(na), np.zeros(nb)
+        ks = ns = np.zeros(0, int)
+    per_line: dict[int, list[int]] = {}
+    for m, k in enumerate(ks):
+        per_line.setdefault(int(k), []).append(m)
     blocked: dict[str, str] = {}
-    for i, p in enumerate(pa):
-        for j, q in enumerate(pb):
-            found = _line_blockers(p, q, obstacles, ha[i], hb[j])
+    k = 0
+    for i, (px, py) in enumerate(pa):
+        for j, (qx, qy) in enumerate(pb):
+            found = []
+            for m in per_line.get(k, ()):
+                n = int(ns[m])
+                why = _blocker(obstacles[n], bool(inner[m]), float(inside[m]), bool(cov_a[i, n]), bool(cov_b[j, n]),
+                               max(ha[i], hb[j]))
+                if why:
+                    found.append((obstacles[n].id, why))
+            k += 1
             if not found:
-                reasons = [f"a clear line joins ({p.x:.1f}, {p.y:.1f}) and ({q.x:.1f}, {q.y:.1f})"]
+                reasons = [f"a clear line joins ({px:.1f}, {py:.1f}) and ({qx:.1f}, {qy:.1f})"]
                 if ha[i] or hb[j]:
                     reasons.append(f"the ends stand at heights {ha[i]:g} and {hb[j]:g}")
-                return Sight(True, [], reasons, ((p.x, p.y), (q.x, q.y)))
+                return Sight(True, [], reasons, ((float(px), float(py)), (float(qx), float(qy))))
             for oid, why in found:
                 blocked.setdefault(oid, why)
     ids = sorted(blocked)

@@ -102,6 +102,9 @@ class GuerresFleuries(Ruleset):
         return explain.ruling(self, state, a)
 
     def chance_outcomes(self, state: Battle, action) -> list[ChanceOutcome]:
+        """A command test's d100, exactly. Any other action that rolls (the orders that start the
+        reveal, the end of phase 6: morale d4s, fire and melee d100s, captures' d6s) rolls dice of
+        several kinds, more than can be enumerated: ``TooManyDice`` (the search samples them)."""
         try:
             a = engine.check(state, action)
         except IllegalAction:

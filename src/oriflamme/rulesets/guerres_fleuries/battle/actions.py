@@ -7,6 +7,8 @@
 ``orders``              phase 3: ALL the side's orders at once, face down:
                         ``{"orders": {uid: {"order": id, "target": uid | null}}}``
 ``move``                phase 6: move one unit to (x, y, heading)
+``cast``                a priest's spell, at once, in one of its side's steps (phases 2, 3, 6):
+                        ``{"unit": caster, "spell": id, "target": unit id | null}`` (OR-GF40)
 ======================  =====================================================================
 
 Every event has ``n``, ``turn``, ``phase``, ``type``, ``side``, ``text``/``text_fr`` and ``ref``;
@@ -24,7 +26,7 @@ from oriflamme.core.errors import IllegalAction
 from .state import SIDES, Battle
 
 TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test": ("unit",),
-         "orders": ("orders",), "move": ("unit", "x", "y", "heading")}
+         "orders": ("orders",), "move": ("unit", "x", "y", "heading"), "cast": ("unit", "spell", "target")}
 ORDER_FIELDS = ("order", "target")
 MAX_UNITS = 200
 
@@ -38,6 +40,8 @@ class Action:
     y: float | None = None
     heading: float | None = None
     orders: tuple | None = None  # ((uid, order id, target | None), …) sorted by uid
+    spell: str | None = None
+    target: str | None = None
 
     def to_json(self) -> dict:
         out: dict = {"type": self.type, "side": self.side}
@@ -98,9 +102,13 @@ def action_from_json(data) -> Action:
     for f in fields:
         if f not in data:
             raise IllegalAction(f"field {f}: missing for {kind}")
-        if f == "unit":
+        if f in ("unit", "spell"):
             if not isinstance(data[f], str):
-                raise IllegalAction("field unit: expected a unit id")
+                raise IllegalAction(f"field {f}: expected {'a unit' if f == 'unit' else 'a spell'} id")
+            vals[f] = data[f]
+        elif f == "target":
+            if data[f] is not None and not isinstance(data[f], str):
+                raise IllegalAction("field target: expected a unit id or null")
             vals[f] = data[f]
         elif f == "orders":
             vals[f] = orders_tuple(data[f])

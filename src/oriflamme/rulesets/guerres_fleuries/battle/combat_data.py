@@ -5,6 +5,7 @@ morale modifiers it reads off the table. Every number is cited; see the file's c
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -21,6 +22,10 @@ class FireArc(Row):
 class FireTargets(Row):
     max_printed: int
     max_played: int
+
+
+class FireRange(Row):
+    measure: Literal["firing_figures", "farthest_points"]
 
 
 class Within(Row):
@@ -55,6 +60,7 @@ class Near(Row):
 class Combat(BaseModel):
     fire_arc: FireArc
     fire_targets: FireTargets
+    fire_range: FireRange
     fire_priority_near: Within
     target_moved: Over
     capture: Capture
@@ -66,6 +72,7 @@ class Combat(BaseModel):
 @lru_cache(maxsize=1)
 def data() -> Combat:
     return Combat(fire_arc=one(FireArc, FILE, "fire_arc"), fire_targets=one(FireTargets, FILE, "fire_targets"),
+                  fire_range=one(FireRange, FILE, "fire_range"),
                   fire_priority_near=one(Within, FILE, "fire_priority_near"),
                   target_moved=one(Over, FILE, "target_moved"), capture=one(Capture, FILE, "capture"),
                   recoil=one(Recoil, FILE, "recoil"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import moves, orders as orders_mod, turn
+from . import magic_play, moves, orders as orders_mod, turn, victory
 from .actions import Action, action_from_json
 from .rules import rules
 from .state import Battle, SIDES
@@ -35,15 +35,70 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
     elif state.phase == 2:
         out += [Action("command_test", who, unit=u.id) for u in state.side_units(who) if turn.needs_command_test(state, u)]
     elif state.phase == 3:
+        out += casts(state, who)
         for s in orders_mod.typical_sets(state, who):
             out.append(Action("orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
     elif state.phase == 6:
+        out += casts(state, who)
         for u in turn.movers(state, who):
             budget, direction, keep, _ = turn.move_budget(u)
             for x, y, h in moves.samples(state, u, budget, direction, keep):
                 out.append(Action("move", who, unit=u.id, x=x, y=y, heading=h))
         out.append(Action("end_phase", who))
     return out
+
+
+#: the spells whose effects gf-combat applies on the table (magic_play.APPLIED): the ones offered
+SPELLS = magic_play.APPLIED
+REF_MAGIC = "GF seed 003 l.252, l.1134-1160"
+
+
+def casters(state: Battle, side: str) -> list:
+    return [u for u in state.side_units(side) if u.kind == "character" and u.FM > 0
+            and ("pr" in u.type.lower()) and not _cast_this_turn(state, u.id)]
+
+
+def _cast_this_turn(state: Battle, uid: str) -> bool:
+    return any(e.get("type") == "magic" and e.get("unit") == uid and e.get("turn") == state.turn for e in state.log)
+
+
+def casts(state: Battle, side: str) -> list[Action]:
+    """The spells a side's priests may cast now (OR-GF40): Blessure at an enemy within its range,
+    Bonté divine on a wounded friendly character, Aura de pouvoir on a friendly character; each
+    checked by gf-combat's preview (range, one a turn, base contact)."""
+    out = []
+    for c in casters(state, side):
+        for spell in SPELLS:
+            if spell == "blessure":
+                pool = sorted(state.enemies(side), key=lambda e: (abs(e.x - c.x) + abs(e.y - c.y), e.id))[:2]
+            elif spell == "bonte_divine":
+                pool = [f for f in state.side_units(side) if f.kind == "character" and f.wounds]
+            else:
+                pool = [f for f in state.side_units(side) if f.kind == "character" and f.id != c.id][:1]
+            for t in pool:
+                try:
+                    pv = magic_play.preview(state, c.id, spell, t.id)
+                except IllegalAction:
+                    continue
+                if pv.get("in_range", True):
+                    out.append(Action("cast", side, unit=c.id, spell=spell, target=t.id))
+    return out
+
+
+def check_cast(state: Battle, a: Action) -> None:
+    u = state.units[a.unit]
+    if u not in casters(state, a.side):
+        raise IllegalAction(f"{u.name} cannot cast now (only a priest or warrior-priest, once a turn)",
+                            "GF seed 003 l.1136")
+    if a.spell not in SPELLS:
+        raise IllegalAction(f"spell {a.spell!r}: the battle plays {', '.join(SPELLS)} (the others are ruled by "
+                            "the referee only)", REF_MAGIC)
+    if a.target is None or a.target not in state.units or not state.units[a.target].alive:
+        raise IllegalAction(f"spell {a.spell}: its target must be a unit on the table", REF_MAGIC)
+    if Action("cast", a.side, unit=a.unit, spell=a.spell, target=a.target) not in casts(state, a.side):
+        pv = magic_play.preview(state, a.unit, a.spell, a.target)  # raises with the rule when it may not
+        raise IllegalAction(f"spell {a.spell} cannot be cast at {state.units[a.target].name} now "
+                            f"(in range: {pv.get('in_range')})", REF_MAGIC)
 
 
 def zone_samples(state: Battle, side: str, out: list) -> None:
@@ -72,10 +127,11 @@ def check(state: Battle, action) -> Action:
         raise IllegalAction(f"it is side {who}'s turn to act ({ph.name_en if ph else 'deployment'}), not side {a.side}'s",
                             ph.ref if ph else turn.REF_DEPLOY)
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
-    expected = {0: ("place", "end_phase"), 2: ("command_test",), 3: ("orders",), 6: ("move", "end_phase")}[state.phase]
+    expected = {0: ("place", "end_phase"), 2: ("command_test",), 3: ("orders", "cast"),
+                6: ("move", "end_phase", "cast")}[state.phase]
     if a.type not in expected:
         raise IllegalAction(f"{a.type} is not an action of this phase (expected: {', '.join(expected)})", ph_ref)
-    if a.type in ("place", "command_test", "move"):
+    if a.type in ("place", "command_test", "move", "cast"):
         u = state.units.get(a.unit)
         if u is None or u.side != a.side or not u.alive:
             raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", ph_ref)
@@ -90,6 +146,8 @@ def check(state: Battle, action) -> Action:
                                 f"combat or under direct control)", "GF seed 003 l.258-267")
     elif a.type == "orders":
         orders_mod.check(state, a.side, a.order_map())
+    elif a.type == "cast":
+        check_cast(state, a)
     elif a.type == "move":
         if u not in turn.movers(state, a.side):
             raise IllegalAction(f"{u.name} has no move to make now (no move order, already moved, in combat, "
@@ -119,5 +177,8 @@ def apply(state: Battle, a: Action) -> list[dict]:
         turn.give_orders(state, a.side, a.order_map())
     elif a.type == "move":
         turn.move(state, state.units[a.unit], a.x, a.y, a.heading)
+    elif a.type == "cast":
+        turn.record(state, magic_play.cast(state, a.unit, a.spell, a.target, state.dice))
+        victory.check_broken(state)
     turn.advance(state)
     return state.log[start:]

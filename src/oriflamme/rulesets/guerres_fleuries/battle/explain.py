@@ -29,6 +29,12 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
         dist = ((a.x - u.x) ** 2 + (a.y - u.y) ** 2) ** 0.5 if u else 0.0
         return (f"Déplacer {name(a.unit)} de {dist:.1f} cm vers ({a.x:.1f}, {a.y:.1f}), cap {a.heading:.0f}°" if fr
                 else f"Move {name(a.unit)} {dist:.1f} cm to ({a.x:.1f}, {a.y:.1f}), heading {a.heading:.0f}°")
+    if a.type == "cast":
+        from ..magic import data as magic_data
+        sp = magic_data().spells.get(a.spell)
+        label = (sp.printed if fr else sp.name_en) if sp else a.spell
+        return (f"{name(a.unit)} lance « {label} » sur {name(a.target)}" if fr
+                else f"{name(a.unit)} casts « {label} » at {name(a.target)}")
     if state.phase == 0:
         return "Déploiement terminé" if fr else "Deployment done"
     return "Terminer les mouvements" if fr else "End the moves"
@@ -46,6 +52,12 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         out["steps"].append(f"passes on d100 ≤ threshold: {out['percent']} %")
         out["steps_fr"].append(f"réussi sur d100 ≤ seuil : {out['percent']} %")
         out["citations"] += [turn.REF_COMMAND, "GF-C1"]
+    elif a.type == "cast":
+        from . import magic_play
+        pv = magic_play.preview(state, a.unit, a.spell, a.target)
+        out["percent"] = pv["percent"]
+        out["steps"] += pv["explanation"]
+        out["citations"] += pv["citations"] + ["OR-GF40"]
     elif a.type == "move":
         u = state.units[a.unit]
         budget, direction, keep, steps = turn.move_budget(u)

@@ -2,16 +2,16 @@
 the state's shape, so the rule modules (fire_play, melee_play, morale_play, rally, casualties) only
 ask questions ("who is in contact with whom", "what cover is this unit in").
 
-:class:`Fighter` lists the attributes a unit must have (the engine's unit provides them);
-:class:`Battle` is the smallest state the combat functions need (the engine's state provides the
-same attributes). Both are also usable on their own, for the tests and for the referee's checks.
-Geometry is :mod:`oriflamme.geometry.tabletop` (Shapely): nothing is measured here by hand.
+The state is gf-engine's :class:`.state.Battle` (``units`` by id, ``phase``, ``battlefield``,
+``omens``); a unit is its :class:`.state.Unit`, whose fields are the vocabulary read here (``klass``,
+``missile``, ``melee_weapon``, ``armour``, ``status`` ok/retreat/rout…, ``order``, ``target``,
+``charging``, ``pending``…). Geometry is :mod:`oriflamme.geometry.tabletop` (Shapely): nothing is
+measured here by hand.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 from shapely.geometry.base import BaseGeometry
 
@@ -21,68 +21,6 @@ from . import terrain
 from .battlefield import Battlefield, unit_obstacle
 
 ALIVE = ("ok", "retreat", "rout")
-KINDS = ("troop", "character", "creature", "monster")
-
-
-@dataclass
-class Fighter:
-    """A unit, character, creature or monster as combat sees it. ``race`` is the troop race
-    (``homme``/``saurien``) or the being's id in data/command.toml (``pterodactyle``…);
-    ``klass`` the troop class (A, B, C; a mercenary unit keeps its class and has ``mercenary``);
-    ``armour`` an id of data/fire.toml ``[[armour]]``; ``missile`` one of ``[[weapon]]`` there,
-    ``melee_weapon`` one of data/melee.toml's. ``base_w``/``base_d``: one figure's base in cm."""
-
-    id: str
-    side: str
-    name: str = ""
-    kind: str = "troop"
-    race: str = "homme"
-    klass: str | None = "B"
-    mercenary: bool = False
-    fanatic: bool = False
-    bestial: bool = False
-    figures: int = 20
-    figures_max: int = 20
-    figures_turn_start: int | None = None
-    frontage: int = 10
-    ranks: int = 2
-    base_w: float = 2.0
-    base_d: float = 2.0
-    x: float = 90.0
-    y: float = 60.0
-    heading: float = 0.0
-    formation: str = "line"
-    disorder: bool = False
-    status: str = "ok"
-    order: str | None = None
-    target: str | None = None
-    charging: bool = False
-    moved_cm: float = 0.0
-    missile: str | None = None
-    propulseur: bool = False
-    melee_weapon: str | None = None
-    armour: str = "sans_armure"
-    shields: bool = False
-    FC: int = 0
-    FM: int = 0
-    CM: int = 0
-    wounds: list[str] = field(default_factory=list)
-    led_by: str | None = None
-    altitude: str | None = None
-    markers: list[str] = field(default_factory=list)
-    pending: dict | None = None  # a move owed in phase 1 of the next turn (retreat, rout, pursuit)
-
-
-@dataclass
-class Battle:
-    """The smallest battle state combat needs: the units by id, the turn and phase, the
-    battlefield (gf-geom's :class:`Battlefield`: terrain, cover, sight) and the omen points per side."""
-
-    units: dict[str, Fighter]
-    turn: int = 1
-    phase: int = 8
-    battlefield: Battlefield = field(default_factory=Battlefield)
-    omens: dict = field(default_factory=lambda: {"A": 0, "B": 0})
 
 
 # --- reading the state ----------------------------------------------------------------------------
@@ -93,10 +31,10 @@ def units(state) -> list:
 
 
 def unit(state, uid: str):
-    for u in units(state):
-        if u.id == uid:
-            return u
-    raise KeyError(uid)
+    u = state.units.get(uid) if isinstance(state.units, dict) else None
+    if u is None:
+        raise KeyError(uid)
+    return u
 
 
 def alive(u) -> bool:
@@ -157,17 +95,18 @@ def battlefield(state) -> Battlefield:
 COVER_ORDER = ("none", "light", "medium", "dense")
 
 
-def cover_of(state, u) -> tuple[str, str] | None:
-    """The cover the unit has: the area terrain it mostly stands in (Battlefield.cover_of, l.1367),
-    or a linear obstacle with cover it stands against (OR-GF57: its footprint within the contact
-    slack of the line, l.760). ``(light|medium|dense, element ids)`` or None."""
+def cover_of(state, u, attacker=None) -> tuple[str, str] | None:
+    """The cover the unit has: the area terrain it mostly stands in (gf-geom's ``Battlefield.cover_of``,
+    l.1367) or, against ``attacker``, a wall, hedge or fence it stands against with the attack coming
+    across it (``Battlefield.linear_cover_of``, l.760-772; OR-GF57). ``(light|medium|dense, element
+    ids)`` or None."""
     bf = battlefield(state)
+    order = ("none", "light", "medium", "dense")
     best, ids = bf.cover_of(shape(u))
-    for e in bf.elements:
-        k = e.kind_row
-        if k.shape == terrain.LINE and k.cover != "none" and tabletop.in_contact(shape(u), e.geometry, tolerance()):
-            if COVER_ORDER.index(k.cover) > COVER_ORDER.index(best):
-                best, ids = k.cover, [e.id]
+    if attacker is not None:
+        line, line_ids = bf.linear_cover_of(shape(u), shape(attacker), tolerance())
+        if order.index(line) > order.index(best):
+            best, ids = line, line_ids
     return (best, ", ".join(ids)) if best != "none" else None
 
 
@@ -210,3 +149,129 @@ def target_kind(u) -> str:
 
 def ranks_for(figures: int, frontage: int) -> int:
     return math.ceil(figures / frontage) if figures > 0 and frontage > 0 else 0
+
+
+# --- the profile the part-1 tables read -------------------------------------------------------------
+
+def being(u) -> str:
+    """The row of the part-1 tables a creature or monster reads: its id, or its movement row when the
+    tables print it under another name (the giant condor fights as the eagle, OR-GF34)."""
+    from .. import melee as md
+    if (u.race, None) in md.pbc():
+        return u.race
+    mover = getattr(u, "mover", None)
+    return mover if (mover, None) in md.pbc() else u.race
+
+
+def target_armour(u) -> str:
+    """The PBT/PBC column a target is read in: a creature's or monster's printed armour (data/melee.toml
+    [[being_armour]]); a Saurian troop or character the "Saurien" column, its scales (l.1474, OR-GF59);
+    anyone else its armour."""
+    from .. import melee as md
+    if u.kind in ("creature", "monster"):
+        row = md.being_armour().get(being(u))
+        return row.armour if row else u.armour
+    if u.race == "saurien":
+        return "saurien"
+    return u.armour
+
+
+def melee_weapon_of(u) -> str | None:
+    """The weapon a troop or character fights with: of the weapons it carries that have a PBC for its
+    race, the best against an unarmoured target (OR-GF58: a Saurian with claws and a club fights with
+    the club); else the weapon the engine read. None for creatures and monsters (their own PBC)."""
+    from .. import melee as md
+    if u.kind not in ("troop", "character"):
+        return None
+    rows = md.pbc()
+    held = []
+    for w in getattr(u, "weapons", None) or []:
+        for wid, row in md.weapons().items():
+            if (u.race, wid) in rows and any(w.strip().lower() == n.lower() for n in [wid, *row.names]):
+                held.append(wid)
+    if u.melee_weapon and (u.race, u.melee_weapon) in rows:
+        held.append(u.melee_weapon)
+    if not held:
+        return u.melee_weapon
+    return max(held, key=lambda w: (rows[(u.race, w)].sans_armure, w))
+
+
+# --- the events' one-line texts, in English and French -------------------------------------------------
+
+CODES_FR = {"O": "obéir", "AI": "avance incontrôlée", "RET": "retraite", "DER": "déroute"}
+CODES_EN = {"O": "obey", "AI": "uncontrolled advance", "RET": "retreat", "DER": "rout"}
+
+
+def _name(state, uid) -> str:
+    try:
+        u = unit(state, uid)
+    except KeyError:
+        return str(uid)
+    return u.name or u.id
+
+
+def _texts(state, ev: dict) -> tuple[str, str] | None:
+    k, n = ev.get("type"), (lambda key: _name(state, ev.get(key)))
+    if k in ("fire", "melee") and ev.get("target") and "hits" in ev:
+        what = ("figure(s)", "figurine(s)") if ev.get("casualties", "figures") == "figures" else ("wound(s)", "blessure(s)")
+        roll = f", d100 {ev['d100']}" if ev.get("d100") is not None else ""
+        pct = f"{ev['percent']} %" if ev.get("percent") is not None else "—"
+        verb = ("fires at", "tire sur") if k == "fire" else ("strikes", "frappe")
+        return (f"{n('unit')} {verb[0]} {n('target')}: {pct}{roll} → {ev['hits']} {what[0]}",
+                f"{n('unit')} {verb[1]} {n('target')} : {pct}{roll} → {ev['hits']} {what[1]}")
+    if k == "casualties":
+        a = ev["after"]
+        return (f"{n('unit')} loses {ev['removed']} figure(s): {a['figures']} left in {a['ranks']} rank(s)",
+                f"{n('unit')} perd {ev['removed']} figurine(s) : il en reste {a['figures']} sur {a['ranks']} rang(s)")
+    if k == "wound":
+        r = ev["ruling"]
+        return (f"{n('unit')} wounded: {r['location_en']}, {r['wound_en']}" + (" — dies" if ev["dies"] else ""),
+                f"{n('unit')} blessé : {r['location']}, {r['wound']}" + (" — meurt" if ev["dies"] else ""))
+    if k == "capture":
+        return (f"{ev['captured']} of {ev['losses']} loss(es) of {n('victim')} captured: +{ev['omen_points']} omen point(s)",
+                f"{ev['captured']} des {ev['losses']} perte(s) de {n('victim')} capturée(s) : +{ev['omen_points']} "
+                "point(s) de présage")
+    if k in ("morale", "rally") and ev.get("result"):
+        code = ev["result"]
+        extra = (" — removed from play", " — retirée du jeu") if ev.get("removed") else ("", "")
+        return (f"{n('unit')}: morale d4 {ev.get('d4')} → {code} ({CODES_EN[code]}){extra[0]}",
+                f"{n('unit')} : moral d4 {ev.get('d4')} → {code} ({CODES_FR[code]}){extra[1]}")
+    if k == "melee_outcome":
+        if ev.get("winner") is None:
+            return "Equal losses: the combat goes on", "Pertes égales : le combat continue"
+        return (f"{n('loser')} loses the combat against {n('winner')}", f"{n('loser')} perd le combat contre {n('winner')}")
+    if k == "recoil":
+        return f"{n('unit')} recoils {ev['cm']:g} cm", f"{n('unit')} recule de {ev['cm']:g} cm"
+    if k == "pursuit_declared":
+        return f"{n('unit')} will pursue {n('target')}", f"{n('unit')} poursuivra {n('target')}"
+    if k == "pursuit":
+        return f"{n('unit')} pursues {n('target')}", f"{n('unit')} poursuit {n('target')}"
+    if k == "automatic_move":
+        move = {"retraite": ("retreats", "se retire"), "deroute": ("routs", "déroute")}.get(ev.get("move"), ("moves", "bouge"))
+        return f"{n('unit')} {move[0]} (phase 1)", f"{n('unit')} {move[1]} (phase 1)"
+    if k == "disorder":
+        return f"{n('unit')} is disordered by a flank or rear attack", f"{n('unit')} est mise en désordre (flanc ou dos)"
+    return None
+
+
+def finish(state, events: list[dict]) -> list[dict]:
+    """Give each event its one-line ``text`` and ``text_fr``, also written as the explanation's first
+    step (its last for a morale test or a rally, whose result ends the explanation)."""
+    for ev in events:
+        if not ev or "text" in ev:
+            continue
+        if ev.get("type") == "fire" and not ev.get("target"):
+            # no volley: the first step already says why (no eligible target, routing, in melee…)
+            ev["text"] = (ev.get("explanation") or [f"{_name(state, ev.get('unit'))} does not fire"])[0]
+            ev["text_fr"] = f"{_name(state, ev.get('unit'))} ne tire pas ({'garde son tir' if 'keeps' in ev['text'] else 'exclu'})"
+            continue
+        t = _texts(state, ev)
+        if t is None:
+            continue
+        ev["text"], ev["text_fr"] = t
+        steps = ev.setdefault("explanation", [])
+        if ev.get("type") in ("morale", "rally"):
+            steps.append(t[0])
+        else:
+            steps.insert(0, t[0])
+    return events

@@ -5,8 +5,8 @@ morale tests of every unit that suffered losses (l.828, l.286).
 
 Who fires: a unit with the order *tirer* and a missile weapon, not routing nor retreating, not in
 melee. At what: an enemy visible (tabletop line of sight, procedure step 1), at least partly in the
-45° fire arc (step 2, OR-GF50), within the weapon's maximum range measured between the farthest
-points (step 3, GF-E7), not in melee (l.840), not a character directly controlling a unit (l.869).
+45° fire arc (step 2, OR-GF50), within the weapon's maximum range, measured from the farthest firing
+figure (step 3, GF-E7 read on the table as OR-GF60, data/combat.toml [fire_range]), not in melee (l.840), not a character directly controlling a unit (l.869).
 The priorities (l.1454-1459) choose among the eligible targets; the order's target is kept when it
 is of the best priority present. One target per unit (OR-GF51). Figures firing: the firing ranks
 of the weapon (GF-E8; the first rank only from woods, l.726) × the frontage.
@@ -20,13 +20,26 @@ from .. import fire as fd
 from ..referee import adjudicate
 from . import combat_data, morale_play
 from .casualties import Ledger
-from .fighters import (alive, cover_of, enemies, friends, in_combat, in_woods, pose, shape, sight_obstacles,
-                       target_kind, touching, unit, units, width, depth)
+from .fighters import (alive, cover_of, depth, enemies, finish, friends, in_combat, in_woods, pose, shape,
+                       sight_obstacles, target_armour, target_kind, touching, unit, units, width)
 
 FIRE_ORDER = "tirer"
 OPEN = ("open", "ordre_ouvert")
 ALTITUDE = {"combat": "combat", "vol": "vol", "flight": "vol"}
 EXCLUDED_REF = "GF seed 003 l.840"
+
+
+def distance(u, t) -> tuple[float, str]:
+    """The range of ``t`` from ``u`` (procedure step 3, data/combat.toml [fire_range]) and how it was
+    measured. OR-GF60: the farthest firing figure (each front-rank figure's place on the front edge)
+    from the nearest point of the target; GF-E7's corner-to-corner reading when the data says so."""
+    if combat_data.data().fire_range.measure == "farthest_points":
+        return tabletop.farthest_distance(shape(u), shape(t)), "between the farthest points of the two units (GF-E7)"
+    edge = tabletop.front_edge(pose(u), width(u), depth(u))
+    n = max(1, min(u.frontage, u.figures))
+    target = shape(t)
+    far = max(tabletop.nearest_distance(edge.interpolate((i + 0.5) / n, normalized=True), target) for i in range(n))
+    return far, "from the farthest firing figure to the target (OR-GF60)"
 
 
 def max_range(u) -> int:
@@ -63,7 +76,7 @@ def _protected(state, t) -> bool:
 
 def eligibility(state, u, t) -> dict:
     """Why ``t`` may or may not be shot at by ``u``: ``eligible``, ``reasons``, ``citations``,
-    ``distance_cm`` (farthest points, GF-E7), ``sight`` (tabletop), ``in_arc``."""
+    ``distance_cm`` (:func:`distance`), ``sight`` (tabletop), ``in_arc``."""
     reasons, cites = [], []
     out = {"target": t.id, "eligible": False, "reasons": reasons, "citations": cites}
     if not alive(t) or t.side == u.side:
@@ -92,17 +105,17 @@ def eligibility(state, u, t) -> dict:
         reasons.append(f"{t.name or t.id} is not visible: " + "; ".join(sight.reasons))
         cites.append("GF seed 003 l.1463")
         return out
-    dist = tabletop.farthest_distance(shape(u), shape(t))
+    dist, how = distance(u, t)
     out["distance_cm"] = round(dist, 2)
     extra = 50 if ALTITUDE.get(t.altitude or "") == "vol" else 0
     if dist + extra > max_range(u):
-        reasons.append(f"{t.name or t.id} is {dist:.1f} cm away (farthest points"
+        reasons.append(f"{t.name or t.id} is {dist:.1f} cm away ({how}"
                        f"{', + flight altitude' if extra else ''}), beyond the maximum range {max_range(u)} cm")
         cites += ["GF seed 003 l.854", "GF-E7"]
         return out
     out["eligible"] = True
-    reasons.append(f"{t.name or t.id}: visible, in the fire arc, {dist:.1f} cm away (farthest points)")
-    cites += ["GF seed 003 l.1463-1465", "GF-E7"]
+    reasons.append(f"{t.name or t.id}: visible, in the fire arc, {dist:.1f} cm away ({how})")
+    cites += ["GF seed 003 l.1463-1465", "GF-E7", combat_data.data().fire_range.decision.split(", ")[-1]]
     return out
 
 
@@ -147,9 +160,9 @@ def choose_target(state, u) -> tuple[object | None, dict, list[str], list[str]]:
 
 def situation(state, u, t, figures: int) -> tuple[dict, list[str]]:
     """The part-1 fire situation of ``u`` shooting at ``t``, and what was read off the table."""
-    dist = tabletop.farthest_distance(shape(u), shape(t))
+    dist, _ = distance(u, t)
     sit = {"kind": "fire", "shooter_race": u.race, "weapon": u.missile, "distance_cm": round(dist, 3),
-           "target_armour": t.armour, "firing_figures": figures, "target": target_kind(t)}
+           "target_armour": target_armour(t), "firing_figures": figures, "target": target_kind(t)}
     why, given = [], []
     if u.propulseur:
         sit["propulseur"] = True
@@ -168,7 +181,7 @@ def situation(state, u, t, figures: int) -> tuple[dict, list[str]]:
     if t.moved_cm > over:
         given.append({"modifier": "target_moved_over_10cm"})
         why.append(f"the target moved {t.moved_cm:g} cm this turn (more than {over:g})")
-    cov = cover_of(state, t)
+    cov = cover_of(state, t, u)
     if cov:
         given.append({"modifier": f"{cov[0]}_cover"})
         why.append(f"the target is in {cov[0]} cover ({cov[1]})")
@@ -250,9 +263,14 @@ def resolve(state, dice) -> list[dict]:
                           f"{t.name or t.id}, removed with all the others at the end of the fire phase"],
                        "citations": list(dict.fromkeys(ccites + ruling["citations"] + ["GF seed 003 l.286"]))})
     events += ledger.apply(state, dice)
+    routed = []
     for uid in sorted(set(ledger.figures) | set(ledger.wounds)):
         t = unit(state, uid)
         if alive(t) and t.kind != "character":
             src = unit(state, ledger.by[uid][0])
+            was = t.status
             events.append(morale_play.test(state, uid, "fire_losses", dice, src.id, deferred=False))
-    return events
+            if t.status == "rout" and was != "rout":
+                routed.append(uid)
+    events += morale_play.knock_on(state, routed, dice)
+    return finish(state, events)

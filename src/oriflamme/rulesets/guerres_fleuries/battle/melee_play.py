@@ -11,7 +11,7 @@ Equal losses: the combat goes on next turn. A routing unit does not strike back 
 
 from __future__ import annotations
 
-import math
+from shapely.geometry import LineString
 
 from oriflamme.geometry import tabletop
 
@@ -20,8 +20,8 @@ from .. import modifiers as mods
 from ..referee import adjudicate
 from . import combat_data, morale_play
 from .casualties import Ledger, captures
-from .fighters import (alive, arc, cover_of, mark, set_pose, shape, target_kind, tolerance, touching, unit,
-                       units)
+from .fighters import (alive, arc, being, cover_of, depth, finish, mark, melee_weapon_of, pose, set_pose, shape,
+                       target_armour, target_kind, tolerance, touching, unit, units, width)
 
 FLANKS = ("left", "right")
 
@@ -34,16 +34,23 @@ def engagements(state) -> list[tuple]:
 
 def figures_in_contact(a, b) -> tuple[int, str]:
     """How many of ``a``'s figures touch ``b`` (l.933 "Seules les figurines en contact base contre base
-    peuvent combattre"): the length of ``a``'s outline within the contact slack of ``b``, in figure
-    widths (the base width on the front or rear, the base depth on a flank), at least one."""
+    peuvent combattre"): ``a``'s side facing ``b`` (its arc) is cut into figure bases (the base width
+    on the front or rear, the base depth on a flank); a base fights when more of its edge than the
+    contact slack lies within the slack of ``b`` (OR-GF21). At least one when the units touch."""
     side = arc(a, b)
-    edge = shape(a).exterior.intersection(shape(b).buffer(tolerance()))
-    length = edge.length if not edge.is_empty else 0.0
+    c = tabletop.corners(pose(a), width(a), depth(a))
+    ends = {"front": (c[0], c[1]), "right": (c[1], c[2]), "rear": (c[3], c[2]), "left": (c[0], c[3])}[side]
     per = a.base_d if side in FLANKS else a.base_w
-    cap = (a.ranks if side in FLANKS else min(a.frontage, a.figures))
-    n = math.ceil(length / per - 1e-6) if length > 0 else 0
-    n = max(1, min(n, cap, a.figures))
-    return n, side
+    slots = (a.ranks if side in FLANKS else min(a.frontage, a.figures))
+    near = shape(b).buffer(tolerance())
+    (x0, y0), (x1, y1) = ends
+    n = 0
+    for i in range(slots):
+        f0, f1 = i / slots, (i + 1) / slots
+        base = LineString([(x0 + (x1 - x0) * f0, y0 + (y1 - y0) * f0), (x0 + (x1 - x0) * f1, y0 + (y1 - y0) * f1)])
+        if base.intersection(near).length > tolerance() + 1e-9:
+            n += 1
+    return max(1, min(n, a.figures)), side
 
 
 def _attacker_class(u) -> str | None:
@@ -61,11 +68,12 @@ def _attacker_class(u) -> str | None:
 def situation(state, a, b) -> tuple[dict, list[str]]:
     """The part-1 melee situation of ``a`` striking ``b``, and what was read off the table."""
     n, side = figures_in_contact(a, b)
-    sit = {"kind": "melee", "attacker": a.race, "target_armour": b.armour, "figures_in_contact": n,
+    sit = {"kind": "melee", "attacker": a.race if a.kind in ("troop", "character") else being(a),
+           "target_armour": target_armour(b), "figures_in_contact": n,
            "target": target_kind(b)}
     why = [f"{a.name or a.id}: {n} figure(s) in base contact with {b.name or b.id} (on its {side})"]
     if a.kind in ("troop", "character"):
-        sit["weapon"] = a.melee_weapon
+        sit["weapon"] = melee_weapon_of(a)
         sit["attacker_class"] = _attacker_class(a)
     if a.kind == "troop":
         sit["ranks"] = a.ranks
@@ -73,7 +81,7 @@ def situation(state, a, b) -> tuple[dict, list[str]]:
             sit["attacker_disordered"] = True
     if a.kind == "character":
         sit["character"] = {"CM": a.CM, "FM": a.FM, "FC": a.FC}
-    row = md.pbc().get((a.race, sit.get("weapon") if a.kind in ("troop", "character") else None))
+    row = md.pbc().get((sit["attacker"], sit.get("weapon")))
     table = mods.modifiers(row.modifiers if row else "melee")
     given = []
 
@@ -96,7 +104,7 @@ def situation(state, a, b) -> tuple[dict, list[str]]:
             add("character_controls", f"{ch.name or ch.id} directly controls {a.name or a.id} (FM {ch.FM})")
     if b.disorder and b.kind != "character":
         add("enemy_disordered", f"{b.name or b.id} is disordered")
-    cov = cover_of(state, b)
+    cov = cover_of(state, b, a)
     if cov:
         add(f"{cov[0]}_cover", f"{b.name or b.id} is in {cov[0]} cover ({cov[1]})")
     if b.shields:
@@ -144,7 +152,7 @@ def on_contact(state, attacker_id: str, target_id: str, dice) -> list[dict]:
     ev = {"type": "disorder", "unit": b.id, "side": b.side, "by": a.id,
           "explanation": [f"{b.name or b.id} is attacked in the {where} by {a.name or a.id}: disordered"],
           "citations": ["GF seed 003 l.933, l.983", "GF-H6"]}
-    return [ev, morale_play.test(state, b.id, "flank_or_rear", dice, a.id, deferred=False)]
+    return finish(state, [ev, morale_play.test(state, b.id, "flank_or_rear", dice, a.id, deferred=False)])
 
 
 def _strike(state, x, y, dice) -> dict:
@@ -188,11 +196,19 @@ def resolve(state, dice) -> list[dict]:
         cap = captures(state, taker.side, gone, dice, victim)
         if cap:
             events.append(cap)
+    before_status = {u.id: u.status for u in units(state)}
     for a, b in pairs:
         events += _outcome(state, a, b, lost.get((a.id, b.id), 0), lost.get((b.id, a.id), 0), dice)
+    tested = {e["unit"] for e in events if e.get("type") == "morale"}
+    for uid in sorted({u.id for pair in pairs for u in pair} - tested):
+        u = unit(state, uid)
+        if alive(u) and u.kind != "character" and morale_play.losses_in_turn(state, u):
+            events.append(morale_play.test(state, uid, "losses_in_turn", dice, None, deferred=True))
+    routed = [u.id for u in units(state) if u.status == "rout" and before_status.get(u.id) != "rout"]
+    events += morale_play.knock_on(state, routed, dice, deferred=True)
     for u in units(state):
         u.charging = False
-    return events
+    return finish(state, events)
 
 
 def _outcome(state, a, b, lost_a: int, lost_b: int, dice) -> list[dict]:

@@ -17,6 +17,8 @@ A result of phase 10 moves in phase 1 of the next turn (l.1106, l.309): it is ke
 
 from __future__ import annotations
 
+import copy
+
 from oriflamme.geometry import tabletop
 
 from .. import beings
@@ -28,8 +30,8 @@ from ..referee import adjudicate
 from ..referee.morale import MODIFIER_FILE
 from ..referee.wound import _state, _worst
 from . import combat_data
-from .fighters import (alive, arc, cover_of, enemies, friends, mark, off_table, pose, set_pose, shape, touching,
-                       unit, units, unmark)
+from .fighters import (alive, arc, cover_of, enemies, finish, friends, mark, off_table, pose, set_pose, shape,
+                       touching, unit, units, unmark)
 
 ORDER_ATTACK = ("charger", "contre_charger")
 MOVE_REF = {"retraite": "GF Le moral > Retraite; GF seed 003 l.1104", "deroute": "GF Le moral > Déroute; "
@@ -190,10 +192,34 @@ def test(state, unit_id: str, cause: str, dice, source_id: str | None = None, de
     cites = [c.ref] + ruling["citations"]
     applied_steps, applied_cites = apply_result(state, u, ruling["result"], ruling.get("removed", False), source,
                                                 deferred)
-    return {"type": "morale", "unit": u.id, "side": u.side, "cause": cause, "source": source_id, "d4": d4,
-            "result": ruling["result"], "removed": ruling.get("removed", False), "ruling": ruling,
-            "status": u.status, "explanation": steps + applied_steps,
-            "citations": list(dict.fromkeys(cites + applied_cites))}
+    ev = {"type": "morale", "unit": u.id, "side": u.side, "cause": cause, "source": source_id, "d4": d4,
+          "result": ruling["result"], "removed": ruling.get("removed", False), "ruling": ruling,
+          "status": u.status, "explanation": steps + applied_steps,
+          "citations": list(dict.fromkeys(cites + applied_cites))}
+    return finish(state, [ev])[0]
+
+
+def knock_on(state, routed: list[str], dice, deferred: bool = False) -> list[dict]:
+    """'Voir la déroute d'un ami dans les 10cm' (l.1589): each friendly unit in good order within the
+    printed distance of a unit that has just routed tests once (no further knock-on from these tests)."""
+    cause = combat_data.data().causes["friend_rout"]
+    events, seen = [], set()
+    for rid in routed:
+        r = unit(state, rid)
+        for f in friends(state, r):
+            if f.id in seen or f.status != "ok" or f.kind == "character":
+                continue
+            if tabletop.nearest_distance(shape(r), shape(f)) <= cause.within_cm:
+                seen.add(f.id)
+                events.append(test(state, f.id, "friend_rout", dice, None, deferred=deferred))
+    return events
+
+
+def losses_in_turn(state, u) -> bool:
+    """'Subir 20% de perte dans le tour' (l.1590): the figures lost since the turn began."""
+    start = getattr(u, "figures_turn_start", None)
+    pct = combat_data.data().causes["losses_in_turn"].pct
+    return bool(start) and (start - u.figures) * 100 >= pct * start
 
 
 def rate(u, column: str) -> int:
@@ -214,24 +240,41 @@ def _away_heading(state, u, source) -> float:
 
 
 def flee(state, u, column: str, source) -> tuple[list[str], list[str]]:
-    """Move ``u`` its ``column`` rate (retraite, deroute) straight away from ``source``: a retreat
-    keeps facing the enemy and steps back, a rout turns its back. Off the table: lost."""
+    """Move ``u`` its ``column`` rate (retraite, deroute; + 1/4 in open order, gf-engine's
+    ``moves.allowance``) straight away from ``source``: a retreat turns to face the enemy and steps
+    back, a rout turns its back and runs, each to the farthest legal point (``moves.farthest_straight``:
+    the table, units and terrain). Stopped short with the rest of the move beyond the table's edge:
+    driven off the table, lost (l.946, l.1094)."""
+    from . import moves
     away = _away_heading(state, u, source)
-    distance = rate(u, column)
+    budget, _ = moves.allowance(u, column)
     start = (round(u.x, 2), round(u.y, 2))
     if column == "retraite":
-        face = (away + 180.0) % 360.0
-        set_pose(u, tabletop.moved(tabletop.Pose(u.x, u.y, face), -distance))
+        set_pose(u, tabletop.Pose(u.x, u.y, (away + 180.0) % 360.0))
+        direction, sign = "back", -1
     else:
-        set_pose(u, tabletop.moved(tabletop.Pose(u.x, u.y, away), distance))
-    steps = [f"{u.name or u.id} {'retreats' if column == 'retraite' else 'routs'} {distance} cm "
-             f"({column} rate of {u.race}) from {start} to ({u.x:.1f}, {u.y:.1f})"]
+        set_pose(u, tabletop.Pose(u.x, u.y, away))
+        direction, sign = "forward", 1
+    full = tabletop.moved(pose(u), sign * budget)
+    x, y, h, dist = moves.farthest_straight(state, u, budget, direction)
+    beyond = _probe(u, full)
+    set_pose(u, tabletop.Pose(x, y, h))
+    steps = [f"{u.name or u.id} {'retreats' if column == 'retraite' else 'routs'} {dist:.1f} of {budget:g} cm "
+             f"({column}) from {start} to ({u.x:.1f}, {u.y:.1f})"]
     cites = [MOVE_REF[column], "GF-D4"]
-    if off_table(state, u):
+    if dist < budget - 0.5 and off_table(state, beyond):
         u.status = "lost"
-        steps.append(f"{u.name or u.id} leaves the table: lost for the rest of the battle")
+        steps.append(f"{u.name or u.id} is driven off the table: lost for the rest of the battle")
         cites.append(OFF_TABLE_REF)
+    elif dist < budget - 0.5:
+        steps.append(f"{u.name or u.id} is stopped after {dist:.1f} cm (units or terrain in the way)")
     return steps, cites
+
+
+def _probe(u, p):
+    v = copy.copy(u)
+    v.x, v.y, v.heading = p.x, p.y, p.heading
+    return v
 
 
 def apply_result(state, u, code: str, removed: bool, source, deferred: bool) -> tuple[list[str], list[str]]:
@@ -335,7 +378,7 @@ def automatic_moves(state, dice=None) -> list[dict]:
         events.append({"type": "pursuit", "unit": u.id, "side": u.side, "target": p.get("target"),
                        "explanation": steps,
                        "citations": ["GF seed 003 l.634, l.989", "GF seed 003 l.1562", "GF-D4"]})
-    return events
+    return finish(state, events)
 
 
 def _find(state, uid):

@@ -8,7 +8,7 @@ result of this turn's melee (phase 10) cannot be rallied this turn (l.1092, l.30
 from __future__ import annotations
 
 from . import morale_play
-from .fighters import alive, mark, unit, units, unmark
+from .fighters import (alive, finish, mark, unit, units, unmark)
 
 
 def candidates(state) -> list:
@@ -34,4 +34,4 @@ def resolve(state, dice) -> list[dict]:
         if not rallied and alive(u) and u.status == "rout":
             mark(u, "rout_continues")
         events.append(ev)
-    return events
+    return finish(state, events)

@@ -137,6 +137,7 @@ class MoveCost:
     penalties: list[dict] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
     blocked_by: str | None = None
+    steps_fr: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -151,7 +152,7 @@ class MoveCost:
         return {"allowed_cm": self.allowed_cm, "spent_cm": self.spent_cm, "path_cm": self.path_cm,
                 "allowance_cm": self.allowance_cm, "left_cm": self.left_cm, "complete": self.complete,
                 "penalties": [dict(p) for p in self.penalties], "steps": list(self.steps),
-                "blocked_by": self.blocked_by}
+                "steps_fr": list(self.steps_fr), "blocked_by": self.blocked_by}
 
 
 def _profile(unit_profile: Any) -> MoverProfile:
@@ -202,11 +203,13 @@ def move_cost(path: LineString, unit_profile: Any, battlefield) -> MoveCost:
     prof = _profile(unit_profile)
     length = float(path.length)
     allowance = float(prof.allowance_cm)
-    steps = [f"allowance {_cm(allowance)} cm ({prof.mover}), path {_cm(length)} cm"]
+    steps = [(f"allowance {_cm(allowance)} cm ({prof.mover}), path {_cm(length)} cm",
+              f"potentiel {_cm(allowance)} cm ({prof.mover}), trajet {_cm(length)} cm")]
     if prof.medium == "air":
         reach = min(length, allowance)
-        steps.append("in the air: terrain does not slow the mover (OR-GF3)")
-        return MoveCost(reach, reach, length, allowance, [], steps, None)
+        steps.append(("in the air: terrain does not slow the mover (OR-GF3)",
+                      "en vol : le terrain ne ralentit pas (OR-GF3)"))
+        return MoveCost(reach, reach, length, allowance, [], [e for e, _ in steps], None, [f for _, f in steps])
 
     events: dict[float, list[tuple]] = {}   # position → [(kind, element, column/effect)]
     areas = []                               # (element, kind, [columns])
@@ -248,7 +251,7 @@ def move_cost(path: LineString, unit_profile: Any, battlefield) -> MoveCost:
     remaining, pos = allowance, 0.0
     penalties: list[dict] = []
     area_log: dict[str, dict] = {}
-    log: list[tuple[float, str]] = []
+    log: list[tuple[float, tuple[str, str]]] = []
     blocked_by = None
     reach = None
 
@@ -259,12 +262,15 @@ def move_cost(path: LineString, unit_profile: Any, battlefield) -> MoveCost:
             if col in STOPS:
                 effect = STOPS[col]
                 penalties.append({"element": el.id, "kind": el.kind, "column": col, "fraction": "1",
-                                  "at_cm": round(at, 6), "cost_cm": round(remaining, 6), "ref": k.ref})
+                                  "at_cm": round(at, 6), "cost_cm": round(remaining if effect == "whole_move" else 0.0, 6),
+                                  "ref": k.ref, "decision": k.decision, **_names(el, k)})
                 if effect == "impassable":
-                    log.append((at, f"{_cm(at)} cm: {el.name or el.id} ({k.name_en}) is impassable: the move stops there"))
+                    log.append((at, (f"{_cm(at)} cm: {_en(el, k)} is impassable: the move stops there",
+                                     f"{_cm(at)} cm : {_fr(el, k)} est infranchissable : le mouvement s'arrête là")))
                     blocked_by = el.id
                 else:
-                    log.append((at, f"{_cm(at)} cm: entering {el.name or el.id} ({k.name_en}) takes the whole move (l.712)"))
+                    log.append((at, (f"{_cm(at)} cm: entering {_en(el, k)} takes the whole move (l.712)",
+                                     f"{_cm(at)} cm : entrer dans {_fr(el, k)} consomme tout le mouvement (l.712)")))
                     remaining = 0.0
                 reach = at
                 return False
@@ -272,9 +278,11 @@ def move_cost(path: LineString, unit_profile: Any, battlefield) -> MoveCost:
             cost = float(f) * remaining
             penalties.append({"element": el.id, "kind": el.kind, "column": col, "fraction": str(f),
                               "at_cm": round(at, 6), "cost_cm": round(cost, 6), "ref": k.ref,
-                              "decision": k.decision})
-            log.append((at, f"{_cm(at)} cm: crossing {el.name or el.id} ({k.name_en}, column {_column_label(col)}) "
-                            f"costs {f} of the {_cm(remaining)} cm remaining = {_cm(cost)} cm"))
+                              "decision": k.decision, **_names(el, k)})
+            log.append((at, (f"{_cm(at)} cm: crossing {_en(el, k)} (column {_column_label(col)}) "
+                             f"costs {f} of the {_cm(remaining)} cm remaining = {_cm(cost)} cm",
+                             f"{_cm(at)} cm : franchir {_fr(el, k)} (colonne {_column_label(col)}) "
+                             f"coûte {f} des {_cm(remaining)} cm restants = {_cm(cost)} cm")))
             remaining -= cost
         return True
 
@@ -291,19 +299,18 @@ def move_cost(path: LineString, unit_profile: Any, battlefield) -> MoveCost:
                         inside.append((el, k, c, f))
             if rate <= EPS:
                 el = inside[-1][0]
-                log.append((pos, f"{_cm(pos)} cm: {el.name or el.id} allows no movement to a {prof.mover}"))
+                log.append((pos, (f"{_cm(pos)} cm: {_en(el, inside[-1][1])} allows no movement to a {prof.mover}",
+                                  f"{_cm(pos)} cm : {_fr(el, inside[-1][1])} ne permet aucun mouvement ({prof.mover})")))
                 blocked_by, reach = el.id, pos
                 break
             cost = seg / rate
             if cost > remaining + EPS:
                 covered = remaining * rate
-                for el, k, c, f in inside:
-                    _log_area(area_log, el, k, c, f, pos, pos + covered, covered / rate - covered)
+                _log_areas(area_log, inside, pos, pos + covered)
                 reach = pos + covered
                 remaining = 0.0
                 break
-            for el, k, c, f in inside:
-                _log_area(area_log, el, k, c, f, pos, bp, cost - seg)
+            _log_areas(area_log, inside, pos, bp)
             remaining -= cost
             pos = bp
         if bp < length - EPS and not apply_events(bp):
@@ -313,24 +320,51 @@ def move_cost(path: LineString, unit_profile: Any, battlefield) -> MoveCost:
     timed = list(log)
     for entry in area_log.values():
         k = kind(entry["kind"])
-        timed.append((entry["from_cm"], f"{_cm(entry['from_cm'])}–{_cm(entry['to_cm'])} cm in {entry['name']} ({k.name_en}, column "
-                     f"{_column_label(entry['column'])}): only {1 - Fraction(entry['fraction'])} of the movement, "
-                     f"{_cm(entry['cost_cm'])} cm more"))
-        penalties.append({key: v for key, v in entry.items() if key != "name"})
+        span, left, col = f"{_cm(entry['from_cm'])}–{_cm(entry['to_cm'])}", 1 - Fraction(entry["fraction"]), _column_label(entry["column"])
+        timed.append((entry["from_cm"], (
+            f"{span} cm in {entry['name']} ({k.name_en}, column {col}): only {left} of the movement, {_cm(entry['cost_cm'])} cm more",
+            f"{span} cm dans {entry['name_fr']} ({k.name_fr}, colonne {col}) : seulement {left} du mouvement, "
+            f"{_cm(entry['cost_cm'])} cm de plus")))
+        penalties.append(dict(entry))
     timed.sort(key=lambda t: t[0])
     steps += [t for _, t in timed]
     penalties.sort(key=lambda p: p.get("at_cm", p.get("from_cm", 0)))
     spent = allowance - remaining
     reach = min(reach, length)
-    steps.append(f"covers {_cm(reach)} of the {_cm(length)} cm, spending {_cm(spent)} of {_cm(allowance)} cm")
-    return MoveCost(round(reach, 6), round(spent, 6), round(length, 6), allowance, penalties, steps, blocked_by)
+    steps.append((f"covers {_cm(reach)} of the {_cm(length)} cm, spending {_cm(spent)} of {_cm(allowance)} cm",
+                  f"parcourt {_cm(reach)} des {_cm(length)} cm, en dépensant {_cm(spent)} des {_cm(allowance)} cm"))
+    return MoveCost(round(reach, 6), round(spent, 6), round(length, 6), allowance, penalties,
+                    [e for e, _ in steps], blocked_by, [f for _, f in steps])
+
+
+def _names(el, k) -> dict:
+    return {"name": el.name or k.name_en, "name_fr": el.name_fr or el.name or k.name_fr,
+            "kind_name": k.name_en, "kind_name_fr": k.name_fr}
+
+
+def _en(el, k) -> str:
+    return f"{el.name or el.id} ({k.name_en})"
+
+
+def _fr(el, k) -> str:
+    return f"{el.name_fr or el.name or el.id} ({k.name_fr})"
+
+
+def _log_areas(log, inside, start, end):
+    """Log each area's share of the extra cost of [start, end]: the factors apply one after the
+    other, so each adds ``length / (rate after it) − length / (rate before it)``."""
+    length, before = end - start, 1.0
+    for el, k, column, f in inside:
+        after = before * (1 - float(f))
+        _log_area(log, el, k, column, f, start, end, length / after - length / before)
+        before = after
 
 
 def _log_area(log, el, k, column, f, start, end, extra):
     key = f"{el.id}:{column}"
     entry = log.get(key)
     if entry is None:
-        log[key] = {"element": el.id, "kind": el.kind, "column": column, "fraction": str(f), "name": el.name or el.id,
+        log[key] = {"element": el.id, "kind": el.kind, "column": column, "fraction": str(f), **_names(el, k),
                     "from_cm": round(start, 6), "to_cm": round(end, 6), "cost_cm": round(extra, 6), "ref": k.ref,
                     "decision": k.decision}
     else:

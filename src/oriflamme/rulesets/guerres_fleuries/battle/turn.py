@@ -417,13 +417,15 @@ def record(state: Battle, events: list[dict]) -> None:
         steps = list(ev.get("explanation") or [])
         cites = list(ev.get("citations") or [])
         text = steps[-1] if ev.get("type") in ("morale", "rally") and steps else (steps[0] if steps else ev.get("type", ""))
+        text_fr = ev.get("text_fr") or text
+        text = ev.get("text") or text
         body = {k: v for k, v in ev.items() if k not in ("explanation", "citations", "type", "side", "n", "turn",
                                                            "phase", "text", "text_fr", "ref")}
         ruling = body.pop("ruling", None)
         merged = {"explanation": steps, "citations": cites}
         if isinstance(ruling, dict):
             merged["table"] = {k: v for k, v in ruling.items() if k not in ("explanation", "citations")}
-        emit(state, ev.get("type", "combat"), text, text, side=ev.get("side"), ref=cites[0] if cites else "",
+        emit(state, ev.get("type", "combat"), text, text_fr, side=ev.get("side"), ref=cites[0] if cites else "",
              ruling=merged, **body)
 
 

@@ -43,7 +43,13 @@ def finish(state: Battle, winner: str | None, text: str, text_fr: str) -> None:
          summary=summary(state))
 
 
-def check(state: Battle) -> None:
+def check_broken(state: Battle) -> None:
+    """After a spell (resolved at once, l.252): an army broken by it loses now."""
+    if any(broken(state, s) for s in SIDES):
+        check(state, end_of_turn=False)
+
+
+def check(state: Battle, end_of_turn: bool = True) -> None:
     """Called at the end of each turn (phase 11)."""
     name = {s.id: s.name for s in state.scenario.sides}
     name_fr = {s.id: s.name_fr for s in state.scenario.sides}
@@ -57,7 +63,7 @@ def check(state: Battle) -> None:
         finish(state, win, f"{name[loser]} has lost more than half of its figures: {name[win]} wins",
                f"{name_fr[loser]} a perdu plus de la moitié de ses figurines : {name_fr[win]} gagne")
         return
-    if state.turn >= state.scenario.turns:
+    if end_of_turn and state.turn >= state.scenario.turns:
         share = {s: points_destroyed(state, state.other(s)) / max(1, state.start_points.get(state.other(s), 1))
                  for s in SIDES}
         if abs(share["A"] - share["B"]) < 1e-9:

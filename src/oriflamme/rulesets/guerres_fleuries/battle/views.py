@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from oriflamme.geometry import tabletop as tt
 
-from . import fighters, orders as orders_mod, turn, victory
+from . import explain, fighters, orders as orders_mod, turn, victory
 from .rules import rules
 from .state import SIDES, Battle, Unit, plain
 
@@ -98,10 +98,15 @@ def _options(state: Battle, side: str | None, legal) -> dict:
     if side is None or state.over or state.acting != side:
         return out
     for a in legal:
-        out["actions"].append({"action": a.to_json()})
+        out["actions"].append({"action": a.to_json(), "label": explain.describe(state, a),
+                               "label_fr": explain.describe(state, a, "fr")})
+        if a.type == "cast":
+            out["units"].setdefault(a.unit, {}).setdefault("casts", []).append(
+                {"spell": a.spell, "target": a.target, "label": explain.describe(state, a),
+                 "label_fr": explain.describe(state, a, "fr")})
     if state.phase == 3:
         for u in orders_mod.eligible(state, side):
-            out["units"][u.id] = {"orders": orders_mod.options(state, u)}
+            out["units"].setdefault(u.id, {})["orders"] = orders_mod.options(state, u)
     elif state.phase == 6:
         by_unit: dict = {}
         for a in legal:
@@ -109,9 +114,9 @@ def _options(state: Battle, side: str | None, legal) -> dict:
                 by_unit.setdefault(a.unit, []).append([a.x, a.y, a.heading])
         for u in turn.movers(state, side):
             budget, direction, keep, steps = turn.move_budget(u)
-            out["units"][u.id] = {"moves": {"max_cm": round(budget, 2), "direction": direction,
+            out["units"].setdefault(u.id, {})["moves"] = {"max_cm": round(budget, 2), "direction": direction,
                                             "keep_heading": keep, "steps": steps, "penalties": [],
-                                            "samples": by_unit.get(u.id, [])}}
+                                            "samples": by_unit.get(u.id, [])}
     elif state.phase == 2:
         for a in legal:
             out["units"][a.unit] = {"command_test": True}
