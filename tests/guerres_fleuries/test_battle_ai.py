@@ -42,7 +42,7 @@ def b_to_give_orders(seed: str = "ai-hidden", pick: int = 0):
     to_phase(g, 3)
     rs = g.ruleset
     assert rs.to_act(g.state) == "A"
-    sets = rs.legal_actions(g.state, "A")
+    sets = [a for a in rs.legal_actions(g.state, "A") if a.type == "orders"]
     g.apply(sets[pick % len(sets)])
     assert rs.to_act(g.state) == "B" and not g.state.revealed
     return g

@@ -472,6 +472,50 @@ def evaluate(state: Battle, side: str) -> float:
     return math.tanh(total / w.scale)
 
 
+# --- orders that follow the odds ---------------------------------------------------------------------
+def favoured_sets(state: Battle, side: str, units: list[Unit], opts: dict) -> list[dict]:
+    """Two typical sets of orders read off the referee's melee odds (:meth:`Reading.exchange`), for
+    :func:`.orders.typical_sets` (what ``legal_actions`` lists; any set stays legal): each unit
+    reforms if disordered, else charges the enemy in reach it beats by the most (with the charge
+    modifier), else fires if it can, else advances if it beats the nearest enemy; otherwise it
+    holds (first set) or falls back (second set)."""
+    if not units:
+        return []
+    rd = Reading(state)
+    enemies = [p for p in rd.pieces.values() if p.u.side != side]
+    out = []
+    for otherwise in ("attendre", "se_retirer"):
+        chosen = {}
+        for u in units:
+            o = opts.get(u.id, {})
+            if u.id not in rd.pieces:
+                continue
+            if "reformer" in o:
+                chosen[u.id] = ("reformer", None)
+                continue
+            charge = o.get("charger")
+            best = None
+            for t in (charge or {}).get("targets") or []:
+                if t in rd.pieces:
+                    v = rd.exchange(u.id, t, charging=True)
+                    if v > 0 and (best is None or v > best[0]):
+                        best = (v, t)
+            if best is not None:
+                chosen[u.id] = ("charger", best[1])
+                continue
+            if "tirer" in o:
+                chosen[u.id] = ("tirer", None)
+                continue
+            nearest = min(enemies, key=lambda e: rd.gap(u.id, e.u.id), default=None)
+            favoured = nearest is not None and rd.exchange(u.id, nearest.u.id) > 0
+            for oid in (("avancer",) if favoured else (otherwise, "attendre")):
+                if oid in o:
+                    chosen[u.id] = (oid, None)
+                    break
+        out.append(chosen)
+    return out
+
+
 # --- hidden information ----------------------------------------------------------------------------
 def hidden_units(state: Battle, side: str) -> list[str]:
     """The enemy units whose orders ``side`` may not see now: those the enemy's face-down orders of

@@ -119,7 +119,9 @@ def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | No
     """The sets of orders legal_actions lists (deterministic): all advance; all wait; attack
     (reform if disordered, else charge the nearest enemy in reach, else fire, else advance);
     skirmish (fire where a unit can, else wait); all retire; march (double in column, else form
-    column, else advance); deploy (form line, else advance)."""
+    column, else advance); deploy (form line, else advance); and the two sets that follow the
+    referee's melee odds (:func:`.evaluation.favoured_sets`: charge or advance where the unit is
+    favoured, else hold, or else fall back)."""
     units = eligible(state, side)
     opts = {u.id: {o["id"]: o for o in options(state, u)} for u in units}
 
@@ -138,6 +140,10 @@ def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | No
             p = pick(u, prefs)
             if p:
                 chosen[u.id] = p
+        if chosen not in sets:
+            sets.append(chosen)
+    from .evaluation import favoured_sets  # the sets read off the referee's melee odds (gf-ai)
+    for chosen in favoured_sets(state, side, units, opts):
         if chosen not in sets:
             sets.append(chosen)
     return sets
