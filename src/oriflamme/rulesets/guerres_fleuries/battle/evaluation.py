@@ -41,7 +41,9 @@ from .. import fire as fd
 from .. import melee as md
 from .. import modifiers as mods
 from ..referee import adjudicate
-from . import moves, orders as orders_mod, victory
+from ..referee.morale import MODIFIER_FILE
+from ..referee.wound import _state, _worst
+from . import morale_play, moves, orders as orders_mod, victory
 from .state import Battle, Unit
 from .views import order_visible
 
@@ -62,6 +64,8 @@ class Weights(BaseModel):
     ref_morale: str
     threats: float = Field(ge=0)
     ref_threats: str
+    charges: float = Field(ge=0)
+    ref_charges: str
     flank: float = Field(ge=0)
     ref_flank: str
     fire: float = Field(ge=0)
@@ -120,6 +124,7 @@ def load_weights(path: str = str(DATA)) -> EvaluationData:
 _MELEE: dict = {}
 _FIRE: dict = {}
 _REACH: dict = {}
+_MORALE: dict = {}
 
 
 def _expected(ruling: dict) -> float:
@@ -345,6 +350,7 @@ class Reading:
         self.state = state
         self.pieces = {u.id: Piece(u) for u in state.units.values() if u.alive}
         self._exchange: dict = {}
+        self._charge: dict = {}
         self._gap: dict = {}
 
     def gap(self, a: str, b: str) -> float:
@@ -366,6 +372,93 @@ class Reading:
                    - melee_kills(pb.u, pa.u, flank=pa.outside_front(pb), keys=(pb.striker, pa.target)) * pa.value)
             self._exchange[key] = hit
         return hit
+
+    def charge(self, a: str, b: str) -> float:
+        """The value of ``a`` declaring a charge on ``b``: the exchange with the charge modifier if
+        its morale test lets it go on, minus what a retreat or a rout costs (data [status], or the
+        whole unit for fanatics) at their chances."""
+        key = (a, b)
+        hit = self._charge.get(key)
+        if hit is None:
+            u, t = self.pieces[a].u, self.pieces[b].u
+            st = load_weights().status
+
+            def risk(x: Unit, ret: float, rout: float) -> float:
+                alive = x.points * x.figures / max(1, x.figures_max)
+                whole = alive if x.fanatic else 0.0
+                return ret * (whole or st.retreat * alive) + rout * (whole or st.rout * alive)
+            ret, rout = charge_morale(self.state, u, t)
+            cause = "charge_monster_or_character" if u.kind in ("monster", "character") else "charge"
+            t_ret, t_rout = charge_morale(self.state, t, u, cause) if t.status == "ok" else (0.0, 0.0)
+            go = 1.0 - ret - rout
+            # the charger goes on if it passes; the target that fails its own test flees
+            hit = (go * ((1.0 - t_ret - t_rout) * self.exchange(a, b, charging=True) + risk(t, t_ret, t_rout))
+                   - risk(u, ret, rout))
+            self._charge[key] = hit
+        return hit
+
+
+def charge_morale(state: Battle, u: Unit, other: Unit, cause: str = "charge") -> tuple[float, float]:
+    """(chance to retreat, chance to rout) of ``u``'s morale test when it declares a charge on
+    ``other`` or is charged by it (l.281-283): the part-1 morale referee, d4 by d4, on the
+    situation gf-combat's :func:`.morale_play.situation` builds, read off the units alone (class,
+    losses, fanatic or bestial, a controlling character, outnumbering, disorder receiving a charge,
+    retreat or rout) — not what stands around them (friends and enemies near, cover), so the answer
+    depends only on what the cache key holds. Fanatics are destroyed by either result."""
+    if u.kind == "character":
+        return 0.0, 0.0
+    ch = state.units.get(u.led_by or "")
+    char = (ch.FM, ch.FC) if ch is not None and ch.alive else None
+    receiving = cause in ("charge", "charge_monster_or_character") and u.disorder \
+        and u.order not in ("charger", "contre_charger")
+    key = (u.kind, u.race, u.being, u.klass, u.mercenary, u.fanatic, u.bestial, u.figures_max, u.figures,
+           tuple(map(str, u.wounds)), char, u.status, receiving, cause,
+           u.figures * 2 >= other.figures * 3, other.figures >= 2 * u.figures)
+    hit = _MORALE.get(key)
+    if hit is None:
+        try:
+            hit = _morale_odds(u, key, char)
+        except Exception:  # noqa: BLE001 - a test the referee refuses: no risk counted
+            hit = (0.0, 0.0)
+        if len(_MORALE) > 20000:
+            _MORALE.clear()
+        _MORALE[key] = hit
+    return hit
+
+
+def _morale_odds(u: Unit, key: tuple, char) -> tuple[float, float]:
+    table = mods.modifiers(MODIFIER_FILE[morale_play.tester_kind(u)])
+    sit: dict = {"kind": "morale", "tester": morale_play.tester_name(u)}
+    klass = morale_play.morale_class(u)
+    if klass:
+        sit["class"] = klass
+    if u.kind in ("troop", "creature"):
+        sit["losses"] = u.figures_max - u.figures
+        sit["initial_strength"] = u.figures_max
+        if u.fanatic:
+            sit["fanatic"] = True
+    else:
+        sit["wound_state"] = _worst(["none"] + [_state(w) for w in u.wounds])
+    given = []
+    receiving, outnumbers, outnumbered = key[12], key[14], key[15]
+    for mid, on in (("character_controls", char is not None), ("outnumbers", outnumbers),
+                    ("outnumbered_2", outnumbered), ("tester_retiring", u.status == "retreat"),
+                    ("tester_routing", u.status == "rout"), ("fanatic_or_bestial", u.fanatic or u.bestial),
+                    ("disordered_receiving_charge", receiving)):
+        if on and mid in table:
+            given.append({"modifier": mid, "count": 1})
+    if given:
+        sit["modifiers"] = given
+    if char is not None:
+        sit["character"] = {"FM": char[0], "FC": char[1]}
+    results = []
+    for d4 in range(1, 5):
+        try:
+            results.append(adjudicate({**sit, "d4": d4})["result"])
+        except Exception:  # noqa: BLE001 - e.g. a being's wound state the referee reads otherwise
+            sit.pop("wound_state", None)
+            results.append(adjudicate({**sit, "d4": d4})["result"])
+    return results.count("RET") / 4.0, results.count("DER") / 4.0
 
 
 def exchange(state: Battle, a: str, b: str, *, charging: bool = False) -> float:
@@ -395,12 +488,18 @@ def terms(state: Battle, side: str) -> dict[str, float]:
     mine = [p for p in rd.pieces.values() if p.u.side == side]
     theirs = [p for p in rd.pieces.values() if p.u.side == enemy]
     contact = data.distance.contact_cm
-    threats = 0.0
+    threats = charges = 0.0
     best_fire: dict[str, float] = {}
     for u in mine:
         for e in theirs:
             near = rd.gap(u.u.id, e.u.id)
             threats += rd.exchange(u.u.id, e.u.id) * closeness(near, max(u.reach, e.reach), contact)
+            if near > contact:
+                # a charge either could declare now: in reach and in the charger's front arc
+                if near <= u.reach and not u.outside_front(e) and u.u.status == "ok":
+                    charges += max(0.0, rd.charge(u.u.id, e.u.id))
+                if near <= e.reach and not e.outside_front(u) and e.u.status == "ok":
+                    charges -= max(0.0, rd.charge(e.u.id, u.u.id))
             far = None
             for a, b in ((u, e), (e, u)):
                 if a.range and contact < near < a.range and not a.outside_front(b):
@@ -418,7 +517,7 @@ def terms(state: Battle, side: str) -> dict[str, float]:
         fire[u.side] += v * share
     orders = order_terms(rd, side) - (order_terms(rd, enemy) if state.revealed else 0.0)
     return {"points": points[enemy] - points[side], "figures": figures[enemy] - figures[side],
-            "morale": morale[enemy] - morale[side], "threats": threats / norm,
+            "morale": morale[enemy] - morale[side], "threats": threats / norm, "charges": charges / norm,
             "fire": (fire[side] - fire[enemy]) / norm, "orders": orders / norm}
 
 
@@ -444,7 +543,8 @@ def order_terms(rd: Reading, side: str) -> float:
             continue
         if u.order == "charger":
             if u.target in rd.pieces and not u.charging:
-                total += rd.exchange(u.id, u.target, charging=True)
+                total += rd.exchange(u.id, u.target, charging=True) if u.charge_half or state.revealed \
+                    else rd.charge(u.id, u.target)
             continue
         if u.order == "reformer" and u.disorder:
             total += w.weights.reform * u.points
@@ -468,7 +568,7 @@ def evaluate(state: Battle, side: str) -> float:
     w = load_weights().weights
     t = terms(state, side)
     total = (w.points * t["points"] + w.figures * t["figures"] + w.morale * t["morale"] + w.threats * t["threats"]
-             + w.fire * t["fire"] + w.orders * t["orders"])
+             + w.charges * t["charges"] + w.fire * t["fire"] + w.orders * t["orders"])
     return math.tanh(total / w.scale)
 
 
@@ -497,7 +597,7 @@ def favoured_sets(state: Battle, side: str, units: list[Unit], opts: dict) -> li
             best = None
             for t in (charge or {}).get("targets") or []:
                 if t in rd.pieces:
-                    v = rd.exchange(u.id, t, charging=True)
+                    v = rd.charge(u.id, t)
                     if v > 0 and (best is None or v > best[0]):
                         best = (v, t)
             if best is not None:
