@@ -22,6 +22,7 @@ from ..referee import adjudicate
 from ..referee.morale import MODIFIER_FILE
 from ..referee.wound import _state, _worst
 from . import morale_play, moves
+from .melee_play import _attacker_class  # the melee situation's attacker class (gf-combat)
 from .state import Battle, Unit
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "ai_evaluation.toml"
@@ -107,18 +108,6 @@ _MORALE: dict = {}
 def _expected(ruling: dict) -> float:
     """Expected casualties (figures or wounds) of a ruling: the sure ones plus the residual chance."""
     return float(ruling.get("eliminated") or 0) + float(ruling.get("extra_if_d100_at_most") or 0) / 100.0
-
-
-def _attacker_class(u: Unit) -> str | None:
-    if u.kind == "character":
-        return "personnage"
-    if u.kind != "troop":
-        return None
-    if u.fanatic:
-        return "fanatique"
-    if u.bestial:
-        return "bestial"
-    return u.klass
 
 
 def _target_kind(u: Unit) -> str:
