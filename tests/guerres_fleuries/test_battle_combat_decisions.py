@@ -85,3 +85,35 @@ def test_seeing_a_friend_rout_within_10_cm_is_a_test():
     events = morale_play.knock_on(st, ["r"], ByDie(d4=[4]))
     assert [e["unit"] for e in events] == ["near"] and events[0]["cause"] == "friend_rout"
     assert any(m["modifier"] == "friend_routing_10" for m in events[0]["ruling"]["modifiers"])
+
+
+def _light_cell(table: str):
+    """A (d100, d4) whose wound is light and not deadly on ``table`` (read from the data)."""
+    from oriflamme.rulesets.guerres_fleuries.wounds import data
+    w = data()
+    for row in w.location(table).rows:
+        for d4 in range(1, 5):
+            cell = w.cells[(table, row.result, d4)]
+            if not cell.dies and cell.severity not in ("severe", "serious", "critical", "stunned"):
+                return row.low, d4
+    raise AssertionError("no light wound on " + table)
+
+
+def test_a_flyer_wounded_at_combat_altitude_crashes_and_at_flight_altitude_lands():
+    assert "elle s'écrase et subit une blessure sévère supplémentaire" in line(895)
+    d100, d4 = _light_cell("pteradon")
+    ptera = troop("ptera", "B", kind="creature", race="pteradon", figures=1, figures_max=1, frontage=1, ranks=1,
+                  altitude="combat")
+    ev = casualties.wound(ptera, ByDie(d100=[d100], d4=[d4]))
+    assert ptera.altitude is None and ptera.wounds[-1] == "severe" and ptera.alive
+    assert any("crashes" in s for s in ev["explanation"])
+    high = troop("high", "B", kind="creature", race="pteradon", figures=1, figures_max=1, frontage=1, ranks=1,
+                 altitude="flight")
+    casualties.wound(high, ByDie(d100=[d100], d4=[d4]))
+    assert high.pending == {"move": "land"} and high.altitude == "flight"
+    events = morale_play.automatic_moves(battle(high))
+    assert high.altitude is None and events[0]["move"] == "land"
+    again = troop("again", "B", kind="creature", race="pteradon", figures=1, figures_max=1, frontage=1, ranks=1,
+                  altitude="combat", wounds=["serious"])
+    casualties.wound(again, ByDie(d100=[d100], d4=[d4]))
+    assert not again.alive  # the crash's serious wound is a second one (GF-G2)

@@ -169,7 +169,7 @@ def test_a_character_controlling_a_unit_cannot_be_targeted_and_a_lone_one_takes_
     guards = _saurians(x=40, y=40, led_by="hero")
     st = battle(a, hero, guards)
     e = fire_play.eligibility(st, a, hero)
-    assert not e["eligible"] and "GF seed 003 l.869" in e["citations"]
+    assert not e["eligible"] and "GF seed 003 l.881" in e["citations"]
     guards.led_by = None
     p = fire_play.preview(st, "archers", "hero")
     assert p["ruling"]["casualties"] == "wounds" and p["ruling"]["target"] == "character"
@@ -190,3 +190,18 @@ def test_the_corner_to_corner_reading_is_one_data_switch_away(monkeypatch):
     dist, how = fire_play.distance(a, b)
     assert dist == pytest.approx(_corner_distance(a, b)) and "GF-E7" in how
     assert "distance maximale" in line(1465)
+
+
+def test_only_the_files_that_see_the_target_fire():
+    a, b = _archers(), _saurians()
+    # a house hides the target from the archers' four left files (their places at x = 81, 83, 85, 87)
+    house = [{"id": "house", "kind": "hameau", "name": "house", "points": [[70, 76], [92, 76], [92, 80], [70, 80]]}]
+    st = battle(a, b, elements=house)
+    n, why = fire_play.firing_figures(st, a, b)
+    files = fire_play.seeing_files(st, a, b)
+    # from x = 87 the line to the target's far right corner (100, 61) is still inside the house at
+    # y = 80 (x = 90.9 < 92); from x = 89 every line to (100, 67) passes right of it
+    assert files == 6 and n == 12 and "4 of the 10 files cannot see" in why[0]
+    p = fire_play.preview(st, "archers", "saurians")
+    assert p["firing_figures"] == n and p["situation"]["firing_figures"] == n
+    assert "seules les figurines ayant la visibilité peuvent tirer" in line(844)

@@ -153,3 +153,57 @@ def test_pursuit_follows_the_loser_in_phase_1():
     events = morale_play.automatic_moves(st)
     assert [e["type"] for e in events] == ["automatic_move", "pursuit"]
     assert b.y < y0 and a.disorder
+
+
+def test_a_figure_without_a_printed_melee_weapon_cannot_strike_and_the_game_goes_on():
+    a = _jaguars(melee_weapon=None)
+    b = _clubs()
+    st = battle(a, b, phase=10)
+    events = melee_play.resolve(st, Always(1))
+    mine = next(e for e in events if e["type"] == "melee" and e["unit"] == "jaguars")
+    assert mine["hits"] == 0 and "cannot strike" in mine["explanation"][-1]
+    assert a.figures < 20  # the clubs still strike
+
+
+def test_a_character_strikes_with_his_combat_modifier_and_a_monster_without_ranks():
+    hero = troop("hero", "A", kind="character", klass=None, figures=1, figures_max=1, frontage=1, ranks=1,
+                 melee_weapon="maquahuitl", armour="coton", CM=40, FM=3, FC=4, x=90, y=79)
+    b = _clubs()
+    st = battle(hero, b, phase=10)
+    p = melee_play.preview(st, "hero", "clubs")["a_on_b"]
+    r = REF.adjudicate({"kind": "melee", "attacker": "Homme", "attacker_class": "personnage", "weapon": "maquahuitl",
+                        "target_armour": "saurien", "figures_in_contact": 1, "target": "unité",
+                        "character": {"CM": 40, "FM": 3, "FC": 4},
+                        "modifiers": [{"modifier": "L'ennemi a des boucliers."}]})
+    assert p["percent"] == r["multiplied_pct"] == 11 + 40 + 6 - 2  # GF-B12: the CM adds to his PBC
+    beast = troop("beast", "A", kind="monster", race="grand_saurien", klass=None, figures=1, figures_max=1,
+                  frontage=1, ranks=1, base_w=6.0, base_d=6.0, armour="saurien", x=90, y=80.5)
+    st = battle(beast, b, phase=10)
+    sit, _ = melee_play.situation(st, beast, b)
+    assert "ranks" not in sit and "weapon" not in sit and sit["attacker"] == "grand_saurien"
+    assert melee_play.preview(st, "beast", "clubs")["a_on_b"]["percent"] == REF.adjudicate(sit)["multiplied_pct"]
+
+
+def test_a_controlling_character_fights_with_his_unit_and_is_wounded_last():
+    hero = troop("hero", "A", kind="character", klass=None, figures=1, figures_max=1, frontage=1, ranks=1,
+                 melee_weapon="maquahuitl", armour="coton", CM=40, FM=3, FC=4, x=90, y=90)  # behind his unit
+    a, b = _jaguars(led_by="hero"), _clubs()
+    st = battle(a, b, hero, phase=10)
+    events = melee_play.resolve(st, Always(1))
+    strikes = [e for e in events if e["type"] == "melee"]
+    assert [e["unit"] for e in strikes] == ["clubs", "jaguars", "hero"]
+    assert strikes[2]["target"] == "clubs" and "GF seed 003 l.995" in strikes[2]["citations"]
+    assert any(m["modifier"] == "character_controls" for m in strikes[1]["ruling"]["modifiers_applied"])
+    assert hero.wounds == [] and hero.alive  # the clubs' blows fell on the jaguars
+    lost_b = 30 - b.figures
+    assert lost_b == strikes[1]["hits"] + strikes[2]["hits"]
+
+
+def test_a_flyer_at_flight_altitude_is_in_contact_with_no_one_on_the_ground():
+    bird = troop("bird", "A", kind="creature", race="pterodactyle", klass=None, figures=3, figures_max=3,
+                 frontage=3, ranks=1, x=90, y=79, altitude="flight")
+    b = _clubs()
+    st = battle(bird, b, phase=10)
+    assert melee_play.engagements(st) == []
+    bird.altitude = "combat"
+    assert [(x.id, y.id) for x, y in melee_play.engagements(st)] == [("bird", "clubs")]

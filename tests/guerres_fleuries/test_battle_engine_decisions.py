@@ -62,3 +62,58 @@ def test_or_gf38_the_side_moving_first_alternates():
     assert turn.first_mover(g.state) == "A"
     g.state.turn = 2
     assert turn.first_mover(g.state) == "B"
+
+
+def test_or_gf41_a_character_in_base_contact_controls_the_unit_and_moves_with_it():
+    from oriflamme.geometry import tabletop as tt
+    from oriflamme.rulesets.guerres_fleuries.battle import command
+    rs = ruleset()
+    g = game("control")
+    to_phase(g, 2)
+    st = rs.clone(g.state)
+    for u in st.units.values():
+        u.led_by = u.leads = None
+        if u.kind == "character":
+            u.x, u.y = 170.0, 5.0 if u.side == "B" else 115.0  # away from everyone (a test position)
+    hero, unit = st.units["A6"], st.units["A2"]
+    p = tt.moved(unit.pose, unit.depth / 2 + hero.depth / 2 + 0.1)  # before its front: no other unit there
+    hero.x, hero.y, hero.heading = p.x, p.y, unit.heading
+    command.update(st)
+    assert unit.led_by == "A6" and hero.leads == "A2"
+    assert not turn.needs_command_test(st, unit)  # GF-C5: no command test under direct control
+    ev = [e for e in st.log if e["type"] == "control"][-1]
+    assert "l.450" in ev["ref"]
+    before = command.poses(st)
+    unit.y -= 10
+    command.follow(st, before)
+    assert unit.led_by == "A6" and tt.nearest_distance(hero.footprint(), unit.footprint()) <= 0.5
+    # a second character cannot control the same unit (one unit, one controller, l.452)
+    priest = st.units["A7"]
+    q = tt.moved(hero.pose, hero.width + 0.5, 90)  # beside the hero, touching the unit's rear too
+    priest.x, priest.y = q.x, q.y
+    command.update(st)
+    assert unit.led_by == "A6" and priest.leads is None
+
+
+def test_or_gf43_flyers_change_altitude_by_their_orders():
+    from oriflamme.rulesets.guerres_fleuries.battle import orders as orders_mod
+    rs = ruleset()
+    g = game("flyers")
+    to_phase(g, 3)
+    st = rs.clone(g.state)
+    ptero = st.units["B7"]
+    assert ptero.flyer and ptero.altitude == "combat"
+    ids = {o["id"] for o in orders_mod.options(st, ptero)}
+    assert {"s_elever", "atterrir"} <= ids and not {"decollage", "plonger"} & ids
+    ptero.unmark("red")
+    ptero.order, ptero.target = "s_elever", None
+    turn.phase6_orders_in_place(st)
+    assert ptero.altitude == "flight"
+    ev = [e for e in st.log if e["type"] == "manoeuvre" and e["unit"] == "B7"][-1]
+    assert "l.413" in ev["ref"] and ev["decision"] == "OR-GF43"
+    # climbing takes the whole air move (data/movement.toml [[flight]] changer_altitude)
+    assert turn.move_budget(ptero)[0] == 0
+    # at flight altitude no ground unit can charge it
+    assert {"plonger"} <= {o["id"] for o in orders_mod.options(st, ptero)}
+    for u in st.side_units("A"):
+        assert "B7" not in [t for t, _ in orders_mod.charge_targets(st, u)]

@@ -176,3 +176,48 @@ def test_any_point_within_the_rules_is_accepted_and_the_cost_never_exceeds_the_a
 
 _MOVING = game("moves-property")
 to_phase(_MOVING, 6, orders="avancer")
+
+
+def test_a_column_on_a_road_takes_no_command_test():
+    """GF-C5 (l.263, l.545): a unit in column on a road is exempt."""
+    rs = ruleset()
+    g = game("road")
+    act(g, type="end_phase", side="A")
+    act(g, type="end_phase", side="B")
+    st = rs.clone(g.state)
+    road = next(e for e in st.battlefield.elements if e.kind == "route")
+    u = st.units["A3"]
+    for o in st.units.values():
+        if o.id != u.id:
+            o.x, o.y, o.status = 5000, 5000, "lost"  # out of the way (a test position)
+    u.led_by = None
+    p = road.geometry.interpolate(road.geometry.length / 2)
+    u.set_formation("column")
+    assert turn.needs_command_test(st, u) or not u.alive
+    u.x, u.y = p.x, p.y
+    assert not turn.needs_command_test(st, u)
+    u.set_formation("line")
+    assert turn.needs_command_test(st, u)
+
+
+def test_passing_through_friends_in_close_order_disorders_both():
+    """l.638-642: through open order or characters freely; through a close-order friend, both disordered."""
+    rs = ruleset()
+    g = game("interpenetration")
+    to_phase(g, 6)
+    st = rs.clone(g.state)
+    u = st.units[mover(g).id]
+    if u.kind != "troop":
+        pytest.skip("the first mover is not a troop")
+    friend = next(f for f in st.side_units(u.side) if f.kind == "troop" and f.id != u.id)
+    for o in st.units.values():
+        if o.id not in (u.id, friend.id):
+            o.x, o.y, o.status = 5000, 5000, "lost"  # out of the way (a test position)
+    u.x, u.y, u.heading = 90.0, 80.0, 0.0
+    friend.x, friend.y, friend.heading = 90.0, 80.0 - u.depth / 2 - 1 - friend.depth / 2, 0.0
+    budget = turn.move_budget(u)[0]
+    end = tt.moved(u.pose, budget)
+    moves.check_destination(st, u, end.x, end.y, 0.0, budget=budget, direction="forward")  # it may end past it
+    turn.move(st, u, end.x, end.y, 0.0)
+    assert u.disorder and friend.disorder
+    assert any(e["type"] == "disorder" and e.get("other") == friend.id for e in st.log)

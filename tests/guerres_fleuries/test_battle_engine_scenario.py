@@ -142,6 +142,12 @@ def test_hidden_orders_through_the_web_api(client):
     assert "attendre" not in json.dumps(vb)
     assert all(u["order"] is None for u in vb["units"] if u["side"] == "A")
     assert any(u["order"] for u in view(a)["units"] if u["side"] == "A")
+    # nor through the running game's record: A's orders action is reduced to who acted
+    rec = client.get(f"/api/games/{gid}/record", headers={"X-Seat": b}).json()
+    assert rec["seed"] is None and "attendre" not in json.dumps(rec)
+    assert {"type": "orders", "side": "A", "private": True} in rec["actions"]
+    own = client.get(f"/api/games/{gid}/record", headers={"X-Seat": a}).json()
+    assert "attendre" in json.dumps(own["actions"])
 
 
 def test_a_computer_sides_orders_stay_hidden_in_its_notes(tmp_path, monkeypatch):

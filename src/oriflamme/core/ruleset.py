@@ -250,7 +250,8 @@ class Ruleset(ABC):
 
     def info(self) -> dict:
         return {"id": self.id, "title": self.title, "title_fr": self.title_fr or self.title, "base": self.base,
-                "scenarios": self.scenario_ids(), "army_builder": self.has_army_builder()}
+                "scenarios": self.scenario_ids(), "army_builder": self.has_army_builder(),
+                "battle_from_armies": self.battle_from_armies()}
 
     # --- web UI hooks (the web app's only way into a ruleset; generic defaults) ---------------
     # Added for the web adapter (oriflamme.web). Each has a default that works for any ruleset;
@@ -368,6 +369,19 @@ class Ruleset(ABC):
     def army_examples(self) -> dict[str, dict]:
         """The bundled example armies, by id (army documents); empty by default."""
         return {}
+
+    def scenario_from_armies(self, armies: dict[str, dict], base: Any) -> Any:
+        """A battle between armies built with the army builder: the scenario ``base`` (its
+        table, its turns) with ``armies`` (side id -> army document) in place of its own, checked
+        like any scenario (a malformed or invalid army raises
+        :class:`~oriflamme.core.errors.OriflammeError` naming the side and the field). Default:
+        this ruleset cannot (``info()["battle_from_armies"]`` says which rulesets can)."""
+        from .errors import OriflammeError
+        raise OriflammeError(f"this ruleset ({self.id}) cannot set a battle from army documents")
+
+    def battle_from_armies(self) -> bool:
+        """True when :meth:`scenario_from_armies` is overridden (the lobby offers the choice)."""
+        return type(self).scenario_from_armies is not Ruleset.scenario_from_armies
 
     def army_roll(self, doc: dict, request: dict, dice) -> dict:
         """A roll the army list itself asks for (a magic weapon's curse): ``request`` names it,

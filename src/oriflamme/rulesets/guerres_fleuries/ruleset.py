@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from oriflamme.core.chance import TooManyDice, enumerate_outcomes
 from oriflamme.core.dice import FixedDice
-from oriflamme.core.errors import DiceSealed, IllegalAction
+from oriflamme.core.errors import DiceSealed, IllegalAction, ScenarioError
 from oriflamme.core.ruleset import ChanceOutcome, Outcome, Ruleset, ScenarioInfo, SideInfo
 
 from . import builder, referee
@@ -174,7 +174,9 @@ class GuerresFleuries(Ruleset):
         return views.options(state, side, engine.legal_actions(state, side) if side else [])
 
     def frame(self, state: Battle, side: str | None) -> dict:
+        # the replay bar names the side to act and the phase (gf-ui: "step" is the phase's id)
         return {"log_length": len(self.visible_events(state, side)), "turn": state.turn, "phase": state.phase,
+                "step": views.phase_json(state)["id"], "active": None if state.over else state.acting,
                 "units": [{"id": u.id, "x": round(u.x, 2), "y": round(u.y, 2), "heading": round(u.heading, 2),
                            "figures": u.figures, "status": u.status} for u in state.units.values()],
                 **self.outcome(state).to_json()}
@@ -218,6 +220,64 @@ class GuerresFleuries(Ruleset):
 
     def determinize(self, state: Battle, side: str, rng):
         return evaluation.determinize(state, side, rng)
+
+    # --- a battle between two armies of the builder (the lobby's "A battle from two armies") ------
+    def scenario_from_armies(self, armies: dict[str, dict], base: Any) -> Any:
+        """``base``'s table and turns with ``armies`` (side -> army document) instead of its own,
+        validated as any scenario (errors name the side and the field)."""
+        doc = dict(self.scenario_to_json(base))
+        sides = [s.id for s in self.sides(base)]
+        if not isinstance(armies, dict) or sorted(armies) != sorted(sides):
+            got = ", ".join(sorted(armies)) if isinstance(armies, dict) else type(armies).__name__
+            raise ScenarioError(f"field armies: expected one army for each side ({', '.join(sides)}), got {got or 'none'}")
+        for side, army in armies.items():
+            if not isinstance(army, dict):
+                raise ScenarioError(f"field armies.{side}: expected an army document (an object)")
+        doc["armies"] = armies
+        names = [str(armies[s].get("name") or s) for s in sides]
+        doc["name"] = doc["name_fr"] = " — ".join(names)
+        return self.scenario_from_json(doc, "armies")
+
+    # --- French (UI): every battle event carries its text in both languages ---------------------
+    def render_events(self, events: list[dict], lang: str) -> list[dict]:
+        if lang != "fr":
+            return events
+        return [dict(e, text=e["text_fr"]) if e.get("text_fr") else e for e in events]
+
+    # --- the percentages before a roll, for one unit (UI: GET /api/games/{id}/moves/{unit}) -------
+    def option_detail(self, state: Battle, key: str) -> dict:
+        """The fire percentage of ``key`` against every enemy it may shoot at and both sides'
+        melee percentages against every enemy in contact, before any die (gf-combat's previews,
+        the part-1 referee's rulings without their d100). Unknown unit: KeyError."""
+        from .battle import fire_play, melee_play
+        u = state.units.get(key) if isinstance(key, str) else None
+        if u is None:
+            raise KeyError(key)
+        melee = []
+        for o in state.units.values():
+            if o.side == u.side or not o.alive or not u.alive or not melee_play.touching(u, o):
+                continue
+            p = melee_play.preview(state, u.id, o.id)
+            if p.get("in_contact"):
+                mine, theirs = p.get("a_on_b", {}), p.get("b_on_a", {})
+                melee.append({"target": o.id, "percent": mine.get("percent"), "enemy_percent": theirs.get("percent"),
+                              "steps": mine.get("explanation", []), "citations": mine.get("citations", []),
+                              "ref": "GF Mêlée"})
+        out = {"unit": u.id, "fire": fire_play.options(state, u.id) if u.alive else [], "melee": melee}
+        if u.alive and u.missile:   # the fire arc the fire code uses (OR-GF50), reaching the weapon's longest range
+            from oriflamme.geometry import tabletop
+            from .battle import combat_data
+            fa, reach = combat_data.data().fire_arc, fire_play.max_range(u)
+            fan = tabletop.sector(u.pose, u.width, u.depth, reach, fa.half_angle_deg)
+            out["fire_arc"] = {"points": [[round(x, 2), round(y, 2)] for x, y in fan.exterior.coords],
+                               "range_cm": reach, "half_angle_deg": fa.half_angle_deg, "ref": fa.ref,
+                               "decision": fa.decision}
+        return out
+
+    # --- the terminal front end (gf-ui: terminal.py) ---------------------------------------------
+    def terminal(self):
+        from . import terminal
+        return terminal
 
     # --- the referee -----------------------------------------------------------------------------
     def adjudicate(self, situation: dict) -> dict:

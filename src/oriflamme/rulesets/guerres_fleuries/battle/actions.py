@@ -7,6 +7,8 @@
 ``orders``              phase 3: ALL the side's orders at once, face down:
                         ``{"orders": {uid: {"order": id, "target": uid | null}}}``
 ``move``                phase 6: move one unit to (x, y, heading)
+``react``               phase 5: a charged unit's reaction: stand, counter_charge, evade, fire
+                        (any but stand rolls the reaction test, d100)
 ``cast``                a priest's spell, at once, in one of its side's steps (phases 2, 3, 6):
                         ``{"unit": caster, "spell": id, "target": unit id | null}`` (OR-GF40)
 ======================  =====================================================================
@@ -23,10 +25,11 @@ from dataclasses import dataclass
 
 from oriflamme.core.errors import IllegalAction
 
-from .state import SIDES, Battle
+from .state import SIDES, Battle, plain
 
 TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test": ("unit",),
-         "orders": ("orders",), "move": ("unit", "x", "y", "heading"), "cast": ("unit", "spell", "target")}
+         "orders": ("orders",), "move": ("unit", "x", "y", "heading"), "cast": ("unit", "spell", "target"),
+         "react": ("unit", "reaction")}
 ORDER_FIELDS = ("order", "target")
 MAX_UNITS = 200
 
@@ -42,6 +45,7 @@ class Action:
     orders: tuple | None = None  # ((uid, order id, target | None), …) sorted by uid
     spell: str | None = None
     target: str | None = None
+    reaction: str | None = None
 
     def to_json(self) -> dict:
         out: dict = {"type": self.type, "side": self.side}
@@ -102,7 +106,7 @@ def action_from_json(data) -> Action:
     for f in fields:
         if f not in data:
             raise IllegalAction(f"field {f}: missing for {kind}")
-        if f in ("unit", "spell"):
+        if f in ("unit", "spell", "reaction"):
             if not isinstance(data[f], str):
                 raise IllegalAction(f"field {f}: expected {'a unit' if f == 'unit' else 'a spell'} id")
             vals[f] = data[f]
@@ -135,7 +139,6 @@ def emit(state: Battle, kind: str, text: str, text_fr: str, *, side: str | None 
           "text": text, "text_fr": text_fr, "ref": ref}
     if private is not None:
         ev["private"] = private
-    from .state import plain
     ev.update(plain(extra))
     state.log.append(ev)
     return ev
@@ -143,3 +146,25 @@ def emit(state: Battle, kind: str, text: str, text_fr: str, *, side: str | None 
 
 def refuse(reason: str, ref: str = "") -> None:
     raise IllegalAction(reason, ref) if ref else IllegalAction(reason)
+
+
+def record(state: Battle, events: list[dict]) -> None:
+    """gf-combat's events into the log: each keeps its fields; its text is its first explanation
+    step (a morale test's: its last, the result); the steps and citations are its ruling."""
+    for ev in events:
+        if not ev:
+            continue
+        ev = plain(ev)
+        steps = list(ev.get("explanation") or [])
+        cites = list(ev.get("citations") or [])
+        text = steps[-1] if ev.get("type") in ("morale", "rally") and steps else (steps[0] if steps else ev.get("type", ""))
+        text_fr = ev.get("text_fr") or text
+        text = ev.get("text") or text
+        body = {k: v for k, v in ev.items() if k not in ("explanation", "citations", "type", "side", "n", "turn",
+                                                           "phase", "text", "text_fr", "ref")}
+        ruling = body.pop("ruling", None)
+        merged = {"explanation": steps, "citations": cites}
+        if isinstance(ruling, dict):
+            merged["table"] = {k: v for k, v in ruling.items() if k not in ("explanation", "citations")}
+        emit(state, ev.get("type", "combat"), text, text_fr, side=ev.get("side"), ref=cites[0] if cites else "",
+             ruling=merged, **body)

@@ -1,7 +1,7 @@
 """Casualties on the table: figures removed rank by rank, wounds on characters, creatures and
 monsters (the part-1 wound referee), captures, and the simultaneous ledger fire and melee fill
-before anything is removed ("Les pertes sont comptabilisées et enlevées simultanément", l.252;
-"Les tirs sont simultanés, les pertes aussi", l.286; melee step 6 "Les pertes sont enlevées", l.1552).
+before anything is removed ("Les pertes sont comptabilisées et enlevées simultanément", l.248;
+"Les tirs sont simultanés, les pertes aussi", l.301; melee step 6 "Les pertes sont enlevées", l.1553).
 """
 
 from __future__ import annotations
@@ -10,15 +10,17 @@ from dataclasses import dataclass, field
 
 from oriflamme.geometry import tabletop
 
+from .. import crash as crash_data
 from .. import magic as magic_data
 from ..referee import adjudicate
+from ..wounds import SERIOUS
 from . import combat_data
-from .fighters import alive, depth, mark, pose, ranks_for, set_pose, unit, width
+from .fighters import FLIGHT, alive, depth, mark, pose, ranks_for, set_pose, unit, width
 
 #: the wound table of each being (data/wounds.toml TABLES); a creature without its own table reads
 #: the monsters' (OR-GF54)
 WOUND_TABLE = {"character": "personnages", "monster": "monstres", "pteradon": "pteradon"}
-REMOVE_REF = "GF seed 003 l.252, l.830"
+REMOVE_REF = "GF seed 003 l.248, l.826"
 
 
 def wound_table(u) -> str:
@@ -30,7 +32,7 @@ def wound_table(u) -> str:
 
 
 def remove_figures(u, n: int) -> dict:
-    """Remove ``n`` figures from the rear, rank by rank (l.830 "Les pertes peuvent être retirées sur
+    """Remove ``n`` figures from the rear, rank by rank (l.826 "Les pertes peuvent être retirées sur
     plusieurs rangs"): the front edge stays where it is, the footprint loses its emptied ranks, and
     the frontage shrinks only when fewer figures than a rank remain. 0 figures: destroyed."""
     before = {"figures": u.figures, "ranks": u.ranks, "frontage": u.frontage}
@@ -67,21 +69,54 @@ def wound(u, dice) -> dict:
     if ruling["severity"] == "stunned":
         mark(u, "stunned")
     if ruling["dies"]:
-        if u.kind == "creature" and u.figures > 1:
-            u.figures -= 1
-            u.wounds = []
-            u.frontage = min(u.frontage, u.figures)
-            u.ranks = ranks_for(u.figures, u.frontage)
-            steps.append(f"one {u.name or u.race} dies: {u.figures} left (OR-GF54)")
+        steps.append(_dies(u))
+        if "OR-GF54" in steps[-1]:
             cites.append("OR-GF54")
-        else:
-            u.figures = 0
-            u.status = "dead"
-            steps.append(f"{u.name or u.id} dies")
     else:
         u.wounds.append(ruling["severity"])
+        if u.altitude:
+            more_steps, more_cites = _wounded_in_the_air(u)
+            steps += more_steps
+            cites += more_cites
     return {"type": "wound", "unit": u.id, "side": u.side, "d100": d100, "d4": d4, "ruling": ruling,
             "dies": ruling["dies"], "explanation": steps, "citations": cites}
+
+
+
+
+def _dies(u) -> str:
+    """A killing wound: a character, monster or lone creature leaves play; a creature unit loses the
+    wounded figure, the next starting unwounded (OR-GF54). Returns the step."""
+    if u.kind == "creature" and u.figures > 1:
+        u.figures -= 1
+        u.wounds = []
+        u.frontage = min(u.frontage, u.figures)
+        u.ranks = ranks_for(u.figures, u.frontage)
+        return f"one {u.name or u.race} dies: {u.figures} left (OR-GF54)"
+    u.figures = 0
+    u.status = "destroyed"
+    return f"{u.name or u.id} dies"
+
+
+def _wounded_in_the_air(u) -> tuple[list[str], list[str]]:
+    """l.895 (data/crash.toml [wounded]): wounded at flight altitude, the creature must land (in phase 1
+    of the next turn, within the printed distance: where it is); at combat altitude it crashes and takes
+    one more serious wound — a second serious or critical wound kills (GF-G2)."""
+    w = crash_data.crash().wounded
+    if u.altitude in FLIGHT:
+        u.pending = {"move": "land"}
+        return ([f"wounded at flight altitude, {u.name or u.id} must land: in phase 1 of the next turn, within "
+                 f"{w.land_within_cm} cm of where it is"], [w.ref])
+    if u.altitude != w.crash_from:
+        return [], []
+    steps = [f"wounded at combat altitude, {u.name or u.id} crashes and takes one more serious wound"]
+    if u.figures <= 1:
+        u.altitude = None
+    if any(h in SERIOUS for h in u.wounds):  # the crash's wound would be a second serious one
+        steps.append("a second serious wound kills (GF-G2): " + _dies(u))
+    else:
+        u.wounds.append("severe")
+    return steps, [w.ref, "GF-G2"]
 
 
 def captures(state, taker_side: str, losses: int, dice, victim) -> dict | None:

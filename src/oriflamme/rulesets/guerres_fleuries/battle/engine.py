@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import magic_play, moves, orders as orders_mod, turn, victory
+from . import command, magic_play, moves, reactions, orders as orders_mod, turn, victory
 from .actions import Action, action_from_json
 from .rules import rules
-from .state import Battle, SIDES
+from .state import Battle
 
 REF_TURN = "GF seed 003 l.246-313"
 
@@ -38,11 +38,22 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
         out += casts(state, who)
         for s in orders_mod.typical_sets(state, who):
             out.append(Action("orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
+    elif state.phase == 5:
+        for u in reactions.pending(state, who):
+            out += [Action("react", who, unit=u.id, reaction=r) for r in reactions.choices(state, u)]
     elif state.phase == 6:
         out += casts(state, who)
         for u in turn.movers(state, who):
             budget, direction, keep, _ = turn.move_budget(u)
-            for x, y, h in moves.samples(state, u, budget, direction, keep):
+            points = moves.samples(state, u, budget, direction, keep)
+            if u.kind == "character" and not u.leads and direction == "forward":
+                for x, y, h in command.contact_samples(state, u, budget):
+                    try:
+                        moves.check_destination(state, u, x, y, h, budget=budget, direction=direction)
+                    except IllegalAction:
+                        continue
+                    points.append([x, y, h])
+            for x, y, h in points:
                 out.append(Action("move", who, unit=u.id, x=x, y=y, heading=h))
         out.append(Action("end_phase", who))
     return out
@@ -127,11 +138,11 @@ def check(state: Battle, action) -> Action:
         raise IllegalAction(f"it is side {who}'s turn to act ({ph.name_en if ph else 'deployment'}), not side {a.side}'s",
                             ph.ref if ph else turn.REF_DEPLOY)
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
-    expected = {0: ("place", "end_phase"), 2: ("command_test",), 3: ("orders", "cast"),
+    expected = {0: ("place", "end_phase"), 2: ("command_test",), 3: ("orders", "cast"), 5: ("react",),
                 6: ("move", "end_phase", "cast")}[state.phase]
     if a.type not in expected:
         raise IllegalAction(f"{a.type} is not an action of this phase (expected: {', '.join(expected)})", ph_ref)
-    if a.type in ("place", "command_test", "move", "cast"):
+    if a.type in ("place", "command_test", "move", "cast", "react"):
         u = state.units.get(a.unit)
         if u is None or u.side != a.side or not u.alive:
             raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", ph_ref)
@@ -148,6 +159,8 @@ def check(state: Battle, action) -> Action:
         orders_mod.check(state, a.side, a.order_map())
     elif a.type == "cast":
         check_cast(state, a)
+    elif a.type == "react":
+        reactions.check(state, u, a.reaction)
     elif a.type == "move":
         if u not in turn.movers(state, a.side):
             raise IllegalAction(f"{u.name} has no move to make now (no move order, already moved, in combat, "
@@ -176,7 +189,13 @@ def apply(state: Battle, a: Action) -> list[dict]:
     elif a.type == "orders":
         turn.give_orders(state, a.side, a.order_map())
     elif a.type == "move":
+        before = command.poses(state)
         turn.move(state, state.units[a.unit], a.x, a.y, a.heading)
+        command.follow(state, before)
+    elif a.type == "react":
+        before = command.poses(state)
+        reactions.react(state, state.units[a.unit], a.reaction)
+        command.follow(state, before)
     elif a.type == "cast":
         turn.record(state, magic_play.cast(state, a.unit, a.spell, a.target, state.dice))
         victory.check_broken(state)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .. import beings
 from . import turn
 from .actions import Action
 from .rules import rules
@@ -29,6 +28,12 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
         dist = ((a.x - u.x) ** 2 + (a.y - u.y) ** 2) ** 0.5 if u else 0.0
         return (f"Déplacer {name(a.unit)} de {dist:.1f} cm vers ({a.x:.1f}, {a.y:.1f}), cap {a.heading:.0f}°" if fr
                 else f"Move {name(a.unit)} {dist:.1f} cm to ({a.x:.1f}, {a.y:.1f}), heading {a.heading:.0f}°")
+    if a.type == "react":
+        r = {"stand": ("stands", "reste en place"), "counter_charge": ("counter-charges (reaction test)",
+             "contre-charge (test de réaction)"), "evade": ("evades (reaction test)", "s'évade (test de réaction)"),
+             "fire": ("fires at the charger (reaction test)", "tire sur le chargeur (test de réaction)")}
+        en, fr_ = r.get(a.reaction, (a.reaction, a.reaction))
+        return f"{name(a.unit)} {fr_ if fr else en}"
     if a.type == "cast":
         from ..magic import data as magic_data
         sp = magic_data().spells.get(a.spell)

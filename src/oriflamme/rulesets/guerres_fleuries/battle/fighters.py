@@ -75,7 +75,14 @@ def tolerance() -> float:
     return terrain.table().contact_tolerance_cm
 
 
+FLIGHT = ("flight", "vol")
+
+
 def touching(a, b) -> bool:
+    """Base contact: the footprints within the slack (OR-GF21), at the same level — a flyer at flight
+    altitude (above 20 cm, l.695) passes over the ground and its combat altitude (gf-engine, OR-GF43)."""
+    if (a.altitude in FLIGHT) != (b.altitude in FLIGHT):
+        return False
     return tabletop.in_contact(shape(a), shape(b), tolerance())
 
 
@@ -247,7 +254,8 @@ def _texts(state, ev: dict) -> tuple[str, str] | None:
     if k == "pursuit":
         return f"{n('unit')} pursues {n('target')}", f"{n('unit')} poursuit {n('target')}"
     if k == "automatic_move":
-        move = {"retraite": ("retreats", "se retire"), "deroute": ("routs", "déroute")}.get(ev.get("move"), ("moves", "bouge"))
+        move = {"retraite": ("retreats", "se retire"), "deroute": ("routs", "déroute"),
+                "land": ("lands", "se pose")}.get(ev.get("move"), ("moves", "bouge"))
         return f"{n('unit')} {move[0]} (phase 1)", f"{n('unit')} {move[1]} (phase 1)"
     if k == "disorder":
         return f"{n('unit')} is disordered by a flank or rear attack", f"{n('unit')} est mise en désordre (flanc ou dos)"

@@ -1,12 +1,12 @@
 """Phase 8, fire (GF Le tir, seed 003 l.822-925; Tirs l.1452-1511): who may fire, at what, with
 which percentage — the part-1 referee (kind ``fire``) rules every volley on a situation read off the
 table — and the casualties, removed simultaneously after every unit has fired, followed by the
-morale tests of every unit that suffered losses (l.828, l.286).
+morale tests of every unit that suffered losses (l.828, l.301).
 
 Who fires: a unit with the order *tirer* and a missile weapon, not routing nor retreating, not in
 melee. At what: an enemy visible (tabletop line of sight, procedure step 1), at least partly in the
 45° fire arc (step 2, OR-GF50), within the weapon's maximum range, measured from the farthest firing
-figure (step 3, GF-E7 read on the table as OR-GF60, data/combat.toml [fire_range]), not in melee (l.840), not a character directly controlling a unit (l.869).
+figure (step 3, GF-E7 read on the table as OR-GF60, data/combat.toml [fire_range]), not in melee (l.840), not a character directly controlling a unit (l.881).
 The priorities (l.1454-1459) choose among the eligible targets; the order's target is kept when it
 is of the best priority present. One target per unit (OR-GF51). Figures firing: the firing ranks
 of the weapon (GF-E8; the first rank only from woods, l.726) × the frontage.
@@ -17,6 +17,7 @@ from __future__ import annotations
 from oriflamme.geometry import tabletop
 
 from .. import fire as fd
+from .. import movement as mv
 from ..referee import adjudicate
 from . import combat_data, morale_play
 from .casualties import Ledger
@@ -47,17 +48,35 @@ def max_range(u) -> int:
     return row.longue + (fd.weapons()[u.missile].propulseur_cm if u.propulseur else 0)
 
 
-def firing_figures(state, u) -> tuple[int, list[str]]:
-    """The figures that fire: frontage × the weapon's firing ranks (GF-E8), the first rank only
-    from woods (l.726), never more than the unit has."""
+def firing_figures(state, u, t=None) -> tuple[int, list[str]]:
+    """The figures that fire: the front-rank files that see the target (procedure step 1, l.844: "seules
+    les figurines ayant la visibilité peuvent tirer"; a line of sight from each file's place on the front
+    edge) × the weapon's firing ranks (GF-E8; the first rank only from woods, l.726)."""
     rk = fd.ranks()[u.missile]
     ranks = getattr(rk, u.race, 1)
     why = f"{fd.weapons()[u.missile].names[0]} fires on {ranks} rank(s)"
     if in_woods(state, u):
         ranks = 1
         why = "from woods only the first rank fires"
-    n = min(u.figures, min(u.frontage, u.figures) * min(ranks, u.ranks))
-    return n, [f"{why}: {n} figure(s) fire ({min(u.frontage, u.figures)} in front × {min(ranks, u.ranks)} rank(s))"]
+    front = min(u.frontage, u.figures)
+    files, steps = front, []
+    if t is not None:
+        files = seeing_files(state, u, t)
+        if files < front:
+            steps.append(f"{front - files} of the {front} files cannot see {t.name or t.id}: they do not fire")
+    used = min(ranks, u.ranks)
+    n = min(u.figures, files * used)
+    return n, steps + [f"{why}: {n} figure(s) fire ({files} file(s) × {used} rank(s))"]
+
+
+def seeing_files(state, u, t) -> int:
+    """How many front-rank figures (their places on the front edge) have a line of sight to ``t``."""
+    edge = tabletop.front_edge(pose(u), width(u), depth(u))
+    n = max(1, min(u.frontage, u.figures))
+    obstacles = sight_obstacles(state, u, t)
+    target = shape(t)
+    return sum(1 for i in range(n)
+               if tabletop.line_of_sight(edge.interpolate((i + 0.5) / n, normalized=True), target, obstacles).visible)
 
 
 def can_fire(state, u) -> tuple[bool, str]:
@@ -88,7 +107,7 @@ def eligibility(state, u, t) -> dict:
         return out
     if _protected(state, t):
         reasons.append(f"{t.name or t.id} directly controls a unit: the enemy cannot target him")
-        cites.append("GF seed 003 l.869")
+        cites.append("GF seed 003 l.881")
         return out
     fa = combat_data.data().fire_arc
     reach = max_range(u) + 60.0
@@ -107,7 +126,8 @@ def eligibility(state, u, t) -> dict:
         return out
     dist, how = distance(u, t)
     out["distance_cm"] = round(dist, 2)
-    extra = 50 if ALTITUDE.get(t.altitude or "") == "vol" else 0
+    alt = mv.altitudes().get(ALTITUDE.get(t.altitude or ""))
+    extra = alt.extra_range_cm if alt else 0  # GF-E7: + 50 cm at flight altitude (data/movement.toml)
     if dist + extra > max_range(u):
         reasons.append(f"{t.name or t.id} is {dist:.1f} cm away ({how}"
                        f"{', + flight altitude' if extra else ''}), beyond the maximum range {max_range(u)} cm")
@@ -140,7 +160,7 @@ def choose_target(state, u) -> tuple[object | None, dict, list[str], list[str]]:
     eligible = [t for t in enemies(state, u) if checks[t.id]["eligible"]]
     if not eligible:
         return None, checks, [f"{u.name or u.id} has no eligible target: it keeps its fire"], \
-            ["GF seed 003 l.286"]
+            ["GF seed 003 l.301"]
     ranked = sorted(eligible, key=lambda t: (priority(state, u, t),
                                              tabletop.nearest_distance(shape(u), shape(t)), t.id))
     best = priority(state, u, ranked[0])
@@ -203,11 +223,11 @@ def preview(state, unit_id: str, target_id: str) -> dict:
     ok, why = can_fire(state, u)
     if not ok:
         return {"unit": unit_id, "target": target_id, "eligible": False, "reasons": [why],
-                "citations": ["GF seed 003 l.286, l.840"]}
+                "citations": ["GF seed 003 l.301, l.840"]}
     check = eligibility(state, u, t)
     if not check["eligible"]:
         return {"unit": unit_id, **check}
-    figures, fsteps = firing_figures(state, u)
+    figures, fsteps = firing_figures(state, u, t)
     sit, read = situation(state, u, t, figures)
     ruling = adjudicate(sit)
     return {"unit": unit_id, **check, "firing_figures": figures, "situation": sit, "ruling": ruling,
@@ -240,14 +260,14 @@ def resolve(state, dice) -> list[dict]:
         ok, why = can_fire(state, u)
         if not ok:
             events.append({"type": "fire", "unit": u.id, "side": u.side, "target": None,
-                           "explanation": [f"{why}: it does not fire"], "citations": ["GF seed 003 l.286"]})
+                           "explanation": [f"{why}: it does not fire"], "citations": ["GF seed 003 l.301"]})
             continue
         t, _, csteps, ccites = choose_target(state, u)
         if t is None:
             events.append({"type": "fire", "unit": u.id, "side": u.side, "target": None,
                            "explanation": csteps, "citations": ccites})
             continue
-        figures, fsteps = firing_figures(state, u)
+        figures, fsteps = firing_figures(state, u, t)
         sit, read = situation(state, u, t, figures)
         ruling = adjudicate(sit)
         d100 = dice.roll(100) if ruling["extra_if_d100_at_most"] > 0 else None
@@ -261,7 +281,7 @@ def resolve(state, dice) -> list[dict]:
                        "explanation": csteps + fsteps + read + ruling["explanation"]
                        + [f"{hits} {'figure(s)' if ruling['casualties'] == 'figures' else 'wound(s)'} noted on "
                           f"{t.name or t.id}, removed with all the others at the end of the fire phase"],
-                       "citations": list(dict.fromkeys(ccites + ruling["citations"] + ["GF seed 003 l.286"]))})
+                       "citations": list(dict.fromkeys(ccites + ruling["citations"] + ["GF seed 003 l.301"]))})
     events += ledger.apply(state, dice)
     routed = []
     for uid in sorted(set(ledger.figures) | set(ledger.wounds)):

@@ -5,7 +5,7 @@ a situation read off the table — figures in base contact, ranks (GF-H1), charg
 the casualties are removed together (step 6, l.1552). Each loss may be a capture (1d6, l.950).
 The unit that lost more figures loses: it recoils 1 cm per figure lost away from the winner, the
 winner following in contact (l.985-989), and it tests its morale, the result moving it in phase 1
-of the next turn (l.309, l.1106); if it retreats or routs, the winner pursues in phase 1 (l.1553).
+of the next turn (l.309, l.1106); if it retreats or routs, the winner pursues in phase 1 (l.1554).
 Equal losses: the combat goes on next turn. A routing unit does not strike back (l.1090, OR-GF55).
 """
 
@@ -17,6 +17,7 @@ from oriflamme.geometry import tabletop
 
 from .. import melee as md
 from .. import modifiers as mods
+from ..names import RefereeError
 from ..referee import adjudicate
 from . import combat_data, morale_play
 from .casualties import Ledger, captures
@@ -157,7 +158,12 @@ def on_contact(state, attacker_id: str, target_id: str, dice) -> list[dict]:
 
 def _strike(state, x, y, dice) -> dict:
     sit, why = situation(state, x, y)
-    r = adjudicate(sit)
+    try:
+        r = adjudicate(sit)
+    except RefereeError as exc:  # e.g. a unit without any melee weapon the PBC tables print
+        return {"type": "melee", "unit": x.id, "side": x.side, "target": y.id, "hits": 0, "percent": None,
+                "explanation": why + [f"{x.name or x.id} cannot strike: {exc}"],
+                "citations": ["GF Mêlée > Pourcentage de Base au Combat (PBC)"]}
     d100 = dice.roll(100) if r["extra_if_d100_at_most"] > 0 else None
     if d100 is not None:
         r = adjudicate({**sit, "d100": d100})
@@ -167,7 +173,7 @@ def _strike(state, x, y, dice) -> dict:
             "explanation": why + r["explanation"]
             + [f"{hits} {'figure(s)' if r['casualties'] == 'figures' else 'wound(s)'} noted on {y.name or y.id}; "
                "the defender notes its losses and strikes in turn, then the losses are removed together"],
-            "citations": list(dict.fromkeys(r["citations"] + ["GF seed 003 l.1549-1552"]))}
+            "citations": list(dict.fromkeys(r["citations"] + ["GF seed 003 l.1548-1553"]))}
 
 
 def resolve(state, dice) -> list[dict]:
@@ -187,6 +193,14 @@ def resolve(state, dice) -> list[dict]:
             events.append(ev)
             ledger.note(y, ev["hits"], x)
             lost[(y.id, x.id)] = ev["hits"]
+            ch = _controller(state, x, y, pairs)
+            if ch is not None:
+                ev = _strike(state, ch, y, dice)
+                ev["explanation"].insert(0, f"{ch.name or ch.id} directly controls {x.name or x.id}: he fights with it")
+                ev["citations"].append("GF seed 003 l.995")
+                events.append(ev)
+                ledger.note(y, ev["hits"], ch)
+                lost[(y.id, x.id)] += ev["hits"]
     before = {u.id: u.figures for u in units(state)}
     events += ledger.apply(state, dice)
     for uid in sorted(set(ledger.figures) | set(ledger.wounds)):
@@ -211,8 +225,23 @@ def resolve(state, dice) -> list[dict]:
     return finish(state, events)
 
 
+def _controller(state, x, y, pairs):
+    """The character directly controlling ``x`` who fights with it against ``y`` (l.995 "Si un personnage
+    contrôle directement une unité, il combat avec elle"), unless he is himself in contact with ``y``
+    (then he strikes as one of the pairs). The enemy's blows fall on the unit: "le personnage sera
+    toujours blessé en dernier" (l.881)."""
+    if not x.led_by:
+        return None
+    ch = _find(state, x.led_by)
+    if ch is None or not alive(ch) or ch.kind != "character" or ch.side != x.side:
+        return None
+    if any({p.id for p in pair} == {ch.id, y.id} for pair in pairs):
+        return None
+    return ch
+
+
 def _outcome(state, a, b, lost_a: int, lost_b: int, dice) -> list[dict]:
-    """Step 7-8 (l.1553-1558): the loser recoils, tests its morale; the winner follows and pursues."""
+    """Step 7-8 (l.1554-1558): the loser recoils, tests its morale; the winner follows and pursues."""
     if lost_a == lost_b:
         return [{"type": "melee_outcome", "units": [a.id, b.id], "winner": None,
                  "explanation": [f"{a.name or a.id} and {b.name or b.id} lost {lost_a} each: the combat goes on "
@@ -221,7 +250,7 @@ def _outcome(state, a, b, lost_a: int, lost_b: int, dice) -> list[dict]:
     events = [{"type": "melee_outcome", "units": [a.id, b.id], "winner": winner.id, "loser": loser.id,
                "explanation": [f"{loser.name or loser.id} lost more figures ({lost_a if loser is a else lost_b} "
                                f"against {lost_b if loser is a else lost_a}): it loses the combat"],
-               "citations": ["GF seed 003 l.1553", "GF-H6"]}]
+               "citations": ["GF seed 003 l.1554", "GF-H6"]}]
     if not alive(loser):
         return events
     events.append(recoil(state, loser, winner, n))
@@ -234,7 +263,7 @@ def _outcome(state, a, b, lost_a: int, lost_b: int, dice) -> list[dict]:
                        "explanation": [f"{winner.name or winner.id} will pursue {loser.name or loser.id} in phase 1 "
                                        "of the next turn (OR-GF56: always, the choice of a directly controlled or "
                                        "defending unit is not offered yet)"],
-                       "citations": ["GF seed 003 l.1553", "OR-GF56"]})
+                       "citations": ["GF seed 003 l.1554", "OR-GF56"]})
     return events
 
 

@@ -22,6 +22,7 @@ import copy
 from oriflamme.geometry import tabletop
 
 from .. import beings
+from .. import crash as crash_data
 from .. import modifiers as mods
 from .. import movement as mv
 from ..morale import data as morale_data
@@ -164,7 +165,8 @@ def preview(state, unit_id: str, cause: str, source_id: str | None = None) -> di
     for d4 in range(1, 5):
         r = adjudicate({**sit, "d4": d4})
         outcomes[d4] = r["result"]
-    chances = {code: sum(25 for c in outcomes.values() if c == code) for code in set(outcomes.values())}
+    chances = {code: 100 * sum(1 for c in outcomes.values() if c == code) // len(outcomes)
+               for code in set(outcomes.values())}
     return {"unit": unit_id, "tests": True, "cause": cause, "situation": sit, "by_d4": outcomes,
             "percent": chances, "modifiers_read": why}
 
@@ -187,7 +189,7 @@ def test(state, unit_id: str, cause: str, dice, source_id: str | None = None, de
     d4 = dice.roll(4)
     ruling = adjudicate({**sit, "d4": d4})
     if deferred is None:
-        deferred = getattr(state, "phase", None) == 10
+        deferred = getattr(state, "phase", None) == melee_phase()
     steps = [f"{u.name or u.id} tests its morale: {c.printed}"] + why + ruling["explanation"]
     cites = [c.ref] + ruling["citations"]
     applied_steps, applied_cites = apply_result(state, u, ruling["result"], ruling.get("removed", False), source,
@@ -197,6 +199,12 @@ def test(state, unit_id: str, cause: str, dice, source_id: str | None = None, de
           "status": u.status, "explanation": steps + applied_steps,
           "citations": list(dict.fromkeys(cites + applied_cites))}
     return finish(state, [ev])[0]
+
+
+def melee_phase() -> int:
+    """The number of the melee phase (data/turn.toml): its results move in phase 1 (l.309, l.1106)."""
+    from .rules import rules
+    return next(p.number for p in rules().phases if p.id == "melee")
 
 
 def knock_on(state, routed: list[str], dice, deferred: bool = False) -> list[dict]:
@@ -312,7 +320,7 @@ def apply_result(state, u, code: str, removed: bool, source, deferred: bool) -> 
     if code == "DER":
         u.disorder = True
         mark(u, "disorder")
-        if getattr(state, "phase", None) == 10:
+        if getattr(state, "phase", None) == melee_phase():
             mark(u, "routed_in_melee")
     if deferred:
         u.pending = {"move": column, "away_from": [source.x, source.y] if source is not None else None,
@@ -344,6 +352,13 @@ def automatic_moves(state, dice=None) -> list[dict]:
     everyone = sorted((v for v in _all(state) if alive(v)), key=lambda v: v.id)
     for u in everyone:
         p = u.pending
+        if p and p.get("move") == "land":
+            u.pending = None
+            u.altitude = None
+            events.append({"type": "automatic_move", "unit": u.id, "side": u.side, "move": "land",
+                           "explanation": [f"{u.name or u.id}, wounded in flight, lands where it is"],
+                           "citations": [crash_data.crash().wounded.ref]})
+            continue
         if p and p.get("move") in ("retraite", "deroute"):
             source = _find(state, p.get("source"))
             before = (u.x, u.y)

@@ -154,6 +154,10 @@ def check_destination(state: Battle, unit: Unit, x: float, y: float, heading: fl
         raise IllegalAction(f"{unit.name} would leave the table", "GF seed 003 l.628")
     sweep = tt.swept(unit.pose, tt.Pose(x, y, heading), unit.width, unit.depth)
     friends, enemies = obstacles_for(state, unit)
+    high = unit.altitude == "flight"
+    # at flight altitude a creature passes over everything; nothing on the ground stops at it (l.695)
+    enemies = [o for o in enemies if (o.altitude == "flight") == high]
+    friends = [o for o in friends if (o.altitude == "flight") == high]
     for o in enemies:
         ofp = o.footprint()
         if o.id == allow_contact_with:

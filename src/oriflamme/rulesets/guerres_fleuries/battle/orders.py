@@ -37,6 +37,8 @@ def charge_targets(state: Battle, u: Unit) -> list[tuple[str, float]]:
     for e in state.enemies(u.side):
         efp = e.footprint()
         dist = tt.nearest_distance(fp, efp)
+        if e.altitude == "flight" and u.altitude != "flight":
+            continue  # out of reach at flight altitude (l.693-695)
         if dist <= reach and tt.arc_of(u.pose, u.width, u.depth, efp) == "front":
             out.append((e.id, round(dist, 2)))
     return sorted(out, key=lambda t: (t[1], t[0]))
@@ -71,6 +73,8 @@ def options(state: Battle, u: Unit) -> list[dict]:
             continue
         if oid == "tirer" and moves.missile_weapon(u) is None:
             continue
+        if play.flight and not flight_order_ok(u, oid):
+            continue
         if oid == "charger":
             targets = [t for t, _ in charge_targets(state, u)]
             if not targets:
@@ -81,6 +85,15 @@ def options(state: Battle, u: Unit) -> list[dict]:
         out.append({"id": oid, "name": name.name_en, "name_fr": name.printed, "needs_target": play.needs_target
                     or oid == "quart_de_tour", "targets": targets, "ref": play.ref})
     return out
+
+
+def flight_order_ok(u: Unit, oid: str) -> bool:
+    """A flyer's orders by its altitude (l.689-701): take off from the ground, climb from combat to
+    flight altitude, dive from flight to combat altitude, land from the air."""
+    if not u.flyer:
+        return False
+    return {"decollage": u.altitude is None, "s_elever": u.altitude == "combat",
+            "plonger": u.altitude == "flight", "atterrir": u.altitude is not None}[oid]
 
 
 def CHARACTER_ORDERS() -> list[str]:  # noqa: N802 - read from data/orders.toml [character_orders]
@@ -119,9 +132,10 @@ def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | No
     """The sets of orders legal_actions lists (deterministic): all advance; all wait; attack
     (reform if disordered, else charge the nearest enemy in reach, else fire, else advance);
     skirmish (fire where a unit can, else wait); all retire; march (double in column, else form
-    column, else advance); deploy (form line, else advance); and the two sets that follow the
-    referee's melee odds (:func:`.odds.favoured_sets`: charge or advance where the unit is
-    favoured, else hold, or else fall back)."""
+    column, flyers climb or take off, else advance); deploy (form line, flyers land, else advance);
+    the attack set dives from flight altitude first; and the two sets that follow the referee's melee
+    odds (:func:`.odds.favoured_sets`: charge or advance where the unit is favoured, else hold, or
+    else fall back)."""
     units = eligible(state, side)
     opts = {u.id: {o["id"]: o for o in options(state, u)} for u in units}
 
@@ -133,8 +147,9 @@ def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | No
         return None
 
     sets = []
-    for prefs in (["avancer"], ["attendre"], ["reformer", "charger", "tirer", "avancer"], ["tirer", "attendre"],
-                  ["se_retirer"], ["doubler", "colonne", "avancer"], ["ligne", "avancer"]):
+    for prefs in (["avancer"], ["attendre"], ["reformer", "plonger", "charger", "tirer", "avancer"],
+                  ["tirer", "attendre"], ["se_retirer"], ["doubler", "colonne", "s_elever", "decollage", "avancer"],
+                  ["ligne", "atterrir", "avancer"]):
         chosen = {}
         for u in units:
             p = pick(u, prefs)

@@ -80,6 +80,8 @@ class OrderPlay(Row):
     turn: int = 0
     fires: bool = False
     needs_target: bool = False
+    flight: str = ""        # a flyer's manoeuvre (data/movement.toml [[flight]])
+    altitude_to: str = ""   # combat, flight, or ground
 
     def id_is_wait(self) -> bool:
         return self.order == "attendre"

@@ -169,6 +169,7 @@ class Battle:
     orders_in: dict[str, bool] = field(default_factory=lambda: {"A": False, "B": False})
     revealed: bool = False   # the orders of this turn have been shown (phase 4 reached)
     omens: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})  # captures (l.950, l.1324)
+    reacting: dict[str, str] = field(default_factory=dict)  # phase 5: charged unit -> its charger
     start_figures: dict[str, int] = field(default_factory=dict)
     start_points: dict[str, int] = field(default_factory=dict)
     log: list[dict] = field(default_factory=list)
@@ -196,7 +197,7 @@ class Battle:
     # --- codecs -----------------------------------------------------------------------------
     def to_json(self) -> dict:
         return {"turn": self.turn, "phase": self.phase, "acting": self.acting, "done": list(self.done),
-                "orders_in": dict(self.orders_in), "revealed": self.revealed, "omens": dict(self.omens),
+                "orders_in": dict(self.orders_in), "revealed": self.revealed, "omens": dict(self.omens), "reacting": dict(self.reacting),
                 "start_figures": dict(self.start_figures), "start_points": dict(self.start_points),
                 "units": [plain(asdict(u)) for u in self.units.values()], "log": copy.deepcopy(self.log),
                 "over": self.over, "winner": self.winner, "result": self.result, "result_fr": self.result_fr,
@@ -213,6 +214,7 @@ class Battle:
         st.done = list(data["done"])
         st.orders_in = dict(data["orders_in"])
         st.omens = dict(data["omens"])
+        st.reacting = dict(data["reacting"])
         st.start_figures, st.start_points = dict(data["start_figures"]), dict(data["start_points"])
         st.log = copy.deepcopy(data["log"])
         return st
@@ -226,6 +228,7 @@ class Battle:
         new.done = list(self.done)
         new.orders_in = dict(self.orders_in)
         new.omens = dict(self.omens)
+        new.reacting = dict(self.reacting)
         new.start_figures, new.start_points = dict(self.start_figures), dict(self.start_points)
         new.log = list(self.log)
         return new

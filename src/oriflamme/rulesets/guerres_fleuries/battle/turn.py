@@ -10,17 +10,17 @@ resolved (docs/guerres-fleuries/coverage-battle.md).
 
 from __future__ import annotations
 
-import math
 
 from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, victory
-from .actions import Action, emit
+from . import command, fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory
+from .actions import emit, record
+from .charges import charge_move
 from .deploy import deploy_all, zones
 from .rules import rules
-from .state import SIDES, Battle, Unit, plain
+from .state import SIDES, Battle, Unit
 
 REF_DEPLOY = "GF seed 003 l.489-495"
 REF_COMMAND = "GF seed 003 l.329-331"
@@ -55,12 +55,15 @@ def next_phase(state: Battle) -> None:
     state.done = []
     phase_event(state)
     if state.phase == 6:
+        before = command.poses(state)
         phase6_orders_in_place(state)
+        command.follow(state, before)
 
 
 def new_turn(state: Battle) -> None:
     state.orders_in = {"A": False, "B": False}
     state.revealed = False
+    state.reacting = {}
     for u in state.units.values():
         u.tested = False
         u.moved = False
@@ -76,9 +79,23 @@ def new_turn(state: Battle) -> None:
 # --- who decides --------------------------------------------------------------------------------------
 def needs_command_test(state: Battle, u: Unit) -> bool:
     """GF-C5: no test for characters, units that moved in phase 1, units in combat, units under a
-    character's direct control (and brigades, on roads: not modelled yet), routing units."""
+    character's direct control, units in column on a road (brigades are not modelled), routing units."""
     return (u.alive and u.kind != "character" and not u.tested and "green" not in u.markers
-            and not fighters.in_combat(state, u) and u.led_by is None and u.status == "ok")
+            and not fighters.in_combat(state, u) and u.led_by is None and u.status == "ok"
+            and not on_road_in_column(state, u))
+
+
+ROAD = "route"
+REF_ROAD = "GF seed 003 l.263, l.545"
+
+
+def on_road_in_column(state: Battle, u: Unit) -> bool:
+    """A unit in column whose centre stands on a road (within half its frontage of the road's line)."""
+    if u.formation != "column":
+        return False
+    centre = tt.Point(u.x, u.y)
+    return any(e.kind == ROAD and e.geometry.distance(centre) <= u.width / 2
+               for e in state.battlefield.elements)
 
 
 def movers(state: Battle, side: str) -> list[Unit]:
@@ -86,6 +103,8 @@ def movers(state: Battle, side: str) -> list[Unit]:
     for u in state.side_units(side):
         if u.moved or u.status != "ok" or u.order is None or fighters.in_combat(state, u):
             continue
+        if u.kind == "character" and u.leads:
+            continue  # he moves with the unit he controls (OR-GF41)
         play = rules().order_play.get(u.order)
         if play and play.move != "none" and u.order != "charger":
             out.append(u)
@@ -121,6 +140,15 @@ def advance(state: Battle) -> None:
                         return
                     state.orders_in[side] = True
             characters_orders(state)
+        elif p == 5:
+            found = False
+            for side in (first_mover(state), state.other(first_mover(state))):
+                if reactions.pending(state, side):
+                    state.acting = side
+                    found = True
+                    break
+            if found:
+                return
         elif p == 6:
             first = first_mover(state)
             for side in (first, state.other(first)):
@@ -129,7 +157,9 @@ def advance(state: Battle) -> None:
                     return
         else:
             state.acting = None
+            before = command.poses(state)
             AUTOMATIC[p](state)
+            command.follow(state, before)
             if state.over:
                 break
         state.acting = None
@@ -193,15 +223,26 @@ def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
     play = rules().order_play[u.order]
     column = {"normal": "normal", "double": "double", "retraite": "retraite", "charge": "charge"}[play.move]
     budget, steps = moves.allowance(u, column, fires=play.fires)
+    if play.flight:
+        from fractions import Fraction
+
+        from .. import movement
+        row = movement.flights()[play.flight]
+        left = 1 - Fraction(row.air_cost)
+        budget = float(budget * left)
+        steps.append({"text": f"{play.flight}: {row.air_cost} of the air move; {budget:g} cm left", "ref": row.ref,
+                      "decision": "OR-GF43"})
     return budget, play.direction, play.direction == "back", steps
 
 
 def move(state: Battle, u: Unit, x: float, y: float, heading: float) -> dict:
     budget, direction, keep, steps = move_budget(u)
     out = moves.check_destination(state, u, x, y, heading, budget=budget, direction=direction, keep_heading=keep)
+    sweep = tt.swept(u.pose, tt.Pose(x, y, heading), u.width, u.depth)
     moves.apply_move(u, x, y, heading)
     u.moved = True
     u.moved_cm += out["path_cm"]
+    interpenetration(state, u, sweep)
     if u.order == "s_evader":
         u.set_disorder(True)  # l.616: the evader ends in disorder
     emit(state, "move", f"{u.name} moves {out['cost_cm']:.1f} of {budget:.1f} cm",
@@ -210,6 +251,22 @@ def move(state: Battle, u: Unit, x: float, y: float, heading: float) -> dict:
          ruling={"explanation": [s["text"] for s in steps] + out["steps"],
                  "citations": [s["ref"] for s in steps] + ["GF seed 003 l.588-590", "OR-GF37"]})
     return out
+
+
+def interpenetration(state: Battle, u: Unit, sweep) -> None:
+    """l.638-642: passing through friends in open order or characters is free; any other friend
+    crossed disorders both units."""
+    if u.open_order:
+        return
+    for f in state.side_units(u.side):
+        if f.id == u.id or f.open_order or f.altitude == "flight" or u.altitude == "flight":
+            continue
+        if sweep.intersection(f.footprint()).area > 0.01:
+            u.set_disorder(True)
+            f.set_disorder(True)
+            emit(state, "disorder", f"{u.name} passes through {f.name}: both are disordered",
+                 f"{u.name} traverse {f.name} : les deux sont en désordre", side=u.side, ref="GF seed 003 l.638-642",
+                 unit=u.id, other=f.id)
 
 
 # --- the automatic phases ---------------------------------------------------------------------------------
@@ -245,38 +302,7 @@ def phase4_reveal(state: Battle) -> None:
         u.charging = True
         u.charge_half = True
         charge_move(state, u, target, half=True)
-
-
-def charge_move(state: Battle, u: Unit, target: Unit, half: bool) -> None:
-    budget, _ = moves.allowance(u, "charge")
-    budget = budget / 2
-    head = tt.toward(u.pose, target.x, target.y)
-    turn = max(-45.0, min(45.0, moves.angle_diff(u.heading, head)))
-    heading = (u.heading + turn) % 360
-    x, y, h, dist = moves.farthest_straight(state, u, budget, "forward", heading=heading, target=target.id)
-    moves.apply_move(u, x, y, h)
-    contact = tt.nearest_distance(u.footprint(), target.footprint()) <= rules().distances.contact_tolerance_cm + 0.05
-    which = "first" if half else "second"
-    u.moved_cm += dist
-    if contact:
-        u.charge_half = False
-        u.unmark("uncontrolled_advance")
-        emit(state, "charge_contact", f"{u.name} charges {target.name} ({dist:.1f} cm): contact",
-             f"{u.name} charge {target.name} ({dist:.1f} cm) : contact", side=u.side,
-             ref="GF seed 003 l.600-604", unit=u.id, target=target.id, to=[x, y, h])
-        if target.order not in (None, "charger", "contre_charger"):
-            target.order, target.target = None, None  # l.604: a unit charged forgets its orders and fights
-        record(state, melee_play.on_contact(state, u.id, target.id, state.dice))
-    else:
-        emit(state, "charge_move", f"{u.name} makes the {which} half of its charge towards {target.name} ({dist:.1f} cm)",
-             f"{u.name} fait la {'première' if half else 'seconde'} moitié de sa charge vers {target.name} ({dist:.1f} cm)",
-             side=u.side, ref="GF seed 003 l.600-604", unit=u.id, target=target.id, to=[x, y, h])
-
-
-def phase5_reactions(state: Battle) -> None:
-    emit(state, "reactions", "Reactions to charges: charged units stand (reaction tests not modelled yet)",
-         "Réactions aux charges : les unités chargées restent (tests de réaction pas encore modélisés)",
-         ref=rules().phase(5).ref, partial=True)
+    reactions.declare(state)
 
 
 FORMATION_NAMES = {"line": ("line", "ligne"), "column": ("column", "colonne"), "open": ("open order", "ordre ouvert")}
@@ -291,6 +317,13 @@ def phase6_orders_in_place(state: Battle) -> None:
         if not u.alive or u.order is None or u.status != "ok" or fighters.in_combat(state, u):
             continue
         play = rules().order_play.get(u.order)
+        if play is not None and play.flight:
+            old = u.altitude or "ground"
+            u.altitude = None if play.altitude_to == "ground" else play.altitude_to
+            emit(state, "manoeuvre", f"{u.name}: {play.flight.replace('_', ' ')}, from {old} to {play.altitude_to} altitude",
+                 f"{u.name} : {play.flight.replace('_', ' ')}, de l'altitude {old} à {play.altitude_to}", side=u.side,
+                 ref=play.ref, decision=play.decision, unit=u.id, altitude=u.altitude)
+            continue
         if play is None or play.move != "none" or play.id_is_wait():
             continue
         before = (u.formation, u.heading, u.disorder)
@@ -407,29 +440,7 @@ def phase11_rally(state: Battle) -> None:
     record(state, rally.resolve(state, state.dice))
 
 
-def record(state: Battle, events: list[dict]) -> None:
-    """gf-combat's events into the log: each keeps its fields; its text is its first explanation
-    step (a morale test's: its last, the result); the steps and citations are its ruling."""
-    for ev in events:
-        if not ev:
-            continue
-        ev = plain(ev)
-        steps = list(ev.get("explanation") or [])
-        cites = list(ev.get("citations") or [])
-        text = steps[-1] if ev.get("type") in ("morale", "rally") and steps else (steps[0] if steps else ev.get("type", ""))
-        text_fr = ev.get("text_fr") or text
-        text = ev.get("text") or text
-        body = {k: v for k, v in ev.items() if k not in ("explanation", "citations", "type", "side", "n", "turn",
-                                                           "phase", "text", "text_fr", "ref")}
-        ruling = body.pop("ruling", None)
-        merged = {"explanation": steps, "citations": cites}
-        if isinstance(ruling, dict):
-            merged["table"] = {k: v for k, v in ruling.items() if k not in ("explanation", "citations")}
-        emit(state, ev.get("type", "combat"), text, text_fr, side=ev.get("side"), ref=cites[0] if cites else "",
-             ruling=merged, **body)
-
-
-AUTOMATIC = {1: phase1_automatic, 4: phase4_reveal, 5: phase5_reactions, 7: phase7_automatic, 8: phase8_fire,
+AUTOMATIC = {1: phase1_automatic, 4: phase4_reveal, 7: phase7_automatic, 8: phase8_fire,
              9: phase9_charges, 10: phase10_melee, 11: phase11_rally}
 
 

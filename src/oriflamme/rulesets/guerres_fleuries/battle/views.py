@@ -12,7 +12,7 @@ from oriflamme.geometry import tabletop as tt
 
 from . import explain, fighters, orders as orders_mod, turn, victory
 from .rules import rules
-from .state import SIDES, Battle, Unit, plain
+from .state import Battle, Unit, plain
 
 
 def order_visible(state: Battle, u: Unit, side: str | None) -> bool:
