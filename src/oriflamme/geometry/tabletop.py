@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import shapely
@@ -86,9 +87,16 @@ def _turn(geom: BaseGeometry, heading: float, origin) -> BaseGeometry:
 
 def footprint(pose: Pose, width: float, depth: float) -> Polygon:
     """The rectangle a unit (or a figure, a base, a movement base) covers: ``width`` × ``depth`` cm
-    centred on the pose, its front edge towards the heading."""
+    centred on the pose, its front edge towards the heading. Shapely geometries are immutable:
+    the same rectangle is built once (a battle's checks and its computer players ask for the same
+    footprints thousands of times)."""
     if not (width > 0 and depth > 0):
         raise GeometryError(f"a footprint needs a positive width and depth, not {width} × {depth}")
+    return _footprint(pose, width, depth)
+
+
+@lru_cache(maxsize=16384)
+def _footprint(pose: Pose, width: float, depth: float) -> Polygon:
     rect = box(pose.x - width / 2, pose.y - depth / 2, pose.x + width / 2, pose.y + depth / 2)
     return _turn(rect, pose.heading, (pose.x, pose.y))
 

@@ -8,8 +8,10 @@ from typing import Any
 
 import hashlib
 import json
+from fractions import Fraction
 
 from oriflamme.core.chance import TooManyDice, enumerate_outcomes
+from oriflamme.core.dice import FixedDice
 from oriflamme.core.errors import DiceSealed, IllegalAction, ScenarioError
 from oriflamme.core.ruleset import ChanceOutcome, Outcome, Ruleset, ScenarioInfo, SideInfo
 
@@ -107,18 +109,53 @@ class GuerresFleuries(Ruleset):
             a = engine.check(state, action)
         except IllegalAction:
             return []
-        if a.type == "command_test":
-            def label(events):
-                ev = next(e for e in events if e["type"] == "command_test")
-                return ev["result"]
-            return enumerate_outcomes(self, state, a, max_dice=1, label_of=label)
-        trial = self.clone(state)
-        try:
-            engine.apply(trial, a)
-        except DiceSealed:
-            raise TooManyDice("this action resolves phases with dice of several kinds (d100, d4, d6): "
-                              "sample it") from None
-        return []
+        if a.type != "command_test":
+            # the generic enumeration gives every die ``die_sides`` (100) faces, but an action of a
+            # battle may roll a d4 or a d6 first (a charge's morale test, a capture): enumerate
+            # nothing, say whether it rolls (the search then samples it with its own dice)
+            trial = self.clone(state)
+            try:
+                engine.apply(trial, a)
+            except DiceSealed:
+                raise TooManyDice(f"{a.type} rolls dice of several kinds (d4, d6, d100): sample it") from None
+            return []
+
+        def label(events):
+            ev = next(e for e in events if e["type"] == "command_test")
+            return ev["result"]
+        fast = self._command_outcomes(state, a, label)
+        return fast if fast is not None else enumerate_outcomes(self, state, a, max_dice=1, label_of=label)
+
+    def _command_outcomes(self, state: Battle, a: Action, label) -> list[ChanceOutcome] | None:
+        """A command test passes when its d100 is at most the threshold (GF-C1): two outcomes read
+        from one trial's ruling and checked on their representative dice (the search asks this for
+        every unit each turn: 3 trials instead of 100). None when the trial does not fit."""
+        def trial(d: int):
+            t = self.clone(state)
+            t.dice = FixedDice([d], t.dice.count)
+            before = len(t.log)
+            try:
+                engine.apply(t, a)
+            except DiceSealed:
+                return None
+            return t.log[before:]
+        events = trial(1)
+        if events is None:
+            return None
+        ev = next((e for e in events if e["type"] == "command_test"), None)
+        threshold = ((ev or {}).get("ruling") or {}).get("threshold")
+        if not isinstance(threshold, int) or isinstance(threshold, bool):
+            return None
+        passes = max(0, min(100, threshold))
+        out = []
+        for dice, share, want in (((1,), passes, "passed"), ((100,), 100 - passes, "failed")):
+            if share == 0:
+                continue
+            got = trial(dice[0])
+            if got is None or label(got) != want:
+                return None
+            out.append(ChanceOutcome(Fraction(share, 100), dice, want))
+        return out
 
     def outcome(self, state: Battle) -> Outcome:
         return Outcome(state.over, state.winner, state.result)

@@ -1,38 +1,189 @@
-"""The computer players' view of a battle: how well a side stands (figures and points alive,
-reading only what the side may see) and a copy with the enemy's unrevealed orders redrawn."""
+"""The computer players' view of a battle (issue 13 item 6): how well a side stands — the
+``Ruleset.evaluate`` hook — and a copy with what the side may not see redrawn — ``determinize``.
+:mod:`oriflamme.ai` knows only these hooks.
+
+The evaluation is a heuristic, not a rule: each term is tied to the rule that makes it matter and
+its weight lives in ``data/ai_evaluation.toml`` with that citation. A term is the side's minus the
+enemy's; the weighted sum goes through ``tanh`` to -1 (lost) … +1 (won); the end of the battle is
+-1, 0 or +1 exactly. Terms:
+
+* **points** and **figures**: the shares destroyed (the victory conditions of OR-GF33, :mod:`.victory`),
+  with more weight as an army nears its break (more than half of its figures lost);
+* **morale**: routing, retreating and disordered units count as partly lost;
+* **threats**: every pair of enemy units, the expected points each kills of the other in a round of
+  melee (the part-1 referee on the units' own situation: class, weapons, ranks, armour, shields,
+  disorder; the flank and rear when the striker stands outside its target's front arc) weighed by
+  their closeness — the favoured side gains by closing in, the other by keeping away;
+* **fire**: each missile unit's expected volley at the best enemy in its arc and range (the part-1
+  fire referee), whole when it is known to be ordered to fire;
+* **orders**: the orders still to be carried out this turn, one's own and (once revealed) the
+  enemy's: a charge at its odds, an advance towards what the unit beats, a retreat from what beats it.
+
+**What the side may see.** Everything on the table is public but the enemy's orders before phase 4
+(:func:`.views.order_visible`): the evaluation reads an enemy's order only when it is visible, and a
+search starts from :func:`determinize`, which redraws those orders.
+
+The distances are approximations (between the units' rectangles along the line of their centres,
+pure Python) and the referee's percentages are cached by situation: the search evaluates thousands
+of positions per decision.
+"""
 
 from __future__ import annotations
 
+import math
+
 from . import orders as orders_mod, victory
+from .odds import (DATA, EvaluationData, Reading, charge_morale, closeness, exchange, farthest,  # noqa: F401
+                   favoured_sets, fire_kills, in_contact_count, kill_value, load_weights, melee_kills)
 from .state import Battle
+from .views import order_visible
+
+
+def terms(state: Battle, side: str) -> dict[str, float]:
+    """The evaluation's terms for ``side`` (each the side's minus the enemy's; unweighted)."""
+    data = load_weights()
+    st, w = data.status, data.weights
+    enemy = state.other(side)
+    norm = max(1.0, (state.start_points.get("A", 0) + state.start_points.get("B", 0)) / 2.0)
+    points, figures, morale = {}, {}, {}
+    for s in (side, enemy):
+        points[s] = victory.points_destroyed(state, s) / max(1, state.start_points.get(s, 1))
+        lost = victory.figures_lost(state, s) / max(1, state.start_figures.get(s, 1))
+        figures[s] = lost + w.break_pressure / max(w.figures, 1e-9) * max(0.0, lost - w.break_from)
+        m = 0.0
+        for u in state.side_units(s):
+            share = st.rout if u.status == "rout" else st.retreat if u.status == "retreat" else 0.0
+            if u.disorder:
+                share += st.disorder
+            m += share * u.points * u.figures / max(1, u.figures_max)
+        morale[s] = m / max(1, state.start_points.get(s, 1))
+    rd = Reading(state)
+    mine = [p for p in rd.pieces.values() if p.u.side == side]
+    theirs = [p for p in rd.pieces.values() if p.u.side == enemy]
+    contact = data.distance.contact_cm
+    threats = charges = 0.0
+    best_fire: dict[str, float] = {}
+    for u in mine:
+        for e in theirs:
+            near = rd.gap(u.u.id, e.u.id)
+            threats += rd.exchange(u.u.id, e.u.id) * closeness(near, max(u.reach, e.reach), contact)
+            if near > contact:
+                # a charge either could declare now: in reach and in the charger's front arc
+                if near <= u.reach and not u.outside_front(e) and u.u.status == "ok":
+                    charges += max(0.0, rd.charge(u.u.id, e.u.id))
+                if near <= e.reach and not e.outside_front(u) and e.u.status == "ok":
+                    charges -= max(0.0, rd.charge(e.u.id, u.u.id))
+            far = None
+            for a, b in ((u, e), (e, u)):
+                if a.range and contact < near < a.range and not a.outside_front(b):
+                    far = farthest(a, b) if far is None else far
+                    if far > a.range:
+                        continue
+                    v = fire_kills(a.u, b.u, far) * b.value
+                    if v > best_fire.get(a.u.id, 0.0):
+                        best_fire[a.u.id] = v
+    fire = {side: 0.0, enemy: 0.0}
+    for uid, v in best_fire.items():
+        u = state.units[uid]
+        known = order_visible(state, u, side) and u.order is not None
+        share = (1.0 if u.order == FIRE_ORDER else 0.0) if known else w.fire_unknown
+        fire[u.side] += v * share
+    orders = order_terms(rd, side) - (order_terms(rd, enemy) if state.revealed else 0.0)
+    return {"points": points[enemy] - points[side], "figures": figures[enemy] - figures[side],
+            "morale": morale[enemy] - morale[side], "threats": threats / norm, "charges": charges / norm,
+            "fire": (fire[side] - fire[enemy]) / norm, "orders": orders / norm}
+
+
+FIRE_ORDER = "tirer"
+#: the orders that move a unit towards or away from the enemy in phase 6 (data/orders.toml)
+ADVANCE, RETIRE = ("avancer", "doubler"), ("se_retirer",)
+
+
+def order_terms(rd: Reading, side: str) -> float:
+    """The value of ``side``'s orders still to be carried out this turn (phases 3 to 6): a charge at
+    its odds (with the charge modifier), an advance towards enemies the unit beats, a retreat from
+    those that beat it, a reform of a disordered unit (points per round, unnormalised)."""
+    state = rd.state
+    if state.phase < 3 or state.phase > 6:
+        return 0.0
+    w = load_weights()
+    contact = w.distance.contact_cm
+    total = 0.0
+    enemies = [p for p in rd.pieces.values() if p.u.side != side]
+    for p in rd.pieces.values():
+        u = p.u
+        if u.side != side or u.order is None or u.status != "ok" or u.moved:
+            continue
+        if u.order == "charger":
+            if u.target in rd.pieces and not u.charging:
+                total += rd.exchange(u.id, u.target, charging=True) if u.charge_half or state.revealed \
+                    else rd.charge(u.id, u.target)
+            continue
+        if u.order == "reformer" and u.disorder:
+            total += w.weights.reform * u.points
+            continue
+        if u.order not in ADVANCE and u.order not in RETIRE:
+            continue
+        step = p.reach * (2.0 / 3.0)
+        gain = 0.0
+        for e in enemies:
+            near = rd.gap(u.id, e.u.id)
+            r = max(p.reach, e.reach)
+            gain += rd.exchange(u.id, e.u.id) * (closeness(max(0.0, near - step), r, contact) - closeness(near, r, contact))
+        total += max(0.0, -gain if u.order in RETIRE else gain)
+    return total
 
 
 def evaluate(state: Battle, side: str) -> float:
+    """How well ``side`` stands, from -1 (lost) to +1 (won): ±1 or 0 once the battle is over."""
     if state.over:
         return 0.0 if state.winner is None else (1.0 if state.winner == side else -1.0)
+    w = load_weights().weights
+    t = terms(state, side)
+    total = (w.points * t["points"] + w.figures * t["figures"] + w.morale * t["morale"] + w.threats * t["threats"]
+             + w.charges * t["charges"] + w.fire * t["fire"] + w.orders * t["orders"])
+    return math.tanh(total / w.scale)
+
+
+# --- hidden information ----------------------------------------------------------------------------
+def hidden_units(state: Battle, side: str) -> list[str]:
+    """The enemy units whose orders ``side`` may not see now: those the enemy's face-down orders of
+    this turn name (the private event of phase 3, :func:`.turn.give_orders`), before the reveal."""
     enemy = state.other(side)
-
-    def share(s: str) -> float:
-        return victory.points_destroyed(state, s) / max(1, state.start_points.get(s, 1))
-
-    def figures(s: str) -> float:
-        return victory.figures_lost(state, s) / max(1, state.start_figures.get(s, 1))
-    score = (share(enemy) - share(side)) + 0.5 * (figures(enemy) - figures(side))
-    return max(-1.0, min(1.0, score))
+    if state.revealed or not state.orders_in.get(enemy):
+        return []
+    for ev in reversed(state.log):
+        if ev.get("turn") != state.turn:
+            break
+        if ev.get("type") == "orders" and ev.get("private") == enemy:
+            return sorted(ev.get("orders") or {})
+    return []
 
 
 def determinize(state: Battle, side: str, rng) -> Battle:
-    """A copy in which the other side's orders, if given and not yet revealed, are redrawn among
-    the typical sets (what ``side`` cannot see)."""
+    """A copy in which what ``side`` cannot see — the enemy's orders given face down this turn — is
+    redrawn: the orders are cleared, then one of the typical sets of orders the enemy could have
+    given (:func:`.orders.typical_sets`, what ``legal_actions`` offers) is drawn with ``rng`` for
+    those units, and the private event is rewritten to match. Nothing else is hidden."""
     copy = state.clone()
-    enemy = state.other(side)
-    if copy.revealed or not copy.orders_in.get(enemy):
+    hidden = hidden_units(state, side)
+    if not hidden:
         return copy
-    units = [u for u in copy.side_units(enemy) if u.order is not None]
-    for u in units:
-        u.order, u.target = None, None
+    enemy = state.other(side)
+    for uid in hidden:
+        copy.units[uid].order, copy.units[uid].target = None, None
     sets = orders_mod.typical_sets(copy, enemy)
-    if sets:
-        for uid, (oid, tgt) in rng.choice(sets).items():
+    drawn = rng.choice(sets) if sets else {}
+    for uid, (oid, tgt) in drawn.items():
+        if uid in copy.units and uid in hidden:
             copy.units[uid].order, copy.units[uid].target = oid, tgt
+    # the log's private event named the true orders: the copy's says the drawn ones
+    for i in range(len(copy.log) - 1, -1, -1):
+        ev = copy.log[i]
+        if ev.get("type") == "orders" and ev.get("private") == enemy and ev.get("turn") == state.turn:
+            ev = dict(ev)
+            ev["orders"] = {uid: {"order": copy.units[uid].order, "target": copy.units[uid].target}
+                            for uid in hidden if copy.units[uid].order is not None}
+            copy.log[i] = ev
+            break
     return copy

@@ -7,7 +7,7 @@ from __future__ import annotations
 from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
-from . import fighters, moves
+from . import fighters, moves, odds
 from .rules import rules
 from .state import Battle, Unit
 
@@ -133,7 +133,9 @@ def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | No
     (reform if disordered, else charge the nearest enemy in reach, else fire, else advance);
     skirmish (fire where a unit can, else wait); all retire; march (double in column, else form
     column, flyers climb or take off, else advance); deploy (form line, flyers land, else advance);
-    the attack set dives from flight altitude first."""
+    the attack set dives from flight altitude first; and the two sets that follow the referee's melee
+    odds (:func:`.odds.favoured_sets`: charge or advance where the unit is favoured, else hold, or
+    else fall back)."""
     units = eligible(state, side)
     opts = {u.id: {o["id"]: o for o in options(state, u)} for u in units}
 
@@ -153,6 +155,9 @@ def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | No
             p = pick(u, prefs)
             if p:
                 chosen[u.id] = p
+        if chosen not in sets:
+            sets.append(chosen)
+    for chosen in odds.favoured_sets(state, side, units, opts):  # read off the referee's odds (gf-ai)
         if chosen not in sets:
             sets.append(chosen)
     return sets

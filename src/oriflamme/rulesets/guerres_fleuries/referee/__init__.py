@@ -24,10 +24,18 @@ def kind(name: str):
     return deco
 
 
+_LOADED: list[bool] = []
+
+
 def _load_all() -> None:
+    """Import every kind's module, once (listing the package's folder on every ruling cost ~2 ms:
+    the battle and its computer players ask for thousands of rulings)."""
+    if _LOADED:
+        return
     for mod in pkgutil.iter_modules(__path__):
         if not mod.name.startswith("_"):
             importlib.import_module(f"{__name__}.{mod.name}")
+    _LOADED.append(True)
 
 
 class Ruling:

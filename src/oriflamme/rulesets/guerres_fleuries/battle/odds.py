@@ -1,0 +1,476 @@
+"""What the computer players read off a battle (issue 13 item 6): the weights of their evaluation
+(``data/ai_evaluation.toml``, validated), the melee, fire and morale odds of the part-1 referee on the
+units' own situations (cached by situation: the cache keys hold all a ruling reads, so an answer never
+depends on what was asked before), an approximate reading of the table (:class:`Reading`), and the
+typical sets of orders that follow those odds (:func:`favoured_sets`, listed by
+:func:`.orders.typical_sets`). :mod:`.evaluation` builds the ``evaluate`` hook on it. This module
+imports neither the orders, the turn nor the views (no import cycle)."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .. import fire as fd
+from .. import melee as md
+from .. import modifiers as mods
+from ..referee import adjudicate
+from ..referee.morale import MODIFIER_FILE
+from ..referee.wound import _state, _worst
+from . import morale_play, moves
+from .melee_play import _attacker_class  # the melee situation's attacker class (gf-combat)
+from .state import Battle, Unit
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "ai_evaluation.toml"
+
+
+class Weights(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ref: str = Field(min_length=3)
+    scale: float = Field(gt=0)
+    points: float = Field(ge=0)
+    ref_points: str
+    figures: float = Field(ge=0)
+    break_pressure: float = Field(ge=0)
+    break_from: float = Field(ge=0, le=1)
+    ref_figures: str
+    morale: float = Field(ge=0)
+    ref_morale: str
+    threats: float = Field(ge=0)
+    ref_threats: str
+    charges: float = Field(ge=0)
+    ref_charges: str
+    flank: float = Field(ge=0)
+    ref_flank: str
+    fire: float = Field(ge=0)
+    fire_unknown: float = Field(ge=0, le=1)
+    ref_fire: str
+    orders: float = Field(ge=0)
+    ref_orders: str
+    charge_bonus: float = Field(ge=0)
+    ref_charge: str
+    reform: float = Field(ge=0)
+    ref_reform: str
+
+
+class StatusShares(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rout: float = Field(ge=0, le=1)
+    retreat: float = Field(ge=0, le=1)
+    disorder: float = Field(ge=0, le=1)
+    ref: str
+
+
+class Wounds(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    share: float = Field(ge=0, le=1)
+    ref: str
+
+
+class Distance(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    contact_cm: float = Field(ge=0)
+    ref: str
+
+
+class EvaluationData(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    weights: Weights
+    status: StatusShares
+    wounds: Wounds
+    distance: Distance
+
+
+@lru_cache(maxsize=None)
+def load_weights(path: str = str(DATA)) -> EvaluationData:
+    """The weights, validated (a bad file raises ``ValueError`` naming the file and the field)."""
+    try:
+        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    try:
+        return EvaluationData.model_validate(raw)
+    except Exception as exc:  # noqa: BLE001 - pydantic's ValidationError names the field
+        raise ValueError(f"{path}: {exc}") from None
+
+
+# --- the referee's percentages, cached by situation ---------------------------------------------
+_MELEE: dict = {}
+_FIRE: dict = {}
+_REACH: dict = {}
+_MORALE: dict = {}
+
+
+def _expected(ruling: dict) -> float:
+    """Expected casualties (figures or wounds) of a ruling: the sure ones plus the residual chance."""
+    return float(ruling.get("eliminated") or 0) + float(ruling.get("extra_if_d100_at_most") or 0) / 100.0
+
+
+def _target_kind(u: Unit) -> str:
+    return "unit" if u.kind == "troop" else u.kind
+
+
+def in_contact_count(a: Unit, b: Unit) -> int:
+    """Figures of ``a`` that would touch ``b`` front to front: its front rank, no wider than ``b``."""
+    if a.kind in ("character", "monster"):
+        return 1
+    return max(1, min(a.front, a.figures, math.ceil(b.width / max(a.base_w, 0.1)) + 1))
+
+
+def striker_key(a: Unit) -> tuple:
+    """What of ``a`` its melee percentage reads (the part-1 melee situation's attacker fields)."""
+    weapon = a.melee_weapon if a.kind in ("troop", "character") else None
+    return (a.race, a.kind, weapon, _attacker_class(a), a.ranks if a.kind == "troop" else 0, a.disorder,
+            (a.CM, a.FM, a.FC) if a.kind == "character" else None)
+
+
+def target_key(b: Unit) -> tuple:
+    """What of ``b`` a melee percentage against it reads (armour, sort, shields, disorder)."""
+    return (b.armour, _target_kind(b), b.shields, b.disorder and b.kind != "character")
+
+
+def melee_kills(a: Unit, b: Unit, *, charging: bool = False, flank: bool = False,
+                keys: tuple | None = None) -> float:
+    """The casualties ``a`` expects to inflict on ``b`` in one round of melee, front to front (the
+    part-1 referee on the situation :func:`.melee_play.situation` builds, minus the table's
+    geometry: no cover; the flank and rear as a share, ``flank``); a routing unit strikes nothing
+    (OR-GF55)."""
+    if a.status == "rout" or not a.alive or not b.alive:
+        return 0.0
+    sk, tk = keys or (striker_key(a), target_key(b))
+    n = in_contact_count(a, b)
+    key = (sk, tk, n, charging)
+    hit = _MELEE.get(key)
+    if hit is None:
+        race, kind, weapon, klass, ranks, disordered, char = sk
+        sit: dict = {"kind": "melee", "attacker": race, "target_armour": tk[0], "figures_in_contact": n,
+                     "target": tk[1]}
+        if kind in ("troop", "character"):
+            sit["weapon"] = weapon
+            sit["attacker_class"] = klass
+        if kind == "troop":
+            sit["ranks"] = ranks
+            if disordered:
+                sit["attacker_disordered"] = True
+        if kind == "character":
+            sit["character"] = {"CM": char[0], "FM": char[1], "FC": char[2]}
+        row = md.pbc().get((race, weapon))
+        table = mods.modifiers(row.modifiers if row else "melee")
+        given = [m for m, on in (("charging", charging), ("enemy_disordered", tk[3]), ("enemy_shields", tk[2]))
+                 if on and m in table]
+        if given:
+            sit["modifiers"] = [{"modifier": m} for m in given]
+        try:
+            hit = _expected(adjudicate(sit))
+        except Exception:  # noqa: BLE001 - a situation the referee refuses: no strength counted
+            hit = 0.0
+        if len(_MELEE) > 20000:
+            _MELEE.clear()
+        _MELEE[key] = hit
+    if flank:
+        hit *= 1.0 + load_weights().weights.flank
+    return hit
+
+
+def fire_kills(u: Unit, t: Unit, distance: float) -> float:
+    """The casualties ``u`` expects from one volley at ``t`` at ``distance`` cm (farthest points),
+    by the part-1 fire referee (the figures that fire: frontage × the weapon's ranks, GF-E8; no
+    cover, woods or movement read: an approximation)."""
+    if not u.missile or (u.race, u.missile) not in fd.pbt():
+        return 0.0
+    rk = fd.ranks().get(u.missile)
+    ranks = getattr(rk, u.race, 1) if rk is not None else 1
+    figures = min(u.figures, u.front * min(ranks or 1, u.ranks))
+    band = int(math.ceil(distance / 2.0)) * 2
+    key = (u.race, u.missile, u.propulseur, u.klass, u.disorder, figures, band, t.armour, _target_kind(t),
+           t.ranks if t.kind == "troop" else 0, t.formation == "open" and t.kind == "troop", t.shields)
+    hit = _FIRE.get(key)
+    if hit is None:
+        sit: dict = {"kind": "fire", "shooter_race": u.race, "weapon": u.missile, "distance_cm": band,
+                     "target_armour": t.armour, "firing_figures": figures, "target": key[8]}
+        if u.propulseur:
+            sit["propulseur"] = True
+        if u.kind == "troop" and u.klass:
+            sit["shooter_class"] = u.klass if u.klass in ("A", "B", "C") else "A"
+        if t.kind == "troop":
+            sit["target_ranks"] = t.ranks
+        given = []
+        if key[10]:
+            given.append({"modifier": "target_character_or_open_order"})
+        if t.shields:
+            given.append({"modifier": "target_shields"})
+        if u.disorder:
+            given.append({"modifier": "shooter_disordered"})
+        if given:
+            sit["modifiers"] = given
+        try:
+            ruling = adjudicate(sit)
+            hit = _expected(ruling) if ruling.get("in_range", True) else 0.0
+        except Exception:  # noqa: BLE001 - out of range or a situation the referee refuses
+            hit = 0.0
+        if len(_FIRE) > 20000:
+            _FIRE.clear()
+        _FIRE[key] = hit
+    return hit
+
+
+def max_range(u: Unit) -> float:
+    row = fd.pbt().get((u.race, u.missile)) if u.missile else None
+    if row is None:
+        return 0.0
+    return float(row.longue + (fd.weapons()[u.missile].propulseur_cm if u.propulseur else 0))
+
+
+def reach(u: Unit) -> float:
+    """The unit's charge move (data/movement.toml), cached by what it depends on."""
+    key = (u.mover, u.open_order, u.flyer, bool(u.altitude))
+    hit = _REACH.get(key)
+    if hit is None:
+        try:
+            hit = moves.allowance(u, "charge")[0]
+        except Exception:  # noqa: BLE001 - a mover without a charge rate
+            hit = 20.0
+        _REACH[key] = hit
+    return hit
+
+
+def closeness(distance: float, reach_cm: float, contact_cm: float) -> float:
+    """1 in contact, then reach / (reach + gap): 1/2 at the charge reach, and so on."""
+    if distance <= contact_cm:
+        return 1.0
+    return reach_cm / (reach_cm + distance)
+
+
+def kill_value(u: Unit) -> float:
+    """The points one expected casualty of ``u`` is worth: a figure of a unit, or a wound's share of
+    a lone being (data/ai_evaluation.toml [wounds])."""
+    if u.figures_max > 1:
+        return u.points / u.figures_max
+    return u.points * load_weights().wounds.share
+
+
+# --- the table, approximated, read once per evaluation -------------------------------------------
+class Piece:
+    """A unit as the evaluation reads it: its rectangle (centre, front and right vectors, half
+    sizes) and the keys of its melee percentages."""
+    __slots__ = ("u", "x", "y", "fx", "fy", "rx", "ry", "hw", "hd", "reach", "striker", "target", "value",
+                 "range")
+
+    def __init__(self, u: Unit):
+        self.u = u
+        self.x, self.y = u.x, u.y
+        h = math.radians(u.heading)
+        self.fx, self.fy = math.sin(h), -math.cos(h)   # the front (heading 0 faces y = 0)
+        self.rx, self.ry = math.cos(h), math.sin(h)    # the right
+        self.hw, self.hd = u.width / 2.0, u.depth / 2.0
+        self.reach = reach(u)
+        self.striker, self.target = striker_key(u), target_key(u)
+        self.value = kill_value(u)
+        self.range = max_range(u) if u.missile and u.status == "ok" else 0.0
+
+    def extent(self, dx: float, dy: float, dist: float) -> float:
+        """From the centre to the rectangle's edge towards (dx, dy)."""
+        along = abs(dx * self.fx + dy * self.fy) / dist
+        across = abs(dx * self.rx + dy * self.ry) / dist
+        a = self.hd / along if along > 1e-9 else math.inf
+        b = self.hw / across if across > 1e-9 else math.inf
+        return min(a, b)
+
+    def corners(self) -> list[tuple[float, float]]:
+        return [(self.x + sx * self.hw * self.rx + sy * self.hd * self.fx,
+                 self.y + sx * self.hw * self.ry + sy * self.hd * self.fy) for sx in (-1, 1) for sy in (-1, 1)]
+
+    def outside_front(self, other: "Piece") -> bool:
+        """``other``'s centre lies outside this unit's 90° front arc (its flank or rear)."""
+        dx, dy = other.x - self.x, other.y - self.y
+        d = math.hypot(dx, dy)
+        return d > 1e-9 and (dx * self.fx + dy * self.fy) / d < SQRT_HALF
+
+
+SQRT_HALF = math.sqrt(0.5)
+
+
+def gap(a: Piece, b: Piece) -> float:
+    """The nearest gap between two units along the line of their centres (an approximation)."""
+    dx, dy = b.x - a.x, b.y - a.y
+    dist = math.hypot(dx, dy)
+    if dist < 1e-9:
+        return 0.0
+    return max(0.0, dist - a.extent(dx, dy, dist) - b.extent(-dx, -dy, dist))
+
+
+def farthest(a: Piece, b: Piece) -> float:
+    """The distance between the farthest points of two rectangles (their farthest corners, GF-E7)."""
+    cb = b.corners()
+    return max(math.hypot(x - p, y - q) for x, y in a.corners() for p, q in cb)
+
+
+class Reading:
+    """One evaluation's reading of the table: the pieces, and the melee exchanges memoised."""
+
+    def __init__(self, state: Battle):
+        self.state = state
+        self.pieces = {u.id: Piece(u) for u in state.units.values() if u.alive}
+        self._exchange: dict = {}
+        self._charge: dict = {}
+        self._gap: dict = {}
+
+    def gap(self, a: str, b: str) -> float:
+        key = (a, b) if a < b else (b, a)
+        hit = self._gap.get(key)
+        if hit is None:
+            hit = self._gap[key] = gap(self.pieces[a], self.pieces[b])
+        return hit
+
+    def exchange(self, a: str, b: str, charging: bool = False) -> float:
+        """The points ``a`` expects to kill of ``b`` minus those ``b`` kills of ``a`` in a round of
+        melee (the striker outside its target's front arc gets the flank share)."""
+        key = (a, b, charging)
+        hit = self._exchange.get(key)
+        if hit is None:
+            pa, pb = self.pieces[a], self.pieces[b]
+            hit = (melee_kills(pa.u, pb.u, charging=charging, flank=pb.outside_front(pa), keys=(pa.striker, pb.target))
+                   * pb.value
+                   - melee_kills(pb.u, pa.u, flank=pa.outside_front(pb), keys=(pb.striker, pa.target)) * pa.value)
+            self._exchange[key] = hit
+        return hit
+
+    def charge(self, a: str, b: str) -> float:
+        """The value of ``a`` declaring a charge on ``b``: the exchange with the charge modifier if
+        its morale test lets it go on, minus what a retreat or a rout costs (data [status], or the
+        whole unit for fanatics) at their chances."""
+        key = (a, b)
+        hit = self._charge.get(key)
+        if hit is None:
+            u, t = self.pieces[a].u, self.pieces[b].u
+            st = load_weights().status
+
+            def risk(x: Unit, ret: float, rout: float) -> float:
+                alive = x.points * x.figures / max(1, x.figures_max)
+                whole = alive if x.fanatic else 0.0
+                return ret * (whole or st.retreat * alive) + rout * (whole or st.rout * alive)
+            ret, rout = charge_morale(self.state, u, t)
+            cause = "charge_monster_or_character" if u.kind in ("monster", "character") else "charge"
+            t_ret, t_rout = charge_morale(self.state, t, u, cause) if t.status == "ok" else (0.0, 0.0)
+            go = 1.0 - ret - rout
+            # the charger goes on if it passes; the target that fails its own test flees
+            hit = (go * ((1.0 - t_ret - t_rout) * self.exchange(a, b, charging=True) + risk(t, t_ret, t_rout))
+                   - risk(u, ret, rout))
+            self._charge[key] = hit
+        return hit
+
+
+def charge_morale(state: Battle, u: Unit, other: Unit, cause: str = "charge") -> tuple[float, float]:
+    """(chance to retreat, chance to rout) of ``u``'s morale test when it declares a charge on
+    ``other`` or is charged by it (l.281-283): the part-1 morale referee, d4 by d4, on the
+    situation gf-combat's :func:`.morale_play.situation` builds, read off the units alone (class,
+    losses, fanatic or bestial, a controlling character, outnumbering, disorder receiving a charge,
+    retreat or rout) — not what stands around them (friends and enemies near, cover), so the answer
+    depends only on what the cache key holds. Fanatics are destroyed by either result."""
+    if u.kind == "character":
+        return 0.0, 0.0
+    ch = state.units.get(u.led_by or "")
+    char = (ch.FM, ch.FC) if ch is not None and ch.alive else None
+    receiving = cause in ("charge", "charge_monster_or_character") and u.disorder \
+        and u.order not in ("charger", "contre_charger")
+    key = (u.kind, u.race, u.being, u.klass, u.mercenary, u.fanatic, u.bestial, u.figures_max, u.figures,
+           tuple(map(str, u.wounds)), char, u.status, receiving, cause,
+           u.figures * 2 >= other.figures * 3, other.figures >= 2 * u.figures)
+    hit = _MORALE.get(key)
+    if hit is None:
+        try:
+            hit = _morale_odds(u, key, char)
+        except Exception:  # noqa: BLE001 - a test the referee refuses: no risk counted
+            hit = (0.0, 0.0)
+        if len(_MORALE) > 20000:
+            _MORALE.clear()
+        _MORALE[key] = hit
+    return hit
+
+
+def _morale_odds(u: Unit, key: tuple, char) -> tuple[float, float]:
+    table = mods.modifiers(MODIFIER_FILE[morale_play.tester_kind(u)])
+    sit: dict = {"kind": "morale", "tester": morale_play.tester_name(u)}
+    klass = morale_play.morale_class(u)
+    if klass:
+        sit["class"] = klass
+    if u.kind in ("troop", "creature"):
+        sit["losses"] = u.figures_max - u.figures
+        sit["initial_strength"] = u.figures_max
+        if u.fanatic:
+            sit["fanatic"] = True
+    else:
+        sit["wound_state"] = _worst(["none"] + [_state(w) for w in u.wounds])
+    given = []
+    receiving, outnumbers, outnumbered = key[12], key[14], key[15]
+    for mid, on in (("character_controls", char is not None), ("outnumbers", outnumbers),
+                    ("outnumbered_2", outnumbered), ("tester_retiring", u.status == "retreat"),
+                    ("tester_routing", u.status == "rout"), ("fanatic_or_bestial", u.fanatic or u.bestial),
+                    ("disordered_receiving_charge", receiving)):
+        if on and mid in table:
+            given.append({"modifier": mid, "count": 1})
+    if given:
+        sit["modifiers"] = given
+    if char is not None:
+        sit["character"] = {"FM": char[0], "FC": char[1]}
+    results = []
+    for d4 in range(1, 5):
+        try:
+            results.append(adjudicate({**sit, "d4": d4})["result"])
+        except Exception:  # noqa: BLE001 - e.g. a being's wound state the referee reads otherwise
+            sit.pop("wound_state", None)
+            results.append(adjudicate({**sit, "d4": d4})["result"])
+    return results.count("RET") / 4.0, results.count("DER") / 4.0
+
+
+def exchange(state: Battle, a: str, b: str, *, charging: bool = False) -> float:
+    """:meth:`Reading.exchange` on a fresh reading of ``state``."""
+    return Reading(state).exchange(a, b, charging)
+
+
+# --- orders that follow the odds ---------------------------------------------------------------------
+def favoured_sets(state: Battle, side: str, units: list[Unit], opts: dict) -> list[dict]:
+    """Two typical sets of orders read off the referee's melee odds (:meth:`Reading.exchange`), for
+    :func:`.orders.typical_sets` (what ``legal_actions`` lists; any set stays legal): each unit
+    reforms if disordered, else charges the enemy in reach it beats by the most (with the charge
+    modifier), else fires if it can, else advances if it beats the nearest enemy; otherwise it
+    holds (first set) or falls back (second set)."""
+    if not units:
+        return []
+    rd = Reading(state)
+    enemies = [p for p in rd.pieces.values() if p.u.side != side]
+    out = []
+    for otherwise in ("attendre", "se_retirer"):
+        chosen = {}
+        for u in units:
+            o = opts.get(u.id, {})
+            if u.id not in rd.pieces:
+                continue
+            if "reformer" in o:
+                chosen[u.id] = ("reformer", None)
+                continue
+            charge = o.get("charger")
+            best = None
+            for t in (charge or {}).get("targets") or []:
+                if t in rd.pieces:
+                    v = rd.charge(u.id, t)
+                    if v > 0 and (best is None or v > best[0]):
+                        best = (v, t)
+            if best is not None:
+                chosen[u.id] = ("charger", best[1])
+                continue
+            if "tirer" in o:
+                chosen[u.id] = ("tirer", None)
+                continue
+            nearest = min(enemies, key=lambda e: rd.gap(u.id, e.u.id), default=None)
+            favoured = nearest is not None and rd.exchange(u.id, nearest.u.id) > 0
+            for oid in (("avancer",) if favoured else (otherwise, "attendre")):
+                if oid in o:
+                    chosen[u.id] = (oid, None)
+                    break
+        out.append(chosen)
+    return out

@@ -1,0 +1,278 @@
+"""The computer players on a Les Guerres Fleuries battle (issue 13 item 6): legal complete games,
+the enemy's face-down orders never reach the search (determinize) nor the evaluation, the
+evaluation's range and symmetry, the weights file, and the chance outcomes the search enumerates."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from oriflamme.ai import search
+from oriflamme.ai.players import SearchPlayer
+from oriflamme.ai.simulate import GameSpec, play_game
+from oriflamme.core.chance import TooManyDice, enumerate_outcomes
+from oriflamme.core.record import Game
+from oriflamme.rulesets.guerres_fleuries.battle import evaluation, orders as orders_mod
+from oriflamme.rulesets.guerres_fleuries.battle.actions import Action
+
+from .battle_engine_kit import SCENARIO, game, ruleset, to_phase
+
+
+
+def short_scenario(turns: int = 2):
+    """The bundled scenario cut to ``turns`` turns (the battle then ends on OR-GF33's turn limit)."""
+    rs = ruleset()
+    doc = copy.deepcopy(rs.scenario_to_json(rs.load_scenario(SCENARIO)))
+    doc["turns"] = turns
+    return rs.scenario_from_json(doc, "short battle")
+
+
+def orders_of(state, side):
+    return {u.id: (u.order, u.target) for u in state.side_units(side) if u.order is not None}
+
+
+def b_to_give_orders(seed: str = "ai-hidden", pick: int = 0):
+    """A game in turn 1, phase 3, side A's orders given face down (the ``pick``-th typical set),
+    side B to give its own."""
+    g = game(seed)
+    to_phase(g, 3)
+    rs = g.ruleset
+    assert rs.to_act(g.state) == "A"
+    sets = [a for a in rs.legal_actions(g.state, "A") if a.type == "orders"]
+    g.apply(sets[pick % len(sets)])
+    assert rs.to_act(g.state) == "B" and not g.state.revealed
+    return g
+
+
+# --- complete games, legal ------------------------------------------------------------------------
+@pytest.mark.parametrize("level,seat", [("easy", "A"), ("normal", "B")])
+def test_a_computer_plays_a_complete_battle_legally(level, seat):
+    """Every action goes through the checked ``Game.apply`` (an illegal choice raises), and the
+    battle ends (here on the turn limit of a 2-turn cut of the bundled scenario)."""
+    rs = ruleset()
+    sc = short_scenario(2)
+    g = Game(rs, sc, seed=f"ai-legal-{level}")
+    players = {seat: SearchPlayer(level, rs, seed=3, nodes=60, deterministic=True)}
+    rnd = random.Random(5)
+    decisions = 0
+    while not g.outcome().over:
+        side = g.to_act()
+        legal = rs.legal_actions(g.state, side)
+        if side == seat:
+            a = players[seat].choose(g.state, side)
+            assert a in legal
+            decisions += 1
+        else:
+            a = rnd.choice(legal)
+        g.apply(a)
+    assert g.outcome().over and decisions > 5
+
+
+def test_simulate_plays_a_battle_to_its_end():
+    """``oriflamme simulate``'s game function plays a GF battle between two computer players."""
+    rs = ruleset()
+    from oriflamme.ai import simulate
+    simulate._scenario.cache_clear()
+    out = play_game(GameSpec(rs, SCENARIO, "random", "random", 4, 0))
+    assert out["winner"] in ("A", "B", None) and out["actions"] > 20
+
+
+# --- hidden orders --------------------------------------------------------------------------------
+def test_determinize_redraws_the_enemy_orders_given_face_down():
+    g = b_to_give_orders(pick=1)  # A: everyone waits
+    st = g.state
+    rs = g.ruleset
+    hidden = evaluation.hidden_units(st, "B")
+    assert hidden and set(hidden) == set(orders_of(st, "A"))
+    # what B may draw: the typical sets A could have given
+    blank = st.clone()
+    for uid in hidden:
+        blank.units[uid].order = blank.units[uid].target = None
+    possible = [{u: v for u, v in s.items()} for s in orders_mod.typical_sets(blank, "A")]
+    drawn = set()
+    for k in range(30):
+        copy_ = rs.determinize(st, "B", random.Random(k))
+        got = orders_of(copy_, "A")
+        assert got in possible
+        drawn.add(json.dumps(sorted(got.items())))
+        # the copy's own log no longer names the true orders either
+        ev = next(e for e in reversed(copy_.log) if e.get("type") == "orders" and e.get("private") == "A")
+        assert {u: (o["order"], o["target"]) for u, o in ev["orders"].items()} == got
+    assert len(drawn) > 1  # redrawn, not copied
+    # A sees its own orders: nothing hidden from A; after the reveal nothing is hidden at all
+    assert evaluation.hidden_units(st, "A") == []
+    assert orders_of(rs.determinize(st, "A", random.Random(0)), "A") == orders_of(st, "A")
+
+
+def test_determinize_does_not_depend_on_the_hidden_orders():
+    """Two games alike but for side A's face-down orders: B's determinized copies are the same,
+    digest for digest, so nothing of A's true orders reaches B's search."""
+    rs = ruleset()
+    g1, g2 = b_to_give_orders(pick=0), b_to_give_orders(pick=1)
+    assert orders_of(g1.state, "A") != orders_of(g2.state, "A")
+    for k in range(5):
+        c1 = rs.determinize(g1.state, "B", random.Random(k))
+        c2 = rs.determinize(g2.state, "B", random.Random(k))
+        assert rs.digest(c1) == rs.digest(c2)
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_a_decision_does_not_depend_on_the_enemy_hidden_orders(level):
+    rs = ruleset()
+    picks = []
+    for pick in (0, 1, 2):
+        g = b_to_give_orders(pick=pick)
+        p = SearchPlayer(level, rs, seed=11, nodes=120, deterministic=True)
+        picks.append(rs.action_to_json(p.choose(g.state, "B")))
+    assert picks[0] == picks[1] == picks[2]
+
+
+def test_the_evaluation_reads_no_hidden_order():
+    rs = ruleset()
+    values = {rs.evaluate(b_to_give_orders(pick=p).state, "B") for p in range(4)}
+    assert len(values) == 1
+
+
+# --- the evaluation ------------------------------------------------------------------------------------
+def sampled_states(seed: int, steps: int = 120, every: int = 6):
+    rs = ruleset()
+    g = game(f"ai-eval-{seed}")
+    rnd = random.Random(seed)
+    out = []
+    for n in range(steps):
+        if g.outcome().over:
+            break
+        g.apply(rnd.choice(rs.legal_actions(g.state, g.to_act())))
+        if n % every == 0:
+            out.append(g.state.clone())
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_evaluation_is_bounded_and_antisymmetric(seed):
+    rs = ruleset()
+    for st in sampled_states(seed):
+        a, b = rs.evaluate(st, "A"), rs.evaluate(st, "B")
+        assert -1.0 <= a <= 1.0 and -1.0 <= b <= 1.0
+        hidden = evaluation.hidden_units(st, "A") or evaluation.hidden_units(st, "B")
+        own_orders = 3 <= st.phase <= 6 and not st.revealed and any(st.orders_in.values())
+        if not hidden and not own_orders:
+            assert a == pytest.approx(-b, abs=1e-9)
+        else:  # a side's own orders count for it alone before the reveal
+            assert abs(a + b) < 0.5
+
+
+def test_the_end_of_the_battle_is_worth_one():
+    rs = ruleset()
+    st = sampled_states(3, steps=10)[-1]
+    st.over, st.winner = True, "B"
+    assert rs.evaluate(st, "B") == 1.0 and rs.evaluate(st, "A") == -1.0
+    st.winner = None
+    assert rs.evaluate(st, "A") == 0.0
+
+
+def test_losses_and_routs_lower_a_side_value():
+    rs = ruleset()
+    st = sampled_states(4, steps=10)[-1]
+    base = rs.evaluate(st, "A")
+    hurt = st.clone()
+    victim = hurt.side_units("A")[0]
+    victim.figures -= 5
+    assert rs.evaluate(hurt, "A") < base
+    routed = st.clone()
+    routed.side_units("A")[0].status = "rout"
+    assert rs.evaluate(routed, "A") < base
+    assert rs.evaluate(routed, "B") > rs.evaluate(st, "B")
+
+
+def test_closing_in_pays_the_side_that_wins_the_melee():
+    """Two units brought together: the exchange the referee's percentages give decides whom the
+    closeness favours (a Saurian A-class unit against Aztec C-class slingers)."""
+    rs = ruleset()
+    st = game("ai-close").state.clone()
+    strong, weak = st.units["B3"], st.units["A4"]
+    ex = evaluation.exchange(st, "B3", "A4")
+    assert ex > 0  # the referee's melee percentages favour the Saurians
+    far = rs.evaluate(st, "B")
+    strong.x, strong.y = weak.x, weak.y - weak.depth / 2 - strong.depth / 2 - 8
+    assert rs.evaluate(st, "B") > far
+
+
+def test_the_melee_odds_come_from_the_referee():
+    st = game("ai-odds").state
+    a, b = st.units["A1"], st.units["B2"]
+    from oriflamme.rulesets.guerres_fleuries.referee import adjudicate
+    sit = {"kind": "melee", "attacker": a.race, "target_armour": b.armour, "target": "unit",
+           "figures_in_contact": evaluation.in_contact_count(a, b), "weapon": a.melee_weapon,
+           "attacker_class": a.klass, "ranks": a.ranks}
+    if b.shields:
+        sit["modifiers"] = [{"modifier": "enemy_shields"}]
+    r = adjudicate(sit)
+    assert evaluation.melee_kills(a, b) == pytest.approx(r["eliminated"] + r["extra_if_d100_at_most"] / 100)
+
+
+def test_the_weights_file_is_validated(tmp_path):
+    good = evaluation.DATA.read_text(encoding="utf-8")
+    assert evaluation.load_weights().weights.ref_points.startswith("OR-GF33")
+    bad = tmp_path / "ai_evaluation.toml"
+    bad.write_text(good.replace("threats = 3.0", "threats = -1"), encoding="utf-8")
+    with pytest.raises(ValueError, match="threats"):
+        evaluation.load_weights(str(bad))
+    bad.write_text(good + "\n[extra]\nx = 1\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="extra"):
+        evaluation.load_weights(str(bad))
+
+
+# --- what the search asks of the ruleset ------------------------------------------------------------
+def test_command_test_outcomes_are_exact():
+    """The two outcomes of a command test (read from its threshold) agree with the generic
+    enumeration of its 100 faces."""
+    g = game("ai-command")
+    to_phase(g, 2)
+    rs = g.ruleset
+    a = rs.legal_actions(g.state)[0]
+    assert a.type == "command_test"
+
+    def label(events):
+        return next(e for e in events if e["type"] == "command_test")["result"]
+    fast = {o.label: o.probability for o in rs.chance_outcomes(g.state, a)}
+    slow = {o.label: o.probability for o in enumerate_outcomes(rs, g.state, a, max_dice=1, label_of=label)}
+    assert fast == slow and sum(fast.values()) == 1
+
+
+def test_orders_that_roll_a_d4_first_are_sampled_not_enumerated():
+    """Side B's orders lead to the reveal, where a charge's morale test rolls a d4: the generic
+    enumeration would feed it d100 faces; the ruleset says TooManyDice and the search samples."""
+    rs = ruleset()
+    for seed in range(12):
+        g = b_to_give_orders(seed=f"ai-d4-{seed}", pick=2)
+        for a in rs.legal_actions(g.state, "B"):
+            trial = rs.clone(g.state)
+            try:
+                rs.apply_unchecked(trial, a)
+                continue
+            except Exception:  # noqa: BLE001 - DiceSealed: it rolls
+                pass
+            with pytest.raises(TooManyDice):
+                rs.chance_outcomes(g.state, a)
+            kids = search.expand(rs, g.state, a, random.Random(0), search.Budget(1000))
+            assert abs(sum(p for p, _ in kids) - 1) < 1e-9
+            return
+    pytest.skip("no orders that roll in these games")
+
+
+def test_the_search_groups_moves_by_unit_and_orders_as_one_choice():
+    g = game("ai-groups")
+    to_phase(g, 6)
+    rs = g.ruleset
+    acts = rs.legal_actions(g.state)
+    keys = {search.group_key(rs, a) for a in acts if a.type == "move"}
+    assert keys == {("move", a.unit) for a in acts if a.type == "move"}
+    picked = search.candidates(rs, acts, random.Random(0), per_group=2, cap=40)
+    assert any(rs.is_pass(a) for a in picked)
+    assert {a.unit for a in picked if a.type == "move"} == {a.unit for a in acts if a.type == "move"}
+    assert isinstance(acts[0], Action)
