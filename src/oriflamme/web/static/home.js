@@ -207,7 +207,9 @@
     try {
       const ex = await api("GET", "/api/rulesets/" + encodeURIComponent(r.id) + "/army/examples");
       for (const [id, doc] of Object.entries(ex.examples || {})) {
-        list.push({ key: "example:" + id, label: () => `${doc.name || id} (${t("home.from_armies.example")})`, load: async () => doc });
+        // an example's name in the page's language when the client has it, else the document's
+        const named = () => { const k = "home.from_armies.example." + id, n = t(k); return n !== k ? n : doc.name || id; };
+        list.push({ key: "example:" + id, label: () => `${named()} (${t("home.from_armies.example")})`, load: async () => doc });
       }
     } catch (e) { /* no examples */ }
     let owner = null;

@@ -18,6 +18,9 @@
       "home.from_armies.table": "Table",
       "home.from_armies.army": "Army of {side}",
       "home.from_armies.example": "example",
+      // the bundled example armies' names, by file (their documents name them in English)
+      "home.from_armies.example.aztec-host": "Aztec host of Tlacopan",
+      "home.from_armies.example.saurian-warband": "Saurian warband of the black swamp",
       "home.from_armies.mine": "yours",
       "home.from_armies.none": "no valid army yet",
       "army.saved": "Your armies",
@@ -302,6 +305,8 @@
       "home.from_armies.table": "Table",
       "home.from_armies.army": "Armée de {side}",
       "home.from_armies.example": "exemple",
+      "home.from_armies.example.aztec-host": "Armée aztèque de Tlacopan",
+      "home.from_armies.example.saurian-warband": "Bande saurienne du marais noir",
       "home.from_armies.mine": "la vôtre",
       "home.from_armies.none": "pas encore d'armée valide",
       "army.saved": "Vos armées",
