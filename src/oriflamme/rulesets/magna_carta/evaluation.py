@@ -256,7 +256,10 @@ def evaluate(state, side: str) -> float:
         pull = 0.5 * min(1.0, s_contesters / max(1e-9, s_holders) * _side_power(contesters, holders))
         urgency = 0.3 + 0.7 * progress
         obj = (urgency * (w.objectives * min(1.0, held / need) + w.objective_spare * min(1.0, max(0, held - need)))
-               + w.objective_approach * (urgency * sum(near) / want - pull * closeness(contesters))
+               # half the pull on the whole band (it advances together: a lone runner dies), half on
+               # the assigned holders, more as the end nears
+               + w.objective_approach * (0.5 * closeness(holders) + 0.5 * urgency * sum(near) / want
+                                         - pull * closeness(contesters))
                - w.objective_late * sum(late) / want)
         score += obj if objective_side == side else -obj
 
