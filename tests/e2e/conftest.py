@@ -204,6 +204,27 @@ def fixture_server(tmp_path):
     registry.unregister(rs.id)
 
 
+@pytest.fixture
+def app_server(tmp_path):
+    """An in-process server (the web app in a thread) on a free port and a fresh database: its URL."""
+    import threading
+
+    import uvicorn
+
+    from oriflamme.web.app import create_app
+
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(create_app(tmp_path / "app.sqlite3"), host="127.0.0.1", port=port,
+                                        log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    while not srv.started:
+        th.join(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    th.join(10)
+
+
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)

@@ -4,31 +4,13 @@ a click on a unit then on an offered action commits it."""
 
 from __future__ import annotations
 
-import socket
-import threading
-
 import pytest
 from playwright.sync_api import Page, expect
 
 
-
 @pytest.fixture
-def lb_server(tmp_path):
-    import uvicorn
-
-    from oriflamme.web.app import create_app
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(tmp_path / "lb.sqlite3"), host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    while not srv.started:
-        th.join(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
+def lb_server(app_server):
+    return app_server
 
 
 def test_the_module_draws_the_board_and_a_unit_acts(page: Page, lb_server, artifacts):

@@ -17,11 +17,11 @@ def test_the_seed_is_beside_the_project():
     assert SEED.exists() and "GUERRES FLEURIES" in line(5)
 
 
-def test_registered_with_no_battle_yet():
+def test_registered_with_its_bundled_battle():
     rs = registry.get("guerres-fleuries")
     assert isinstance(rs, GuerresFleuries) and rs.die_sides == 100
-    assert rs.scenario_ids() == []
-    with pytest.raises(OriflammeError, match="part 2"):
+    assert "battle-of-the-flowers" in rs.scenario_ids()
+    with pytest.raises(OriflammeError, match="no such scenario"):
         rs.load_scenario("anything")
 
 

@@ -250,7 +250,8 @@ class Ruleset(ABC):
 
     def info(self) -> dict:
         return {"id": self.id, "title": self.title, "title_fr": self.title_fr or self.title, "base": self.base,
-                "scenarios": self.scenario_ids(), "army_builder": self.has_army_builder()}
+                "scenarios": self.scenario_ids(), "army_builder": self.has_army_builder(),
+                "battle_from_armies": self.battle_from_armies()}
 
     # --- web UI hooks (the web app's only way into a ruleset; generic defaults) ---------------
     # Added for the web adapter (oriflamme.web). Each has a default that works for any ruleset;
@@ -369,6 +370,19 @@ class Ruleset(ABC):
         """The bundled example armies, by id (army documents); empty by default."""
         return {}
 
+    def scenario_from_armies(self, armies: dict[str, dict], base: Any) -> Any:
+        """A battle between armies built with the army builder: the scenario ``base`` (its
+        table, its turns) with ``armies`` (side id -> army document) in place of its own, checked
+        like any scenario (a malformed or invalid army raises
+        :class:`~oriflamme.core.errors.OriflammeError` naming the side and the field). Default:
+        this ruleset cannot (``info()["battle_from_armies"]`` says which rulesets can)."""
+        from .errors import OriflammeError
+        raise OriflammeError(f"this ruleset ({self.id}) cannot set a battle from army documents")
+
+    def battle_from_armies(self) -> bool:
+        """True when :meth:`scenario_from_armies` is overridden (the lobby offers the choice)."""
+        return type(self).scenario_from_armies is not Ruleset.scenario_from_armies
+
     def army_roll(self, doc: dict, request: dict, dice) -> dict:
         """A roll the army list itself asks for (a magic weapon's curse): ``request`` names it,
         ``dice`` is a :class:`~oriflamme.core.dice.Dice`. Returns ``{"army": updated document,
@@ -391,6 +405,12 @@ class Ruleset(ABC):
         right for a ruleset that hides nothing; a ruleset with hidden information overrides it,
         or its computer players would search positions they are not allowed to know."""
         return self.clone(state)
+
+    def private_action(self, action) -> bool:
+        """True for an action whose content the other sides may not see when it is taken (face-down
+        orders): the web app then shows them only that the side acted, not the computer's
+        explanation of it (AI, UI). Default: every action is public."""
+        return False
 
     def is_pass(self, action) -> bool:
         """True for an action that only passes (ends a step doing nothing): random players

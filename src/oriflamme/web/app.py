@@ -47,6 +47,8 @@ class NewGame(BaseModel):
     seed: int | None = Field(default=None, ge=0, lt=2**31, description="hot seat only")
     #: computer seats (issue 14): a level for the second side, or side -> level (online games)
     ai: str | dict[str, str] | None = Field(default=None, description="computer seats: a level (easy, normal, hard, random) for the second side, or {side: level}; online games only")
+    #: a battle between two armies built with the army builder (rulesets with battle_from_armies)
+    armies: dict[str, dict[str, Any]] | None = Field(default=None, description="side -> army document (the army builder's format): the scenario's table with these armies instead of its own (rulesets whose /api/rulesets entry says battle_from_armies)")
 
 
 class PostAction(BaseModel):
@@ -283,7 +285,8 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
         body = await _body(request, NewGame)
         guard.new_game(_client(request))
         try:
-            game_id, seats = await hub.run_in_thread(hub.create, body.scenario, body.mode, body.seed, body.ruleset, body.ai)
+            game_id, seats = await hub.run_in_thread(hub.create, body.scenario, body.mode, body.seed, body.ruleset, body.ai,
+                                                   body.armies)
         except BaseException:
             guard.game_not_created(_client(request))  # only games made count against the hourly cap
             raise

@@ -119,7 +119,8 @@ class Hub:
 
     # --- creation and loading ---------------------------------------------------------------
     def create(self, scenario_id: str, mode: str, seed: int | None = None,
-               ruleset_id: str | None = None, bots: dict[str, str] | None = None) -> tuple[str, dict[str, str]]:
+               ruleset_id: str | None = None, bots: dict[str, str] | None = None,
+               armies: dict[str, dict] | None = None) -> tuple[str, dict[str, str]]:
         """A new game (run in a worker thread: the caller starts the computer seats with
         :meth:`kick` once back on the event loop)."""
         if mode not in ("hotseat", "online"):
@@ -140,6 +141,13 @@ class Hub:
             scenario = rs.load_scenario(scenario_id)
         except OriflammeError as exc:
             raise HubError(500, "bad_scenario", str(exc)) from None
+        if armies is not None:  # a battle between two armies of the army builder, on this scenario's table
+            if not rs.battle_from_armies():
+                raise HubError(422, "bad_request", f"field armies: the ruleset {rs.id!r} cannot set a battle from armies")
+            try:
+                scenario = rs.scenario_from_armies(armies, scenario)
+            except OriflammeError as exc:
+                raise HubError(422, "bad_army", f"field armies: {exc}") from None
         bots = self._check_bots(rs, scenario, mode, bots or {})
         game = Game(rs, scenario, new_secret() if seed is None else seed)
         game_id = secrets.token_urlsafe(9)
@@ -295,21 +303,44 @@ class Hub:
             "version": live.version, "can_act": acting, "dice_commitment": g.commitment,
             "sides": [s.to_json() for s in rs.sides(g.scenario)],
             "undo": self._undo_info(live, seat),
-            "ai": dict(live.bots), "ai_notes": list(live.ai_notes[-20:]),
+            "ai": dict(live.bots), "ai_notes": [self._note_for(n, side) for n in live.ai_notes[-20:]],
         })
         if over:
             out["dice_seed"] = g.secret_seed  # the game is over: the dice can be checked
         return out
 
+    @staticmethod
+    def _note_for(note: dict, side: str | None) -> dict:
+        """A computer's explanation as ``side`` may see it: a private action (face-down orders,
+        ``Ruleset.private_action``) of another side keeps only when and who."""
+        if not note.get("private") or note.get("side") == side:
+            return note
+        return {"version": note.get("version"), "side": note.get("side"), "level": note.get("level"),
+                "private": True, "text": "The computer acted face down.", "text_fr": "L'ordinateur a joué face cachée."}
+
     def record(self, live: LiveGame, seat: str) -> dict:
         """The record a seat may download: the seed only when the game is over; while it runs,
-        the log the seat may see."""
+        the log the seat may see and the other sides' private actions reduced to who acted."""
         g = live.game
         rec = g.record()
         if not g.outcome().over:
+            side = self.acting_side(live, seat)
             rec["seed"] = None
-            rec["events"] = list(g.ruleset.visible_events(g.state, self.acting_side(live, seat), 0))
+            rec["events"] = list(g.ruleset.visible_events(g.state, side, 0))
+            rec["actions"] = [self._action_for(g.ruleset, a, side) for a in rec["actions"]]
         return rec
+
+    @staticmethod
+    def _action_for(rs, data: dict, side: str | None) -> dict:
+        """A running game's action as ``side`` may see it: another side's private action (face-down
+        orders, ``Ruleset.private_action``) keeps only its type and side."""
+        if not isinstance(data, dict) or data.get("side") == side:
+            return data
+        try:
+            private = rs.private_action(rs.action_from_json(data))
+        except Exception:  # noqa: BLE001 - an action the ruleset cannot read is shown as it is
+            private = False
+        return {"type": data.get("type"), "side": data.get("side"), "private": True} if private else data
 
     def moves(self, live: LiveGame, seat: str, key: str) -> dict:
         """One piece's options (the list a view leaves out, e.g. a rider's moves), for the seat
@@ -453,6 +484,7 @@ class Hub:
                 await self.run_in_thread(self._commit, live, side, action)
                 if note is not None:
                     live.ai_notes.append({"version": live.version, "side": side,
+                                          "private": rs.private_action(action),
                                           "action": rs.action_to_json(action),
                                           "label": label,
                                           **note.to_json()})

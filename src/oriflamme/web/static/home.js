@@ -54,9 +54,10 @@
           el("dt", {}, t("home.sides")),
           el("dd", {}, s.sides.map((sd) => el("span", { class: "side-chip side-" + sd.id }, pick(sd, "name")))),
           el("dt", {}, t("home.turns")), el("dd", {}, String(s.turns)),
-          el("dt", {}, t("home.weather")), el("dd", {}, t("weather." + s.weather).startsWith("weather.") ? human(s.weather) : t("weather." + s.weather)),
-          el("dt", {}, t("home.size")), el("dd", {}, `${s.size[0]} × ${s.size[1]}`),
-          el("dt", {}, t("home.characters")), el("dd", {}, String(s.characters)),
+          // the facts a ruleset's scenario may not have (a table game has no weather, its size is in cm)
+          s.weather ? [el("dt", {}, t("home.weather")), el("dd", {}, t("weather." + s.weather).startsWith("weather.") ? human(s.weather) : t("weather." + s.weather))] : null,
+          s.size || s.table ? [el("dt", {}, t("home.size")), el("dd", {}, s.size ? `${s.size[0]} × ${s.size[1]}` : `${s.table[0]} × ${s.table[1]} cm`)] : null,
+          s.characters !== undefined ? [el("dt", {}, t("home.characters")), el("dd", {}, String(s.characters))] : null,
         ),
         el("p", { class: "victory" }, el("strong", {}, t("home.victory") + " — "), pick(s, "victory") || s.victory),
         el("label", { class: "edition-label" }, t("home.edition"), " ", editionSelect),
@@ -165,6 +166,7 @@
   I18N.mountSwitch(document.getElementById("lang-switch"), () => {
     render();
     renderBuilders();
+    renderFromArmies();
     if (lastGame && !document.getElementById("links-dialog").hidden) showLinks(...lastGame);
   });
   I18N.apply();
@@ -178,6 +180,103 @@
     for (const r of withBuilder) {
       box.appendChild(el("a", { class: "btn primary", href: "/army/" + encodeURIComponent(r.id), testid: "army-builder-" + r.id },
         t("home.army_builder") + " — " + pick(r, "title")));
+    }
+  }
+
+  /* a battle between two armies of the army builder (rulesets whose entry says battle_from_armies):
+   * a bundled scenario's table, an army per side — an example or one of the owner's saved armies
+   * (the builder's token in this browser) — sent with POST /api/games {armies} (docs/api.md) */
+  const OWNER_KEY = "oriflamme.owner";
+  const armyChoices = {};   // ruleset id -> [{key, label, load()}]
+
+  async function loadArmyChoices(r) {
+    const list = [];
+    try {
+      const ex = await api("GET", "/api/rulesets/" + encodeURIComponent(r.id) + "/army/examples");
+      for (const [id, doc] of Object.entries(ex.examples || {})) {
+        list.push({ key: "example:" + id, label: () => `${doc.name || id} (${t("home.from_armies.example")})`, load: async () => doc });
+      }
+    } catch (e) { /* no examples */ }
+    let owner = null;
+    try { owner = localStorage.getItem(OWNER_KEY); } catch (e) { /* private mode */ }
+    if (owner) {
+      try {
+        const res = await fetch("/api/armies?ruleset=" + encodeURIComponent(r.id), { headers: { "X-Owner": owner } });
+        const mine = res.ok ? (await res.json()).armies || [] : [];
+        for (const a of mine.filter((x) => x.valid)) {
+          list.push({ key: "saved:" + a.id, label: () => `${a.name} — ${a.total_points} pts (${t("home.from_armies.mine")})`,
+                      load: async () => {
+                        const r2 = await fetch("/api/armies/" + encodeURIComponent(a.id), { headers: { "X-Owner": owner } });
+                        if (!r2.ok) throw new Error(t("error.http", { status: r2.status }));
+                        return (await r2.json()).army;
+                      } });
+        }
+      } catch (e) { /* the saved armies stay out */ }
+    }
+    armyChoices[r.id] = list;
+  }
+
+  function renderFromArmies() {
+    let box = document.getElementById("from-armies");
+    const able = Object.values(rulesets).filter((r) => r.battle_from_armies && r.army_builder && (r.scenarios || []).length);
+    if (!able.length) { if (box) box.remove(); return; }
+    if (!box) {
+      box = el("section", { id: "from-armies", class: "army-builders from-armies", testid: "from-armies" });
+      const anchor = document.getElementById("army-builders");
+      anchor.parentNode.insertBefore(box, anchor.nextSibling);
+    }
+    box.innerHTML = "";
+    box.appendChild(el("h2", {}, t("home.from_armies")));
+    for (const r of able) {
+      const choices = armyChoices[r.id] || [];
+      const scs = (scenarios || []).filter((s) => s.editions.includes(r.id));
+      const tableSel = el("select", { testid: "from-armies-table-" + r.id },
+        scs.map((s) => el("option", { value: s.id }, pick(s, "name"))));
+      const sidesOf = () => ((scs.find((s) => s.id === tableSel.value) || scs[0] || {}).sides || []);
+      const armySels = {};
+      const sideRow = el("div", { class: "card-actions" });
+      const drawSides = () => {
+        sideRow.innerHTML = "";
+        sidesOf().forEach((sd, i) => {
+          const sel = el("select", { testid: `from-armies-${r.id}-${sd.id}` },
+            choices.length ? choices.map((c) => el("option", { value: c.key }, c.label()))
+                           : [el("option", { value: "" }, t("home.from_armies.none"))]);
+          if (choices.length > 1) sel.selectedIndex = i % choices.length;
+          armySels[sd.id] = sel;
+          sideRow.appendChild(el("label", {}, t("home.from_armies.army", { side: pick(sd, "name") }), " ", sel));
+        });
+      };
+      tableSel.addEventListener("change", drawSides);
+      drawSides();
+      const go = (mode) => createFromArmies(r, tableSel.value, sidesOf(), armySels, mode);
+      box.appendChild(el("article", { class: "scenario-card", testid: "from-armies-card-" + r.id },
+        el("h3", {}, pick(r, "title")),
+        el("p", { class: "desc" }, t("home.from_armies.help")),
+        el("label", { class: "edition-label" }, t("home.from_armies.table"), " ", tableSel),
+        sideRow,
+        el("div", { class: "card-actions" },
+          el("button", { type: "button", class: "btn primary", testid: "from-armies-hotseat-" + r.id, disabled: !choices.length,
+                         onclick: () => go("hotseat") }, t("home.hotseat")),
+          el("button", { type: "button", class: "btn", testid: "from-armies-online-" + r.id, disabled: !choices.length,
+                         onclick: () => go("online") }, t("home.online")))));
+    }
+  }
+
+  async function createFromArmies(r, scenario, sides, armySels, mode) {
+    document.body.classList.add("busy");
+    try {
+      const armies = {};
+      for (const sd of sides) {
+        const c = (armyChoices[r.id] || []).find((x) => x.key === armySels[sd.id].value);
+        if (c) armies[sd.id] = await c.load();
+      }
+      const g = await api("POST", "/api/games", { scenario, ruleset: r.id, mode, armies });
+      if (mode === "hotseat") { location.assign(g.links.hotseat); return; }
+      showLinks(g, scenario);
+    } catch (e) {
+      toast(e.message);
+    } finally {
+      document.body.classList.remove("busy");
     }
   }
 
@@ -199,6 +298,8 @@
       scenarios = group(d.scenarios);
       render();
       renderBuilders();
+      return Promise.all(Object.values(rulesets).filter((x) => x.battle_from_armies && x.army_builder).map(loadArmyChoices))
+        .then(renderFromArmies);
     })
     .catch((e) => { document.getElementById("scenarios").textContent = e.message; toast(e.message); });
 })();

@@ -1,0 +1,170 @@
+"""The actions of a battle (their JSON codec) and its log.
+
+======================  =====================================================================
+``place``               deployment (turn 0): put a unit at (x, y, heading) in the side's zone
+``end_phase``           the side has finished the step (deployment, its moves of phase 6)
+``command_test``        phase 2: roll one unit's command test (d100)
+``orders``              phase 3: ALL the side's orders at once, face down:
+                        ``{"orders": {uid: {"order": id, "target": uid | null}}}``
+``move``                phase 6: move one unit to (x, y, heading)
+``react``               phase 5: a charged unit's reaction: stand, counter_charge, evade, fire
+                        (any but stand rolls the reaction test, d100)
+``cast``                a priest's spell, at once, in one of its side's steps (phases 2, 3, 6):
+                        ``{"unit": caster, "spell": id, "target": unit id | null}`` (OR-GF40)
+======================  =====================================================================
+
+Every event has ``n``, ``turn``, ``phase``, ``type``, ``side``, ``text``/``text_fr`` and ``ref``;
+a ruling (``explanation``, ``citations``) where dice or a table decided. An event with
+``private`` is seen only by that side (its orders before they are revealed).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from oriflamme.core.errors import IllegalAction
+
+from .state import SIDES, Battle, plain
+
+TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test": ("unit",),
+         "orders": ("orders",), "move": ("unit", "x", "y", "heading"), "cast": ("unit", "spell", "target"),
+         "react": ("unit", "reaction")}
+ORDER_FIELDS = ("order", "target")
+MAX_UNITS = 200
+
+
+@dataclass(frozen=True)
+class Action:
+    type: str
+    side: str
+    unit: str | None = None
+    x: float | None = None
+    y: float | None = None
+    heading: float | None = None
+    orders: tuple | None = None  # ((uid, order id, target | None), …) sorted by uid
+    spell: str | None = None
+    target: str | None = None
+    reaction: str | None = None
+
+    def to_json(self) -> dict:
+        out: dict = {"type": self.type, "side": self.side}
+        for k in TYPES[self.type]:
+            if k == "orders":
+                out["orders"] = {uid: {"order": oid, "target": tgt} for uid, oid, tgt in self.orders}
+            else:
+                out[k] = getattr(self, k)
+        return out
+
+    def order_map(self) -> dict[str, tuple[str, str | None]]:
+        return {uid: (oid, tgt) for uid, oid, tgt in (self.orders or ())}
+
+
+def _number(data: dict, key: str) -> float:
+    v = data.get(key)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise IllegalAction(f"field {key}: expected a number (cm or degrees), got {v!r:.40}")
+    return float(v)
+
+
+def orders_tuple(orders) -> tuple:
+    if not isinstance(orders, dict):
+        raise IllegalAction('field orders: expected {unit id: {"order": id, "target": unit id or null}}')
+    if len(orders) > MAX_UNITS:
+        raise IllegalAction(f"field orders: more than {MAX_UNITS} units")
+    out = []
+    for uid, o in orders.items():
+        if not isinstance(o, dict):
+            raise IllegalAction(f'field orders.{uid}: expected {{"order": id, "target": unit id or null}}')
+        extra = set(o) - set(ORDER_FIELDS)
+        if extra:
+            raise IllegalAction(f"field orders.{uid}: unknown field {sorted(map(str, extra))[0]} "
+                                f"(an order has order and target)")
+        if not isinstance(o.get("order"), str):
+            raise IllegalAction(f"field orders.{uid}.order: expected an order id")
+        tgt = o.get("target")
+        if tgt is not None and not isinstance(tgt, str):
+            raise IllegalAction(f"field orders.{uid}.target: expected a unit id or null")
+        out.append((str(uid), o["order"], tgt))
+    return tuple(sorted(out))
+
+
+def action_from_json(data) -> Action:
+    if not isinstance(data, dict):
+        raise IllegalAction(f"an action must be a JSON object (got {data!r:.60})")
+    kind = data.get("type")
+    if kind not in TYPES:
+        raise IllegalAction(f"field type: expected one of {', '.join(TYPES)} (got {kind!r:.40})")
+    side = data.get("side")
+    if side not in SIDES:
+        raise IllegalAction(f"field side: expected A or B (got {side!r:.20})")
+    fields = TYPES[kind]
+    extra = set(data) - {"type", "side", *fields}
+    if extra:
+        raise IllegalAction(f"unknown field(s) for {kind}: {', '.join(sorted(map(str, extra)))}")
+    vals: dict = {}
+    for f in fields:
+        if f not in data:
+            raise IllegalAction(f"field {f}: missing for {kind}")
+        if f in ("unit", "spell", "reaction"):
+            if not isinstance(data[f], str):
+                raise IllegalAction(f"field {f}: expected {'a unit' if f == 'unit' else 'a spell'} id")
+            vals[f] = data[f]
+        elif f == "target":
+            if data[f] is not None and not isinstance(data[f], str):
+                raise IllegalAction("field target: expected a unit id or null")
+            vals[f] = data[f]
+        elif f == "orders":
+            vals[f] = orders_tuple(data[f])
+        else:
+            vals[f] = _number(data, f)
+    return Action(kind, side, **vals)
+
+
+def choice_of(data: dict) -> str:
+    """The choice an action makes: a move's or a placement's destination and an orders action's
+    orders are its free parameters (legal_actions lists samples; apply checks any)."""
+    import json
+    if isinstance(data, dict) and data.get("type") in ("move", "place"):
+        return json.dumps({"type": data["type"], "side": data.get("side"), "unit": data.get("unit")}, sort_keys=True)
+    if isinstance(data, dict) and data.get("type") == "orders":
+        return json.dumps({"type": "orders", "side": data.get("side")}, sort_keys=True)
+    return json.dumps(data, sort_keys=True)
+
+
+# --- the log ----------------------------------------------------------------------------------
+def emit(state: Battle, kind: str, text: str, text_fr: str, *, side: str | None = None, ref: str = "",
+         private: str | None = None, **extra) -> dict:
+    ev = {"n": len(state.log), "turn": state.turn, "phase": state.phase, "type": kind, "side": side,
+          "text": text, "text_fr": text_fr, "ref": ref}
+    if private is not None:
+        ev["private"] = private
+    ev.update(plain(extra))
+    state.log.append(ev)
+    return ev
+
+
+def refuse(reason: str, ref: str = "") -> None:
+    raise IllegalAction(reason, ref) if ref else IllegalAction(reason)
+
+
+def record(state: Battle, events: list[dict]) -> None:
+    """gf-combat's events into the log: each keeps its fields; its text is its first explanation
+    step (a morale test's: its last, the result); the steps and citations are its ruling."""
+    for ev in events:
+        if not ev:
+            continue
+        ev = plain(ev)
+        steps = list(ev.get("explanation") or [])
+        cites = list(ev.get("citations") or [])
+        text = steps[-1] if ev.get("type") in ("morale", "rally") and steps else (steps[0] if steps else ev.get("type", ""))
+        text_fr = ev.get("text_fr") or text
+        text = ev.get("text") or text
+        body = {k: v for k, v in ev.items() if k not in ("explanation", "citations", "type", "side", "n", "turn",
+                                                           "phase", "text", "text_fr", "ref")}
+        ruling = body.pop("ruling", None)
+        merged = {"explanation": steps, "citations": cites}
+        if isinstance(ruling, dict):
+            merged["table"] = {k: v for k, v in ruling.items() if k not in ("explanation", "citations")}
+        emit(state, ev.get("type", "combat"), text, text_fr, side=ev.get("side"), ref=cites[0] if cites else "",
+             ruling=merged, **body)

@@ -1,0 +1,203 @@
+"""The battle's one source of legality (``legal_actions``), the check of any action against the
+same rules (``check``: IllegalAction naming the rule, the state untouched) and its effect
+(``apply``), then the automatic phases up to the next decision (:func:`.turn.advance`)."""
+
+from __future__ import annotations
+
+from oriflamme.core.errors import IllegalAction
+
+from . import command, magic_play, moves, reactions, orders as orders_mod, turn, victory
+from .actions import Action, action_from_json
+from .rules import rules
+from .state import Battle
+
+REF_TURN = "GF seed 003 l.246-313"
+
+
+def setup(state: Battle) -> Battle:
+    turn.start(state)
+    turn.advance(state)
+    return state
+
+
+def to_act(state: Battle) -> str | None:
+    return None if state.over else state.acting
+
+
+def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
+    who = to_act(state)
+    if who is None or (side is not None and side != who):
+        return []
+    out: list[Action] = []
+    if state.phase == 0:
+        zone_samples(state, who, out)
+        out.append(Action("end_phase", who))
+    elif state.phase == 2:
+        out += [Action("command_test", who, unit=u.id) for u in state.side_units(who) if turn.needs_command_test(state, u)]
+    elif state.phase == 3:
+        out += casts(state, who)
+        for s in orders_mod.typical_sets(state, who):
+            out.append(Action("orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
+    elif state.phase == 5:
+        for u in reactions.pending(state, who):
+            out += [Action("react", who, unit=u.id, reaction=r) for r in reactions.choices(state, u)]
+    elif state.phase == 6:
+        out += casts(state, who)
+        for u in turn.movers(state, who):
+            budget, direction, keep, _ = turn.move_budget(u)
+            points = moves.samples(state, u, budget, direction, keep)
+            if u.kind == "character" and not u.leads and direction == "forward":
+                for x, y, h in command.contact_samples(state, u, budget):
+                    try:
+                        moves.check_destination(state, u, x, y, h, budget=budget, direction=direction)
+                    except IllegalAction:
+                        continue
+                    points.append([x, y, h])
+            for x, y, h in points:
+                out.append(Action("move", who, unit=u.id, x=x, y=y, heading=h))
+        out.append(Action("end_phase", who))
+    return out
+
+
+#: the spells whose effects gf-combat applies on the table (magic_play.APPLIED): the ones offered
+SPELLS = magic_play.APPLIED
+REF_MAGIC = "GF seed 003 l.252, l.1134-1160"
+
+
+def casters(state: Battle, side: str) -> list:
+    return [u for u in state.side_units(side) if u.kind == "character" and u.FM > 0
+            and ("pr" in u.type.lower()) and not _cast_this_turn(state, u.id)]
+
+
+def _cast_this_turn(state: Battle, uid: str) -> bool:
+    return any(e.get("type") == "magic" and e.get("unit") == uid and e.get("turn") == state.turn for e in state.log)
+
+
+def casts(state: Battle, side: str) -> list[Action]:
+    """The spells a side's priests may cast now (OR-GF40): Blessure at an enemy within its range,
+    Bonté divine on a wounded friendly character, Aura de pouvoir on a friendly character; each
+    checked by gf-combat's preview (range, one a turn, base contact)."""
+    out = []
+    for c in casters(state, side):
+        for spell in SPELLS:
+            if spell == "blessure":
+                pool = sorted(state.enemies(side), key=lambda e: (abs(e.x - c.x) + abs(e.y - c.y), e.id))[:2]
+            elif spell == "bonte_divine":
+                pool = [f for f in state.side_units(side) if f.kind == "character" and f.wounds]
+            else:
+                pool = [f for f in state.side_units(side) if f.kind == "character" and f.id != c.id][:1]
+            for t in pool:
+                try:
+                    pv = magic_play.preview(state, c.id, spell, t.id)
+                except IllegalAction:
+                    continue
+                if pv.get("in_range", True):
+                    out.append(Action("cast", side, unit=c.id, spell=spell, target=t.id))
+    return out
+
+
+def check_cast(state: Battle, a: Action) -> None:
+    u = state.units[a.unit]
+    if u not in casters(state, a.side):
+        raise IllegalAction(f"{u.name} cannot cast now (only a priest or warrior-priest, once a turn)",
+                            "GF seed 003 l.1136")
+    if a.spell not in SPELLS:
+        raise IllegalAction(f"spell {a.spell!r}: the battle plays {', '.join(SPELLS)} (the others are ruled by "
+                            "the referee only)", REF_MAGIC)
+    if a.target is None or a.target not in state.units or not state.units[a.target].alive:
+        raise IllegalAction(f"spell {a.spell}: its target must be a unit on the table", REF_MAGIC)
+    if Action("cast", a.side, unit=a.unit, spell=a.spell, target=a.target) not in casts(state, a.side):
+        pv = magic_play.preview(state, a.unit, a.spell, a.target)  # raises with the rule when it may not
+        raise IllegalAction(f"spell {a.spell} cannot be cast at {state.units[a.target].name} now "
+                            f"(in range: {pv.get('in_range')})", REF_MAGIC)
+
+
+def zone_samples(state: Battle, side: str, out: list) -> None:
+    """Deployment: each unit not yet placed may move 5 cm left or right of where it stands (a sample;
+    any point of the zone is accepted)."""
+    for u in state.side_units(side):
+        if u.moved:
+            continue
+        for dx in (-5.0, 5.0):
+            try:
+                turn.check_place(state, u, u.x + dx, u.y, u.heading)
+            except IllegalAction:
+                continue
+            out.append(Action("place", side, unit=u.id, x=round(u.x + dx, 2), y=u.y, heading=u.heading))
+            break
+
+
+def check(state: Battle, action) -> Action:
+    """Parse (if JSON) and check ``action``; raise IllegalAction with the rule."""
+    a = action if isinstance(action, Action) else action_from_json(action)
+    who = to_act(state)
+    if who is None:
+        raise IllegalAction("the battle is over" if state.over else "no side acts now", REF_TURN)
+    if a.side != who:
+        ph = rules().phase(state.phase) if state.phase else None
+        raise IllegalAction(f"it is side {who}'s turn to act ({ph.name_en if ph else 'deployment'}), not side {a.side}'s",
+                            ph.ref if ph else turn.REF_DEPLOY)
+    ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
+    expected = {0: ("place", "end_phase"), 2: ("command_test",), 3: ("orders", "cast"), 5: ("react",),
+                6: ("move", "end_phase", "cast")}[state.phase]
+    if a.type not in expected:
+        raise IllegalAction(f"{a.type} is not an action of this phase (expected: {', '.join(expected)})", ph_ref)
+    if a.type in ("place", "command_test", "move", "cast", "react"):
+        u = state.units.get(a.unit)
+        if u is None or u.side != a.side or not u.alive:
+            raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", ph_ref)
+    if a.type == "place":
+        if u.moved:
+            raise IllegalAction(f"{u.name} has already been placed (each unit is placed once; undo to change it)",
+                                turn.REF_DEPLOY)
+        turn.check_place(state, u, a.x, a.y, a.heading)
+    elif a.type == "command_test":
+        if not turn.needs_command_test(state, u):
+            raise IllegalAction(f"{u.name} takes no command test now (tested, a character, moved in phase 1, in "
+                                f"combat or under direct control)", "GF seed 003 l.258-267")
+    elif a.type == "orders":
+        orders_mod.check(state, a.side, a.order_map())
+    elif a.type == "cast":
+        check_cast(state, a)
+    elif a.type == "react":
+        reactions.check(state, u, a.reaction)
+    elif a.type == "move":
+        if u not in turn.movers(state, a.side):
+            raise IllegalAction(f"{u.name} has no move to make now (no move order, already moved, in combat, "
+                                f"or charging)", "GF seed 003 l.289-291")
+        budget, direction, keep, _ = turn.move_budget(u)
+        moves.check_destination(state, u, a.x, a.y, a.heading, budget=budget, direction=direction, keep_heading=keep)
+    return a
+
+
+def apply(state: Battle, a: Action) -> list[dict]:
+    start = len(state.log)
+    if a.type == "place":
+        u = state.units[a.unit]
+        moves.apply_move(u, a.x, a.y, a.heading)
+        u.moved = True
+        from .actions import emit
+        emit(state, "place", f"{u.name} is placed at ({a.x:.1f}, {a.y:.1f})", f"{u.name} est placée en ({a.x:.1f}, {a.y:.1f})",
+             side=a.side, ref=turn.REF_DEPLOY, unit=u.id, to=[a.x, a.y, a.heading])
+    elif a.type == "end_phase":
+        state.done.append(a.side)
+        if state.phase == 0:
+            for u in state.side_units(a.side):
+                u.moved = False
+    elif a.type == "command_test":
+        turn.command_test(state, state.units[a.unit])
+    elif a.type == "orders":
+        turn.give_orders(state, a.side, a.order_map())
+    elif a.type == "move":
+        before = command.poses(state)
+        turn.move(state, state.units[a.unit], a.x, a.y, a.heading)
+        command.follow(state, before)
+    elif a.type == "react":
+        before = command.poses(state)
+        reactions.react(state, state.units[a.unit], a.reaction)
+        command.follow(state, before)
+    elif a.type == "cast":
+        turn.record(state, magic_play.cast(state, a.unit, a.spell, a.target, state.dice))
+        victory.check_broken(state)
+    turn.advance(state)
+    return state.log[start:]

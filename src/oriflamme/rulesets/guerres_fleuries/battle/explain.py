@@ -1,0 +1,75 @@
+"""The ruling of an action before it is committed (``Ruleset.explain``) and its one-line
+description in English or French (``describe_action``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from . import turn
+from .actions import Action
+from .rules import rules
+from .state import Battle
+
+
+def describe(state: Battle, a: Action, lang: str = "en") -> str:
+    fr = lang == "fr"
+    name = (lambda uid: state.units[uid].name if uid in state.units else str(uid))
+    if a.type == "place":
+        return (f"Placer {name(a.unit)} en ({a.x:.1f}, {a.y:.1f})" if fr
+                else f"Place {name(a.unit)} at ({a.x:.1f}, {a.y:.1f})")
+    if a.type == "command_test":
+        return f"Test de commandement : {name(a.unit)}" if fr else f"Command test: {name(a.unit)}"
+    if a.type == "orders":
+        ids = [oid for _, oid, _ in a.orders]
+        counts = ", ".join(f"{ids.count(o)} × {o}" for o in sorted(set(ids))) or ("aucun" if fr else "none")
+        return f"Donner les ordres (face cachée) : {counts}" if fr else f"Give the orders (face down): {counts}"
+    if a.type == "move":
+        u = state.units.get(a.unit)
+        dist = ((a.x - u.x) ** 2 + (a.y - u.y) ** 2) ** 0.5 if u else 0.0
+        return (f"Déplacer {name(a.unit)} de {dist:.1f} cm vers ({a.x:.1f}, {a.y:.1f}), cap {a.heading:.0f}°" if fr
+                else f"Move {name(a.unit)} {dist:.1f} cm to ({a.x:.1f}, {a.y:.1f}), heading {a.heading:.0f}°")
+    if a.type == "react":
+        r = {"stand": ("stands", "reste en place"), "counter_charge": ("counter-charges (reaction test)",
+             "contre-charge (test de réaction)"), "evade": ("evades (reaction test)", "s'évade (test de réaction)"),
+             "fire": ("fires at the charger (reaction test)", "tire sur le chargeur (test de réaction)")}
+        en, fr_ = r.get(a.reaction, (a.reaction, a.reaction))
+        return f"{name(a.unit)} {fr_ if fr else en}"
+    if a.type == "cast":
+        from ..magic import data as magic_data
+        sp = magic_data().spells.get(a.spell)
+        label = (sp.printed if fr else sp.name_en) if sp else a.spell
+        return (f"{name(a.unit)} lance « {label} » sur {name(a.target)}" if fr
+                else f"{name(a.unit)} casts « {label} » at {name(a.target)}")
+    if state.phase == 0:
+        return "Déploiement terminé" if fr else "Deployment done"
+    return "Terminer les mouvements" if fr else "End the moves"
+
+
+def ruling(rs, state: Battle, a: Action) -> dict:
+    ph = rules().phase(state.phase) if state.phase else None
+    out = {"legal": True, "type": a.type, "phase": state.phase, "citations": [ph.ref if ph else turn.REF_DEPLOY],
+           "steps": [describe(state, a)], "steps_fr": [describe(state, a, "fr")]}
+    if a.type == "command_test":
+        outs = rs.chance_outcomes(state, a)
+        out["outcomes"] = [{"result": o.label, "p": float(o.probability), "p_exact": str(o.probability)} for o in outs]
+        passed = next((o.probability for o in outs if o.label == "passed"), Fraction(0))
+        out["percent"] = round(float(passed) * 100)
+        out["steps"].append(f"passes on d100 ≤ threshold: {out['percent']} %")
+        out["steps_fr"].append(f"réussi sur d100 ≤ seuil : {out['percent']} %")
+        out["citations"] += [turn.REF_COMMAND, "GF-C1"]
+    elif a.type == "cast":
+        from . import magic_play
+        pv = magic_play.preview(state, a.unit, a.spell, a.target)
+        out["percent"] = pv["percent"]
+        out["steps"] += pv["explanation"]
+        out["citations"] += pv["citations"] + ["OR-GF40"]
+    elif a.type == "move":
+        u = state.units[a.unit]
+        budget, direction, keep, steps = turn.move_budget(u)
+        from . import moves
+        res = moves.check_destination(state, u, a.x, a.y, a.heading, budget=budget, direction=direction,
+                                      keep_heading=keep)
+        out["move"] = res
+        out["steps"] += [s["text"] for s in steps] + res["steps"]
+        out["citations"] += [s["ref"] for s in steps]
+    return out

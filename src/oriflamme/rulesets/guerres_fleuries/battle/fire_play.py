@@ -1,0 +1,296 @@
+"""Phase 8, fire (GF Le tir, seed 003 l.822-925; Tirs l.1452-1511): who may fire, at what, with
+which percentage — the part-1 referee (kind ``fire``) rules every volley on a situation read off the
+table — and the casualties, removed simultaneously after every unit has fired, followed by the
+morale tests of every unit that suffered losses (l.828, l.301).
+
+Who fires: a unit with the order *tirer* and a missile weapon, not routing nor retreating, not in
+melee. At what: an enemy visible (tabletop line of sight, procedure step 1), at least partly in the
+45° fire arc (step 2, OR-GF50), within the weapon's maximum range, measured from the farthest firing
+figure (step 3, GF-E7 read on the table as OR-GF60, data/combat.toml [fire_range]), not in melee (l.840), not a character directly controlling a unit (l.881).
+The priorities (l.1454-1459) choose among the eligible targets; the order's target is kept when it
+is of the best priority present. One target per unit (OR-GF51). Figures firing: the firing ranks
+of the weapon (GF-E8; the first rank only from woods, l.726) × the frontage.
+"""
+
+from __future__ import annotations
+
+from oriflamme.geometry import tabletop
+
+from .. import fire as fd
+from .. import movement as mv
+from ..referee import adjudicate
+from . import combat_data, morale_play
+from .casualties import Ledger
+from .fighters import (alive, cover_of, depth, enemies, finish, friends, in_combat, in_woods, pose, shape,
+                       sight_obstacles, target_armour, target_kind, touching, unit, units, width)
+
+FIRE_ORDER = "tirer"
+OPEN = ("open", "ordre_ouvert")
+ALTITUDE = {"combat": "combat", "vol": "vol", "flight": "vol"}
+EXCLUDED_REF = "GF seed 003 l.840"
+
+
+def distance(u, t) -> tuple[float, str]:
+    """The range of ``t`` from ``u`` (procedure step 3, data/combat.toml [fire_range]) and how it was
+    measured. OR-GF60: the farthest firing figure (each front-rank figure's place on the front edge)
+    from the nearest point of the target; GF-E7's corner-to-corner reading when the data says so."""
+    if combat_data.data().fire_range.measure == "farthest_points":
+        return tabletop.farthest_distance(shape(u), shape(t)), "between the farthest points of the two units (GF-E7)"
+    edge = tabletop.front_edge(pose(u), width(u), depth(u))
+    n = max(1, min(u.frontage, u.figures))
+    target = shape(t)
+    far = max(tabletop.nearest_distance(edge.interpolate((i + 0.5) / n, normalized=True), target) for i in range(n))
+    return far, "from the farthest firing figure to the target (OR-GF60)"
+
+
+def max_range(u) -> int:
+    row = fd.pbt()[(u.race, u.missile)]
+    return row.longue + (fd.weapons()[u.missile].propulseur_cm if u.propulseur else 0)
+
+
+def firing_figures(state, u, t=None) -> tuple[int, list[str]]:
+    """The figures that fire: the front-rank files that see the target (procedure step 1, l.844: "seules
+    les figurines ayant la visibilité peuvent tirer"; a line of sight from each file's place on the front
+    edge) × the weapon's firing ranks (GF-E8; the first rank only from woods, l.726)."""
+    rk = fd.ranks()[u.missile]
+    ranks = getattr(rk, u.race, 1)
+    why = f"{fd.weapons()[u.missile].names[0]} fires on {ranks} rank(s)"
+    if in_woods(state, u):
+        ranks = 1
+        why = "from woods only the first rank fires"
+    front = min(u.frontage, u.figures)
+    files, steps = front, []
+    if t is not None:
+        files = seeing_files(state, u, t)
+        if files < front:
+            steps.append(f"{front - files} of the {front} files cannot see {t.name or t.id}: they do not fire")
+    used = min(ranks, u.ranks)
+    n = min(u.figures, files * used)
+    return n, steps + [f"{why}: {n} figure(s) fire ({files} file(s) × {used} rank(s))"]
+
+
+def seeing_files(state, u, t) -> int:
+    """How many front-rank figures (their places on the front edge) have a line of sight to ``t``."""
+    edge = tabletop.front_edge(pose(u), width(u), depth(u))
+    n = max(1, min(u.frontage, u.figures))
+    obstacles = sight_obstacles(state, u, t)
+    target = shape(t)
+    return sum(1 for i in range(n)
+               if tabletop.line_of_sight(edge.interpolate((i + 0.5) / n, normalized=True), target, obstacles).visible)
+
+
+def can_fire(state, u) -> tuple[bool, str]:
+    if not alive(u) or u.status != "ok":
+        return False, f"{u.name or u.id} is {u.status}"
+    if not u.missile or (u.race, u.missile) not in fd.pbt():
+        return False, f"{u.name or u.id} has no missile weapon"
+    if in_combat(state, u):
+        return False, f"{u.name or u.id} is in melee"
+    return True, ""
+
+
+def _protected(state, t) -> bool:
+    return t.kind == "character" and any(v.led_by == t.id and alive(v) for v in units(state))
+
+
+def eligibility(state, u, t) -> dict:
+    """Why ``t`` may or may not be shot at by ``u``: ``eligible``, ``reasons``, ``citations``,
+    ``distance_cm`` (:func:`distance`), ``sight`` (tabletop), ``in_arc``."""
+    reasons, cites = [], []
+    out = {"target": t.id, "eligible": False, "reasons": reasons, "citations": cites}
+    if not alive(t) or t.side == u.side:
+        reasons.append(f"{t.name or t.id} is not a living enemy")
+        return out
+    if in_combat(state, t):
+        reasons.append(f"{t.name or t.id} is in melee: it cannot be a target")
+        cites.append(EXCLUDED_REF)
+        return out
+    if _protected(state, t):
+        reasons.append(f"{t.name or t.id} directly controls a unit: the enemy cannot target him")
+        cites.append("GF seed 003 l.881")
+        return out
+    fa = combat_data.data().fire_arc
+    reach = max_range(u) + 60.0
+    arc = tabletop.sector(pose(u), width(u), depth(u), reach, fa.half_angle_deg)
+    in_arc = arc.intersects(shape(t))
+    out["in_arc"] = in_arc
+    if not in_arc:
+        reasons.append(f"{t.name or t.id} is outside the {fa.half_angle_deg:g}° fire arc")
+        cites += [fa.ref, "OR-GF50", "GF seed 003 l.1464"]
+        return out
+    sight = tabletop.line_of_sight(shape(u), shape(t), sight_obstacles(state, u, t))
+    out["sight"] = sight.to_dict()
+    if not sight.visible:
+        reasons.append(f"{t.name or t.id} is not visible: " + "; ".join(sight.reasons))
+        cites.append("GF seed 003 l.1463")
+        return out
+    dist, how = distance(u, t)
+    out["distance_cm"] = round(dist, 2)
+    alt = mv.altitudes().get(ALTITUDE.get(t.altitude or ""))
+    extra = alt.extra_range_cm if alt else 0  # GF-E7: + 50 cm at flight altitude (data/movement.toml)
+    if dist + extra > max_range(u):
+        reasons.append(f"{t.name or t.id} is {dist:.1f} cm away ({how}"
+                       f"{', + flight altitude' if extra else ''}), beyond the maximum range {max_range(u)} cm")
+        cites += ["GF seed 003 l.854", "GF-E7"]
+        return out
+    out["eligible"] = True
+    reasons.append(f"{t.name or t.id}: visible, in the fire arc, {dist:.1f} cm away ({how})")
+    cites += ["GF seed 003 l.1463-1465", "GF-E7", combat_data.data().fire_range.decision.split(", ")[-1]]
+    return out
+
+
+def priority(state, u, t) -> int:
+    """The fire priority (data/fire.toml [[priority]], rank 1 = first) that ``t`` has for ``u``."""
+    charging = t.order in ("charger", "contre_charger")
+    if charging and t.target == u.id:
+        return 1
+    near = combat_data.data().fire_priority_near.within_cm
+    able = bool(t.missile) or t.kind != "troop" or t.status == "ok"
+    if able and tabletop.nearest_distance(shape(u), shape(t)) < near:
+        return 2
+    if charging and any(f.id == t.target and touching(f, u) for f in friends(state, u)):
+        return 3
+    return 4
+
+
+def choose_target(state, u) -> tuple[object | None, dict, list[str], list[str]]:
+    """The target ``u`` fires at: the best priority among the eligible, the order's target if it is
+    of that priority, else the nearest of that priority."""
+    checks = {t.id: eligibility(state, u, t) for t in enemies(state, u)}
+    eligible = [t for t in enemies(state, u) if checks[t.id]["eligible"]]
+    if not eligible:
+        return None, checks, [f"{u.name or u.id} has no eligible target: it keeps its fire"], \
+            ["GF seed 003 l.301"]
+    ranked = sorted(eligible, key=lambda t: (priority(state, u, t),
+                                             tabletop.nearest_distance(shape(u), shape(t)), t.id))
+    best = priority(state, u, ranked[0])
+    rows = {p.rank: p for p in fd.priorities()}
+    chosen = ranked[0]
+    if u.target and any(t.id == u.target and priority(state, u, t) == best for t in eligible):
+        chosen = unit(state, u.target)
+        why = f"the ordered target {chosen.name or chosen.id} is of the first priority present"
+    elif u.target:
+        why = f"the ordered target {u.target} is not eligible or not of the first priority present"
+    else:
+        why = "no target ordered"
+    row = rows[best]
+    return chosen, checks, [f"{why}; priority {best}: {row.printed} ({row.name_en}) → {chosen.name or chosen.id}"], \
+        [row.ref]
+
+
+def situation(state, u, t, figures: int) -> tuple[dict, list[str]]:
+    """The part-1 fire situation of ``u`` shooting at ``t``, and what was read off the table."""
+    dist, _ = distance(u, t)
+    sit = {"kind": "fire", "shooter_race": u.race, "weapon": u.missile, "distance_cm": round(dist, 3),
+           "target_armour": target_armour(t), "firing_figures": figures, "target": target_kind(t)}
+    why, given = [], []
+    if u.propulseur:
+        sit["propulseur"] = True
+    if u.kind == "troop" and u.klass:
+        sit["shooter_class"] = u.klass if u.klass in ("A", "B", "C") else "A"
+    if t.kind == "troop":
+        sit["target_ranks"] = t.ranks
+    if in_woods(state, u):
+        sit["from_woods"] = True
+    if t.altitude and ALTITUDE.get(t.altitude):
+        sit["target_altitude"] = ALTITUDE[t.altitude]
+    if t.kind == "troop" and t.formation in OPEN:
+        given.append({"modifier": "target_character_or_open_order"})
+        why.append("the target is in open order")
+    over = combat_data.data().target_moved.over_cm
+    if t.moved_cm > over:
+        given.append({"modifier": "target_moved_over_10cm"})
+        why.append(f"the target moved {t.moved_cm:g} cm this turn (more than {over:g})")
+    cov = cover_of(state, t, u)
+    if cov:
+        given.append({"modifier": f"{cov[0]}_cover"})
+        why.append(f"the target is in {cov[0]} cover ({cov[1]})")
+    if t.shields:
+        given.append({"modifier": "target_shields"})
+        why.append("the target carries shields")
+    if u.disorder:
+        given.append({"modifier": "shooter_disordered"})
+        why.append("the shooter is disordered")
+    if given:
+        sit["modifiers"] = given
+    return sit, why
+
+
+def preview(state, unit_id: str, target_id: str) -> dict:
+    """The fire percentage before the roll: eligibility, the figures firing and the referee's ruling
+    without its d100 (``final_pct``, ``eliminated``, ``extra_if_d100_at_most``)."""
+    u, t = unit(state, unit_id), unit(state, target_id)
+    ok, why = can_fire(state, u)
+    if not ok:
+        return {"unit": unit_id, "target": target_id, "eligible": False, "reasons": [why],
+                "citations": ["GF seed 003 l.301, l.840"]}
+    check = eligibility(state, u, t)
+    if not check["eligible"]:
+        return {"unit": unit_id, **check}
+    figures, fsteps = firing_figures(state, u, t)
+    sit, read = situation(state, u, t, figures)
+    ruling = adjudicate(sit)
+    return {"unit": unit_id, **check, "firing_figures": figures, "situation": sit, "ruling": ruling,
+            "percent": ruling["final_pct"], "eliminated": ruling["eliminated"],
+            "extra_if_d100_at_most": ruling["extra_if_d100_at_most"],
+            "explanation": check["reasons"] + fsteps + read + ruling["explanation"],
+            "citations": list(dict.fromkeys(check["citations"] + ruling["citations"]))}
+
+
+def options(state, unit_id: str) -> list[dict]:
+    """Every enemy the unit could fire at, with its percentage (for the UI's options)."""
+    u = unit(state, unit_id)
+    if not can_fire(state, u)[0]:
+        return []
+    out = []
+    for t in enemies(state, u):
+        p = preview(state, unit_id, t.id)
+        if p.get("eligible"):
+            out.append({"target": t.id, "percent": p["percent"], "steps": p["explanation"],
+                        "ref": "GF Tirs > Procédure de tir", "citations": p["citations"]})
+    return out
+
+
+def resolve(state, dice) -> list[dict]:
+    """Phase 8: every unit ordered to fire fires; the casualties are noted, then removed all at once;
+    then every unit that lost figures or took wounds tests its morale (l.828)."""
+    events, ledger = [], Ledger()
+    shooters = sorted((u for u in units(state) if u.order == FIRE_ORDER), key=lambda u: u.id)
+    for u in shooters:
+        ok, why = can_fire(state, u)
+        if not ok:
+            events.append({"type": "fire", "unit": u.id, "side": u.side, "target": None,
+                           "explanation": [f"{why}: it does not fire"], "citations": ["GF seed 003 l.301"]})
+            continue
+        t, _, csteps, ccites = choose_target(state, u)
+        if t is None:
+            events.append({"type": "fire", "unit": u.id, "side": u.side, "target": None,
+                           "explanation": csteps, "citations": ccites})
+            continue
+        figures, fsteps = firing_figures(state, u, t)
+        sit, read = situation(state, u, t, figures)
+        ruling = adjudicate(sit)
+        d100 = dice.roll(100) if ruling["extra_if_d100_at_most"] > 0 else None
+        if d100 is not None:
+            ruling = adjudicate({**sit, "d100": d100})
+        hits = ruling["eliminated"] + (1 if ruling.get("extra") else 0)
+        ledger.note(t, hits, u)
+        events.append({"type": "fire", "unit": u.id, "side": u.side, "target": t.id, "d100": d100,
+                       "percent": ruling["final_pct"], "hits": hits, "casualties": ruling["casualties"],
+                       "ruling": ruling,
+                       "explanation": csteps + fsteps + read + ruling["explanation"]
+                       + [f"{hits} {'figure(s)' if ruling['casualties'] == 'figures' else 'wound(s)'} noted on "
+                          f"{t.name or t.id}, removed with all the others at the end of the fire phase"],
+                       "citations": list(dict.fromkeys(ccites + ruling["citations"] + ["GF seed 003 l.301"]))})
+    events += ledger.apply(state, dice)
+    routed = []
+    for uid in sorted(set(ledger.figures) | set(ledger.wounds)):
+        t = unit(state, uid)
+        if alive(t) and t.kind != "character":
+            src = unit(state, ledger.by[uid][0])
+            was = t.status
+            events.append(morale_play.test(state, uid, "fire_losses", dice, src.id, deferred=False))
+            if t.status == "rout" and was != "rout":
+                routed.append(uid)
+    events += morale_play.knock_on(state, routed, dice)
+    return finish(state, events)

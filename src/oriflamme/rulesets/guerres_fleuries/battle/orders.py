@@ -1,0 +1,158 @@
+"""Phase 3, the orders (GF seed 003 l.271-279, l.315-427): who receives one, which orders a unit
+may be given now, the check of a side's orders, and the few typical sets of orders
+``legal_actions`` lists (apply accepts any legal set)."""
+
+from __future__ import annotations
+
+from oriflamme.core.errors import IllegalAction
+from oriflamme.geometry import tabletop as tt
+
+from . import fighters, moves
+from .rules import rules
+from .state import Battle, Unit
+
+REF_WHO = "GF seed 003 l.273-277, l.317-325"
+REF_CHARACTERS = "GF seed 003 l.343"
+
+
+def needs_order(state: Battle, u: Unit) -> bool:
+    """Every unit gets an order except those that moved in phase 1 (green), failed their command
+    test (red), are in combat, rout or retreat, or charge out of control (l.273-277, l.317-325); a
+    rallied unit keeps its order to reform until it has reformed (l.1096)."""
+    return (u.alive and u.status == "ok" and "red" not in u.markers and "green" not in u.markers
+            and "uncontrolled_advance" not in u.markers and not (u.order == "reformer" and u.disorder)
+            and not fighters.in_combat(state, u))
+
+
+def eligible(state: Battle, side: str) -> list[Unit]:
+    return [u for u in state.side_units(side) if needs_order(state, u)]
+
+
+def charge_targets(state: Battle, u: Unit) -> list[tuple[str, float]]:
+    """Enemies within the unit's charge move and in its front arc ('à distance de charge et dans
+    l'axe', l.391-393): (id, nearest distance)."""
+    reach, _ = moves.allowance(u, "charge")
+    fp = u.footprint()
+    out = []
+    for e in state.enemies(u.side):
+        efp = e.footprint()
+        dist = tt.nearest_distance(fp, efp)
+        if e.altitude == "flight" and u.altitude != "flight":
+            continue  # out of reach at flight altitude (l.693-695)
+        if dist <= reach and tt.arc_of(u.pose, u.width, u.depth, efp) == "front":
+            out.append((e.id, round(dist, 2)))
+    return sorted(out, key=lambda t: (t[1], t[0]))
+
+
+def nearest_enemy_cm(state: Battle, u: Unit) -> float:
+    fp = u.footprint()
+    return min((tt.nearest_distance(fp, e.footprint()) for e in state.enemies(u.side)), default=1e9)
+
+
+def options(state: Battle, u: Unit) -> list[dict]:
+    """The orders ``u`` may be given now: ``{"id", "name", "name_fr", "needs_target", "targets", "ref"}``."""
+    r = rules()
+    out = []
+    for oid, play in r.order_play.items():
+        if u.kind not in play.who:
+            continue
+        if u.kind == "character" and oid not in CHARACTER_ORDERS():
+            continue
+        targets = None
+        if oid == "doubler" and not (u.formation == "column" and nearest_enemy_cm(state, u) > r.distances.double_min_enemy_cm):
+            continue
+        if oid == "reformer" and not u.disorder:
+            continue
+        if oid == "colonne" and u.formation == "column":
+            continue
+        if oid == "ligne" and u.formation == "line":
+            continue
+        if oid == "ordre_ouvert" and u.formation != "line":
+            continue
+        if oid == "s_evader" and not u.open_order:
+            continue
+        if oid == "tirer" and moves.missile_weapon(u) is None:
+            continue
+        if play.flight and not flight_order_ok(u, oid):
+            continue
+        if oid == "charger":
+            targets = [t for t, _ in charge_targets(state, u)]
+            if not targets:
+                continue
+        if oid == "quart_de_tour":
+            targets = ["left", "right"]
+        name = r.order_names[oid]
+        out.append({"id": oid, "name": name.name_en, "name_fr": name.printed, "needs_target": play.needs_target
+                    or oid == "quart_de_tour", "targets": targets, "ref": play.ref})
+    return out
+
+
+def flight_order_ok(u: Unit, oid: str) -> bool:
+    """A flyer's orders by its altitude (l.689-701): take off from the ground, climb from combat to
+    flight altitude, dive from flight to combat altitude, land from the air."""
+    if not u.flyer:
+        return False
+    return {"decollage": u.altitude is None, "s_elever": u.altitude == "combat",
+            "plonger": u.altitude == "flight", "atterrir": u.altitude is not None}[oid]
+
+
+def CHARACTER_ORDERS() -> list[str]:  # noqa: N802 - read from data/orders.toml [character_orders]
+    from ..rows import document
+    return list(document("orders.toml")["character_orders"]["orders"])
+
+
+def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -> None:
+    """Refuse (IllegalAction naming the unit and the rule) unless every order is one the unit may
+    be given now. Units left without an order do nothing (l.337-339)."""
+    for uid, (oid, target) in orders.items():
+        u = state.units.get(uid)
+        if u is None or u.side != side:
+            raise IllegalAction(f"orders: {uid!r} is not a unit of side {side}", REF_WHO)
+        if not needs_order(state, u):
+            raise IllegalAction(f"orders: {u.name} receives no order this turn (moved in phase 1, red marker, "
+                                f"in combat, routing or retreating)", REF_WHO)
+        allowed = {o["id"]: o for o in options(state, u)}
+        if oid not in allowed:
+            ref = REF_CHARACTERS if u.kind == "character" else rules().order_play[oid].ref if oid in rules().order_play else REF_WHO
+            raise IllegalAction(f"orders: {u.name} may not be given the order {oid!r} now "
+                                f"(may: {', '.join(sorted(allowed))})", ref)
+        o = allowed[oid]
+        if o["needs_target"]:
+            if target not in (o["targets"] or []):
+                raise IllegalAction(f"orders: {u.name}'s order {oid} needs a target among "
+                                    f"{', '.join(o['targets'] or [])} (got {target!r})", o["ref"])
+        elif oid == "tirer":
+            if target is not None and (target not in state.units or state.units[target].side == side):
+                raise IllegalAction(f"orders: {u.name} fires at an enemy unit (got {target!r})", o["ref"])
+        elif target is not None:
+            raise IllegalAction(f"orders: {u.name}'s order {oid} takes no target", o["ref"])
+
+
+def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | None]]]:
+    """The sets of orders legal_actions lists (deterministic): all advance; all wait; attack
+    (reform if disordered, else charge the nearest enemy in reach, else fire, else advance);
+    skirmish (fire where a unit can, else wait); all retire; march (double in column, else form
+    column, flyers climb or take off, else advance); deploy (form line, flyers land, else advance);
+    the attack set dives from flight altitude first."""
+    units = eligible(state, side)
+    opts = {u.id: {o["id"]: o for o in options(state, u)} for u in units}
+
+    def pick(u: Unit, prefs: list[str]) -> tuple[str, str | None] | None:
+        for p in prefs:
+            o = opts[u.id].get(p)
+            if o:
+                return p, (o["targets"][0] if o["needs_target"] and o["targets"] else None)
+        return None
+
+    sets = []
+    for prefs in (["avancer"], ["attendre"], ["reformer", "plonger", "charger", "tirer", "avancer"],
+                  ["tirer", "attendre"], ["se_retirer"], ["doubler", "colonne", "s_elever", "decollage", "avancer"],
+                  ["ligne", "atterrir", "avancer"]):
+        chosen = {}
+        for u in units:
+            p = pick(u, prefs)
+            if p:
+                chosen[u.id] = p
+        if chosen not in sets:
+            sets.append(chosen)
+    return sets

@@ -1,0 +1,456 @@
+"""The turn: deployment (turn 0), then the 11 phases of GF Le tour de jeu (``data/turn.toml``),
+in the seed's order, every turn, until victory (:mod:`.victory`).
+
+:func:`advance` runs the automatic phases (1, 4, 5, 7, 8, 9, 10, 11) and stops where a side must
+decide: its command tests (2), its orders (3, each side in secret), its moves (6). The combat
+phases call gf-combat's entry points (``fire_play.resolve``, ``melee_play.resolve``,
+``rally.resolve``, ``morale_play.test``) when they are there; until then the phase says it is not
+resolved (docs/guerres-fleuries/coverage-battle.md).
+"""
+
+from __future__ import annotations
+
+
+from oriflamme.core.errors import IllegalAction
+from oriflamme.geometry import tabletop as tt
+
+from .. import referee
+from . import command, fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory
+from .actions import emit, record
+from .charges import charge_move
+from .deploy import deploy_all, zones
+from .rules import rules
+from .state import SIDES, Battle, Unit
+
+REF_DEPLOY = "GF seed 003 l.489-495"
+REF_COMMAND = "GF seed 003 l.329-331"
+REF_SIMULTANEOUS = "GF seed 003 l.248"
+
+
+# --- set-up -----------------------------------------------------------------------------------------
+def start(state: Battle) -> None:
+    deploy_all(state)
+    for side in SIDES:
+        units = state.side_units(side)
+        state.start_figures[side] = sum(u.figures for u in units)
+        state.start_points[side] = sum(u.points for u in units)
+    state.turn, state.phase, state.acting = 0, 0, "A"
+    emit(state, "deployment", "Deployment: each side may place its units in its zone, then declares itself ready",
+         "Déploiement : chaque camp peut placer ses unités dans sa zone, puis se déclare prêt", ref=REF_DEPLOY)
+
+
+def phase_event(state: Battle) -> None:
+    ph = rules().phase(state.phase)
+    emit(state, "phase", f"Turn {state.turn}, phase {ph.number}: {ph.name_en}",
+         f"Tour {state.turn}, phase {ph.number} : {ph.name_fr}", ref=ph.ref, phase_id=ph.id)
+
+
+def next_phase(state: Battle) -> None:
+    if state.phase == 11 or state.phase == 0:
+        state.turn += 1
+        state.phase = 1
+        new_turn(state)
+    else:
+        state.phase += 1
+    state.done = []
+    phase_event(state)
+    if state.phase == 6:
+        before = command.poses(state)
+        phase6_orders_in_place(state)
+        command.follow(state, before)
+
+
+def new_turn(state: Battle) -> None:
+    state.orders_in = {"A": False, "B": False}
+    state.revealed = False
+    state.reacting = {}
+    for u in state.units.values():
+        u.tested = False
+        u.moved = False
+        u.moved_cm = 0.0
+        u.figures_turn_start = u.figures
+        if "uncontrolled_advance" not in u.markers and not (u.order == "reformer" and u.disorder):
+            u.order, u.target = None, None
+        u.charge_half = False
+        for m in ("red", "green", "counter_charge"):
+            u.unmark(m)
+
+
+# --- who decides --------------------------------------------------------------------------------------
+def needs_command_test(state: Battle, u: Unit) -> bool:
+    """GF-C5: no test for characters, units that moved in phase 1, units in combat, units under a
+    character's direct control, units in column on a road (brigades are not modelled), routing units."""
+    return (u.alive and u.kind != "character" and not u.tested and "green" not in u.markers
+            and not fighters.in_combat(state, u) and u.led_by is None and u.status == "ok"
+            and not on_road_in_column(state, u))
+
+
+ROAD = "route"
+REF_ROAD = "GF seed 003 l.263, l.545"
+
+
+def on_road_in_column(state: Battle, u: Unit) -> bool:
+    """A unit in column whose centre stands on a road (within half its frontage of the road's line)."""
+    if u.formation != "column":
+        return False
+    centre = tt.Point(u.x, u.y)
+    return any(e.kind == ROAD and e.geometry.distance(centre) <= u.width / 2
+               for e in state.battlefield.elements)
+
+
+def movers(state: Battle, side: str) -> list[Unit]:
+    out = []
+    for u in state.side_units(side):
+        if u.moved or u.status != "ok" or u.order is None or fighters.in_combat(state, u):
+            continue
+        if u.kind == "character" and u.leads:
+            continue  # he moves with the unit he controls (OR-GF41)
+        play = rules().order_play.get(u.order)
+        if play and play.move != "none" and u.order != "charger":
+            out.append(u)
+    return out
+
+
+def first_mover(state: Battle) -> str:
+    """OR-GF38: phase 6 is played by A then B in odd turns, B then A in even turns."""
+    return "A" if state.turn % 2 == 1 else "B"
+
+
+def advance(state: Battle) -> None:
+    """Run the automatic phases until a side must decide or the battle is over."""
+    while not state.over:
+        p = state.phase
+        if p == 0:
+            pending = [s for s in SIDES if s not in state.done]
+            if pending:
+                state.acting = pending[0]
+                return
+            next_phase(state)
+            continue
+        if p == 2:
+            for side in SIDES:
+                if any(needs_command_test(state, u) for u in state.side_units(side)):
+                    state.acting = side
+                    return
+        elif p == 3:
+            for side in SIDES:
+                if not state.orders_in[side]:
+                    if orders_mod.eligible(state, side):
+                        state.acting = side
+                        return
+                    state.orders_in[side] = True
+            characters_orders(state)
+        elif p == 5:
+            found = False
+            for side in (first_mover(state), state.other(first_mover(state))):
+                if reactions.pending(state, side):
+                    state.acting = side
+                    found = True
+                    break
+            if found:
+                return
+        elif p == 6:
+            first = first_mover(state)
+            for side in (first, state.other(first)):
+                if side not in state.done and movers(state, side):
+                    state.acting = side
+                    return
+        else:
+            state.acting = None
+            before = command.poses(state)
+            AUTOMATIC[p](state)
+            command.follow(state, before)
+            if state.over:
+                break
+        state.acting = None
+        if p == 11:
+            victory.check(state)
+            if state.over:
+                break
+        next_phase(state)
+    state.acting = None
+
+
+def characters_orders(state: Battle) -> None:
+    """Characters not given an order wait (they receive one automatically in phase 3, l.343)."""
+
+
+# --- the decisions --------------------------------------------------------------------------------------
+def command_test(state: Battle, u: Unit) -> dict:
+    """Phase 2: one unit's command test with part 1's referee (GF-C1, C2)."""
+    d100 = state.dice.roll(100)
+    situation: dict = {"kind": "command_test", "d100": d100}
+    if u.kind == "troop":
+        situation.update({"race": u.race, "class": u.cls})
+    else:
+        situation[u.kind] = u.being
+    chars = [c for c in state.side_units(u.side) if c.kind == "character"]
+    if chars and u.kind == "troop":
+        # GF-C2: the nearest friendly character commands; within 15 cm he adds his FC instead
+        fp = u.footprint()
+        near, c = min(((tt.nearest_distance(fp, c.footprint()), c) for c in chars), key=lambda t: (t[0], t[1].id))
+        situation["character"] = {"FC": c.FC}
+        if near <= 15:
+            situation["modifiers"] = [{"modifier": "character_within_15cm", "count": 1}]
+        else:
+            situation["commander_distance_cm"] = round(near, 1)
+    ruling = referee.adjudicate(situation)
+    u.tested = True
+    ok = bool(ruling.get("success"))
+    if not ok:
+        u.mark("red")
+    emit(state, "command_test",
+         f"{u.name}: command test d100 {d100} against {ruling.get('threshold')} — {'passed' if ok else 'failed: red marker'}",
+         f"{u.name} : test de commandement d100 {d100} contre {ruling.get('threshold')} — "
+         f"{'réussi' if ok else 'raté : marqueur rouge'}", side=u.side, ref=REF_COMMAND, unit=u.id,
+         result="passed" if ok else "failed", ruling=ruling)
+    return ruling
+
+
+def give_orders(state: Battle, side: str, given: dict[str, tuple[str, str | None]]) -> None:
+    for uid, (oid, target) in given.items():
+        state.units[uid].order, state.units[uid].target = oid, target
+    state.orders_in[side] = True
+    listing = {uid: {"order": oid, "target": t} for uid, (oid, t) in sorted(given.items())}
+    emit(state, "orders", f"Side {side} gives its orders ({len(given)} units), face down",
+         f"Le camp {side} donne ses ordres ({len(given)} unités), face cachée", side=side,
+         ref=rules().phase(3).ref, private=side, orders=listing)
+    emit(state, "orders_given", f"Side {side} has given its orders (face down)",
+         f"Le camp {side} a donné ses ordres (face cachée)", side=side, ref=rules().phase(3).ref)
+
+
+def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
+    play = rules().order_play[u.order]
+    column = {"normal": "normal", "double": "double", "retraite": "retraite", "charge": "charge"}[play.move]
+    budget, steps = moves.allowance(u, column, fires=play.fires)
+    if play.flight:
+        from fractions import Fraction
+
+        from .. import movement
+        row = movement.flights()[play.flight]
+        left = 1 - Fraction(row.air_cost)
+        budget = float(budget * left)
+        steps.append({"text": f"{play.flight}: {row.air_cost} of the air move; {budget:g} cm left", "ref": row.ref,
+                      "decision": "OR-GF43"})
+    return budget, play.direction, play.direction == "back", steps
+
+
+def move(state: Battle, u: Unit, x: float, y: float, heading: float) -> dict:
+    budget, direction, keep, steps = move_budget(u)
+    out = moves.check_destination(state, u, x, y, heading, budget=budget, direction=direction, keep_heading=keep)
+    sweep = tt.swept(u.pose, tt.Pose(x, y, heading), u.width, u.depth)
+    moves.apply_move(u, x, y, heading)
+    u.moved = True
+    u.moved_cm += out["path_cm"]
+    interpenetration(state, u, sweep)
+    if u.order == "s_evader":
+        u.set_disorder(True)  # l.616: the evader ends in disorder
+    emit(state, "move", f"{u.name} moves {out['cost_cm']:.1f} of {budget:.1f} cm",
+         f"{u.name} se déplace de {out['cost_cm']:.1f} cm sur {budget:.1f}", side=u.side,
+         ref=rules().order_play[u.order].ref, unit=u.id, to=[x, y, heading],
+         ruling={"explanation": [s["text"] for s in steps] + out["steps"],
+                 "citations": [s["ref"] for s in steps] + ["GF seed 003 l.588-590", "OR-GF37"]})
+    return out
+
+
+def interpenetration(state: Battle, u: Unit, sweep) -> None:
+    """l.638-642: passing through friends in open order or characters is free; any other friend
+    crossed disorders both units."""
+    if u.open_order:
+        return
+    for f in state.side_units(u.side):
+        if f.id == u.id or f.open_order or f.altitude == "flight" or u.altitude == "flight":
+            continue
+        if sweep.intersection(f.footprint()).area > 0.01:
+            u.set_disorder(True)
+            f.set_disorder(True)
+            emit(state, "disorder", f"{u.name} passes through {f.name}: both are disordered",
+                 f"{u.name} traverse {f.name} : les deux sont en désordre", side=u.side, ref="GF seed 003 l.638-642",
+                 unit=u.id, other=f.id)
+
+
+# --- the automatic phases ---------------------------------------------------------------------------------
+def phase1_automatic(state: Battle) -> None:
+    """Routs, retreats and pursuits owed move their distance (l.254-256): gf-combat's
+    ``morale_play.automatic_moves``; a unit that moved gets the green marker (l.313, l.319)."""
+    before = {u.id: (u.x, u.y) for u in state.units.values()}
+    record(state, morale_play.automatic_moves(state, state.dice))
+    for u in state.units.values():
+        if u.alive and (u.x, u.y) != before[u.id]:
+            u.mark("green")
+
+
+def phase4_reveal(state: Battle) -> None:
+    """Orders revealed; each charger and its target test their morale (l.281-283, gf-combat's
+    ``morale_play.test``); a charger still charging makes the first half of its charge."""
+    state.revealed = True
+    listing = {u.id: {"order": u.order, "target": u.target} for u in state.units.values() if u.order is not None}
+    emit(state, "orders_revealed", "The orders are revealed", "Les ordres sont révélés",
+         ref=rules().phase(4).ref, orders=listing)
+    for u in [u for u in state.units.values() if u.order == "charger" and u.alive]:
+        target = state.units.get(u.target or "")
+        if target is None or not target.alive or u.status != "ok":
+            continue
+        cause = "charge_monster_or_character" if u.kind in ("monster", "character") else "charge"
+        record(state, [morale_play.test(state, u.id, "charge", state.dice, target.id, deferred=False)])
+        if u.status != "ok" or u.order != "charger":
+            continue
+        if not fighters.in_combat(state, target) and target.alive and target.status == "ok":
+            record(state, [morale_play.test(state, target.id, cause, state.dice, u.id, deferred=False)])
+        if not target.alive:
+            continue
+        u.charging = True
+        u.charge_half = True
+        charge_move(state, u, target, half=True)
+    reactions.declare(state)
+
+
+FORMATION_NAMES = {"line": ("line", "ligne"), "column": ("column", "colonne"), "open": ("open order", "ordre ouvert")}
+
+
+def phase6_orders_in_place(state: Battle) -> None:
+    """Orders carried out on the spot at the start of phase 6: reform (clears disorder, the whole
+    move, l.363-365, l.573), change formation from the centre (l.379-389, l.674-676), about turn
+    and quarter turn (l.367-377). The unit stays centred where it stands (OR-GF39); a change that
+    would leave the table or overlap another unit is not made (the order is lost, said in the log)."""
+    for u in list(state.units.values()):
+        if not u.alive or u.order is None or u.status != "ok" or fighters.in_combat(state, u):
+            continue
+        play = rules().order_play.get(u.order)
+        if play is not None and play.flight:
+            old = u.altitude or "ground"
+            u.altitude = None if play.altitude_to == "ground" else play.altitude_to
+            emit(state, "manoeuvre", f"{u.name}: {play.flight.replace('_', ' ')}, from {old} to {play.altitude_to} altitude",
+                 f"{u.name} : {play.flight.replace('_', ' ')}, de l'altitude {old} à {play.altitude_to}", side=u.side,
+                 ref=play.ref, decision=play.decision, unit=u.id, altitude=u.altitude)
+            continue
+        if play is None or play.move != "none" or play.id_is_wait():
+            continue
+        before = (u.formation, u.heading, u.disorder)
+        if u.order == "reformer":
+            u.set_disorder(False)
+            text, text_fr = f"{u.name} reforms (its whole move)", f"{u.name} se reforme (tout son mouvement)"
+        elif play.formation:
+            u.set_formation(play.formation)
+            en, fr = FORMATION_NAMES[play.formation]
+            text, text_fr = f"{u.name} changes into {en}", f"{u.name} passe en {fr}"
+        elif play.turn:
+            sign = -1 if u.target == "left" else 1
+            u.heading = (u.heading + sign * play.turn) % 360
+            text, text_fr = f"{u.name} turns {play.turn}°", f"{u.name} tourne de {play.turn}°"
+        else:
+            continue
+        if not moves.table_box().covers(u.footprint()) or _overlaps(state, u):
+            form, u.heading, dis = before
+            u.set_formation(form)
+            u.set_disorder(dis)
+            emit(state, "manoeuvre_blocked", f"{u.name} has no room for its manoeuvre: it stays as it was",
+                 f"{u.name} n'a pas la place de manœuvrer : elle reste telle quelle", side=u.side, ref=play.ref,
+                 decision="OR-GF39", unit=u.id)
+            continue
+        u.moved = True
+        emit(state, "manoeuvre", text, text_fr, side=u.side, ref=play.ref, decision=play.decision, unit=u.id)
+
+
+def _overlaps(state: Battle, u: Unit) -> bool:
+    fp = u.footprint()
+    return any(o.id != u.id and o.alive and fp.intersection(o.footprint()).area > 0.01
+               and "character" not in (o.kind, u.kind) for o in state.units.values())
+
+
+def phase7_automatic(state: Battle) -> None:
+    """Red-marker units roll on the automatic movement table and obey (l.295-297, l.644-664)."""
+    for u in list(state.units.values()):
+        if not u.alive or "red" not in u.markers or u.status != "ok" or fighters.in_combat(state, u):
+            continue
+        table = {"troop": "troops", "creature": "creatures", "monster": "monsters"}[u.kind]
+        d100 = state.dice.roll(100)
+        ruling = referee.adjudicate({"kind": "automatic_movement", "table": table, "d100": d100})
+        act = rules().automatic_action(table, ruling["row"][0])
+        what = act.action
+        if what.startswith("copy"):
+            what = _copied(state, u, what)
+        gap = rules().distances.friend_standoff_cm
+        if what == "advance":
+            budget, _ = moves.allowance(u, "normal")
+            x, y, h, dist = moves.farthest_straight(state, u, budget, "forward", friend_gap=gap)
+            moves.apply_move(u, x, y, h)
+        elif what == "retire":
+            budget, _ = moves.allowance(u, "retraite")
+            x, y, h, dist = moves.farthest_straight(state, u, budget, "back", friend_gap=gap)
+            moves.apply_move(u, x, y, h)
+        else:
+            dist = 0.0
+        emit(state, "automatic_move", f"{u.name}: automatic movement d100 {d100}: {ruling['result_en']} ({dist:.1f} cm)",
+             f"{u.name} : mouvement automatique d100 {d100} : {ruling['result']} ({dist:.1f} cm)", side=u.side,
+             ref=act.ref, unit=u.id, result=what, ruling=ruling)
+
+
+def _copied(state: Battle, u: Unit, what: str) -> str:
+    """'Copier sur l'unité amie la plus proche à gauche ou à droite' (l.662-664): the nearest friend
+    on that side with an order; its move is copied as advance, retire or stay (never charge)."""
+    side_sign = 1 if what == "copy_right" else -1
+    best = None
+    for f in state.side_units(u.side):
+        if f.id == u.id or f.order is None:
+            continue
+        right, _ = tt.local_coordinates(u.pose, tt.Point(f.x, f.y))
+        if right * side_sign > 0 and (best is None or abs(right) < best[0]):
+            best = (abs(right), f)
+    if best is None:
+        return "stay"
+    play = rules().order_play.get(best[1].order)
+    if play and play.move in ("normal", "double", "charge") and play.direction == "forward":
+        return "advance"
+    if play and play.direction == "back":
+        return "retire"
+    return "stay"
+
+
+def phase8_fire(state: Battle) -> None:
+    """Units ordered to fire shoot; casualties together, then morale (gf-combat's fire_play)."""
+    record(state, fire_play.resolve(state, state.dice))
+
+
+def phase9_charges(state: Battle) -> None:
+    """Chargers make the second half of their charge; one that reaches nothing is disordered (l.608)."""
+    for u in list(state.units.values()):
+        if not u.alive or not u.charge_half or u.status != "ok" or fighters.in_combat(state, u):
+            continue
+        target = state.units.get(u.target or "")
+        u.charge_half = False
+        if target is None or not target.alive:
+            continue
+        charge_move(state, u, target, half=False)
+        u.unmark("uncontrolled_advance")
+        if not fighters.in_combat(state, u):
+            u.set_disorder(True)
+            u.charging = False
+            emit(state, "disorder", f"{u.name} ends its charge without contact: disorder",
+                 f"{u.name} termine sa charge sans contact : désordre", side=u.side, ref="GF seed 003 l.608", unit=u.id)
+
+
+def phase10_melee(state: Battle) -> None:
+    """Every unit in contact fights; losses together; the loser recoils and tests (gf-combat's melee_play)."""
+    record(state, melee_play.resolve(state, state.dice))
+
+
+def phase11_rally(state: Battle) -> None:
+    """Routing units test their morale to rally (gf-combat's rally)."""
+    record(state, rally.resolve(state, state.dice))
+
+
+AUTOMATIC = {1: phase1_automatic, 4: phase4_reveal, 7: phase7_automatic, 8: phase8_fire,
+             9: phase9_charges, 10: phase10_melee, 11: phase11_rally}
+
+
+# --- placement during deployment -----------------------------------------------------------------------
+def check_place(state: Battle, u: Unit, x: float, y: float, heading: float) -> None:
+    zone = zones(state)[u.side]
+    fp = moves.footprint_at(u, x, y, heading)
+    if not zone.buffer(0.01).covers(fp):
+        raise IllegalAction(f"{u.name} must stand inside side {u.side}'s deployment zone", REF_DEPLOY)
+    for o in state.units.values():
+        if o.id != u.id and o.alive and o.side == u.side and o.kind != "character" and u.kind != "character":
+            if fp.intersection(o.footprint()).area > 0.01:
+                raise IllegalAction(f"{u.name} would stand on {o.name}", REF_DEPLOY)

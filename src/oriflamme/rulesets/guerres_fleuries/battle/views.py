@@ -1,0 +1,127 @@
+"""What a side may see (the only place hidden information is filtered): the view JSON the browser
+and the terminal draw (shape agreed in GF2: turn, phase, phases, table, units, orders_submitted,
+to_act), the options of the side to act, and the log as a side sees it.
+
+Hidden: the other side's orders until they are revealed in phase 4 (l.275, l.283) — a unit then
+shows ``"order": null, "order_hidden": true``; a spectator (side None) sees no order before the
+reveal. The private event carrying a side's orders is shown to that side only."""
+
+from __future__ import annotations
+
+from oriflamme.geometry import tabletop as tt
+
+from . import explain, fighters, orders as orders_mod, turn, victory
+from .rules import rules
+from .state import Battle, Unit, plain
+
+
+def order_visible(state: Battle, u: Unit, side: str | None) -> bool:
+    return state.revealed or (side is not None and u.side == side)
+
+
+def order_json(u: Unit) -> dict | None:
+    if u.order is None:
+        return None
+    r = rules()
+    name = r.order_names.get(u.order)
+    return {"id": u.order, "name": name.name_en if name else u.order,
+            "name_fr": name.printed if name else u.order, "target": u.target,
+            "ref": r.order_play[u.order].ref if u.order in r.order_play else ""}
+
+
+def unit_json(state: Battle, u: Unit, side: str | None) -> dict:
+    visible = order_visible(state, u, side)
+    engaged = sorted(v.id for v in fighters.enemies(state, u) if fighters.touching(u, v)) if u.alive else []
+    corners = tt.corners(u.pose, u.width, u.depth)
+    return {"id": u.id, "side": u.side, "name": u.name, "kind": u.kind, "type": u.type, "class": u.cls,
+            "race": u.race, "mover": u.mover, "weapons": list(u.weapons), "armour": list(u.armour_items),
+            "missile": u.missile, "melee_weapon": u.melee_weapon, "armour_row": u.armour, "shields": u.shields,
+            "figures": u.figures, "figures_max": u.figures_max, "points": u.points,
+            "formation": u.formation, "frontage": u.front, "ranks": u.ranks,
+            "x": round(u.x, 2), "y": round(u.y, 2), "heading": round(u.heading, 2),
+            "width": round(u.width, 2), "depth": round(u.depth, 2),
+            "corners": [[round(x, 2), round(y, 2)] for x, y in corners],
+            "disorder": u.disorder, "markers": list(u.markers),
+            "order": order_json(u) if visible else None,
+            "order_hidden": (not visible) and u.order is not None,
+            "status": u.status, "alive": u.alive,
+            "engaged": engaged, "led_by": u.led_by, "leads": u.leads, "flyer": u.flyer,
+            "altitude": u.altitude, "fc": u.FC, "fm": u.FM, "cm": u.CM, "wounds": list(u.wounds),
+            "moved": u.moved, "charging": u.charging if visible or state.revealed else False}
+
+
+def table_json(state: Battle) -> dict:
+    """gf-geom's view of the table (terrain with its kind, shape, points and citation; the zones)."""
+    out = state.battlefield.view()
+    out["ref"] = rules().table.ref
+    return out
+
+
+def phase_json(state: Battle) -> dict:
+    if state.phase == 0:
+        return {"id": "deployment", "number": 0, "name": "Deployment", "name_fr": "Déploiement",
+                "ref": turn.REF_DEPLOY}
+    return rules().phase(state.phase).to_json()
+
+
+def view(state: Battle, side: str | None, events: list[dict]) -> dict:
+    return plain(_view(state, side, events))
+
+
+def _view(state: Battle, side: str | None, events: list[dict]) -> dict:
+    sc = state.scenario
+    return {"ruleset": "guerres-fleuries", "scenario": sc.id, "turn": state.turn, "last_turn": sc.turns,
+            "phase": phase_json(state), "phases": [p.to_json() for p in rules().phases],
+            "table": table_json(state),
+            "sides": [{"id": s.id, "name": s.name, "name_fr": s.name_fr} for s in sc.sides],
+            "units": [unit_json(state, u, side) for u in state.units.values()],
+            "orders_submitted": dict(state.orders_in), "revealed": state.revealed,
+            "to_act": None if state.over else state.acting, "active": None if state.over else state.acting,
+            "over": state.over, "winner": state.winner, "result": state.result, "result_fr": state.result_fr,
+            "losses": victory.summary(state), "victory": {"ref": rules().victory.ref, "decision": "OR-GF33",
+                                                           "turn_limit": sc.turns,
+                                                           "broken_share": rules().victory.broken_share},
+            "log": events}
+
+
+def visible(ev: dict, side: str | None) -> bool:
+    return ev.get("private") is None or ev.get("private") == side
+
+
+def options(state: Battle, side: str | None, legal) -> dict:
+    """The choices of ``side`` grouped per unit (GF2's shape), plus the flat list of actions."""
+    return plain(_options(state, side, legal))
+
+
+def _options(state: Battle, side: str | None, legal) -> dict:
+    out: dict = {"units": {}, "phase": phase_json(state), "actions": []}
+    if side is None or state.over or state.acting != side:
+        return out
+    for a in legal:
+        out["actions"].append({"action": a.to_json(), "label": explain.describe(state, a),
+                               "label_fr": explain.describe(state, a, "fr")})
+        if a.type == "cast":
+            out["units"].setdefault(a.unit, {}).setdefault("casts", []).append(
+                {"spell": a.spell, "target": a.target, "label": explain.describe(state, a),
+                 "label_fr": explain.describe(state, a, "fr")})
+    if state.phase == 3:
+        for u in orders_mod.eligible(state, side):
+            out["units"].setdefault(u.id, {})["orders"] = orders_mod.options(state, u)
+    elif state.phase == 6:
+        by_unit: dict = {}
+        for a in legal:
+            if a.type == "move":
+                by_unit.setdefault(a.unit, []).append([a.x, a.y, a.heading])
+        for u in turn.movers(state, side):
+            budget, direction, keep, steps = turn.move_budget(u)
+            out["units"].setdefault(u.id, {})["moves"] = {"max_cm": round(budget, 2), "direction": direction,
+                                            "keep_heading": keep, "steps": steps, "penalties": [],
+                                            "samples": by_unit.get(u.id, [])}
+    elif state.phase == 2:
+        for a in legal:
+            out["units"][a.unit] = {"command_test": True}
+    elif state.phase == 0:
+        for a in legal:
+            if a.type == "place":
+                out["units"][a.unit] = {"place": True}
+    return out

@@ -1,0 +1,915 @@
+/* Oriflamme — Les Guerres Fleuries' browser module: the battle on the 180 × 120 cm table.
+ *
+ * Loaded by the generic game page (web/static/play.js) from
+ * /static/rulesets/guerres-fleuries/module.js; `mount(containers, core, view)` returns the
+ * controller documented there. It draws the table seen from above (terrain polygons and lines,
+ * the deployment zones, a 10 cm grid), the units as rotated base rectangles (characters as
+ * round bases) with their figures, markers and order chits, and the 11 phases of the turn on
+ * the phase bar with their citations. Tools: a measuring tape (drag on the table), the selected
+ * unit's arcs, its movement preview (the allowance, the distance left and the terrain penalties,
+ * the server's ruling on the chosen spot), the fire and charge percentages before any roll, and
+ * the orders: chosen in secret, shown face down to the other side until phase 4, with a
+ * "pass the screen" cover between the two sides' entries in a hot-seat game.
+ *
+ * It computes no rule: what a unit may do comes from `view.options` (the server's options()),
+ * every preview is the server's `/explain`, every action committed is built from those options.
+ * The view's shape is docs/guerres-fleuries/battle.md's (gf-engine); texts are in English and
+ * French (the page's language switch).
+ */
+const NS = "http://www.w3.org/2000/svg";
+const COLOURS = { A: "#a3242b", B: "#1f4f99" };
+// the engine's markers (battle/state.py, gf-combat): the seed's red, green and yellow (disorder) counters and the
+// states a unit carries from one phase to the next
+const MARKERS = { red: "#d62d20", green: "#2e8b3a", disorder: "#f1c40f", yellow: "#f1c40f", counter_charge: "#8e44ad",
+  uncontrolled_advance: "#e67e22", rout_continues: "#1b1b1b", routed_in_melee: "#5d4037", stunned: "#7f8c8d", pursuing: "#c0392b" };
+const MARGIN = 7;
+const GONE = ["removed", "dead", "destroyed", "fled"];
+
+// terrain drawing by kind (matched on the kind's words: the data names them, gf-geom's terrain.toml)
+const TERRAIN_STYLE = [
+  [/stream|river|ford|water|ruisseau|riviere|gue/, { line: "#3d7fc4", width: 1.6, fill: "#a9c9e8" }],
+  [/pont|bridge/, { line: "#7a5230", width: 2.6, fill: "#b89a70" }],
+  [/road|route|path/, { line: "#a58b62", width: 2.2, fill: "#d8c7a0" }],
+  [/hedge|haie/, { line: "#3f6b2e", width: 1.1, fill: "#b8cf98", dash: "1.2 0.6" }],
+  [/wall|mur|cloture|fence/, { line: "#7d7466", width: 1.0, fill: "#d6cdb8" }],
+  [/falaise|cliff/, { line: "#5a4a32", width: 1.2, fill: "#9b8a6e" }],
+  [/steep|abrupte/, { fill: "#bfa26a", line: "#8a6d3b", width: 0.5, dash: "2 1" }],
+  [/hill|colline/, { fill: "#d6c08a", line: "#a08450", width: 0.4, dash: "2 1" }],
+  [/jungle/, { fill: "#5f8f4e", line: "#3f6b2e", width: 0.4 }],
+  [/wood|forest|bois|foret/, { fill: "#86ad6e", line: "#4f7a3a", width: 0.4 }],
+  [/marsh|swamp|marais|marecage|bournier|bog/, { fill: "#a9c2b4", line: "#6d8f80", width: 0.4, dash: "1 1" }],
+  [/field|champ|crop/, { fill: "#e8dc98", line: "#b8a85a", width: 0.3 }],
+  [/hamlet|village|building|construction|temple|house|hameau|pyramid/, { fill: "#c5a585", line: "#6b4f36", width: 0.5 }],
+  [/broussailles|scrub/, { fill: "#c9c08f", line: "#7f7a4e", width: 0.4, dash: "0.5 1" }],
+  [/broken|rough|rock|accident|irregulier/, { fill: "#cbbb9a", line: "#8f7f62", width: 0.4, dash: "0.5 1" }],
+];
+function terrainStyle(kind) {
+  const k = String(kind || "").toLowerCase();
+  for (const [re, s] of TERRAIN_STYLE) if (re.test(k)) return s;
+  return { fill: "#d8ccb0", line: "#8f7f62", width: 0.4 };
+}
+
+function svg(tag, attrs, ...kids) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v);
+  for (const k of kids) if (k !== null && k !== undefined) e.appendChild(typeof k === "string" ? document.createTextNode(k) : k);
+  return e;
+}
+const pts = (list) => list.map((p) => `${(+p[0]).toFixed(2)},${(+p[1]).toFixed(2)}`).join(" ");
+const rad = (deg) => (deg * Math.PI) / 180;
+// heading: 0 = facing y = 0 (side B's edge), clockwise (docs/guerres-fleuries/battle.md)
+const forward = (h) => [Math.sin(rad(h)), -Math.cos(rad(h))];
+const rightOf = (h) => [Math.cos(rad(h)), Math.sin(rad(h))];
+const fmtCm = (d) => (Math.round(d * 10) / 10).toFixed(1);
+
+/** The four corners of a base rectangle [front-left, front-right, rear-right, rear-left]. */
+export function baseCorners(x, y, heading, width, depth) {
+  const f = forward(heading), r = rightOf(heading);
+  const hw = width / 2, hd = depth / 2;
+  const at = (a, b) => [x + r[0] * a + f[0] * b, y + r[1] * a + f[1] * b];
+  return [at(-hw, hd), at(hw, hd), at(hw, -hd), at(-hw, -hd)];
+}
+
+export async function mount(containers, core, view) {
+  const { el, fr, pct, sideName, citesOf, citeChips } = core;
+  const L = (en, frTxt) => (fr() ? frTxt : en);
+  const nameOf = (o) => (o ? (fr() ? o.name_fr || o.name : o.name || o.name_fr) : "");
+  const st = {
+    selected: null,       // a unit id
+    tool: "select",       // "select" | "tape"
+    tape: null,           // {a: [x, y], b: [x, y]}
+    hover: null,          // the pointer on the table, cm
+    dest: null,           // the chosen destination of the selected unit: {x, y, heading}
+    preview: null,        // the server's ruling shown in the preview card
+    draft: {},            // this side's orders being chosen: uid -> {order, target}
+    ack: null,            // hot seat: the side that took the screen for the current secret entry
+    showArcs: true,
+    detail: null,         // the server's percentages for the selected unit: {key, fire, melee} (GET /moves/<unit>)
+    get view() { return core.state.view; },
+  };
+
+  if (!document.getElementById("gf-battle-css")) {
+    document.head.appendChild(el("link", { id: "gf-battle-css", rel: "stylesheet", href: "/static/rulesets/guerres-fleuries/battle.css" }));
+  }
+
+  /* --- the containers ------------------------------------------------------------------------ */
+  containers.board.innerHTML = "";
+  const box = el("div", { class: "board gf-board", testid: "board", id: "board" });
+  const tools = el("div", { class: "gf-tools", testid: "gf-tools" });
+  const stage = el("div", { class: "gf-stage" });
+  const cover = el("div", { class: "gf-cover", testid: "gf-cover", hidden: true });
+  box.append(tools, stage, cover);
+  containers.board.appendChild(box);
+  containers.panel.innerHTML = "";
+  const unitCard = el("section", { class: "card gf-unit", testid: "gf-unit" });
+  const ordersCard = el("section", { class: "card gf-orders", testid: "gf-orders", hidden: true });
+  const actionsCard = el("section", { class: "card prompts gf-actions", testid: "gf-actions", hidden: true });
+  const previewCard = el("section", { class: "card preview gf-preview", testid: "gf-preview", hidden: true });
+  const rosterCard = el("details", { class: "card gf-roster", testid: "gf-roster" });
+  containers.panel.append(ordersCard, unitCard, previewCard, actionsCard, rosterCard);
+
+  /* --- what the view says ------------------------------------------------------------------------ */
+  const v = () => st.view;
+  const opts = () => (v().options || {});
+  const unitOpts = (uid) => ((opts().units || {})[uid]) || null;
+  const generic = () => (opts().actions || []);
+  function labelOf(o) {
+    if (o.label) return fr() ? o.label_fr || o.label : o.label;
+    const a = o.action, u = a.unit && unitOf(a.unit), n = u ? u.name : a.unit;
+    switch (a.type) {
+      case "command_test": return L(`Command test: ${n}`, `Test de commandement : ${n}`);
+      case "place": return L(`Place ${n} at (${fmtCm(a.x)}, ${fmtCm(a.y)})`, `Placer ${n} en (${fmtCm(a.x)}, ${fmtCm(a.y)})`);
+      case "move": return L(`Move ${n} to (${fmtCm(a.x)}, ${fmtCm(a.y)}), ${Math.round(a.heading)}°`, `Déplacer ${n} en (${fmtCm(a.x)}, ${fmtCm(a.y)}), ${Math.round(a.heading)}°`);
+      case "end_phase": return phaseId(v()) === "deployment" ? L("Deployment done", "Déploiement terminé") : L("End the phase", "Terminer la phase");
+      default: return a.type.replace(/_/g, " ") + (n ? " — " + n : "");
+    }
+  }
+  const mySide = () => (v().seat && v().seat !== "hotseat" ? v().seat : v().to_act);
+  const colourOf = (side) => COLOURS[side] || "#555";
+  const phaseId = (view) => (view.phase && (view.phase.id || view.phase)) || "";
+  // phase 3 of the seed's turn: the secret orders (by its number, or an id naming the orders)
+  const isOrders = (view) => (view.phase && view.phase.number === 3) ||
+    (/order/.test(String(phaseId(view))) && !/reveal/.test(String(phaseId(view))));
+  const orderableUnits = () => Object.entries(opts().units || {}).filter(([, o]) => (o.orders || []).length);
+  const positions = () => {
+    const f = core.frame();
+    const units = (v().units || []).map((u) => ({ ...u }));
+    // a replay frame moves the units: their corners are then drawn from the frame's pose
+    if (f && Array.isArray(f.units)) for (const p of f.units) {
+      const u = units.find((x) => x.id === p.id);
+      if (u) { Object.assign(u, p); if (!p.corners) delete u.corners; }
+    }
+    return units.filter((u) => !GONE.includes(u.status) && u.x !== null && u.x !== undefined);
+  };
+  const unitOf = (id) => (v().units || []).find((u) => u.id === id);
+  const cornersOf = (u) => (Array.isArray(u.corners) && u.corners.length === 4 ? u.corners
+    : baseCorners(u.x, u.y, u.heading || 0, u.width || 4, u.depth || 2));
+  // hot seat: between the two sides' secret entries, the screen changes hands
+  const covered = () => {
+    const view = v();
+    return !core.state.replay && view.mode === "hotseat" && view.can_act && isOrders(view) && st.ack !== view.to_act;
+  };
+
+  /* --- the table --------------------------------------------------------------------------------- */
+  function toTable(svgEl, ev) {
+    const p = svgEl.createSVGPoint();
+    p.x = ev.clientX; p.y = ev.clientY;
+    const m = svgEl.getScreenCTM();
+    if (!m) return null;
+    const q = p.matrixTransform(m.inverse());
+    return [q.x, q.y];
+  }
+
+  function drawTable() {
+    const view = v();
+    const T = view.table || { width: 180, height: 120, terrain: [], zones: {} };
+    const W = T.width || 180, H = T.height || 120;
+    const root = svg("svg", { class: "gf-svg", viewBox: `${-MARGIN} ${-MARGIN} ${W + 2 * MARGIN} ${H + 2 * MARGIN}`,
+      "data-testid": "gf-svg", preserveAspectRatio: "xMidYMid meet", role: "img",
+      "aria-label": L(`The table, ${W} × ${H} cm`, `La table, ${W} × ${H} cm`) });
+    const defs = svg("defs", {},
+      svg("pattern", { id: "gf-trees", width: 4, height: 4, patternUnits: "userSpaceOnUse" },
+        svg("circle", { cx: 2, cy: 2, r: 1.1, fill: "#4f7a3a", opacity: 0.55 })),
+      svg("pattern", { id: "gf-reeds", width: 3, height: 3, patternUnits: "userSpaceOnUse" },
+        svg("path", { d: "M0.5,2.5 h2", stroke: "#5d7f70", "stroke-width": 0.3 })));
+    root.appendChild(defs);
+    root.appendChild(svg("rect", { x: 0, y: 0, width: W, height: H, fill: "#e9e0c6", stroke: "#5a4a32", "stroke-width": 0.6,
+      "data-testid": "gf-table" }));
+    // the grid: 10 cm squares, labels every 30 cm on the edges
+    const grid = svg("g", { class: "gf-grid", "pointer-events": "none" });
+    for (let x = 10; x < W; x += 10) grid.appendChild(svg("line", { x1: x, y1: 0, x2: x, y2: H, stroke: "#cdbf9c", "stroke-width": x % 30 ? 0.12 : 0.25 }));
+    for (let y = 10; y < H; y += 10) grid.appendChild(svg("line", { x1: 0, y1: y, x2: W, y2: y, stroke: "#cdbf9c", "stroke-width": y % 30 ? 0.12 : 0.25 }));
+    for (let x = 0; x <= W; x += 30) grid.appendChild(svg("text", { x, y: -2, "font-size": 2.4, "text-anchor": "middle", fill: "#6d5a3e" }, `${x}`));
+    for (let y = 0; y <= H; y += 30) grid.appendChild(svg("text", { x: -2, y: y + 0.8, "font-size": 2.4, "text-anchor": "end", fill: "#6d5a3e" }, `${y}`));
+    grid.appendChild(svg("text", { x: W + 1.2, y: -2, "font-size": 2.2, fill: "#6d5a3e" }, "cm"));
+    root.appendChild(grid);
+    // deployment zones
+    for (const [side, poly] of Object.entries(T.zones || {})) {
+      if (!Array.isArray(poly) || poly.length < 3) continue;
+      root.appendChild(svg("polygon", { points: pts(poly), fill: colourOf(side), opacity: 0.07, stroke: colourOf(side),
+        "stroke-width": 0.4, "stroke-dasharray": "2 1.5", "data-testid": "gf-zone-" + side, "pointer-events": "none" },
+        svg("title", {}, L(`Deployment zone of ${sideName(side)}`, `Zone de déploiement de ${sideName(side)}`))));
+    }
+    // terrain: areas first, then lines (streams, roads, hedges) above them
+    const terrain = (T.terrain || []).slice().sort((a, b) => (a.shape === "line") - (b.shape === "line"));
+    for (const t of terrain) {
+      if (!Array.isArray(t.points) || t.points.length < 2) continue;
+      const s = terrainStyle(t.kind);
+      const title = svg("title", {}, `${nameOf(t) || t.kind}${t.kind && nameOf(t) !== t.kind ? " (" + t.kind + ")" : ""}${t.ref ? " — " + t.ref : ""}`);
+      if (t.shape === "line") {
+        const g = svg("g", { "data-testid": "gf-terrain", "data-kind": t.kind, "data-id": t.id });
+        g.appendChild(svg("polyline", { points: pts(t.points), fill: "none", stroke: s.line, "stroke-width": s.width,
+          "stroke-linecap": "round", "stroke-linejoin": "round", "stroke-dasharray": s.dash || null }, title));
+        root.appendChild(g);
+      } else {
+        const g = svg("g", { "data-testid": "gf-terrain", "data-kind": t.kind, "data-id": t.id });
+        g.appendChild(svg("polygon", { points: pts(t.points), fill: s.fill, stroke: s.line, "stroke-width": s.width,
+          "stroke-dasharray": s.dash || null }, title));
+        const k = String(t.kind || "").toLowerCase();
+        if (/wood|forest|jungle|bois/.test(k)) g.appendChild(svg("polygon", { points: pts(t.points), fill: "url(#gf-trees)", "pointer-events": "none" }));
+        if (/marsh|swamp|marais|marecage|bournier/.test(k)) g.appendChild(svg("polygon", { points: pts(t.points), fill: "url(#gf-reeds)", "pointer-events": "none" }));
+        const [cx, cy] = centroid(t.points);
+        g.appendChild(svg("text", { x: cx, y: cy, "font-size": 2.3, "text-anchor": "middle", fill: "#3b2d20", opacity: 0.75,
+          "pointer-events": "none", "font-style": "italic" }, nameOf(t) || t.kind));
+        root.appendChild(g);
+      }
+    }
+    const movesLayer = svg("g", { class: "gf-moves" });
+    root.appendChild(movesLayer);
+    const unitsLayer = svg("g", { class: "gf-units" });
+    root.appendChild(unitsLayer);
+    const chitLayer = svg("g", { class: "gf-chits" });     // the order chits, never hidden under a unit
+    root.appendChild(chitLayer);
+    const ghostLayer = svg("g", { class: "gf-ghosts" });   // the selected unit's destinations, above the units
+    root.appendChild(ghostLayer);
+    if (!covered()) {
+      const units = positions();
+      const sel = units.find((u) => u.id === st.selected);
+      if (sel && st.showArcs) drawArcs(movesLayer, sel);
+      if (sel && st.showArcs) drawFireArc(movesLayer, sel);
+      for (const u of units) if (u !== sel) unitsLayer.appendChild(drawUnit(u));
+      if (sel) unitsLayer.appendChild(drawUnit(sel));  // the selected unit last: on top
+      for (const u of units) { const c = orderChit(u); if (c) chitLayer.appendChild(c); }
+      if (sel) drawMoves(ghostLayer, sel);
+    }
+    const tapeLayer = svg("g", { class: "gf-tape", "pointer-events": "none", "data-testid": "gf-tape-layer" });
+    root.appendChild(tapeLayer);
+    drawTape(tapeLayer);
+    bindTable(root, tapeLayer);
+    stage.innerHTML = "";
+    stage.appendChild(root);
+  }
+
+  function centroid(points) {
+    let x = 0, y = 0;
+    for (const p of points) { x += +p[0]; y += +p[1]; }
+    return [x / points.length, y / points.length];
+  }
+
+  function drawUnit(u) {
+    const side = u.side;
+    const sel = u.id === st.selected;
+    const g = svg("g", { class: "gf-unit-g", "data-testid": "gf-unit-" + u.id, "data-unit": u.id, "data-side": side, cursor: "pointer" });
+    const fill = colourOf(side);
+    const isChar = u.kind === "character";
+    if (isChar) {
+      const r = Math.max(1.2, Math.max(u.width || 2.5, u.depth || 2.5) / 2);
+      g.appendChild(svg("circle", { cx: u.x, cy: u.y, r, fill: "#f4d03f", stroke: fill, "stroke-width": sel ? 0.9 : 0.6 }));
+      const f = forward(u.heading || 0);
+      g.appendChild(svg("line", { x1: u.x, y1: u.y, x2: u.x + f[0] * r, y2: u.y + f[1] * r, stroke: fill, "stroke-width": 0.5 }));
+    } else {
+      const c = cornersOf(u);
+      if (u.altitude) {   // in the air: a shadow on the ground below, farther at flight altitude
+        const off = u.altitude === "flight" ? 2.2 : 1.1;
+        g.appendChild(svg("polygon", { points: pts(c.map(([x, y]) => [x + off, y + off])), fill: "#000", "fill-opacity": 0.22,
+          "data-testid": "gf-shadow", "pointer-events": "none" }));
+      }
+      g.appendChild(svg("polygon", { points: pts(c), fill, "fill-opacity": u.kind === "monster" || u.kind === "creature" ? 0.75 : 0.9,
+        stroke: sel ? "#f1c40f" : "#1b1b1b", "stroke-width": sel ? 0.7 : 0.25,
+        "stroke-dasharray": u.disorder ? "1 0.6" : null }));
+      // the front edge, drawn light: which way the unit faces
+      g.appendChild(svg("line", { x1: c[0][0], y1: c[0][1], x2: c[1][0], y2: c[1][1], stroke: "#fff7d6", "stroke-width": 0.55,
+        "stroke-linecap": "round", "data-testid": "gf-front" }));
+      // rank lines
+      const ranks = Math.max(1, u.ranks || 1);
+      for (let i = 1; i < Math.min(ranks, 8); i++) {
+        const k = i / ranks;
+        const a = [c[0][0] + (c[3][0] - c[0][0]) * k, c[0][1] + (c[3][1] - c[0][1]) * k];
+        const b = [c[1][0] + (c[2][0] - c[1][0]) * k, c[1][1] + (c[2][1] - c[1][1]) * k];
+        g.appendChild(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: "#000", "stroke-opacity": 0.25, "stroke-width": 0.12 }));
+      }
+    }
+    // the label: a short name and the figures, kept upright
+    const short = isChar ? shortName(u.name).slice(0, 5) : shortName(u.name);
+    const fig = u.figures_max && u.figures_max !== u.figures ? `${u.figures}/${u.figures_max}` : `${u.figures ?? ""}`;
+    // characters side by side: their names alternate above and below their bases
+    const below = isChar && (v().units || []).filter((x) => x.kind === "character").findIndex((x) => x.id === u.id) % 2 === 1;
+    const rr = Math.max(u.width || 2.5, u.depth || 2.5) / 2;
+    const ty = isChar ? (below ? u.y + rr + 2.2 : u.y - rr - 0.8) : u.y + 0.8;
+    g.appendChild(svg("text", { x: u.x, y: ty, "font-size": isChar ? 1.9 : 2.5, "text-anchor": "middle",
+      fill: isChar ? "#1b1b1b" : "#fff", "font-weight": 700, "paint-order": "stroke", stroke: isChar ? "#fffbe9" : "rgba(0,0,0,.35)",
+      "stroke-width": isChar ? 0.5 : 0.25, "pointer-events": "none", "data-testid": "gf-label" },
+      isChar ? short : `${short} ${fig}`));
+    // markers: red (failed command), green (moved in phase 1), yellow (disorder), counter-charge
+    const marks = (u.markers || []).slice();
+    if (u.disorder && !marks.includes("disorder") && !marks.includes("yellow")) marks.push("disorder");
+    marks.forEach((m, i) => {
+      const c = isChar ? [[u.x + 1.5, u.y - 1.5]] : cornersOf(u);
+      const [mx, my] = c[0];
+      g.appendChild(svg("circle", { cx: mx + 0.9 + i * 1.7, cy: my - 0.9, r: 0.75, fill: MARKERS[m] || "#777", stroke: "#1b1b1b",
+        "stroke-width": 0.15, "data-testid": "gf-marker-" + m }, svg("title", {}, markerName(m))));
+    });
+    g.appendChild(svg("title", {}, unitTitle(u)));
+    g.addEventListener("click", (e) => {
+      e.stopPropagation();
+      if (st.tool === "tape") return;
+      st.selected = st.selected === u.id ? null : u.id;
+      st.dest = null; st.preview = null;
+      core.render();
+    });
+    return g;
+  }
+
+  const shortName = (name) => {
+    const s = String(name || "");
+    const w = s.split(/[ ,]+/).filter(Boolean);
+    const t = w.length > 1 && w[0].length < 4 ? w.slice(0, 2).join(" ") : w[0] || s;
+    return t.length > 11 ? t.slice(0, 10) + "…" : t;
+  };
+
+  function markerName(m) {
+    return {
+      red: L("red: failed its command test (automatic move in phase 7)", "rouge : test de commandement raté (mouvement automatique en phase 7)"),
+      green: L("green: moved in phase 1", "vert : a bougé en phase 1"),
+      yellow: L("yellow: in disorder", "jaune : en désordre"),
+      disorder: L("yellow: in disorder", "jaune : en désordre"),
+      counter_charge: L("counter-charge", "contre-charge"),
+      uncontrolled_advance: L("uncontrolled advance", "avance incontrôlée"),
+      rout_continues: L("routing: goes on routing", "en déroute : continue de fuir"),
+      routed_in_melee: L("routed in melee: cannot be rallied before phase 11 of the next turn", "en déroute après la mêlée : pas de ralliement avant la phase 11 du tour suivant"),
+      stunned: L("stunned", "étourdi"),
+      pursuing: L("pursuing", "en poursuite"),
+    }[m] || m;
+  }
+
+  function unitTitle(u) {
+    const lines = [`${u.name} — ${sideName(u.side)}`,
+      `${kindName(u.kind)}${u.type ? " · " + u.type : ""}${u.class ? " · " + L("class", "classe") + " " + u.class : ""}`,
+      `${L("figures", "figurines")} ${u.figures}${u.figures_max ? "/" + u.figures_max : ""} · ${formationName(u.formation)}` +
+        (u.frontage ? ` · ${u.frontage} × ${u.ranks}` : ""),
+      `(${fmtCm(u.x)}, ${fmtCm(u.y)}) · ${L("heading", "orientation")} ${Math.round(u.heading || 0)}°`];
+    if (u.disorder) lines.push(L("in disorder", "en désordre"));
+    if (u.altitude) lines.push(altitudeName(u.altitude));
+    if (u.order && !u.order_hidden) lines.push(`${L("order", "ordre")}: ${nameOf(u.order)}`);
+    else if (u.order_hidden) lines.push(L("order: face down", "ordre : face cachée"));
+    return lines.join("\n");
+  }
+
+  const altitudeName = (a) => ({ combat: L("combat altitude", "altitude de combat"), flight: L("flight altitude", "altitude de vol") }[a] || a || "");
+  const kindName = (k) => ({ troop: L("troop", "troupe"), character: L("character", "personnage"),
+    creature: L("creature", "créature"), monster: L("monster", "monstre") }[k] || k || "");
+  const formationName = (f) => ({ line: L("line", "ligne"), column: L("column", "colonne"),
+    open: L("open order", "ordre ouvert"), open_order: L("open order", "ordre ouvert"), close: L("close order", "ordre serré") }[f] || f || "");
+
+  // the order chit beside the unit's rear: face up for its own side (or after the reveal), face
+  // down ("?") for the other side; a draft (chosen, not yet submitted) is dashed
+  function orderChit(u) {
+    if (core.frame()) return null;   // a replay frame carries no orders
+    const draft = st.draft[u.id];
+    let label = null, hidden = false, dashed = false, title = "";
+    if (u.order_hidden) { hidden = true; title = L("order given, face down until phase 4", "ordre donné, face cachée jusqu'à la phase 4"); }
+    else if (u.order) { label = chitText(u.order); title = `${L("order", "ordre")}: ${nameOf(u.order)}${u.order.target ? " → " + targetName(u.order.target) : ""}`; }
+    else if (draft && isOrders(v()) && u.side === mySide()) {
+      const o = orderChoices(u.id).find((x) => x.id === draft.order);
+      label = chitText(o || { id: draft.order }); dashed = true;
+      title = `${L("chosen, not yet given", "choisi, pas encore donné")}: ${nameOf(o) || draft.order}`;
+    }
+    if (!label && !hidden) return null;
+    const c = u.kind === "character" ? [[u.x - 1.5, u.y + 1.5], [u.x + 1.5, u.y + 1.5], [u.x + 1.5, u.y + 1.5], [u.x - 1.5, u.y + 1.5]] : cornersOf(u);
+    const b = forward(u.heading || 0);
+    const mx = (c[2][0] + c[3][0]) / 2 - b[0] * 2.4, my = (c[2][1] + c[3][1]) / 2 - b[1] * 2.4;
+    const g = svg("g", { "data-testid": hidden ? "gf-chit-hidden" : "gf-chit", "data-unit": u.id, class: "gf-chit" });
+    g.appendChild(svg("rect", { x: mx - 2.2, y: my - 1.5, width: 4.4, height: 3, rx: 0.4,
+      fill: hidden ? "#3b2d20" : "#fffbe9", stroke: hidden ? "#1b1b1b" : colourOf(u.side), "stroke-width": 0.3,
+      "stroke-dasharray": dashed ? "0.8 0.5" : null }));
+    g.appendChild(svg("text", { x: mx, y: my + 0.8, "font-size": 2.0, "text-anchor": "middle", "font-weight": 700,
+      fill: hidden ? "#e0b23c" : "#1b1b1b", "pointer-events": "none" }, hidden ? "?" : label));
+    g.appendChild(svg("title", {}, title));
+    return g;
+  }
+  const chitText = (o) => String((fr() ? o.short_fr || o.short : o.short) || nameOf(o) || o.id || "").slice(0, 3).toUpperCase();
+  const DIRECTIONS = { left: ["left", "gauche"], right: ["right", "droite"] };
+  const targetName = (id) => { const t = unitOf(id); return t ? t.name : DIRECTIONS[id] ? L(...DIRECTIONS[id]) : id; };
+
+  // arcs (OR-GF20, gf-geom's tabletop.arc_of): the footprint's two diagonals, extended, cut the
+  // plane into the front, right, rear and left arcs; the front arc is shaded
+  function drawArcs(layer, u) {
+    if (u.kind === "character") return;
+    const c = cornersOf(u), h = u.heading || 0, len = 60;
+    const ray = (p) => { const dx = p[0] - u.x, dy = p[1] - u.y, n = Math.hypot(dx, dy) || 1;
+      return [u.x + dx / n * len, u.y + dy / n * len]; };
+    const far = c.map(ray);
+    const g = svg("g", { "data-testid": "gf-arcs", "pointer-events": "none" });
+    g.appendChild(svg("polygon", { points: pts([[u.x, u.y], far[0], far[1]]), fill: "#f1c40f", opacity: 0.16 }));
+    for (const q of far) g.appendChild(svg("line", { x1: u.x, y1: u.y, x2: q[0], y2: q[1], stroke: "#6d5a3e",
+      "stroke-width": 0.2, "stroke-dasharray": "1 1" }));
+    const lab = (deg, d, txt) => { const f = forward(deg); return svg("text", { x: u.x + f[0] * d, y: u.y + f[1] * d, "font-size": 2,
+      "text-anchor": "middle", fill: "#6d5a3e" }, txt); };
+    const half = Math.max(u.width || 4, u.depth || 2) / 2;
+    g.append(lab(h, (u.depth || 2) / 2 + 9, L("front", "front")), lab(h + 90, half + 4, L("right", "droite")),
+      lab(h - 90, half + 4, L("left", "gauche")), lab(h + 180, (u.depth || 2) / 2 + 6, L("rear", "arrière")));
+    g.appendChild(svg("title", {}, L("arcs: the diagonals of the base, extended (OR-GF20)", "arcs : les diagonales du socle, prolongées (OR-GF20)")));
+    layer.appendChild(g);
+  }
+
+  // the fire arc of a unit with a missile weapon, as the fire code draws it (the server's polygon:
+  // 45° outwards from the front corners, to the weapon's longest range; OR-GF50)
+  function drawFireArc(layer, u) {
+    const fa = st.detail && st.detail.key && st.detail.key.startsWith(u.id + "@") && st.detail.fireArc;
+    if (!fa || !Array.isArray(fa.points)) return;
+    layer.appendChild(svg("polygon", { points: pts(fa.points), fill: "#c0392b", "fill-opacity": 0.08, stroke: "#c0392b",
+      "stroke-width": 0.3, "stroke-dasharray": "2 1", "pointer-events": "none", "data-testid": "gf-fire-arc" },
+      svg("title", {}, L(`fire arc: ${fa.half_angle_deg}° outwards, up to ${fa.range_cm} cm (${fa.ref}; ${fa.decision})`,
+        `arc de tir : ${fa.half_angle_deg}° vers l'extérieur, jusqu'à ${fa.range_cm} cm (${fa.ref} ; ${fa.decision})`))));
+  }
+
+  // movement preview: the allowance around the unit, the sampled destinations (ghosts), the chosen one
+  function drawMoves(layer, u) {
+    const o = unitOpts(u.id);
+    if (!o || core.state.replay || !(o.moves || o.place)) return;
+    const mv = o.moves || { samples: generic().filter((a) => a.action.type === "place" && a.action.unit === u.id)
+      .map((a) => [a.action.x, a.action.y, a.action.heading]) };
+    const g = svg("g", { "data-testid": "gf-move-preview" });
+    if (mv.max_cm) g.appendChild(svg("circle", { cx: u.x, cy: u.y, r: mv.max_cm, fill: colourOf(u.side), "fill-opacity": 0.05,
+      stroke: colourOf(u.side), "stroke-width": 0.3, "stroke-dasharray": "1.5 1", "pointer-events": "none" }));
+    (mv.samples || []).forEach((s, i) => {
+      const [x, y, hd] = s;
+      const c = baseCorners(x, y, hd ?? u.heading, u.width || 4, u.depth || 2);
+      const chosen = st.dest && Math.abs(st.dest.x - x) < 0.01 && Math.abs(st.dest.y - y) < 0.01 && st.dest.heading === hd;
+      const ghost = svg("polygon", { points: pts(c), fill: chosen ? "#1a7f37" : "#fff", "fill-opacity": chosen ? 0.35 : 0.25,
+        stroke: chosen ? "#1a7f37" : colourOf(u.side), "stroke-width": 0.3, "stroke-dasharray": "0.8 0.5", cursor: "pointer",
+        "data-testid": "gf-move-sample", "data-i": String(i) },
+        svg("title", {}, `${L("move to", "aller en")} (${fmtCm(x)}, ${fmtCm(y)}) · ${Math.round(hd ?? u.heading)}° — ` +
+          `${fmtCm(Math.hypot(x - u.x, y - u.y))} cm`));
+      ghost.addEventListener("click", (e) => { e.stopPropagation(); chooseDest(u, x, y, hd ?? u.heading); });
+      g.appendChild(ghost);
+    });
+    if (st.dest) {
+      const c = baseCorners(st.dest.x, st.dest.y, st.dest.heading, u.width || 4, u.depth || 2);
+      g.appendChild(svg("line", { x1: u.x, y1: u.y, x2: st.dest.x, y2: st.dest.y, stroke: "#1a7f37", "stroke-width": 0.35,
+        "marker-end": null, "pointer-events": "none" }));
+      g.appendChild(svg("polygon", { points: pts(c), fill: "#1a7f37", "fill-opacity": 0.35, stroke: "#1a7f37", "stroke-width": 0.4,
+        "pointer-events": "none", "data-testid": "gf-dest" }));
+    }
+    layer.appendChild(g);
+  }
+
+  function drawTape(layer) {
+    layer.innerHTML = "";
+    const sel = st.selected && positions().find((u) => u.id === st.selected);
+    const mv = sel && unitOpts(sel.id) && unitOpts(sel.id).moves;
+    // the pointer's distance from the selected unit, and what its allowance leaves
+    if (st.tool === "select" && sel && mv && mv.max_cm && st.hover && !st.dest) {
+      const d = Math.hypot(st.hover[0] - sel.x, st.hover[1] - sel.y);
+      const left = mv.max_cm - d;
+      layer.appendChild(svg("line", { x1: sel.x, y1: sel.y, x2: st.hover[0], y2: st.hover[1], stroke: left >= 0 ? "#1a7f37" : "#a3242b",
+        "stroke-width": 0.3, "stroke-dasharray": "1 0.6" }));
+      layer.appendChild(tapeLabel(st.hover[0], st.hover[1] - 2,
+        `${fmtCm(d)} cm · ${left >= 0 ? L("left", "reste") + " " + fmtCm(left) : L("over by", "dépasse de") + " " + fmtCm(-left)} cm ${L("before terrain", "hors terrain")}`,
+        "gf-hover-distance"));
+    }
+    if (!st.tape) return;
+    const [a, b] = [st.tape.a, st.tape.b];
+    const d = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    layer.appendChild(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: "#e0b23c", "stroke-width": 0.8, "stroke-linecap": "round" }));
+    layer.appendChild(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: "#3b2d20", "stroke-width": 0.8,
+      "stroke-dasharray": "0.25 4.75" }));  // a tick every 5 cm
+    for (const p of [a, b]) layer.appendChild(svg("circle", { cx: p[0], cy: p[1], r: 0.6, fill: "#3b2d20" }));
+    layer.appendChild(tapeLabel((a[0] + b[0]) / 2, (a[1] + b[1]) / 2 - 1.8, `${fmtCm(d)} cm`, "gf-tape-label"));
+  }
+
+  function tapeLabel(x, y, text, testid) {
+    const w = text.length * 1.4 + 1.8;
+    return svg("g", { "data-testid": testid },
+      svg("rect", { x: x - w / 2, y: y - 2.5, width: w, height: 3.4, rx: 0.6, fill: "#fffbe9", stroke: "#3b2d20", "stroke-width": 0.2 }),
+      svg("text", { x, y: y, "font-size": 2.6, "text-anchor": "middle", fill: "#1b1b1b", "font-weight": 600 }, text));
+  }
+
+  function bindTable(root, tapeLayer) {
+    let dragging = false;
+    root.addEventListener("pointerdown", (e) => {
+      if (st.tool !== "tape") return;
+      const p = toTable(root, e);
+      if (!p) return;
+      dragging = true;
+      st.tape = { a: p, b: p };
+      try { root.setPointerCapture(e.pointerId); } catch (err) { /* synthetic events */ }
+      drawTape(tapeLayer);
+    });
+    root.addEventListener("pointermove", (e) => {
+      const p = toTable(root, e);
+      if (!p) return;
+      if (dragging && st.tape) { st.tape.b = p; drawTape(tapeLayer); return; }
+      st.hover = p;
+      if (st.tool === "select" && st.selected) drawTape(tapeLayer);
+    });
+    root.addEventListener("pointerup", () => { if (dragging) { dragging = false; renderTools(); } });
+    root.addEventListener("pointerleave", () => { st.hover = null; if (!dragging) drawTape(tapeLayer); });
+    root.addEventListener("click", (e) => {
+      if (st.tool !== "select" || !st.selected) return;
+      const u = positions().find((x) => x.id === st.selected);
+      if (!u || !canPlace(u.id) || core.state.replay) { st.selected = null; st.dest = null; core.render(); return; }
+      const p = toTable(root, e);
+      if (p) chooseDest(u, p[0], p[1], st.dest ? st.dest.heading : u.heading || 0);
+    });
+  }
+
+  // a move (phase 6) or a placement (deployment) of one unit to the chosen spot: the offered
+  // action's fields (type, side) with the spot's coordinates (apply checks any legal point)
+  function moveAction(uid, d) {
+    const kind = (unitOpts(uid) || {}).place ? "place" : "move";
+    const proto = (generic().find((o) => o.action.type === kind && o.action.unit === uid) || {}).action;
+    const a = { ...(proto || { type: kind, side: v().to_act, unit: uid }), x: round1(d.x), y: round1(d.y), heading: Math.round(d.heading) };
+    delete a.path;
+    return a;
+  }
+  const canPlace = (uid) => { const o = unitOpts(uid); return !!(o && (o.moves || o.place)); };
+  const round1 = (n) => Math.round(n * 10) / 10;
+
+  async function chooseDest(u, x, y, heading) {
+    st.dest = { x, y, heading: ((Math.round(heading) % 360) + 360) % 360 };
+    st.preview = { loading: true };
+    core.render();
+    const r = await core.explain(moveAction(u.id, st.dest));
+    if (!st.dest) return;
+    st.preview = r ? { ...r, isMove: true } : null;
+    renderPanel();
+  }
+
+  /* --- the tools bar ---------------------------------------------------------------------------- */
+  function renderTools() {
+    tools.innerHTML = "";
+    const tool = (id, label, title) => el("button", { type: "button", class: "btn gf-tool" + (st.tool === id ? " on" : ""),
+      testid: "gf-tool-" + id, title, "aria-pressed": st.tool === id ? "true" : "false",
+      onclick: () => { st.tool = id; if (id === "select") st.tape = null; core.render(); } }, label);
+    tools.append(
+      tool("select", "☝ " + L("Select", "Choisir"), L("select a unit, then a spot to move it", "choisir une unité, puis un point où la déplacer")),
+      tool("tape", "↔ " + L("Tape", "Mètre"), L("measuring tape: drag on the table (cm)", "mètre ruban : faire glisser sur la table (cm)")),
+      el("label", { class: "gf-check" }, el("input", { type: "checkbox", testid: "gf-arcs-toggle", checked: st.showArcs ? true : null,
+        onchange: (e) => { st.showArcs = e.target.checked; core.render(); } }), " " + L("arcs", "arcs")),
+      el("span", { class: "gf-scale muted small" }, L("grid 10 cm · table ", "quadrillage 10 cm · table ") +
+        `${(v().table || {}).width || 180} × ${(v().table || {}).height || 120} cm`));
+    if (st.tape) {
+      const d = Math.hypot(st.tape.b[0] - st.tape.a[0], st.tape.b[1] - st.tape.a[1]);
+      tools.append(el("span", { class: "gf-tape-read", testid: "gf-tape-read" }, `↔ ${fmtCm(d)} cm`));
+    }
+  }
+
+  /* --- the hot-seat cover ------------------------------------------------------------------------- */
+  function renderCover() {
+    const on = covered();
+    cover.hidden = !on;
+    box.classList.toggle("covered", on);
+    cover.innerHTML = "";
+    if (!on) return;
+    const side = v().to_act;
+    const other = (v().sides || []).map((s) => s.id).find((s) => s !== side);
+    const done = (v().orders_submitted || {})[other];
+    cover.append(el("div", { class: "gf-cover-box", style: `--side:${colourOf(side)}` },
+      el("h2", {}, L("Pass the screen", "Passez l'écran")),
+      el("p", {}, done
+        ? L(`${sideName(other)} has given its orders, face down. ${sideName(side)} now gives its own, in secret.`,
+            `${sideName(other)} a donné ses ordres, face cachée. ${sideName(side)} donne maintenant les siens, en secret.`)
+        : L(`${sideName(side)} gives its orders in secret: ${sideName(other)} looks away.`,
+            `${sideName(side)} donne ses ordres en secret : ${sideName(other)} détourne le regard.`)),
+      el("p", { class: "muted small" }, L("Orders are revealed together in phase 4 (GF Le tour de jeu, phases 3–4).",
+        "Les ordres sont révélés ensemble en phase 4 (GF Le tour de jeu, phases 3–4).")),
+      el("button", { type: "button", class: "btn primary", testid: "gf-take-screen",
+        onclick: () => { st.ack = side; st.draft = {}; core.render(); } },
+        L(`I play ${sideName(side)}: show my table`, `Je joue ${sideName(side)} : montrer ma table`))));
+  }
+
+  /* --- the panel ------------------------------------------------------------------------------------ */
+  function renderPanel() {
+    const view = v();
+    const hide = covered();
+    for (const c of [unitCard, ordersCard, actionsCard, previewCard, rosterCard]) c.hidden = hide;
+    if (hide) return;
+    renderOrders();
+    renderUnit();
+    renderPreview();
+    renderActions();
+    renderRoster();
+    if (view.over) ordersCard.hidden = true;
+  }
+
+  function orderChoices(uid) { const o = unitOpts(uid); return (o && o.orders) || []; }
+
+  function renderOrders() {
+    const view = v();
+    ordersCard.innerHTML = "";
+    const open = isOrders(view) && view.can_act && !core.state.replay;
+    const list = open ? orderableUnits() : [];
+    // the card as long as the side owes its orders action, even when none of its units may receive one
+    const owed = open && (list.length || generic().some((o) => o.action.type === "orders"));
+    ordersCard.hidden = !owed;
+    if (!owed) return;
+    const side = view.to_act;
+    ordersCard.append(el("h3", {}, L(`Orders of ${sideName(side)} — face down`, `Ordres de ${sideName(side)} — face cachée`)),
+      el("p", { class: "help" }, list.length
+        ? L("Choose an order for each unit; they stay hidden from the other side until phase 4. A unit without an order does nothing.",
+            "Choisissez un ordre pour chaque unité ; l'adversaire ne les voit qu'en phase 4. Une unité sans ordre ne fait rien.")
+        : L("None of your units may receive an order this turn (failed command tests, units in combat, moved in phase 1): give the empty list.",
+            "Aucune de vos unités ne peut recevoir d'ordre ce tour (tests de commandement ratés, unités au combat, mouvement en phase 1) : donnez la liste vide.")));
+    const table = el("table", { class: "gf-order-table", testid: "gf-order-table" });
+    for (const [uid, o] of list) {
+      const u = unitOf(uid) || { name: uid };
+      const d = st.draft[uid] || {};
+      const sel = el("select", { testid: "gf-order-" + uid, "aria-label": u.name,
+        onchange: (e) => { st.draft[uid] = { order: e.target.value || undefined, target: null };
+                           if (!e.target.value) delete st.draft[uid]; core.render(); } },
+        el("option", { value: "" }, L("— no order —", "— pas d'ordre —")),
+        (o.orders || []).map((x) => el("option", { value: x.id, selected: d.order === x.id ? true : null,
+          title: x.ref || null }, nameOf(x))));
+      const chosen = (o.orders || []).find((x) => x.id === d.order);
+      let target = null;
+      if (chosen && chosen.needs_target) {
+        const targets = (chosen.targets || (o.charge || []).map((c) => c.target) || []);
+        const enemies = targets.length ? targets : (view.units || []).filter((x) => x.side !== u.side).map((x) => x.id);
+        target = el("select", { testid: "gf-target-" + uid, "aria-label": L("target", "cible"),
+          onchange: (e) => { st.draft[uid] = { ...st.draft[uid], target: e.target.value || null }; core.render(); } },
+          el("option", { value: "" }, L("— target —", "— cible —")),
+          enemies.map((t) => el("option", { value: t, selected: d.target === t ? true : null }, targetName(t) + chargeNote(o, t))));
+      }
+      table.appendChild(el("tr", { class: uid === st.selected ? "sel" : null, dataset: { unit: uid } },
+        el("td", {}, el("a", { href: "#", onclick: (e) => { e.preventDefault(); st.selected = uid; st.dest = null; core.render(); } }, u.name)),
+        el("td", {}, sel, target)));
+    }
+    ordersCard.append(table);
+    const n = Object.keys(st.draft).length;
+    const missing = list.filter(([uid]) => { const o = orderChoices(uid).find((x) => x.id === (st.draft[uid] || {}).order);
+      return o && o.needs_target && !st.draft[uid].target; });
+    ordersCard.append(el("div", { class: "card-actions" },
+      el("button", { type: "button", class: "btn primary", testid: "gf-submit-orders", disabled: missing.length ? true : null,
+        onclick: submitOrders }, L(`Give ${n} order${n === 1 ? "" : "s"}, face down`, `Donner ${n} ordre${n > 1 ? "s" : ""}, face cachée`)),
+      missing.length ? el("span", { class: "refusal" }, L("an order still needs its target or direction", "un ordre attend encore sa cible ou sa direction")) : null));
+  }
+
+  function chargeNote(o, t) {
+    const c = (o.charge || []).find((x) => x.target === t);
+    if (!c) return "";
+    return ` — ${fmtCm(c.distance_cm)} cm` + (c.percent !== undefined && c.percent !== null ? ` · ${c.percent} %` : "");
+  }
+
+  async function submitOrders() {
+    const orders = {};
+    for (const [uid, d] of Object.entries(st.draft)) if (d && d.order) orders[uid] = { order: d.order, target: d.target || null };
+    const side = v().to_act;
+    const proto = (generic().find((o) => o.action.type === "orders") || {}).action || { type: "orders", side };
+    await core.commit({ ...proto, orders });
+    // the screen changes hands (hot seat): the next side must take it before anything is drawn
+    if (v().to_act !== side) st.draft = {};
+  }
+
+  // the percentages before the roll of the selected unit of the side to act: the server's previews
+  // (Ruleset.option_detail), fetched once per unit and version
+  function fetchDetail() {
+    const view = v();
+    const u = st.selected && unitOf(st.selected);
+    if (!u || core.state.replay || !view.can_act || u.side !== view.to_act || covered()) { st.detail = null; return; }
+    const key = `${u.id}@${view.version}`;
+    if (st.detail && st.detail.key === key) return;
+    st.detail = { key, loading: true };
+    core.get("/moves/" + encodeURIComponent(u.id)).then((d) => {
+      if (!st.detail || st.detail.key !== key) return;
+      st.detail = { key, fire: d.fire || [], melee: d.melee || [], fireArc: d.fire_arc || null };
+      drawTable();
+      renderPanel();
+    }).catch(() => { if (st.detail && st.detail.key === key) st.detail = { key, fire: [], melee: [] }; });
+  }
+
+  function renderUnit() {
+    const view = v();
+    unitCard.innerHTML = "";
+    const u = st.selected && positions().find((x) => x.id === st.selected);
+    if (!u) {
+      unitCard.append(el("h3", {}, L("The table", "La table")),
+        el("p", { class: "help", testid: "gf-hint" }, L("Click a unit to see its arcs, its moves and its fire and charge odds; the tape measures any distance.",
+          "Cliquez une unité pour voir ses arcs, ses mouvements et ses chances de tir et de charge ; le mètre mesure toute distance.")),
+        lossesList());
+      return;
+    }
+    const head = el("h3", { testid: "gf-unit-name" }, el("span", { class: "side-chip", style: `--side:${colourOf(u.side)}` }, sideName(u.side)), " ", u.name);
+    const facts = el("dl", { class: "gf-facts" },
+      el("dt", {}, L("Kind", "Nature")), el("dd", {}, `${kindName(u.kind)}${u.type ? " · " + u.type : ""}${u.class ? " · " + L("class", "classe") + " " + u.class : ""}`),
+      el("dt", {}, L("Figures", "Figurines")), el("dd", { testid: "gf-unit-figures" }, `${u.figures}${u.figures_max ? " / " + u.figures_max : ""}`),
+      el("dt", {}, L("Formation", "Formation")), el("dd", {}, `${formationName(u.formation)}${u.frontage ? ` · ${u.frontage} ${L("front", "de front")} × ${u.ranks} ${L("ranks", "rangs")}` : ""}`),
+      el("dt", {}, L("Base", "Socle")), el("dd", {}, `${fmtCm(u.width || 0)} × ${fmtCm(u.depth || 0)} cm · ${Math.round(u.heading || 0)}°`),
+      el("dt", {}, L("Position", "Position")), el("dd", {}, `(${fmtCm(u.x)}, ${fmtCm(u.y)}) cm` + (u.altitude ? ` · ${altitudeName(u.altitude)}` : "")),
+      el("dt", {}, L("Order", "Ordre")), el("dd", { testid: "gf-unit-order" }, u.order_hidden ? L("face down", "face cachée")
+        : u.order ? nameOf(u.order) + (u.order.target ? " → " + targetName(u.order.target) : "") : "—"));
+    const status = [];
+    if (u.disorder) status.push(L("in disorder", "en désordre"));
+    for (const m of u.markers || []) if (!(m === "disorder" && u.disorder)) status.push(markerName(m));
+    if (u.status && u.status !== "ok" && u.status !== "active") status.push(u.status);
+    if (u.led_by) status.push(L("led by ", "mené par ") + targetName(u.led_by));
+    unitCard.append(head, facts);
+    if (status.length) unitCard.append(el("p", { class: "help" }, status.join(" · ")));
+    const o = unitOpts(u.id);
+    if (o && o.place && !core.state.replay) {
+      unitCard.append(el("h3", {}, L("Deployment", "Déploiement")),
+        el("p", { class: "help", testid: "gf-place-help" }, L("Click a ghost base or a spot in your deployment zone to place the unit there; the server checks the zone and the room.",
+          "Cliquez un socle fantôme ou un point de votre zone de déploiement pour y placer l'unité ; le serveur vérifie la zone et la place.")));
+    }
+    if (o && o.moves && !core.state.replay) {
+      const mv = o.moves;
+      unitCard.append(el("h3", {}, L("Movement", "Mouvement")),
+        el("p", { testid: "gf-move-allowance" }, `${L("allowance", "potentiel")} ${fmtCm(mv.max_cm || 0)} cm` +
+          (st.dest ? ` · ${L("to the chosen spot", "jusqu'au point choisi")} ${fmtCm(Math.hypot(st.dest.x - u.x, st.dest.y - u.y))} cm` : "")),
+        (mv.steps || []).length ? el("ul", { class: "gf-penalties", testid: "gf-allowance-steps" }, mv.steps.map((x) =>
+          el("li", {}, (fr() ? x.text_fr || x.text : x.text) + " ", x.ref ? citeChips(x.ref) : null, x.decision ? citeChips(x.decision) : null))) : "",
+        penaltyList(mv.penalties),
+        el("p", { class: "help" }, L("Click a ghost base or any spot on the table; the server rules on the path before you commit.",
+          "Cliquez un socle fantôme ou un point de la table ; le serveur juge le trajet avant que vous ne validiez.")));
+    }
+    if (o && (o.moves || o.place) && !core.state.replay) {
+      if (st.dest) {
+        const turn = (d) => el("button", { type: "button", class: "btn icon", title: L(`turn ${d}°`, `tourner de ${d}°`),
+          onclick: () => chooseDest(u, st.dest.x, st.dest.y, st.dest.heading + d) }, d > 0 ? "↻" : "↺");
+        unitCard.append(el("div", { class: "card-actions" },
+          turn(-45), el("span", { class: "muted" }, `${st.dest.heading}°`), turn(45),
+          el("button", { type: "button", class: "btn primary", testid: "gf-move-commit",
+            disabled: st.preview && st.preview.legal === false ? true : null,
+            onclick: () => core.commit(moveAction(u.id, st.dest)) }, o.place ? L("Place here", "Placer ici") : L("Move here", "Aller ici")),
+          el("button", { type: "button", class: "btn", onclick: () => { st.dest = null; st.preview = null; core.render(); } }, L("Cancel", "Annuler"))));
+      }
+    }
+    const fire = (o && o.fire && o.fire.length ? o.fire : (st.detail && st.detail.fire) || []);
+    if (fire.length) {
+      unitCard.append(el("h3", {}, L("Fire — chance before the roll", "Tir — chance avant le jet")));
+      unitCard.append(el("ul", { class: "gf-odds", testid: "gf-fire-odds" }, fire.map((f) => oddsItem(targetName(f.target), f.percent, f.steps, f.ref, f))));
+    }
+    const melee = (st.detail && st.detail.melee) || [];
+    if (melee.length) {
+      unitCard.append(el("h3", {}, L("Melee — chances before the rolls", "Mêlée — chances avant les jets")));
+      unitCard.append(el("ul", { class: "gf-odds", testid: "gf-melee-odds" }, melee.map((m) =>
+        oddsItem(`${targetName(m.target)} (${L("they", "eux")}: ${m.enemy_percent ?? "—"} %) —`, m.percent, m.steps, m.ref, m))));
+    }
+    if (o && (o.charge || []).length) {
+      unitCard.append(el("h3", {}, L("Charge", "Charge")));
+      unitCard.append(el("ul", { class: "gf-odds", testid: "gf-charge-odds" }, o.charge.map((c) =>
+        oddsItem(`${targetName(c.target)} — ${fmtCm(c.distance_cm)} cm`, c.percent, c.steps, c.ref, c))));
+    }
+  }
+
+  // where each army stands against the victory conditions (the view's losses; OR-GF33)
+  function lossesList() {
+    const view = v(), losses = view.losses || {}, vic = view.victory || {};
+    const sides = (view.sides || []).filter((sd) => losses[sd.id]);
+    if (!sides.length) return "";
+    const share = vic.broken_share !== undefined ? Math.round(vic.broken_share * 100) : null;
+    return el("div", { testid: "gf-losses" },
+      el("h3", {}, L("Losses", "Pertes")),
+      el("ul", { class: "gf-penalties" }, sides.map((sd) => {
+        const x = losses[sd.id];
+        const pf = x.figures_start ? Math.round(100 * x.figures_lost / x.figures_start) : 0;
+        return el("li", { testid: "gf-losses-" + sd.id }, el("span", { class: "side-chip", style: `--side:${colourOf(sd.id)}` }, sideName(sd.id)),
+          ` ${x.figures_lost}/${x.figures_start} ${L("figures", "figurines")} (${pf} %) · ${fmtCm(x.points_lost).replace(/\.0$/, "")}/${x.points_start} pts` +
+          (x.broken ? " · " + L("broken", "brisée") : ""));
+      })),
+      el("p", { class: "muted small" }, (share !== null ? L(`An army that loses more than ${share} % of its figures is broken; after turn ${vic.turn_limit}, the larger share of enemy points destroyed wins. `,
+        `Une armée qui perd plus de ${share} % de ses figurines est brisée ; après le tour ${vic.turn_limit}, la plus grande part de points ennemis détruits l'emporte. `) : ""),
+        citeChips([vic.ref, vic.decision].filter(Boolean).join("; "))));
+  }
+
+  function penaltyList(list) {
+    if (!list || !list.length) return el("p", { class: "muted small", testid: "gf-penalties" }, L("terrain penalties: shown for the chosen spot", "pénalités de terrain : indiquées pour le point choisi"));
+    return el("ul", { class: "gf-penalties", testid: "gf-penalties" }, list.map((p) => el("li", {},
+      `${nameOf(p) || nameOf(((v().table || {}).terrain || []).find((t) => t.id === p.element)) || p.element || p.kind}: ${penaltyText(p)}` +
+        (p.cost_cm !== undefined ? ` = ${fmtCm(p.cost_cm)} cm ` : " "), p.ref ? citeChips(p.ref) : null)));
+  }
+  function penaltyText(p) {
+    if (p.fraction !== undefined && p.fraction !== null) {
+      const f = typeof p.fraction === "number" ? `${Math.round(p.fraction * 100)} %` : String(p.fraction) === "1" ? L("all", "tout") : String(p.fraction);
+      return (p.shape === "line" || /hedge|wall|stream|ford|haie|mur|cloture|ruisseau|riviere|gue|pont/.test(String(p.kind)))
+        ? L(`costs ${f} of the movement left`, `coûte ${f} du mouvement restant`)
+        : L(`${f} of the movement lost inside`, `${f} du mouvement perdu à l'intérieur`);
+    }
+    if (p.cm !== undefined) return `−${fmtCm(p.cm)} cm`;
+    return p.text || "";
+  }
+
+  function oddsItem(label, percent, steps, ref, raw) {
+    const li = el("li", { testid: "gf-odds-item" },
+      el("span", {}, label + " "),
+      el("strong", { class: "gf-pct", testid: "gf-pct" }, percent === null || percent === undefined ? "—" : `${percent} %`),
+      ref ? el("span", { class: "ev-ref" }, " ", citeChips(ref)) : null);
+    if (steps && steps.length) {
+      li.appendChild(el("details", { class: "ev-ruling" }, el("summary", {}, L("how", "comment")),
+        el("ol", { class: "explanation" }, steps.map((s) => el("li", {}, typeof s === "string" ? s : (fr() ? s.text_fr || s.text : s.text) || "")))));
+    }
+    return li;
+  }
+
+  function renderPreview() {
+    const r = st.preview;
+    previewCard.hidden = !r;
+    previewCard.innerHTML = "";
+    if (!r) return;
+    if (r.loading) { previewCard.append(el("p", { class: "muted" }, L("asking the referee…", "l'arbitre examine…"))); return; }
+    previewCard.append(el("h3", {}, r.isMove ? L("The move, ruled", "Le mouvement, arbitré") : L("Ruling", "Arbitrage")));
+    if (r.legal === false) {
+      previewCard.append(el("p", { class: "refusal", testid: "gf-refusal" }, r.reason || L("not allowed", "interdit")), citesOf((r.citations || []).filter(Boolean).length ? r.citations : (r.ref ? [r.ref] : [])));
+      return;
+    }
+    const m = r.move || {};
+    const allowed = r.allowed_cm ?? m.allowance_cm, spent = r.spent_cm ?? m.cost_cm;
+    const left = r.left_cm ?? (allowed !== undefined && spent !== undefined ? allowed - spent : undefined);
+    if (allowed !== undefined) {
+      previewCard.append(el("p", { testid: "gf-move-ruling" },
+        `${L("allowance", "potentiel")} ${fmtCm(allowed)} cm · ${L("spent", "dépensé")} ${fmtCm(spent || 0)} cm` +
+        (m.path_cm !== undefined ? ` (${L("path", "trajet")} ${fmtCm(m.path_cm)} + ${L("wheel", "pivot")} ${fmtCm(m.wheel_cm || 0)} + ${L("terrain", "terrain")} ${fmtCm(m.terrain_cm || 0)})` : "") +
+        ` · ${L("left", "reste")} ${fmtCm(left || 0)} cm`));
+    }
+    const pens = r.penalties || m.penalties || (Array.isArray(m.terrain) && m.terrain.length ? m.terrain : null);
+    if (pens) previewCard.append(penaltyList(pens));
+    else if (Array.isArray(m.terrain)) previewCard.append(el("p", { class: "muted small", testid: "gf-penalties" }, L("no terrain on this path", "aucun terrain sur ce trajet")));
+    const steps = (fr() && r.steps_fr) || r.steps || [];
+    previewCard.append(el("ol", { class: "explanation", testid: "gf-preview-steps" }, steps.map((s) => el("li", {}, typeof s === "string" ? s : (fr() ? s.text_fr || s.text : s.text) || ""))));
+    if (r.percent !== undefined && r.percent !== null) previewCard.append(el("p", { testid: "gf-preview-pct" }, el("strong", {}, `${r.percent} %`)));
+    if (r.outcomes) previewCard.append(el("ul", { testid: "odds" }, r.outcomes.map((o) =>
+      el("li", {}, `${o.result}${o.label ? " — " + (fr() ? o.label_fr || o.label : o.label) : ""}: ${pct(o.p)}`))));
+    previewCard.append(citesOf(r.citations));
+  }
+
+  // every other offered action (reactions, morale choices, end of phase…) as a button, with "?"
+  function renderActions() {
+    actionsCard.innerHTML = "";
+    const view = v();
+    if (core.state.replay || !view.can_act) { actionsCard.hidden = true; return; }
+    let list = generic().filter((o) => !["orders", "end_phase", "end_step", "move", "place"].includes(o.action.type));
+    if (st.selected) list = list.filter((o) => !o.action.unit || o.action.unit === st.selected);
+    actionsCard.hidden = !list.length;
+    if (!list.length) return;
+    actionsCard.append(el("h3", {}, L("Actions", "Actions")));
+    const ul = el("ul", { class: "choices" });
+    for (const o of list.slice(0, 40)) {
+      ul.appendChild(el("li", {},
+        el("button", { type: "button", class: "btn", testid: "gf-action", onclick: () => core.commit(o.action) }, labelOf(o)),
+        el("button", { type: "button", class: "btn icon", title: L("the ruling and its odds before rolling", "l'arbitrage et ses chances avant le jet"),
+          testid: "gf-explain", onclick: async () => { const r = await core.explain(o.action); st.preview = r; renderPreview(); } }, "?")));
+    }
+    actionsCard.append(ul);
+    if (list.length > 40) actionsCard.append(el("p", { class: "muted" }, L("select a unit to narrow the list", "choisissez une unité pour réduire la liste")));
+  }
+
+  function renderRoster() {
+    rosterCard.innerHTML = "";
+    const units = positions();
+    rosterCard.append(el("summary", {}, L(`Units on the table (${units.length})`, `Unités sur la table (${units.length})`)));
+    for (const side of (v().sides || []).map((s) => s.id)) {
+      const mine = units.filter((u) => u.side === side);
+      rosterCard.append(el("h3", {}, el("span", { class: "side-chip", style: `--side:${colourOf(side)}` }, sideName(side)),
+        ` ${mine.reduce((n, u) => n + (u.figures || 0), 0)} ${L("figures", "figurines")}`));
+      rosterCard.append(el("ul", { class: "gf-roster-list" }, mine.map((u) => el("li", { testid: "gf-roster-" + u.id },
+        el("a", { href: "#", onclick: (e) => { e.preventDefault(); st.selected = u.id; st.dest = null; core.render(); } }, u.name),
+        ` — ${u.figures}${u.figures_max ? "/" + u.figures_max : ""} · ${formationName(u.formation)}` +
+          (u.disorder ? " · " + L("disorder", "désordre") : "") + (u.order_hidden ? " · ▣" : u.order ? " · " + nameOf(u.order) : "")))));
+    }
+  }
+
+  /* --- the phase bar ------------------------------------------------------------------------------- */
+  function phase(view, f) {
+    const phases = view.phases || [];
+    const fp = f && f.phase !== undefined && f.phase !== null ? f.phase : null;
+    const cur = fp === null ? phaseId(view)
+      : typeof fp === "object" ? fp.id : ((phases.find((p) => p.number === fp) || {}).id || (fp === 0 ? "deployment" : fp));
+    const sub = view.orders_submitted || {};
+    let note = "";
+    if (isOrders(view) && !f) note = (view.sides || []).map((s) => `${sideName(s.id)} ${sub[s.id] ? "▣" : "…"}`).join(" · ");
+    return {
+      steps: phases.map((p) => ({ id: p.id, label: `${shortPhase(p)}`, title: `${p.number}. ${nameOf(p)} — ${p.ref || ""}` })),
+      current: cur, note: note ? L("orders given: ", "ordres donnés : ") + note : "", pending: null,
+    };
+  }
+  const shortPhase = (p) => { const n = nameOf(p); return n.length > 16 ? n.slice(0, 15) + "…" : n; };
+
+  function help(view) {
+    const p = (view.phases || []).find((x) => x.id === phaseId(view)) || view.phase || {};
+    const name = `${p.number ? p.number + ". " : ""}${nameOf(p)}${p.ref ? " (" + p.ref + ")" : ""}`;
+    if (isOrders(view)) return name + " — " + L("choose your orders in secret, then give them face down.", "choisissez vos ordres en secret, puis donnez-les face cachée.");
+    return name;
+  }
+
+  function endStep(view) {
+    const o = ((view.options && view.options.actions) || []).find((x) => ["end_phase", "end_step", "next_phase"].includes(x.action.type));
+    return o ? o.action : null;
+  }
+
+  return {
+    state: st,
+    render() {
+      fetchDetail();
+      renderTools();
+      renderCover();
+      drawTable();
+      renderPanel();
+    },
+    update(old, view) {
+      if (old && phaseId(old) !== phaseId(view)) { st.dest = null; st.preview = null; }
+      if (!isOrders(view)) st.ack = null;
+      if (old && old.to_act !== view.to_act && isOrders(view)) st.draft = {};
+      if (st.selected && !unitOf(st.selected)) st.selected = null;
+    },
+    clear() { st.dest = null; st.preview = null; },
+    phase, help, endStep,
+    stepName: (s) => { const p = (v().phases || []).find((x) => x.id === s); return p ? nameOf(p) : s === "deployment" ? L("Deployment", "Déploiement") : String(s || ""); },
+    colourOf,
+    onLanguage() { st.preview = null; },
+    onKey(e) {
+      if (e.key === "Escape") { st.selected = null; st.dest = null; st.preview = null; st.tape = null; st.tool = "select"; core.render(); return true; }
+      if (e.key === "m" || e.key === "M") { st.tool = st.tool === "tape" ? "select" : "tape"; core.render(); return true; }
+      return false;
+    },
+  };
+}

@@ -1,0 +1,538 @@
+"""Les Guerres Fleuries in the browser (issue 13): the module draws the 180 × 120 cm table, its
+terrain, zones and units, the 11-phase bar, the tools (tape, arcs, movement preview), the order
+chits and the hot-seat cover; one seat's page never shows the other seat's orders before the
+reveal.
+
+Two kinds of tests:
+* on a recorded view (tests/fixtures/gf_view.py) fed to the real page through Playwright's request
+  routing: the drawing and the secrecy of the page itself, on a position of known content;
+* on the real server and engine (when the ruleset can play): a hot-seat and an online game.
+"""
+
+from __future__ import annotations
+
+import json
+import pytest
+from playwright.sync_api import Page, expect
+
+from fixtures import gf_view as fx
+
+
+@pytest.fixture
+def gf_server(app_server):
+    return app_server
+
+
+class FakeGame:
+    """The game API of one page, answered from recorded views: GET gives ``self.view``, POST
+    /actions records the action and moves to ``self.after(action)``, POST /explain answers a ruling."""
+
+    def __init__(self, page: Page, view: dict, after=None):
+        self.view, self.after, self.posted, self.explained = view, after, [], []
+        self.unknown = []
+        page.route("**/api/games/fixture/**", self._unknown)
+        page.route_web_socket("**/api/games/fixture/ws**", lambda ws: ws.send(json.dumps({"type": "hello", "version": view["version"]})))
+        page.route("**/api/games/fixture?**", self._get)
+        page.route("**/api/games/fixture/actions**", self._post)
+        page.route("**/api/games/fixture/explain**", self._explain)
+        self.detail = {}
+        page.route("**/api/games/fixture/moves/**", self._detail)
+
+    def _unknown(self, route):
+        self.unknown.append(route.request.url)
+        route.fulfill(status=404, content_type="application/json", body=json.dumps({"error": "not_found", "message": route.request.url}))
+
+    def _get(self, route):
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(self.view))
+
+    def _post(self, route):
+        body = json.loads(route.request.post_data)
+        self.posted.append(body["action"])
+        if self.after:
+            self.view = self.after(body["action"])
+        route.fulfill(status=200, content_type="application/json", body=json.dumps({"view": self.view, "events": []}))
+
+    def _detail(self, route):
+        uid = route.request.url.split("/moves/")[1].split("?")[0]
+        if uid in self.detail:
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(self.detail[uid]))
+        else:
+            route.fulfill(status=404, content_type="application/json", body=json.dumps({"error": "not_found", "message": uid}))
+
+    def _explain(self, route):
+        body = json.loads(route.request.post_data)
+        self.explained.append(body["action"])
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(fx.ruling_of_move(body["action"])))
+
+
+def about(page: Page, uid: str) -> str:
+    """Everything the page shows of one unit: its base (label, tooltip), its chit and its roster line."""
+    return (page.get_by_test_id("gf-unit-" + uid).text_content()
+            + " ".join(page.locator(f"g.gf-chit[data-unit='{uid}']").all_text_contents())
+            + " ".join(page.get_by_test_id("gf-roster-" + uid).all_text_contents()))
+
+
+def posted(page: Page, game: FakeGame, n: int) -> dict:
+    """The n-th action the page posted (1-based), once the page has sent it."""
+    for _ in range(200):
+        if len(game.posted) >= n:
+            return game.posted[n - 1]
+        page.wait_for_timeout(25)   # the routes are served while Playwright waits
+    raise AssertionError(f"the page posted {len(game.posted)} action(s), not {n}")
+
+
+def open_fixture(page: Page, base: str, view: dict, after=None) -> FakeGame:
+    game = FakeGame(page, view, after)
+    page.goto(base + "/play/fixture#seat=tok")
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    return game
+
+
+def test_the_table_terrain_units_and_phase_bar(page: Page, gf_server, artifacts):
+    v = fx.view()
+    v["mode"] = "online"; v["seat"] = "A"   # no hot-seat cover here
+    open_fixture(page, gf_server, v)
+    # the table is 180 × 120 cm, with its terrain and both deployment zones
+    vb = page.get_by_test_id("gf-svg").get_attribute("viewBox").split()
+    assert float(vb[2]) - 14 == 180 and float(vb[3]) - 14 == 120
+    assert page.locator("[data-testid=gf-terrain]").count() == len(fx.TERRAIN)
+    expect(page.locator("[data-testid=gf-terrain][data-kind=stream] polyline")).to_have_count(1)
+    expect(page.get_by_test_id("gf-zone-A")).to_be_attached()
+    expect(page.get_by_test_id("gf-zone-B")).to_be_attached()
+    # every unit is drawn, a troop as a rotated base rectangle at its corners
+    for u in v["units"]:
+        expect(page.get_by_test_id("gf-unit-" + u["id"])).to_be_attached()
+    poly = page.locator("[data-testid=gf-unit-b1] polygon").first.get_attribute("points")
+    drawn = [[float(c) for c in p.split(",")] for p in poly.split()]
+    assert all(abs(a - b) < 0.02 for p, q in zip(drawn, fx.view()["units"][4]["corners"]) for a, b in zip(p, q))
+    expect(page.get_by_test_id("gf-unit-a3")).to_contain_text("27/30")
+    expect(page.get_by_test_id("gf-marker-red")).to_have_count(1)
+    expect(page.get_by_test_id("gf-marker-disorder")).to_have_count(1)   # b2 in disorder
+    expect(page.locator("[data-testid=gf-unit-b4] [data-testid=gf-shadow]")).to_have_count(1)   # a flyer in the air
+    assert "flight altitude" in page.get_by_test_id("gf-unit-b4").text_content()
+    # the 11 phases, each with its citation; phase 3 current
+    for p in v["phases"]:
+        step = page.get_by_test_id("step-" + p["id"])
+        expect(step).to_be_attached()
+        assert p["ref"] in step.get_attribute("title")
+    expect(page.get_by_test_id("step-p3")).to_have_attribute("aria-current", "step")
+    page.screenshot(path=str(artifacts / "gf-table.png"))
+
+
+def test_selection_arcs_moves_and_odds(page: Page, gf_server, artifacts):
+    v = fx.view()
+    v["mode"] = "online"; v["seat"] = "A"
+    game = open_fixture(page, gf_server, v)
+    page.get_by_test_id("gf-unit-a2").click()
+    expect(page.get_by_test_id("gf-unit-name")).to_contain_text("Noble warriors of the eagle")
+    expect(page.get_by_test_id("gf-unit-a2")).to_have_count(1)     # drawn once, on top of the others
+    expect(page.get_by_test_id("gf-arcs")).to_be_attached()
+    expect(page.get_by_test_id("gf-move-allowance")).to_contain_text("15.0 cm")
+    expect(page.get_by_test_id("gf-penalties")).to_contain_text("Flower stream")
+    expect(page.get_by_test_id("gf-penalties").get_by_test_id("citation")).to_have_text("GF-D2")
+    # the pointer's distance from the unit and what the allowance leaves (straight, before terrain)
+    x, y = page.evaluate("""([x, y]) => { const s = document.querySelector('[data-testid=gf-svg]');
+        const p = s.createSVGPoint(); p.x = x; p.y = y; const q = p.matrixTransform(s.getScreenCTM());
+        return [q.x, q.y]; }""", [95, 92])
+    page.mouse.move(x, y)
+    expect(page.get_by_test_id("gf-hover-distance")).to_contain_text("10.0 cm · left 5.0 cm before terrain")
+    # a sampled destination: the server rules on it before anything is committed
+    page.locator("[data-testid=gf-move-sample][data-i='1']").click()
+    expect(page.get_by_test_id("gf-preview")).to_contain_text("spent")
+    assert game.explained[-1] == {"type": "move", "side": "A", "unit": "a2", "x": 95, "y": 94.5, "heading": 0}
+    page.get_by_test_id("gf-move-commit").click()
+    assert posted(page, game, 1) == {"type": "move", "side": "A", "unit": "a2", "x": 95, "y": 94.5, "heading": 0}
+    # the slingers' fire: the percentage before the roll, with its citation
+    page.get_by_test_id("gf-unit-a3").click()
+    expect(page.get_by_test_id("gf-fire-odds")).to_contain_text("22 %")
+    expect(page.get_by_test_id("gf-fire-odds").get_by_test_id("citation")).to_have_text("GF Tirs")
+    page.screenshot(path=str(artifacts / "gf-selected.png"))
+
+
+def test_the_percentages_before_a_roll_are_the_servers(page: Page, gf_server, artifacts):
+    """The selected unit's fire and melee percentages: what the server's option_detail gives (here
+    computed from a real position, tests/guerres_fleuries/test_battle_ui_odds.py), shown with the
+    steps and citations before any die."""
+    from guerres_fleuries.test_battle_ui_odds import facing
+    rs, g = facing()
+    fire = rs.option_detail(g.state, "A4")["fire"]
+    melee = rs.option_detail(g.state, "A3")["melee"]
+    v = fx.view()
+    v["mode"] = "online"; v["seat"] = "A"
+    game = open_fixture(page, gf_server, v)
+    arc = rs.option_detail(g.state, "A4")["fire_arc"]
+    game.detail["a1"] = {"unit": "a1", "fire": [dict(f, target="b2") for f in fire],
+                         "melee": [dict(m, target="b1") for m in melee], "fire_arc": arc}
+    page.get_by_test_id("gf-unit-a1").click()
+    expect(page.get_by_test_id("gf-fire-odds")).to_contain_text(f"Skink slingers {fire[0]['percent']} %")
+    expect(page.get_by_test_id("gf-fire-arc")).to_have_count(1)
+    assert "OR-GF50" in page.get_by_test_id("gf-fire-arc").text_content()
+    expect(page.get_by_test_id("gf-melee-odds")).to_contain_text(f"{melee[0]['percent']} %")
+    expect(page.get_by_test_id("gf-melee-odds")).to_contain_text(f"they: {melee[0]['enemy_percent']} %")
+    page.get_by_test_id("gf-fire-odds").locator("summary").first.click()
+    expect(page.get_by_test_id("gf-fire-odds")).to_contain_text(fire[0]["steps"][0])
+    for card in ("gf-unit", "gf-orders"):
+        text = page.get_by_test_id(card).inner_text()
+        assert "null" not in text and "undefined" not in text and "NaN" not in text, text
+    page.screenshot(path=str(artifacts / "gf-odds.png"))
+
+
+def test_the_measuring_tape(page: Page, gf_server, artifacts):
+    v = fx.view()
+    v["mode"] = "online"; v["seat"] = "A"
+    open_fixture(page, gf_server, v)
+    page.get_by_test_id("gf-tool-tape").click()
+    svg = page.get_by_test_id("gf-svg")
+    # from table point (30, 30) to (90, 110): 100 cm, measured in the table's own centimetres
+    pt = lambda x, y: page.evaluate("""([x, y]) => { const s = document.querySelector('[data-testid=gf-svg]');
+        const p = s.createSVGPoint(); p.x = x; p.y = y; const q = p.matrixTransform(s.getScreenCTM());
+        return [q.x, q.y]; }""", [x, y])
+    (x0, y0), (x1, y1) = pt(30, 30), pt(90, 110)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x1, y1, steps=5)
+    page.mouse.up()
+    expect(page.get_by_test_id("gf-tape-label")).to_contain_text("100.0 cm")
+    expect(page.get_by_test_id("gf-tape-read")).to_contain_text("100.0 cm")
+    assert svg.is_visible()
+    page.screenshot(path=str(artifacts / "gf-tape.png"))
+
+
+def test_hot_seat_orders_stay_secret_until_the_reveal(page: Page, gf_server, artifacts):
+    """Side A gives its orders; the screen is covered; side B's page shows A's chits face down
+    and nowhere the order's name; after the reveal both see it."""
+    state = {"step": 0}
+
+    def after(action):
+        assert action["type"] == "orders"
+        state["step"] += 1
+        if state["step"] == 1:   # A's orders are in: B to act, A's orders hidden from B's view
+            return fx.view(to_act="B", submitted={"A": True, "B": False}, a_orders=action["orders"] and
+                           {k: x["order"] for k, x in action["orders"].items()})
+        return fx.view(to_act="A", phase="p4", submitted={"A": True, "B": True}, reveal=True,
+                       a_orders={"a1": fx.SECRET_ORDER})
+
+    game = open_fixture(page, gf_server, fx.view(), after)
+    # the cover first: side B looks away while A chooses
+    expect(page.get_by_test_id("gf-cover")).to_be_visible()
+    expect(page.get_by_test_id("gf-cover")).to_contain_text("Aztec host")
+    page.screenshot(path=str(artifacts / "gf-cover.png"))
+    page.get_by_test_id("gf-take-screen").click()
+    expect(page.get_by_test_id("gf-cover")).to_be_hidden()
+    page.get_by_test_id("gf-order-a1").select_option(fx.SECRET_ORDER)
+    expect(page.locator("[data-testid=gf-chit][data-unit=a1]")).to_contain_text("ADV")
+    page.screenshot(path=str(artifacts / "gf-orders.png"))
+    page.get_by_test_id("gf-submit-orders").click()
+    assert posted(page, game, 1) == {"type": "orders", "side": "A", "orders": {"a1": {"order": fx.SECRET_ORDER, "target": None}}}
+    # the screen changes hands: covered, and nothing of A's orders anywhere on B's page
+    expect(page.get_by_test_id("gf-cover")).to_be_visible()
+    expect(page.get_by_test_id("gf-cover")).to_contain_text("Saurian warband")
+    page.get_by_test_id("gf-take-screen").click()
+    expect(page.locator("[data-testid=gf-chit-hidden][data-unit=a1]")).to_have_count(1)
+    secret = next(o for o in fx.orders() if o["id"] == fx.SECRET_ORDER)
+    # nowhere about A's unit: not on the table (its label, its chit, its tooltip), not in the roster,
+    # not in the page's copy of the view
+    shown = about(page, "a1")
+    for word in (secret["name"], secret["name_fr"], fx.SECRET_ORDER, "ADV", "AVA"):
+        assert word.lower() not in shown.lower(), (word, shown)
+    seen = page.evaluate("JSON.stringify(window.oriflamme.state.view.units.filter(u => u.side === 'A'))")
+    assert fx.SECRET_ORDER not in seen and secret["name"] not in seen
+    page.screenshot(path=str(artifacts / "gf-hidden.png"))
+    # B gives its orders; phase 4 reveals A's
+    page.get_by_test_id("gf-submit-orders").click()
+    expect(page.locator("[data-testid=gf-chit][data-unit=a1]")).to_contain_text("ADV")
+    expect(page.get_by_test_id("step-p4")).to_have_attribute("aria-current", "step")
+
+
+def test_orders_owed_with_no_unit_to_order(page: Page, gf_server):
+    """A side whose units may all not receive an order still gives its (empty) orders from the card."""
+    v = fx.view()
+    v["mode"] = "online"; v["seat"] = "A"
+    for o in v["options"]["units"].values():
+        o["orders"] = []
+    v["options"]["actions"] = [{"action": {"type": "orders", "side": "A", "orders": {}}, "label": "Give the orders (face down): none"}]
+    game = open_fixture(page, gf_server, v)
+    expect(page.get_by_test_id("gf-orders")).to_contain_text("None of your units may receive an order")
+    page.get_by_test_id("gf-submit-orders").click()
+    assert posted(page, game, 1) == {"type": "orders", "side": "A", "orders": {}}
+
+
+def test_french(page: Page, gf_server):
+    v = fx.view()
+    v["mode"] = "online"; v["seat"] = "A"
+    open_fixture(page, gf_server, v)
+    page.get_by_test_id("lang-switch").get_by_text("FR").click()
+    expect(page.get_by_test_id("gf-tool-tape")).to_contain_text("Mètre")
+    expect(page.get_by_test_id("step-p3")).to_contain_text("Phase d'ordres")
+
+
+# --- the real server and engine ---------------------------------------------------------------------
+SCENARIO = "battle-of-the-flowers"
+
+
+def call(base: str, method: str, path: str, body=None, token: str | None = None):
+    import urllib.request
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode() if body is not None else None, method=method,
+                                 headers={"Content-Type": "application/json", **({"X-Seat": token} if token else {})})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def forward_to(base: str, game: dict, phase: str, turn: int = 1) -> dict:
+    """Play through the API (the first offered action, or the end of the step) up to ``phase``."""
+    seats = game["seats"]
+    for _ in range(500):
+        token = seats.get("hotseat") or next(iter(seats.values()))
+        v = call(base, "GET", f"/api/games/{game['id']}", token=token)
+        if "hotseat" not in seats and v["to_act"]:
+            v = call(base, "GET", f"/api/games/{game['id']}", token=seats[v["to_act"]])
+            token = seats[v["to_act"]]
+        if (v["phase"]["id"] == phase and v["turn"] >= turn) or v["over"]:
+            return v
+        acts = v["options"]["actions"]
+        a = next((x["action"] for x in acts if x["action"]["type"] == "end_phase"), acts[0]["action"])
+        call(base, "POST", f"/api/games/{game['id']}/actions", {"action": a, "version": v["version"]}, token)
+    raise AssertionError(f"phase {phase} not reached")
+
+
+def test_lobby_to_a_hot_seat_battle_with_secret_orders(page: Page, gf_server, artifacts):
+    page.goto(gf_server + "/")
+    card = page.get_by_test_id("scenario-card-" + SCENARIO)
+    expect(card).to_be_visible()
+    page.get_by_test_id("hotseat-" + SCENARIO).click()
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    game_id = page.url.split("/play/")[1].split("#")[0]
+    token = page.url.split("seat=")[1]
+    v = call(gf_server, "GET", f"/api/games/{game_id}", token=token)
+    # the table: 180 × 120 cm, the battlefield's terrain, both zones, every unit as a base
+    assert page.locator("[data-testid=gf-terrain]").count() == len(v["table"]["terrain"]) > 0
+    expect(page.get_by_test_id("gf-zone-A")).to_be_attached()
+    live = [u for u in v["units"] if u["status"] not in ("destroyed", "fled")]
+    for u in live:
+        expect(page.get_by_test_id("gf-unit-" + u["id"])).to_be_attached()
+    for p in v["phases"]:
+        assert p["ref"] in page.get_by_test_id("step-" + p["id"]).get_attribute("title")
+    page.screenshot(path=str(artifacts / "gf-real-deployment.png"))
+    # to the orders of turn 1 through the API, then the page again
+    v = forward_to(gf_server, {"id": game_id, "seats": {"hotseat": token}}, "orders")
+    page.reload()
+    expect(page.get_by_test_id("gf-cover")).to_be_visible()
+    page.get_by_test_id("gf-take-screen").click()
+    a_units = [uid for uid in v["options"]["units"] if v["options"]["units"][uid].get("orders")]
+    uid = a_units[0]
+    chosen = next(o for o in v["options"]["units"][uid]["orders"] if not o["needs_target"])
+    # an order that needs a target (or a direction): the orders cannot be given until it is chosen
+    aimed = next((o for o in v["options"]["units"][uid]["orders"] if o["needs_target"] and o.get("targets")), None)
+    if aimed:
+        page.get_by_test_id("gf-order-" + uid).select_option(aimed["id"])
+        expect(page.get_by_test_id("gf-submit-orders")).to_be_disabled()
+        page.get_by_test_id("gf-target-" + uid).select_option(aimed["targets"][0])
+        expect(page.get_by_test_id("gf-submit-orders")).to_be_enabled()
+    page.get_by_test_id("gf-order-" + uid).select_option(chosen["id"])
+    page.get_by_test_id("gf-submit-orders").click()
+    # the other side takes the screen: A's chit face down, its order's name nowhere about A's unit
+    expect(page.get_by_test_id("gf-cover")).to_be_visible()
+    page.get_by_test_id("gf-take-screen").click()
+    expect(page.locator(f"[data-testid=gf-chit-hidden][data-unit={uid}]")).to_have_count(1)
+    seen = about(page, uid)
+    assert chosen["name"] not in seen and chosen["name_fr"] not in seen
+    log = " ".join(page.get_by_test_id("log-event").all_text_contents())
+    assert chosen["name"] not in log and chosen["id"] not in log
+    page.screenshot(path=str(artifacts / "gf-real-hidden.png"))
+    page.get_by_test_id("gf-submit-orders").click()
+    # revealed (phase 4 on): the chit face up for everyone
+    expect(page.locator(f"[data-testid=gf-chit][data-unit={uid}]")).to_have_count(1)
+    assert chosen["name"] in page.get_by_test_id("gf-unit-" + uid).text_content()
+    shown = next(u for u in page.evaluate("window.oriflamme.state.view.units") if u["id"] == uid)
+    assert shown["order"]["id"] == chosen["id"] and shown["order"]["target"] is None   # the aimed order's target dropped
+
+
+def test_online_seats_never_see_the_other_sides_orders(browser, gf_server, artifacts):
+    g = call(gf_server, "POST", "/api/games", {"scenario": SCENARIO, "ruleset": "guerres-fleuries", "mode": "online"})
+    v = forward_to(gf_server, g, "orders")
+    first = v["to_act"]
+    second = "B" if first == "A" else "A"
+    pages = {}
+    for side in (first, second):
+        ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-GB")
+        pg = ctx.new_page()
+        errors = []
+        pg.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+        pg.goto(gf_server + g["links"][side])
+        expect(pg.get_by_test_id("gf-svg")).to_be_visible()
+        pages[side] = (pg, errors)
+    pa, _ = pages[first]
+    expect(pa.get_by_test_id("gf-cover")).to_be_hidden()      # an online seat needs no cover
+    opts = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"][first])["options"]["units"]
+    mine = [uid for uid, o in opts.items() if o.get("orders")]
+    picks = {}
+    for uid in mine:
+        o = next(x for x in opts[uid]["orders"] if not x["needs_target"])
+        pa.get_by_test_id("gf-order-" + uid).select_option(o["id"])
+        picks[uid] = o
+    pa.get_by_test_id("gf-submit-orders").click()
+    for uid in mine:
+        expect(pa.locator(f"[data-testid=gf-chit][data-unit={uid}]")).to_have_count(1)   # its own, face up
+    pb, _ = pages[second]
+    # the other seat (live, through the WebSocket): face-down chits, no order in its view or log
+    for uid in mine:
+        expect(pb.locator(f"[data-testid=gf-chit-hidden][data-unit={uid}]")).to_have_count(1)
+    seen = pb.evaluate("JSON.stringify({units: window.oriflamme.state.view.units, log: window.oriflamme.state.view.log})")
+    for uid, o in picks.items():
+        seen_of = about(pb, uid)
+        assert o["name"] not in seen_of and o["name_fr"] not in seen_of
+    assert not any(f'"order":{{"id":"{o["id"]}"' in seen for o in picks.values())
+    assert '"order_hidden":true' in seen
+    pb.screenshot(path=str(artifacts / "gf-online-other-seat.png"))
+    pb.get_by_test_id("gf-submit-orders").click()
+    for uid in mine:   # revealed together: now the other seat reads them
+        expect(pb.locator(f"[data-testid=gf-chit][data-unit={uid}]")).to_have_count(1)
+    for side, (pg, errors) in pages.items():
+        assert not errors, (side, errors)
+        pg.context.close()
+
+
+def test_a_move_previewed_then_made(page: Page, gf_server, artifacts):
+    g = call(gf_server, "POST", "/api/games", {"scenario": SCENARIO, "ruleset": "guerres-fleuries", "mode": "hotseat", "seed": 3})
+    v = forward_to(gf_server, g, "moves")
+    page.goto(gf_server + g["links"]["hotseat"])
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    uid = next(iter(v["options"]["units"]))
+    page.get_by_test_id("gf-unit-" + uid).click()
+    mv = v["options"]["units"][uid]["moves"]
+    expect(page.get_by_test_id("gf-move-allowance")).to_contain_text(f"{mv['max_cm']:.1f} cm")
+    expect(page.get_by_test_id("gf-allowance-steps").get_by_test_id("citation").first).to_be_visible()
+    samples = page.locator("[data-testid=gf-move-sample]")
+    assert samples.count() == len(mv["samples"]) > 0
+    samples.first.click()
+    expect(page.get_by_test_id("gf-move-ruling")).to_contain_text("allowance")
+    page.screenshot(path=str(artifacts / "gf-real-move.png"))
+    n = page.get_by_test_id("log-event").count()
+    page.get_by_test_id("gf-move-commit").click()
+    expect(page.get_by_test_id("log-event").nth(n)).to_be_attached()     # the move's event(s) in the log
+    assert any("moves" in t for t in page.get_by_test_id("log-event").all_text_contents()[n:])
+    # the replay: one frame back, the unit stands where it stood before the move
+    moved = page.locator(f"[data-testid=gf-unit-{uid}] polygon, [data-testid=gf-unit-{uid}] circle").first
+    after = moved.get_attribute("points") or moved.get_attribute("cx")
+    page.get_by_test_id("replay-toggle").click()
+    page.get_by_test_id("replay-prev").click()
+    before = next(u for u in v["units"] if u["id"] == uid)
+    if moved.evaluate("e => e.tagName") == "circle":
+        expect(moved).to_have_attribute("cx", str(before["x"]) if before["x"] % 1 else str(int(before["x"])))
+    else:
+        drawn = [[float(c) for c in p.split(",")] for p in moved.get_attribute("points").split()]
+        assert all(abs(a - b) < 0.05 for p, q in zip(drawn, before["corners"]) for a, b in zip(p, q)), (drawn, before)
+    assert (moved.get_attribute("points") or moved.get_attribute("cx")) != after
+
+
+def test_a_battle_from_two_example_armies(page: Page, gf_server):
+    page.goto(gf_server + "/")
+    card = page.get_by_test_id("from-armies-card-guerres-fleuries")
+    expect(card).to_be_visible()
+    a = page.get_by_test_id("from-armies-guerres-fleuries-A")
+    b = page.get_by_test_id("from-armies-guerres-fleuries-B")
+    keys = a.locator("option").evaluate_all("os => os.map(o => o.value)")
+    assert len(keys) >= 2
+    a.select_option(keys[1])   # the armies swapped: the second example leads side A
+    b.select_option(keys[0])
+    page.get_by_test_id("from-armies-hotseat-guerres-fleuries").click()
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    v = page.evaluate("window.oriflamme.state.view")
+    examples = call(gf_server, "GET", "/api/rulesets/guerres-fleuries/army/examples")["examples"]
+    doc_a = examples[keys[1].split(":", 1)[1]]
+    names_a = {u["name"] for u in v["units"] if u["side"] == "A"}
+    assert {u["name"] for u in doc_a["units"]} <= names_a
+    expect(page.get_by_test_id("scenario-name")).to_be_visible()
+
+
+def test_the_real_page_in_french(page: Page, gf_server):
+    g = call(gf_server, "POST", "/api/games", {"scenario": SCENARIO, "ruleset": "guerres-fleuries", "mode": "hotseat", "seed": 2})
+    v = forward_to(gf_server, g, "orders")
+    page.goto(gf_server + g["links"]["hotseat"])
+    page.get_by_test_id("lang-switch").get_by_text("FR").click()
+    expect(page.get_by_test_id("gf-cover")).to_contain_text("Passez l'écran")
+    page.get_by_test_id("gf-take-screen").click()
+    expect(page.get_by_test_id("gf-orders")).to_contain_text("Ordres de")
+    fr_names = {o["name_fr"] for u in v["options"]["units"].values() for o in u.get("orders", [])}
+    uid = next(iter(v["options"]["units"]))
+    options = page.get_by_test_id("gf-order-" + uid).locator("option").all_text_contents()
+    assert fr_names & set(options)
+    # the log in French (the events carry both texts)
+    fr_log = [e["text_fr"] for e in call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["hotseat"])["log"]]
+    expect(page.get_by_test_id("log-text").last).to_have_text(fr_log[-1])
+
+
+def test_a_whole_battle_then_its_replay(page: Page, gf_server, artifacts):
+    """A random battle played to its end through the API; the page shows the outcome, then every
+    tenth replay frame draws the table with the units where they stood, without a script error."""
+    import random
+    g = call(gf_server, "POST", "/api/games", {"scenario": SCENARIO, "ruleset": "guerres-fleuries", "mode": "hotseat", "seed": 5})
+    tok, rng = g["seats"]["hotseat"], random.Random(5)
+    for _ in range(3000):
+        v = call(gf_server, "GET", f"/api/games/{g['id']}", token=tok)
+        if v["over"]:
+            break
+        acts = [x["action"] for x in v["options"]["actions"]]
+        ends = [a for a in acts if a["type"] == "end_phase"]
+        a = ends[0] if ends and rng.random() < 0.5 else rng.choice(acts)
+        call(gf_server, "POST", f"/api/games/{g['id']}/actions", {"action": a, "version": v["version"]}, tok)
+    assert v["over"]
+    page.goto(gf_server + g["links"]["hotseat"])
+    expect(page.get_by_test_id("banner")).to_contain_text(v["result"][:20])
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    for side, x in v["losses"].items():   # where each army stands against the victory conditions
+        expect(page.get_by_test_id("gf-losses-" + side)).to_contain_text(f"{x['figures_lost']}/{x['figures_start']}")
+    expect(page.get_by_test_id("gf-losses").get_by_test_id("citation").first).to_be_visible()
+    page.screenshot(path=str(artifacts / "gf-over.png"))
+    page.get_by_test_id("replay-toggle").click()
+    n = v["version"]
+    expect(page.get_by_test_id("replay-slider")).to_have_attribute("max", str(n))
+    for i in list(range(0, n, 10)) + [n]:
+        page.get_by_test_id("replay-slider").evaluate(
+            "(s, i) => { s.value = String(i); s.dispatchEvent(new Event('input')); }", i)
+        if i:   # "After action i of n — turn t, side, phase"
+            expect(page.get_by_test_id("replay-label")).to_contain_text(f"{i} of {n} — turn")
+            assert not page.get_by_test_id("replay-label").inner_text().rstrip().endswith(",")
+        assert page.locator("[data-testid^=gf-unit-]").count() > 0
+        assert page.locator("g.gf-chit").count() == 0          # a frame carries no orders
+    page.screenshot(path=str(artifacts / "gf-replay.png"))
+
+
+def test_deployment_by_clicking_in_the_zone(page: Page, gf_server):
+    g = call(gf_server, "POST", "/api/games", {"scenario": SCENARIO, "ruleset": "guerres-fleuries", "mode": "hotseat", "seed": 4})
+    v = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["hotseat"])
+    assert v["phase"]["id"] == "deployment"
+    page.goto(gf_server + g["links"]["hotseat"])
+    uid = next(iter(v["options"]["units"]))
+    page.get_by_test_id("gf-unit-" + uid).click()
+    expect(page.get_by_test_id("gf-place-help")).to_be_visible()
+    page.locator("[data-testid=gf-move-sample]").first.click()
+    expect(page.get_by_test_id("gf-move-commit")).to_have_text("Place here")
+    n = page.get_by_test_id("log-event").count()
+    page.get_by_test_id("gf-move-commit").click()
+    expect(page.get_by_test_id("log-event").nth(n)).to_be_attached()
+
+
+def test_a_battle_with_a_saved_army(page: Page, gf_server):
+    """The owner's valid armies (the builder's token in this browser) are offered beside the examples."""
+    import copy
+    import urllib.request
+    owner = call(gf_server, "POST", "/api/owners")["owner"]
+    ex = call(gf_server, "GET", "/api/rulesets/guerres-fleuries/army/examples")["examples"]
+    mine = copy.deepcopy(next(iter(ex.values())))
+    mine["name"] = "My own flower host"
+    mine["units"][0]["name"] = "My chosen jaguars"
+    req = urllib.request.Request(gf_server + "/api/armies", data=json.dumps(mine).encode(), method="POST",
+                                 headers={"Content-Type": "application/json", "X-Owner": owner})
+    with urllib.request.urlopen(req) as r:
+        saved = json.loads(r.read())
+    assert saved["valid"]
+    page.add_init_script(f"localStorage.setItem('oriflamme.owner', {json.dumps(owner)});")
+    page.goto(gf_server + "/")
+    a = page.get_by_test_id("from-armies-guerres-fleuries-A")
+    expect(a.locator(f"option[value='saved:{saved['id']}']")).to_contain_text("My own flower host")
+    a.select_option(f"saved:{saved['id']}")
+    page.get_by_test_id("from-armies-hotseat-guerres-fleuries").click()
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    names = [u["name"] for u in page.evaluate("window.oriflamme.state.view.units") if u["side"] == "A"]
+    assert "My chosen jaguars" in names
