@@ -81,6 +81,15 @@ def test_leader_battle_players_play_legally_to_the_end():
         assert game.outcome().over
 
 
+def test_guerres_fleuries_players_play_legally_to_the_end():
+    """Les Guerres Fleuries' battle (hidden orders, d100 dice): whole games, ``easy`` on one side
+    then the other, small budgets (its evaluation is the ruleset's own hook)."""
+    rs = registry.get("guerres-fleuries")
+    for seed, levels in ((6, ("easy", "random")), (7, ("random", "easy"))):
+        game = play(rs, "battle-of-the-flowers", levels, seed, nodes=60)
+        assert game.outcome().over
+
+
 def test_the_same_seed_gives_the_same_decisions():
     a = play(MC, "the-hill", ("normal", "easy"), 7, max_actions=20, nodes=120)
     b = play(MC, "the-hill", ("normal", "easy"), 7, max_actions=20, nodes=120)
