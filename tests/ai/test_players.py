@@ -58,6 +58,38 @@ def test_magna_carta_players_choose_only_legal_actions(scenario, seed, levels):
     play(MC, scenario, levels, seed, max_actions=25, nodes=150)
 
 
+def _every_bundled_scenario():
+    return [(rs.id, sc) for rs in registry.all_rulesets() for sc in rs.scenario_ids()]
+
+
+@pytest.mark.parametrize("ruleset_id,scenario", _every_bundled_scenario())
+def test_every_ruleset_players_choose_only_legal_actions(ruleset_id, scenario):
+    """Every installed ruleset with a bundled scenario (Magna Carta and its editions, the
+    leader-activation battle, any other): ``normal`` against ``easy``, then ``easy`` against
+    ``normal`` (both sides searched), small budgets, the opening of the game."""
+    rs = registry.get(ruleset_id)
+    for seed, levels in ((1, ("normal", "easy")), (2, ("easy", "normal"))):
+        game = play(rs, scenario, levels, seed, max_actions=30, nodes=100)
+        assert len(game.actions) >= 1
+
+
+def test_leader_battle_players_play_legally_to_the_end():
+    """The leader-activation battle is quick: whole games, each level, both sides."""
+    rs = registry.get("leader-battle")
+    for seed, levels in ((3, ("normal", "random")), (4, ("random", "easy")), (5, ("easy", "normal"))):
+        game = play(rs, "the-bridge-of-vauclair", levels, seed, nodes=100)
+        assert game.outcome().over
+
+
+def test_guerres_fleuries_players_play_legally_to_the_end():
+    """Les Guerres Fleuries' battle (hidden orders, d100 dice): whole games, ``easy`` on one side
+    then the other, small budgets (its evaluation is the ruleset's own hook)."""
+    rs = registry.get("guerres-fleuries")
+    for seed, levels in ((6, ("easy", "random")), (7, ("random", "easy"))):
+        game = play(rs, "battle-of-the-flowers", levels, seed, nodes=60)
+        assert game.outcome().over
+
+
 def test_the_same_seed_gives_the_same_decisions():
     a = play(MC, "the-hill", ("normal", "easy"), 7, max_actions=20, nodes=120)
     b = play(MC, "the-hill", ("normal", "easy"), 7, max_actions=20, nodes=120)

@@ -280,3 +280,9 @@ class LeaderBattle(Ruleset):
 
     def is_pass(self, action) -> bool:
         return getattr(action, "type", None) == "end_step"
+
+    def evaluate(self, state: State, side: str) -> float:
+        """The computer players' evaluation (``evaluation.py``: material, break pressure,
+        objectives, disorder, command, leaders; weights in ``data/ai_evaluation.toml``)."""
+        from .evaluation import evaluate
+        return evaluate(state, side)

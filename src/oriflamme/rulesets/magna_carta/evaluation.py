@@ -37,7 +37,12 @@ class Weights(BaseModel):
     rout: float = Field(ge=0)
     objectives: float = Field(ge=0)
     objective_approach: float = Field(ge=0)
+    objective_spare: float = Field(ge=0)
+    objective_late: float = Field(ge=0)
+    march_cost: float = Field(gt=0)
+    ref_march: str
     threats: float = Field(ge=0)
+    striking: float = Field(ge=0, le=1)
     initiative: float = Field(ge=0, le=1)
     wounded_exposed: float = Field(ge=0)
     formation: float = Field(ge=0)
@@ -114,6 +119,21 @@ def _in_cover(state, c) -> bool:
     return terrain is not None and terrain.cover != "none"
 
 
+def _assign(holders, hexes, want: int) -> list[tuple[int, object]]:
+    """Up to ``want`` (distance, character) pairs, each character sent to a different objective,
+    the nearest pairs first (a greedy assignment)."""
+    pairs = sorted((c.distance_to(h), i, j) for i, c in enumerate(holders) for j, h in enumerate(hexes))
+    used_c, used_h, out = set(), set(), []
+    for d, i, j in pairs:
+        if i in used_c or j in used_h:
+            continue
+        used_c.add(i), used_h.add(j)
+        out.append((d, holders[i]))
+        if len(out) == want:
+            break
+    return out
+
+
 def _side_power(chars, against) -> float:
     """How the fighting values (attack + defence, by status) of two groups compare, capped at 1."""
     a = sum(c.current_attack + c.current_defence for c in chars)
@@ -153,13 +173,18 @@ def evaluate(state, side: str) -> float:
 
     # threats (odds of the adjacent melees) and the exposed wounded
     def threats(attackers, defenders):
+        """The defenders' worth at risk: the odds of the enemies adjacent to each, and (at
+        ``striking`` weight) of those who can march next to him in their next movement step."""
         total = 0.0
         for d in defenders:
-            adj = [a for a in attackers if a.touches(d)]
-            if not adj:
-                continue
-            odds = sum(a.current_attack for a in adj) / max(1, d.current_defence)
-            total += _worth(d) * _share(d, st) * min(1.0, odds / 3.0)
+            odds = 0.0
+            for a in attackers:
+                if a.touches(d):
+                    odds += a.current_attack
+                elif w.striking and min(a.distance_to(h) for h in d.hexes) - 1 <= a.current_movement / w.march_cost:
+                    odds += w.striking * a.current_attack
+            if odds:
+                total += _worth(d) * _share(d, st) * min(1.0, odds / max(1, d.current_defence) / 3.0)
         norm = sum(_worth(d) for d in defenders) or 1.0
         return total / norm
 
@@ -210,6 +235,15 @@ def evaluate(state, side: str) -> float:
         contesters = able_theirs if objective_side == side else able_mine
         held = sum(1 for h in hexes if any(h in c.hexes for c in holders))
         progress = min(1.0, state.turn / max(1, state.last_turn))
+        # the turns left to reach the objectives (the current one half spent, on average)
+        turns_left = max(0, state.last_turn - state.turn) + 0.5
+        # the holders who will hold: one per objective, the nearest first, ``need`` and a spare
+        # (the enemy moves and fights after the holder's last move, and may dislodge one)
+        want = min(len(hexes), need + 1)
+        assigned = _assign(holders, hexes, want)
+        near = [max(0.0, 1.0 - d / REACH) for d, _ in assigned] + [0.0] * (want - len(assigned))
+        late = [min(1.0, max(0.0, d - turns_left * c.current_movement / w.march_cost) / REACH) for d, c in assigned]
+        late += [1.0] * (want - len(assigned))
 
         def closeness(chars):
             """Each character's nearness to his nearest objective (1 on it, 0 from REACH hexes), averaged."""
@@ -220,8 +254,13 @@ def evaluate(state, side: str) -> float:
         # the contesting side is drawn to the objectives only as far as it can fight for them
         s_holders, s_contesters = (s_mine, s_theirs) if objective_side == side else (s_theirs, s_mine)
         pull = 0.5 * min(1.0, s_contesters / max(1e-9, s_holders) * _side_power(contesters, holders))
-        obj = (w.objectives * (0.3 + 0.7 * progress) * min(1.0, held / need)
-               + w.objective_approach * (closeness(holders) - pull * closeness(contesters)))
+        urgency = 0.3 + 0.7 * progress
+        obj = (urgency * (w.objectives * min(1.0, held / need) + w.objective_spare * min(1.0, max(0, held - need)))
+               # half the pull on the whole band (it advances together: a lone runner dies), half on
+               # the assigned holders, more as the end nears
+               + w.objective_approach * (0.5 * closeness(holders) + 0.5 * urgency * sum(near) / want
+                                         - pull * closeness(contesters))
+               - w.objective_late * sum(late) / want)
         score += obj if objective_side == side else -obj
 
     # closing in when stronger (the stronger side wants the fight)
