@@ -9,7 +9,7 @@ On the table: *Blessure* kills a warrior or wounds a character, creature or mons
 heals a character's worst wound; *Aura de pouvoir* adds 2 to a character's FC. A unit targeted by an
 enemy priest is disordered (l.1440) and tests its morale ("Etre la cible d'une attaque magique",
 l.1593). The other spells and the failure results are ruled and explained, not yet applied to the
-table (docs/guerres-fleuries/coverage-battle.md)."""
+table (docs/rules-coverage.md § Les Guerres Fleuries, part 2)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ in the seed's order, every turn, until victory (:mod:`.victory`).
 decide: its command tests (2), its orders (3, each side in secret), its moves (6). The combat
 phases call gf-combat's entry points (``fire_play.resolve``, ``melee_play.resolve``,
 ``rally.resolve``, ``morale_play.test``) when they are there; until then the phase says it is not
-resolved (docs/guerres-fleuries/coverage-battle.md).
+resolved (docs/rules-coverage.md § Les Guerres Fleuries, part 2).
 """
 
 from __future__ import annotations
