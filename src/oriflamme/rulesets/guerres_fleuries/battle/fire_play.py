@@ -179,18 +179,26 @@ def choose_target(state, u) -> tuple[object | None, dict, list[str], list[str]]:
         [row.ref]
 
 
-def situation(state, u, t, figures: int) -> tuple[dict, list[str]]:
-    """The part-1 fire situation of ``u`` shooting at ``t``, and what was read off the table."""
-    dist, _ = distance(u, t)
-    sit = {"kind": "fire", "shooter_race": u.race, "weapon": u.missile, "distance_cm": round(dist, 3),
-           "target_armour": target_armour(t), "firing_figures": figures, "target": target_kind(t)}
-    why, given = [], []
+def base_situation(u, t, distance_cm: float, armour: str, figures: int, kind_of_target: str) -> dict:
+    """The part-1 fire situation's fields that come from the two units alone (the shooter's race,
+    weapon, propulsor and class; the target's armour, kind and ranks): the battle's fire and the
+    computer's odds (battle/odds.py) build their situations on it."""
+    sit = {"kind": "fire", "shooter_race": u.race, "weapon": u.missile, "distance_cm": distance_cm,
+           "target_armour": armour, "firing_figures": figures, "target": kind_of_target}
     if u.propulseur:
         sit["propulseur"] = True
     if u.kind == "troop" and u.klass:
         sit["shooter_class"] = u.klass if u.klass in ("A", "B", "C") else "A"
     if t.kind == "troop":
         sit["target_ranks"] = t.ranks
+    return sit
+
+
+def situation(state, u, t, figures: int) -> tuple[dict, list[str]]:
+    """The part-1 fire situation of ``u`` shooting at ``t``, and what was read off the table."""
+    dist, _ = distance(u, t)
+    sit = base_situation(u, t, round(dist, 3), target_armour(t), figures, target_kind(t))
+    why, given = [], []
     if in_woods(state, u):
         sit["from_woods"] = True
     if t.altitude and ALTITUDE.get(t.altitude):

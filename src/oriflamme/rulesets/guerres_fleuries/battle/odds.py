@@ -21,7 +21,7 @@ from .. import modifiers as mods
 from ..referee import adjudicate
 from ..referee.morale import MODIFIER_FILE
 from ..referee.wound import _state, _worst
-from . import morale_play, moves
+from . import fire_play, morale_play, moves
 from .melee_play import _attacker_class  # the melee situation's attacker class (gf-combat)
 from .state import Battle, Unit
 
@@ -190,14 +190,7 @@ def fire_kills(u: Unit, t: Unit, distance: float) -> float:
            t.ranks if t.kind == "troop" else 0, t.formation == "open" and t.kind == "troop", t.shields)
     hit = _FIRE.get(key)
     if hit is None:
-        sit: dict = {"kind": "fire", "shooter_race": u.race, "weapon": u.missile, "distance_cm": band,
-                     "target_armour": t.armour, "firing_figures": figures, "target": key[8]}
-        if u.propulseur:
-            sit["propulseur"] = True
-        if u.kind == "troop" and u.klass:
-            sit["shooter_class"] = u.klass if u.klass in ("A", "B", "C") else "A"
-        if t.kind == "troop":
-            sit["target_ranks"] = t.ranks
+        sit = fire_play.base_situation(u, t, band, t.armour, figures, key[8])
         given = []
         if key[10]:
             given.append({"modifier": "target_character_or_open_order"})
