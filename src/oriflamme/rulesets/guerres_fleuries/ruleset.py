@@ -203,9 +203,25 @@ class GuerresFleuries(Ruleset):
 
     # --- French (UI): every battle event carries its text in both languages ---------------------
     def render_events(self, events: list[dict], lang: str) -> list[dict]:
-        if lang != "fr":
-            return events
-        return [dict(e, text=e["text_fr"]) if e.get("text_fr") else e for e in events]
+        """French: each event's ``text_fr``. English: the rulings' quoted French labels of the data
+        in English (display.py; the stored events keep the printed French, the citation)."""
+        from . import display
+        if lang == "fr":
+            return [dict(e, text=e["text_fr"]) if e.get("text_fr") else e for e in events]
+        out = []
+        for e in events:
+            if isinstance(e, dict) and isinstance(e.get("ruling"), dict):
+                e = dict(e, ruling=display.english_ruling(e["ruling"]))
+            out.append(e)
+        return out
+
+    def render_ruling(self, ruling: dict, lang: str) -> dict:
+        from . import display
+        return ruling if lang == "fr" or not isinstance(ruling, dict) else display.english_ruling(ruling)
+
+    def name_sides(self, text: str, lang: str, sides: list[SideInfo]) -> str:
+        from . import display
+        return display.name_sides(text, lang, sides)
 
     # --- the percentages before a roll, for one unit (UI: GET /api/games/{id}/moves/{unit}) -------
     def option_detail(self, state: Battle, key: str) -> dict:

@@ -1,0 +1,105 @@
+"""What the players read, in one language at a time (issue 15).
+
+The referee's and the battle's rulings are written in English but quote the rules data as the
+seed prints it, in French: a modifier's sentence (``printed``), a troop class, a race, a priest's
+level, a die table's title and result. For the English display, :func:`english` puts each quoted
+label in English, from the data's own English beside it (``en`` on the modifier rows,
+``name_en`` on the classes, races and priests' levels, ``title_en``/``result_en`` on the die
+tables); the French display keeps the printed French (the citation). :func:`name_sides` calls
+the sides by their names instead of their ids, in both languages.
+
+>>> english('Modifier "Si un personnage est dans les 15cm." +4 × 1 = +4')
+'Modifier "If a character is within 15 cm." +4 × 1 = +4'
+>>> name_sides("Side A has given its orders (face down)", "en", [("A", "Aztec host", "Armée aztèque")])
+'Side “Aztec host” has given its orders (face down)'
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from . import beings, d100, magic, modifiers
+
+
+@lru_cache(maxsize=None)
+def glossary() -> dict[str, str]:
+    """French label as printed -> its English, from the data files."""
+    g: dict[str, str] = {}
+    for kind in modifiers.kinds():
+        for m in modifiers.modifiers(kind).values():
+            g.setdefault(m.printed, m.en)
+    for c in beings.classes().values():
+        g.setdefault(c.printed, c.name_en)
+    for r in beings.races().values():
+        g.setdefault(r.names[0], r.name_en)
+    for lv in magic.data().levels:
+        g.setdefault(lv.printed, lv.name_en)
+    for name in d100.names():
+        t = d100.table(name)
+        if t.head.title_en:
+            g.setdefault(t.head.title, t.head.title_en)
+        for row in t.rows:
+            if row.result_en:
+                g.setdefault(row.result, row.result_en)
+            if row.effect and row.effect_en:
+                g.setdefault(row.effect, row.effect_en)
+    return {k: v for k, v in g.items() if k and v and k != v}
+
+
+@lru_cache(maxsize=None)
+def _pattern() -> re.Pattern:
+    keys = sorted(glossary(), key=len, reverse=True)
+    return re.compile(r"(?<!\w)(" + "|".join(re.escape(k) for k in keys) + r")(?!\w)")
+
+
+def english(text):
+    """``text`` with each French label of the data in English (one pass, longest label first)."""
+    if not isinstance(text, str) or not text:
+        return text
+    g = glossary()
+    return _pattern().sub(lambda m: g[m.group(1)], text)
+
+
+def english_ruling(ruling: dict) -> dict:
+    """A copy of a ruling (an event's ``ruling``) with its explanation and result in English."""
+    out = dict(ruling)
+    if isinstance(out.get("explanation"), list):
+        out["explanation"] = [english(x) for x in out["explanation"]]
+    if isinstance(out.get("steps"), list):
+        out["steps"] = [english(x) if isinstance(x, str) else x for x in out["steps"]]
+    if isinstance(out.get("reason"), str):
+        out["reason"] = english(out["reason"])
+    if isinstance(out.get("result_text"), str):
+        out["result_text"] = english(out["result_text"])
+    elif isinstance(out.get("result_en"), str) and out["result_en"]:
+        out["result_text"] = out["result_en"]
+    elif isinstance(out.get("result"), str):
+        t = english(out["result"])
+        if t != out["result"]:
+            out["result_text"] = t
+    return out
+
+
+def _rows(sides):
+    for s in sides or []:
+        if isinstance(s, tuple):
+            yield s
+        else:
+            yield (s.id, s.name, s.name_fr or s.name)
+
+
+def name_sides(text, lang: str, sides):
+    """``text`` with "side A" / "le camp A" naming the side: side “Aztec host”, le camp « … »."""
+    if not isinstance(text, str) or not text:
+        return text
+    rows = {sid: (en, fr) for sid, en, fr in _rows(sides)}
+    if not rows:
+        return text
+    fr = lang == "fr"
+    word = "[Cc]amp" if fr else "[Ss]ide"
+    ids = "|".join(re.escape(s) for s in sorted(rows, key=len, reverse=True))
+    rx = re.compile(r"(?<!\w)(" + word + r") (" + ids + r")(?!\w)")
+    if fr:
+        return rx.sub(lambda m: f"{m.group(1)} « {rows[m.group(2)][1]} »", text)
+    return rx.sub(lambda m: f"{m.group(1)} “{rows[m.group(2)][0]}”", text)

@@ -1,0 +1,90 @@
+"""Every French label the rulings quote from the data has its English beside it (issue 15): a
+modifier row its ``en``, a troop class, a race and a priest's level their ``name_en``, a die table
+its ``title_en`` and each row its ``result_en``. Read from the TOML files themselves, so a new row
+without its English fails here; the English display (display.py) uses them, the French keeps
+the printed French."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from oriflamme.core import registry
+from oriflamme.rulesets.guerres_fleuries import display, names
+
+DATA = Path(__file__).parents[2] / "src/oriflamme/rulesets/guerres_fleuries/data"
+
+
+def _rows(file: str, key: str) -> list[dict]:
+    return tomllib.loads((DATA / file).read_text(encoding="utf-8")).get(key, [])
+
+
+def _missing(rows, field, where):
+    return [f"{where}: {r.get('id') or r.get('printed') or r.get('names')!r} has no {field}"
+            for r in rows if not isinstance(r.get(field), str) or not r[field].strip()]
+
+
+def test_every_modifier_row_has_its_english():
+    files = sorted((DATA / "modifiers").glob("*.toml"))
+    assert len(files) >= 13
+    missing = []
+    for f in files:
+        rows = _rows(f"modifiers/{f.name}", "modifier")
+        assert rows, f.name
+        missing += _missing(rows, "en", f"modifiers/{f.name}")
+    assert not missing, "\n".join(missing)
+
+
+@pytest.mark.parametrize("file, key", [("command.toml", "troop_class"), ("command.toml", "race"),
+                                       ("magic.toml", "level")])
+def test_every_class_race_and_priest_level_has_its_english(file, key):
+    rows = _rows(file, key)
+    assert rows
+    assert not _missing(rows, "name_en", f"{file} [[{key}]]")
+
+
+def test_every_die_table_has_its_english():
+    files = sorted((DATA / "tables").glob("*.toml"))
+    assert files
+    missing = []
+    for f in files:
+        doc = tomllib.loads(f.read_text(encoding="utf-8"))
+        missing += _missing([doc["table"]], "title_en", f"tables/{f.name}")
+        missing += _missing(doc["row"], "result_en", f"tables/{f.name}")
+    assert not missing, "\n".join(missing)
+
+
+def test_the_english_display_puts_the_printed_labels_in_english_and_keeps_the_ruling():
+    rs = registry.get("guerres-fleuries")
+    ruling = rs.adjudicate({"kind": "automatic_movement", "table": "troops", "d100": 80})
+    shown = rs.render_ruling(ruling, "en")
+    assert shown["explanation"][0].startswith(ruling["title_en"] if "title_en" in ruling else "Automatic")
+    assert shown["result_text"] == ruling["result_en"] and shown["result_text"] != ruling["result"]
+    assert rs.render_ruling(ruling, "fr") == ruling  # the French keeps the printed French
+    assert ruling["result"] in ruling["explanation"][1]  # the stored ruling quotes the seed
+    g = display.glossary()
+    assert g["Levées, novices (C)"] == "Levies, novices (C)"
+    assert display.english("Homme, class C (Levées, novices (C)): 45 %") == "Man, class C (Levies, novices (C)): 45 %"
+
+
+def test_the_french_printed_names_and_the_english_are_both_matched():
+    from oriflamme.rulesets.guerres_fleuries import modifiers
+    for kind in modifiers.kinds():
+        for mid, m in modifiers.modifiers(kind).items():
+            total, terms = modifiers.applied(kind, [{"modifier": m.printed}], {"FC": 1, "FM": 1, "CM": 1})
+            assert terms[0]["modifier"] == mid
+            total, terms = modifiers.applied(kind, [{"modifier": m.en}], {"FC": 1, "FM": 1, "CM": 1})
+            assert terms[0]["modifier"] == mid or m.en in [x.en for x in modifiers.modifiers(kind).values()
+                                                           if x.id == terms[0]["modifier"]]
+    assert names.squash("Levées") == "levees"
+
+
+def test_the_sides_are_named_in_both_languages():
+    rows = [("A", "Aztec host", "Armée aztèque"), ("B", "Saurian warband", "Bande saurienne")]
+    assert display.name_sides("Side A has given its orders (face down)", "en", rows) == \
+        "Side “Aztec host” has given its orders (face down)"
+    assert display.name_sides("Le camp B a donné ses ordres (face cachée)", "fr", rows) == \
+        "Le camp « Bande saurienne » a donné ses ordres (face cachée)"
+    assert display.name_sides("+1 omen point(s) for side B", "en", rows) == "+1 omen point(s) for side “Saurian warband”"
