@@ -37,12 +37,25 @@ def test_every_modifier_row_has_its_english():
     assert not missing, "\n".join(missing)
 
 
-@pytest.mark.parametrize("file, key", [("command.toml", "troop_class"), ("command.toml", "race"),
-                                       ("magic.toml", "level")])
-def test_every_class_race_and_priest_level_has_its_english(file, key):
+@pytest.mark.parametrize("file, key, field", [
+    ("command.toml", "troop_class", "name_en"), ("command.toml", "race", "name_en"), ("magic.toml", "level", "name_en"),
+    ("fire.toml", "armour", "name_en"), ("fire.toml", "weapon", "name_en"), ("fire.toml", "band", "name_en"),
+    ("melee.toml", "weapon", "name_en"), ("morale.toml", "code", "name_en"), ("combat.toml", "cause", "en"),
+    ("wounds.toml", "cell", "text_en")])
+def test_every_class_race_level_weapon_armour_code_and_cause_has_its_english(file, key, field):
     rows = _rows(file, key)
     assert rows
-    assert not _missing(rows, "name_en", f"{file} [[{key}]]")
+    assert not _missing(rows, field, f"{file} [[{key}]]")
+
+
+def test_every_morale_label_printed_with_french_words_has_its_english():
+    """The morale bases and results print numbers and a few French words ("C et M (8)", "6 et
+    moins"): those with a letter beyond the class letters need ``en``."""
+    import re
+    rows = _rows("morale.toml", "base") + _rows("morale.toml", "result")
+    french = [r for r in rows if re.search(r"[a-zé]{2,}", r["printed"])]
+    assert len(french) >= 6
+    assert not _missing(french, "en", "morale.toml")
 
 
 def test_every_die_table_has_its_english():

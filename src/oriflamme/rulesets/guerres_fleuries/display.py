@@ -2,10 +2,11 @@
 
 The referee's and the battle's rulings are written in English but quote the rules data as the
 seed prints it, in French: a modifier's sentence (``printed``), a troop class, a race, a priest's
-level, a die table's title and result. For the English display, :func:`english` puts each quoted
+level, a die table's title and result, a weapon, an armour, a range band, a morale cause,
+result or base, a wound table's cell. For the English display, :func:`english` puts each quoted
 label in English, from the data's own English beside it (``en`` on the modifier rows,
-``name_en`` on the classes, races and priests' levels, ``title_en``/``result_en`` on the die
-tables); the French display keeps the printed French (the citation). :func:`name_sides` calls
+``name_en`` on the classes, races, priests' levels, weapons, armours, bands and morale codes,
+``title_en``/``result_en`` on the die tables, ``text_en`` on the wound cells); the French display keeps the printed French (the citation). :func:`name_sides` calls
 the sides by their names instead of their ids, in both languages.
 
 >>> english('Modifier "Si un personnage est dans les 15cm." +4 × 1 = +4')
@@ -19,7 +20,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from . import beings, d100, magic, modifiers
+from . import beings, d100, fire, magic, melee, modifiers, morale, wounds
+from .battle import combat_data
 
 
 @lru_cache(maxsize=None)
@@ -35,6 +37,19 @@ def glossary() -> dict[str, str]:
         g.setdefault(r.names[0], r.name_en)
     for lv in magic.data().levels:
         g.setdefault(lv.printed, lv.name_en)
+    for rows in (fire.armours(), fire.weapons(), fire.bands(), melee.weapons()):
+        for row in rows.values():
+            g.setdefault(row.names[0], row.name_en)
+    m = morale.data()
+    for row in (*m.bases, *m.results):
+        if row.en:
+            g.setdefault(row.printed, row.en)
+    for code in m.codes.values():
+        g.setdefault(code.printed, code.name_en)
+    for cause in combat_data.data().causes.values():
+        g.setdefault(cause.printed, cause.en)
+    for cell in wounds.data().cells.values():
+        g.setdefault(cell.printed, cell.text_en)
     for name in d100.names():
         t = d100.table(name)
         if t.head.title_en:

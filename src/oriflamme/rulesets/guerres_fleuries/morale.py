@@ -33,6 +33,7 @@ class Tester(Row):
 class Base(Row):
     table: str
     printed: str
+    en: str = ""  # when the printed label holds French words (display.py)
     classes: list[Literal["A", "B", "C", "M"]]
     by_losses: list[int] = Field(min_length=6, max_length=6)
 
@@ -52,6 +53,7 @@ class Result(Row):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
     table: Literal["troops", "creatures", "monsters"]
     printed: str
+    en: str = ""  # when the printed label holds French words (display.py)
     low: int | None = Field(default=None, alias="from")
     high: int | None = Field(default=None, alias="to")
     codes: dict[str, Literal["AI", "O", "RET", "DER"]]
@@ -63,6 +65,7 @@ class Result(Row):
 class Code(Row):
     id: Literal["AI", "O", "RET", "DER"]
     printed: str
+    name_en: str  # the English display (display.py)
     text_en: str
 
 
