@@ -41,7 +41,8 @@ def test_every_modifier_row_has_its_english():
     ("command.toml", "troop_class", "name_en"), ("command.toml", "race", "name_en"), ("magic.toml", "level", "name_en"),
     ("fire.toml", "armour", "name_en"), ("fire.toml", "weapon", "name_en"), ("fire.toml", "band", "name_en"),
     ("melee.toml", "weapon", "name_en"), ("morale.toml", "code", "name_en"), ("combat.toml", "cause", "en"),
-    ("wounds.toml", "cell", "text_en")])
+    ("wounds.toml", "cell", "text_en"), ("wounds.toml", "rule", "text_en"), ("morale.toml", "wound_state", "name_en"),
+    ("morale.toml", "wound_base", "en"), ("magic.toml", "spell", "name_en")])
 def test_every_class_race_level_weapon_armour_code_and_cause_has_its_english(file, key, field):
     rows = _rows(file, key)
     assert rows
@@ -101,3 +102,17 @@ def test_the_sides_are_named_in_both_languages():
     assert display.name_sides("Le camp B a donné ses ordres (face cachée)", "fr", rows) == \
         "Le camp « Bande saurienne » a donné ses ordres (face cachée)"
     assert display.name_sides("+1 omen point(s) for side B", "en", rows) == "+1 omen point(s) for side “Saurian warband”"
+
+
+@pytest.mark.parametrize("french, english", [
+    ("Cuauhtli is in Grand saurien's left flank sector", "Cuauhtli is in Grand saurien's left flank sector"),
+    ("Saurien Club against sans armure: PBC 18 %", "Saurian Club against no armour: PBC 18 %"),
+    ("moving and firing (Arc) −1/4: 15 cm", "moving and firing (bow) −1/4: 15 cm"),
+    ("déroute", "rout"),
+    ("Obéir: the unit keeps its order", "Obey: the unit keeps its order"),
+    ("Base (Grand saurien et Araignée, wound state Pas de blessure): 15",
+     "Base (Great saurian and Giant spider, wound state no wound): 15"),
+])
+def test_a_one_word_label_is_put_in_english_only_where_a_label_stands(french, english):
+    """A unit's name holding a label's word ("Grand saurien", the armour "saurien") keeps it."""
+    assert display.english(french) == english

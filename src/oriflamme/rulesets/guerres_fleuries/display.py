@@ -46,8 +46,17 @@ def glossary() -> dict[str, str]:
             g.setdefault(row.printed, row.en)
     for code in m.codes.values():
         g.setdefault(code.printed, code.name_en)
+    g.setdefault(m.losses.printed, m.losses.en)
+    for wb in m.wound_bases.values():
+        g.setdefault(wb.printed, wb.en)
+    for st in m.states.values():
+        g.setdefault(st.names[1], st.name_en)
+    for sp in magic.data().spells.values():
+        g.setdefault(sp.printed, sp.name_en)
     for cause in combat_data.data().causes.values():
         g.setdefault(cause.printed, cause.en)
+    for rule in wounds.data().rules.values():
+        g.setdefault(rule.printed, rule.text_en)
     for cell in wounds.data().cells.values():
         g.setdefault(cell.printed, cell.text_en)
     for name in d100.names():
@@ -64,8 +73,15 @@ def glossary() -> dict[str, str]:
 
 @lru_cache(maxsize=None)
 def _pattern() -> re.Pattern:
+    """Labels of several words wherever they stand; a one-word label ("déroute", "saurien",
+    "Arc") only where a label stands — alone, before ":", in parentheses, after "against" — so
+    that a unit's name holding the word ("Grand saurien") keeps it."""
     keys = sorted(glossary(), key=len, reverse=True)
-    return re.compile(r"(?<!\w)(" + "|".join(re.escape(k) for k in keys) + r")(?!\w)")
+    races = {r.names[0] for r in beings.races().values()}  # "Homme", "Saurien": capitalised, in no unit's name
+    several = "|".join(re.escape(k) for k in keys if " " in k or k in races)
+    one = "|".join(re.escape(k) for k in keys if " " not in k and k not in races)
+    return re.compile(r"(?<!\w)(?P<l>" + several + r")(?!\w)"
+                      + r"|(?:(?<=^)|(?<=\()|(?<=against )|(?<=: ))(?P<w>" + one + r")(?=$|:|\)| range| \()")
 
 
 def english(text):
@@ -73,7 +89,7 @@ def english(text):
     if not isinstance(text, str) or not text:
         return text
     g = glossary()
-    return _pattern().sub(lambda m: g[m.group(1)], text)
+    return _pattern().sub(lambda m: g[m.group("l") or m.group("w")], text)
 
 
 def english_ruling(ruling: dict) -> dict:

@@ -19,6 +19,7 @@ class Losses(Row):
     step_pct: int
     last_column_pct: int
     printed: str
+    en: str  # the English display (display.py)
 
 
 class Tester(Row):
@@ -41,12 +42,14 @@ class Base(Row):
 class WoundBase(Row):
     table: str
     printed: str
+    en: str  # the English display (display.py)
     by_state: list[int] = Field(min_length=4, max_length=4)
 
 
 class WoundState(Row):
     id: Literal["none", "light", "serious", "grave"]
     names: list[str]
+    name_en: str  # the English display (display.py)
 
 
 class Result(Row):

@@ -210,8 +210,12 @@ class GuerresFleuries(Ruleset):
             return [dict(e, text=e["text_fr"]) if e.get("text_fr") else e for e in events]
         out = []
         for e in events:
-            if isinstance(e, dict) and isinstance(e.get("ruling"), dict):
-                e = dict(e, ruling=display.english_ruling(e["ruling"]))
+            if isinstance(e, dict):
+                t = display.english(e.get("text"))
+                if t != e.get("text"):
+                    e = dict(e, text=t)
+                if isinstance(e.get("ruling"), dict):
+                    e = dict(e, ruling=display.english_ruling(e["ruling"]))
             out.append(e)
         return out
 
