@@ -88,7 +88,7 @@ def applied(kind: str, given, character: dict | None = None, field: str = "modif
 
 def listing() -> list[dict]:
     """Every modifier of every kind (``oriflamme adjudicate --modifiers guerres-fleuries``)."""
-    return [{"kind": k, "id": m.id, "printed": m.printed, "value": m.value, "ref": m.ref,
+    return [{"kind": k, "id": m.id, "printed": m.printed, "en": m.en, "value": m.value, "ref": m.ref,
              "decision": m.decision, **({"max_count": m.max_count} if m.max_count is not None else {})}
             for k in kinds() for m in modifiers(k).values()]
 
