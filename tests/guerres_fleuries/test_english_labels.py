@@ -76,7 +76,9 @@ def test_the_english_display_puts_the_printed_labels_in_english_and_keeps_the_ru
     shown = rs.render_ruling(ruling, "en")
     assert shown["explanation"][0].startswith(ruling["title_en"] if "title_en" in ruling else "Automatic")
     assert shown["result_text"] == ruling["result_en"] and shown["result_text"] != ruling["result"]
-    assert rs.render_ruling(ruling, "fr") == ruling  # the French keeps the printed French
+    fr = rs.render_ruling(ruling, "fr")  # the French keeps the printed French, the English prose in French
+    assert fr["explanation"] == ["Mouvement automatique (troupes) : d100 80, ligne 77–88", f"résultat : {ruling['result']}"]
+    assert ruling["explanation"][0] == "Mouvement automatique (troupes): d100 80 reads row 77–88"  # stored as written
     assert ruling["result"] in ruling["explanation"][1]  # the stored ruling quotes the seed
     g = display.glossary()
     assert g["Levées, novices (C)"] == "Levies, novices (C)"
@@ -116,3 +118,22 @@ def test_the_sides_are_named_in_both_languages():
 def test_a_one_word_label_is_put_in_english_only_where_a_label_stands(french, english):
     """A unit's name holding a label's word ("Grand saurien", the armour "saurien") keeps it."""
     assert display.english(french) == english
+
+
+@pytest.mark.parametrize("english, french", [
+    ("Modifier \"Si un personnage est dans les 15cm.\" +4 × 1 = +4", "Modificateur « Si un personnage est dans les 15cm. » +4 × 1 = +4"),
+    ("Ptérodactyle wounded: legs, light wound: -15 in melee -1/2 to movement",
+     "Ptérodactyle blessé : jambes, Blessure légère - 15 au combat - ½ au mouvement"),
+    ("Novice slingers: morale d4 3 → RET (retreat)", "Novice slingers : moral d4 3 → RET (retraite)"),
+    ("Sir Nobody does something unknown", "Sir Nobody does something unknown"),  # no template: kept
+])
+def test_the_french_display_puts_the_explanation_lines_in_french(english, french):
+    assert display.french(english) == french
+
+
+def test_every_french_template_has_the_placeholders_of_its_english():
+    import re
+    doc = tomllib.loads((DATA.parent / "texts_fr.toml").read_text(encoding="utf-8"))
+    slot = re.compile(r"\{(\w+)\}")
+    for msg in doc["msg"]:
+        assert set(slot.findall(msg["fr"])) <= set(slot.findall(msg["en"])), msg

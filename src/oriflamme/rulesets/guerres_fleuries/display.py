@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from . import beings, d100, fire, magic, melee, modifiers, morale, wounds
+from . import beings, d100, fire, magic, melee, modifiers, morale, movement, wounds
 from .battle import combat_data
 
 
@@ -55,6 +55,8 @@ def glossary() -> dict[str, str]:
         g.setdefault(sp.printed, sp.name_en)
     for cause in combat_data.data().causes.values():
         g.setdefault(cause.printed, cause.en)
+    for fl in movement.flights().values():
+        g.setdefault(fl.names[0], fl.name_en)
     for rule in wounds.data().rules.values():
         g.setdefault(rule.printed, rule.text_en)
     for cell in wounds.data().cells.values():
@@ -134,3 +136,63 @@ def name_sides(text, lang: str, sides):
     if fr:
         return rx.sub(lambda m: f"{m.group(1)} « {rows[m.group(2)][1]} »", text)
     return rx.sub(lambda m: f"{m.group(1)} “{rows[m.group(2)][0]}”", text)
+
+
+# --- French: the explanation lines the engine writes in English (texts_fr.toml) -----------------
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+@lru_cache(maxsize=None)
+def _catalogue() -> tuple[tuple, dict[str, str]]:
+    """(templates, words): each template (regex, French, specificity), longest literal first."""
+    import tomllib
+    from pathlib import Path
+    doc = tomllib.loads((Path(__file__).parent / "texts_fr.toml").read_text(encoding="utf-8"))
+    templates = []
+    for i, msg in enumerate(doc.get("msg", [])):
+        parts = _SLOT.split(msg["en"])
+        rx = "".join(re.escape(p) if j % 2 == 0 else f"(?P<{p}>.+?)" for j, p in enumerate(parts))
+        literal = sum(len(p) for p in parts[::2])
+        templates.append((re.compile(rx + r"\Z", re.S), msg["fr"], literal, i))
+    templates.sort(key=lambda t: (-t[2], t[3]))
+    words = {w["en"]: w["fr"] for w in doc.get("word", [])}
+    return tuple((rx, fr) for rx, fr, _, _ in templates), words
+
+
+@lru_cache(maxsize=None)
+def _french_labels() -> dict[str, str]:
+    """The data's English labels -> the French as printed (the glossary reversed)."""
+    out: dict[str, str] = {}
+    for fr, en in glossary().items():
+        out.setdefault(en, fr)
+    return out
+
+
+def french(text, _depth: int = 0):
+    """An explanation line in French: the first template of texts_fr.toml matching the whole line,
+    its captures put in French when they are known labels or words; a line no template matches
+    is returned as it is."""
+    if not isinstance(text, str) or not text or _depth > 4:
+        return text
+    templates, words = _catalogue()
+    if text in words:
+        return words[text]
+    if text in _french_labels():
+        return _french_labels()[text]
+    for rx, fr in templates:
+        m = rx.match(text)
+        if m:
+            return fr.format(**{k: french(v, _depth + 1) for k, v in m.groupdict().items()})
+    return text
+
+
+def french_ruling(ruling: dict) -> dict:
+    """A copy of a ruling with its English explanation lines in French."""
+    out = dict(ruling)
+    if isinstance(out.get("explanation"), list):
+        out["explanation"] = [french(x) for x in out["explanation"]]
+    if isinstance(out.get("reason"), str):
+        out["reason"] = french(out["reason"])
+    if isinstance(out.get("result_text"), str):
+        out["result_text"] = french(out["result_text"])
+    return out
