@@ -55,6 +55,8 @@ def glossary() -> dict[str, str]:
         g.setdefault(sp.printed, sp.name_en)
     for cause in combat_data.data().causes.values():
         g.setdefault(cause.printed, cause.en)
+    for pr in fire.priorities():
+        g.setdefault(pr.printed, pr.name_en)
     for fl in movement.flights().values():
         g.setdefault(fl.names[0], fl.name_en)
     for rule in wounds.data().rules.values():
@@ -83,7 +85,8 @@ def _pattern() -> re.Pattern:
     several = "|".join(re.escape(k) for k in keys if " " in k or k in races)
     one = "|".join(re.escape(k) for k in keys if " " not in k and k not in races)
     return re.compile(r"(?<!\w)(?P<l>" + several + r")(?!\w)"
-                      + r"|(?:(?<=^)|(?<=\()|(?<=against )|(?<=: ))(?P<w>" + one + r")(?=$|:|\)| range| \()")
+                      + r"|(?:(?<=^)|(?<=\()|(?<=against )|(?<=: )|(?<=Homme )|(?<=Saurien ))(?P<w>" + one
+                      + r")(?=$|:|\)| range| \()")
 
 
 def english(text):
