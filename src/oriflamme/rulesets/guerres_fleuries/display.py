@@ -24,55 +24,46 @@ from . import beings, d100, fire, magic, melee, modifiers, morale, movement, wou
 from .battle import combat_data
 
 
-@lru_cache(maxsize=None)
-def glossary() -> dict[str, str]:
-    """French label as printed -> its English, from the data files."""
-    g: dict[str, str] = {}
-    for kind in modifiers.kinds():
-        for m in modifiers.modifiers(kind).values():
-            g.setdefault(m.printed, m.en)
-    for c in beings.classes().values():
-        g.setdefault(c.printed, c.name_en)
-    for r in beings.races().values():
-        g.setdefault(r.names[0], r.name_en)
-    for lv in magic.data().levels:
-        g.setdefault(lv.printed, lv.name_en)
-    for rows in (fire.armours(), fire.weapons(), fire.bands(), melee.weapons()):
-        for row in rows.values():
-            g.setdefault(row.names[0], row.name_en)
-    m = morale.data()
-    for row in (*m.bases, *m.results):
-        if row.en:
-            g.setdefault(row.printed, row.en)
-    for code in m.codes.values():
-        g.setdefault(code.printed, code.name_en)
-    g.setdefault(m.losses.printed, m.losses.en)
-    for wb in m.wound_bases.values():
-        g.setdefault(wb.printed, wb.en)
-    for st in m.states.values():
-        g.setdefault(st.names[1], st.name_en)
-    for sp in magic.data().spells.values():
-        g.setdefault(sp.printed, sp.name_en)
-    for cause in combat_data.data().causes.values():
-        g.setdefault(cause.printed, cause.en)
-    for pr in fire.priorities():
-        g.setdefault(pr.printed, pr.name_en)
-    for fl in movement.flights().values():
-        g.setdefault(fl.names[0], fl.name_en)
-    for rule in wounds.data().rules.values():
-        g.setdefault(rule.printed, rule.text_en)
-    for cell in wounds.data().cells.values():
-        g.setdefault(cell.printed, cell.text_en)
+def _pairs():
+    """(French as printed, English) of every label row of the data, in a fixed order."""
+    m, mg = morale.data(), magic.data()
+    printed, first = (lambda r: r.printed), (lambda r: r.names[0])
+    sources = [  # (rows, its French, its English)
+        ([x for k in modifiers.kinds() for x in modifiers.modifiers(k).values()], printed, lambda r: r.en),
+        (beings.classes().values(), printed, lambda r: r.name_en),
+        (beings.races().values(), first, lambda r: r.name_en),
+        (mg.levels, printed, lambda r: r.name_en),
+        ([*fire.armours().values(), *fire.weapons().values(), *fire.bands().values(), *melee.weapons().values()],
+         first, lambda r: r.name_en),
+        ([*m.bases, *m.results, m.losses, *m.wound_bases.values()], printed, lambda r: r.en),
+        (m.codes.values(), printed, lambda r: r.name_en),
+        (m.states.values(), lambda r: r.names[1], lambda r: r.name_en),
+        (mg.spells.values(), printed, lambda r: r.name_en),
+        (combat_data.data().causes.values(), printed, lambda r: r.en),
+        (fire.priorities(), printed, lambda r: r.name_en),
+        (movement.flights().values(), first, lambda r: r.name_en),
+        ([*wounds.data().rules.values(), *wounds.data().cells.values()], printed, lambda r: r.text_en),
+    ]
+    for rows, fr, en in sources:
+        for row in rows:
+            yield fr(row), en(row)
     for name in d100.names():
         t = d100.table(name)
-        if t.head.title_en:
-            g.setdefault(t.head.title, t.head.title_en)
+        yield t.head.title, t.head.title_en
         for row in t.rows:
-            if row.result_en:
-                g.setdefault(row.result, row.result_en)
-            if row.effect and row.effect_en:
-                g.setdefault(row.effect, row.effect_en)
-    return {k: v for k, v in g.items() if k and v and k != v}
+            yield row.result, row.result_en
+            yield row.effect, row.effect_en
+
+
+@lru_cache(maxsize=None)
+def glossary() -> dict[str, str]:
+    """French label as printed -> its English, from the data files (a label without English, or
+    the same in both languages, is left out)."""
+    g: dict[str, str] = {}
+    for fr, en in _pairs():
+        if fr and en and fr != en:
+            g.setdefault(fr, en)
+    return g
 
 
 @lru_cache(maxsize=None)
