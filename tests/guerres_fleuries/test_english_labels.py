@@ -137,3 +137,23 @@ def test_every_french_template_has_the_placeholders_of_its_english():
     slot = re.compile(r"\{(\w+)\}")
     for msg in doc["msg"]:
         assert set(slot.findall(msg["fr"])) <= set(slot.findall(msg["en"])), msg
+
+
+def test_an_action_s_ruling_reads_in_one_language():
+    """Explain (before an action is taken): its first lines from ``steps_fr`` in French, the
+    others through the catalogue; the orders named, not given by id."""
+    from oriflamme.core.record import Game
+    rs = registry.get("guerres-fleuries")
+    g = Game(rs, rs.load_scenario("battle-of-the-flowers"), 1)
+    while g.state.phase != 3 or g.to_act() in (None, "chance"):
+        acts = rs.legal_actions(g.state, g.to_act())
+        g.apply(acts[-1] if g.state.phase != 3 else acts[0])
+    orders = next(a for a in rs.legal_actions(g.state, g.to_act()) if a.type == "orders" and a.orders)
+    r = rs.explain(g.state, orders)
+    fr, en = rs.render_ruling(r, "fr"), rs.render_ruling(r, "en")
+    assert fr["steps"][0].startswith("Donner les ordres (face cachée) : ")
+    assert en["steps"][0].startswith("Give the orders (face down): ")
+    ids = {oid for _, oid, _ in orders.orders}
+    from oriflamme.rulesets.guerres_fleuries.battle.rules import rules
+    named = rules().order_names
+    assert all(named[o].name_en in en["steps"][0] and named[o].printed in fr["steps"][0] for o in ids if o in named)

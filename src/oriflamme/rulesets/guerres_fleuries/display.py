@@ -185,6 +185,9 @@ def french_ruling(ruling: dict) -> dict:
     out = dict(ruling)
     if isinstance(out.get("explanation"), list):
         out["explanation"] = [french(x) for x in out["explanation"]]
+    if isinstance(out.get("steps"), list):  # an action's ruling before it is taken (battle/explain.py):
+        done = out.get("steps_fr") if isinstance(out.get("steps_fr"), list) else []  # its first lines in French
+        out["steps"] = list(done) + [french(x) for x in out["steps"][len(done):]]
     if isinstance(out.get("reason"), str):
         out["reason"] = french(out["reason"])
     if isinstance(out.get("result_text"), str):
