@@ -121,7 +121,7 @@ def test_a_rear_attack_is_plus_20():
                  melee_weapon="maquahuitl", klass="A", charging=True)
     st = battle(b, rear, phase=10)
     sit, why = melee_play.situation(st, rear, b)
-    assert {"modifier": "rear"} in sit["modifiers"] and any("rear arc" in w for w in why)
+    assert {"modifier": "rear"} in sit["modifiers"] and any("rear sector" in w for w in why)
 
 
 def test_a_routing_unit_does_not_strike_back():

@@ -38,7 +38,7 @@ def test_modifiers_as_json(capsys):
     assert code == 0 and len(data["modifiers"]) == len(modifiers.listing())
     fire = {m["id"]: m for m in data["modifiers"] if m["kind"] == "fire"}
     assert fire["per_enemy_rank"] == {"kind": "fire", "id": "per_enemy_rank", "printed": "Par rang ennemi.",
-                                      "value": 2, "ref": "GF seed 003 l.1502", "decision": "GF-E4"}
+                                      "en": "Per enemy rank.", "value": 2, "ref": "GF seed 003 l.1502", "decision": "GF-E4"}
 
 
 def test_a_ruleset_without_modifiers_answers_one_line(capsys):

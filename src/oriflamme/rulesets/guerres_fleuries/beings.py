@@ -14,11 +14,13 @@ FILE = "command.toml"
 class Race(Row):
     id: str
     names: list[str]
+    name_en: str  # the English display (:mod:`.display`)
 
 
 class TroopClass(Row):
     id: str
     printed: str
+    name_en: str  # the English display (:mod:`.display`)
     names: list[str]
     homme: int
     saurien: int | None = None

@@ -13,6 +13,7 @@ FILE = "fire.toml"
 class Named(Row):
     id: str
     names: list[str]
+    name_en: str  # the English display (display.py)
 
 
 class Band(Named):
@@ -41,6 +42,7 @@ class Ranks(Row):
 
 
 class Target(Named):
+    name_en: str = ""  # its first name is English already
     casualties: str
     auto_modifier: str | None = None
 

@@ -22,6 +22,7 @@ class Rules(Row):
 
 class Level(Row):
     printed: str
+    name_en: str  # the English display (:mod:`.display`)
     caster: Literal["pretre", "pretre_guerrier"]
     level: Literal["mineur", "majeur", "legendaire"]
     pct: int

@@ -19,6 +19,7 @@ class RankBonus(Row):
 class Weapon(Row):
     id: str
     names: list[str]
+    name_en: str  # the English display (display.py)
 
 
 class Pbc(Row):

@@ -2,7 +2,8 @@
 
 Each ``[[modifier]]`` row: ``id`` (the project's name), ``printed`` (the sentence verbatim
 as in the seed's list), ``value`` (an integer, or a character's factor: ``"+FC"``, ``"-FM"``,
-``"+FC*2"``), ``ref``, optional ``decision``. A situation names modifiers as
+``"+FC*2"``), ``en`` (the sentence in English, for the English display), ``ref``, optional
+``decision``. A situation names modifiers as
 ``{"modifier": NAME, "count": N}``, NAME being the id or the printed sentence, matched ignoring
 case, accents, punctuation and spacing (:func:`names.squash`).
 """
@@ -21,6 +22,8 @@ FACTOR = re.compile(r"^([+-])(FC|FM|CM)(?:\s*[*×x]\s*(\d+))?$")
 class Modifier(Row):
     id: str
     printed: str
+    #: the sentence in English (the English display; :mod:`.display`)
+    en: str
     value: int | str
     #: a modifier counted per slice of a distance ("Par tranche de 15cm"): the slice, in cm
     per_cm: int | None = None
@@ -59,7 +62,7 @@ def applied(kind: str, given, character: dict | None = None, field: str = "modif
     if not isinstance(given, list):
         raise RefereeError(f"field {field}: expected a list of {{\"modifier\": NAME, \"count\": N}}")
     table = modifiers(kind)
-    choices = {mid: [m.printed] for mid, m in table.items()}
+    choices = {mid: [m.printed, m.en] for mid, m in table.items()}  # French as printed, or the English
     total, terms = 0, []
     for i, item in enumerate(given):
         where = f"{field}[{i}]"
@@ -75,7 +78,7 @@ def applied(kind: str, given, character: dict | None = None, field: str = "modif
         each = row.amount(character, f"field {where}")
         counted = count if row.max_count is None else min(count, row.max_count)
         total += each * counted
-        term = {"modifier": mid, "printed": row.printed, "value": each, "count": count,
+        term = {"modifier": mid, "printed": row.printed, "en": row.en, "value": each, "count": count,
                 "total": each * counted, "ref": row.ref, "decision": row.decision}
         if counted != count:
             term["capped_at"] = row.max_count
@@ -85,7 +88,7 @@ def applied(kind: str, given, character: dict | None = None, field: str = "modif
 
 def listing() -> list[dict]:
     """Every modifier of every kind (``oriflamme adjudicate --modifiers guerres-fleuries``)."""
-    return [{"kind": k, "id": m.id, "printed": m.printed, "value": m.value, "ref": m.ref,
+    return [{"kind": k, "id": m.id, "printed": m.printed, "en": m.en, "value": m.value, "ref": m.ref,
              "decision": m.decision, **({"max_count": m.max_count} if m.max_count is not None else {})}
             for k in kinds() for m in modifiers(k).values()]
 

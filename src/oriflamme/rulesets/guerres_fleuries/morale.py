@@ -19,6 +19,7 @@ class Losses(Row):
     step_pct: int
     last_column_pct: int
     printed: str
+    en: str  # the English display (display.py)
 
 
 class Tester(Row):
@@ -33,6 +34,7 @@ class Tester(Row):
 class Base(Row):
     table: str
     printed: str
+    en: str = ""  # when the printed label holds French words (display.py)
     classes: list[Literal["A", "B", "C", "M"]]
     by_losses: list[int] = Field(min_length=6, max_length=6)
 
@@ -40,18 +42,21 @@ class Base(Row):
 class WoundBase(Row):
     table: str
     printed: str
+    en: str  # the English display (display.py)
     by_state: list[int] = Field(min_length=4, max_length=4)
 
 
 class WoundState(Row):
     id: Literal["none", "light", "serious", "grave"]
     names: list[str]
+    name_en: str  # the English display (display.py)
 
 
 class Result(Row):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
     table: Literal["troops", "creatures", "monsters"]
     printed: str
+    en: str = ""  # when the printed label holds French words (display.py)
     low: int | None = Field(default=None, alias="from")
     high: int | None = Field(default=None, alias="to")
     codes: dict[str, Literal["AI", "O", "RET", "DER"]]
@@ -63,6 +68,7 @@ class Result(Row):
 class Code(Row):
     id: Literal["AI", "O", "RET", "DER"]
     printed: str
+    name_en: str  # the English display (display.py)
     text_en: str
 
 

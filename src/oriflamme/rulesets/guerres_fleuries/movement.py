@@ -95,6 +95,7 @@ class Altitude(Row):
 class Flight(Row):
     id: str
     names: list[str]
+    name_en: str  # the English display (display.py)
     ground_cost: str
     air_cost: str
 

@@ -240,9 +240,43 @@ class GuerresFleuries(Ruleset):
 
     # --- French (UI): every battle event carries its text in both languages ---------------------
     def render_events(self, events: list[dict], lang: str) -> list[dict]:
-        if lang != "fr":
-            return events
-        return [dict(e, text=e["text_fr"]) if e.get("text_fr") else e for e in events]
+        """French: each event's ``text_fr``, and the rulings' English lines in French (display.py,
+        texts_fr.toml). English: the rulings' quoted French labels of the data
+        in English (display.py; the stored events keep the printed French, the citation)."""
+        from . import display
+        if lang == "fr":
+            out = []
+            for e in events:
+                if isinstance(e, dict):
+                    e = dict(e, text=display.french(e.get("text_fr") or e.get("text")))
+                    if isinstance(e.get("ruling"), dict):
+                        e["ruling"] = display.french_ruling(e["ruling"])
+                out.append(e)
+            return out
+        out = []
+        for e in events:
+            if isinstance(e, dict):
+                t = display.english(e.get("text"))
+                if t != e.get("text"):
+                    e = dict(e, text=t)
+                if isinstance(e.get("ruling"), dict):
+                    e = dict(e, ruling=display.english_ruling(e["ruling"]))
+            out.append(e)
+        return out
+
+    def render_ruling(self, ruling: dict, lang: str) -> dict:
+        from . import display
+        if not isinstance(ruling, dict):
+            return ruling
+        return display.french_ruling(ruling) if lang == "fr" else display.english_ruling(ruling)
+
+    def render_text(self, text: str, lang: str) -> str:
+        from . import display
+        return display.french(text) if lang == "fr" else display.english(text)
+
+    def name_sides(self, text: str, lang: str, sides: list[SideInfo]) -> str:
+        from . import display
+        return display.name_sides(text, lang, sides)
 
     # --- the percentages before a roll, for one unit (UI: GET /api/games/{id}/moves/{unit}) -------
     def option_detail(self, state: Battle, key: str) -> dict:

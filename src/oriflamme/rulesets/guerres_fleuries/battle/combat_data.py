@@ -48,6 +48,7 @@ class Recoil(Row):
 class Cause(Row):
     id: str
     printed: str
+    en: str  # the English display (display.py)
     within_cm: float | None = None
     pct: int | None = None
 

@@ -21,7 +21,9 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
         return f"Test de commandement : {name(a.unit)}" if fr else f"Command test: {name(a.unit)}"
     if a.type == "orders":
         ids = [oid for _, oid, _ in a.orders]
-        counts = ", ".join(f"{ids.count(o)} × {o}" for o in sorted(set(ids))) or ("aucun" if fr else "none")
+        named = rules().order_names
+        label = (lambda o: (named[o].printed if fr else named[o].name_en) if o in named else o)
+        counts = ", ".join(f"{ids.count(o)} × {label(o)}" for o in sorted(set(ids))) or ("aucun" if fr else "none")
         return f"Donner les ordres (face cachée) : {counts}" if fr else f"Give the orders (face down): {counts}"
     if a.type == "move":
         u = state.units.get(a.unit)

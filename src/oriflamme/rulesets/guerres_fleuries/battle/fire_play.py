@@ -175,7 +175,7 @@ def choose_target(state, u) -> tuple[object | None, dict, list[str], list[str]]:
     else:
         why = "no target ordered"
     row = rows[best]
-    return chosen, checks, [f"{why}; priority {best}: {row.printed} ({row.name_en}) → {chosen.name or chosen.id}"], \
+    return chosen, checks, [f"{why}; priority {best}: {row.printed} → {chosen.name or chosen.id}"], \
         [row.ref]
 
 

@@ -95,9 +95,9 @@ def situation(state, a, b) -> tuple[dict, list[str]]:
         add("charging", f"{a.name or a.id} charged, counter-charged or pursues into this combat")
     where = arc(b, a)
     if where in FLANKS:
-        add("flank", f"{a.name or a.id} is in {b.name or b.id}'s {where} flank arc")
+        add("flank", f"{a.name or a.id} is in {b.name or b.id}'s {where} flank sector")
     elif where == "rear":
-        add("rear", f"{a.name or a.id} is in {b.name or b.id}'s rear arc")
+        add("rear", f"{a.name or a.id} is in {b.name or b.id}'s rear sector")
     if a.led_by:
         ch = _find(state, a.led_by)
         if ch is not None and alive(ch):

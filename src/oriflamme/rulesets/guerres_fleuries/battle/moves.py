@@ -52,7 +52,8 @@ def allowance(unit: Unit, column: str, fires: bool = False) -> tuple[float, list
         if fam is not None:
             frac = Fraction(getattr(fam, unit.race or "homme", "0") or "0")
             value = value * (1 - frac)
-            steps.append({"text": f"moving and firing ({weapon}) −{frac}: {float(value):g} cm", "ref": fam.ref,
+            label = fire_data.weapons()[weapon].names[0] if weapon in fire_data.weapons() else weapon
+            steps.append({"text": f"moving and firing ({label}) −{frac}: {float(value):g} cm", "ref": fam.ref,
                           "decision": "GF-D6"})
     return float(value), steps
 

@@ -230,7 +230,7 @@ def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
         row = movement.flights()[play.flight]
         left = 1 - Fraction(row.air_cost)
         budget = float(budget * left)
-        steps.append({"text": f"{play.flight}: {row.air_cost} of the air move; {budget:g} cm left", "ref": row.ref,
+        steps.append({"text": f"{row.names[0]}: {row.air_cost} of the air move; {budget:g} cm left", "ref": row.ref,
                       "decision": "OR-GF43"})
     return budget, play.direction, play.direction == "back", steps
 

@@ -68,7 +68,8 @@ def melee(situation: dict) -> dict:
         if sort != "race":
             raise RefereeError(f"field attacker_class: {name} has no troop class")
         if cls in ("A", "fanatique", "bestial", "personnage"):
-            implied.append(("class_a_fanatic_bestial_character", 1, f"the attacker is {cls}"))
+            what = {"A": "class A", "fanatique": "a fanatic", "personnage": "a character"}.get(cls, cls)
+            implied.append(("class_a_fanatic_bestial_character", 1, f"the attacker is {what}"))
         elif cls == "C":
             implied.append(("class_c", 1, "the attacker is class C"))
     if target.id == "monster" and row.modifiers == "melee":

@@ -41,7 +41,7 @@ def morale(situation: dict) -> dict:
             raise RefereeError("field class: missing (A, B, C or M) for a troop unit")
         column = "C" if klass == "M" else klass
         if klass == "M":
-            r.step("Class M reads the row \"C et M\" and the result column C", "GF-I3")
+            r.step("Class M reads the row of classes C and M and the result column C", "GF-I3")
     else:
         allowed = ("A", "B")
         if klass is not None and klass not in allowed:
