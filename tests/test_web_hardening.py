@@ -85,7 +85,7 @@ HUGE = b'{"action": {"type": "end_step"}, "version": ' + b"9" * 5000 + b"}"
 @pytest.mark.parametrize("path", ["/api/games", "/actions", "/explain", "/undo"])
 def test_deep_nesting_and_huge_integers_answer_json_400(client, path):
     g = new_game(client)
-    url = path if path == "/api/games" else f"/api/games/{g['id']}{path}"
+    url = path if path.startswith("/api/") else f"/api/games/{g['id']}{path}"
     r = client.post(url, headers=H(g["token"]), content=DEEP)
     assert is_json_error(r, 400, "too_deep"), r.text
     r = client.post(url, headers=H(g["token"]), content=b'{"a":' * 40 + b"1" + b"}" * 40)
@@ -101,7 +101,7 @@ JSON = st.recursive(
 def _schema_fields() -> list[str]:
     """The fields of every request body the OpenAPI schema describes."""
     doc = create_app(":memory:").openapi()
-    names = {"NewGame", "PostAction", "Explain", "UndoAnswer"}
+    names = {"NewGame", "PostAction", "Explain", "UndoAnswer", "JoinGame", "GameStatuses", "MyGame"}
     return sorted({f for n in names for f in doc["components"]["schemas"][n]["properties"]})
 
 
@@ -122,13 +122,13 @@ def fuzz(tmp_path_factory):
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(path=st.sampled_from(["/api/games", "/actions", "/explain", "/undo"]),
+@given(path=st.sampled_from(["/api/games", "/actions", "/explain", "/undo", "/join", "/api/games/status"]),
        body=BODY | JSON, raw=st.none() | st.binary(max_size=64))
 def test_every_bad_body_gets_a_json_4xx(fuzz, path, body, raw):
     """Any body, to every POST endpoint, built from the fields of the schema's request bodies
     (and actions of every type with any arguments), or raw bytes: a JSON answer, never a 500."""
     client, g = fuzz
-    url = path if path == "/api/games" else f"/api/games/{g['id']}{path}"
+    url = path if path.startswith("/api/") else f"/api/games/{g['id']}{path}"
     content = raw if raw is not None else json.dumps(body).encode()
     r = client.post(url, headers=H(g["token"]), content=content)
     assert r.status_code < 500, r.text
