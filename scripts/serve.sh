@@ -5,5 +5,5 @@
 # --db postgresql://user:password@host/database: several processes may share it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ORIFLAMME_NO_BROWSER=1 ORIFLAMME_NO_POSTGRES=1 bash scripts/setup.sh
+ORIFLAMME_NO_BROWSER=1 ORIFLAMME_NO_POSTGRES=1 ORIFLAMME_NO_CLUSTER=1 bash scripts/setup.sh  # the web app needs neither the browser, PostgreSQL nor Ray
 exec .venv/bin/oriflamme serve "$@"
