@@ -181,6 +181,8 @@ def _crossing_points(path: LineString, geom) -> list[float]:
     inter = path.intersection(geom)
     if inter.is_empty:
         return []
+    if path.length == 0:  # a path that does not move: it meets the element where it stands
+        return [0.0]
     parts = getattr(inter, "geoms", [inter])
     out = []
     for g in parts:
