@@ -243,3 +243,17 @@ def test_serve_options_set_the_webhook_limits():
     assert limits_from(parser.parse_args(["serve"])).webhooks is True
     off = limits_from(parser.parse_args(["serve", "--no-webhooks", "--webhook-private-ok"]))
     assert off.webhooks is False and off.webhook_private_ok is True
+
+
+def test_a_forged_token_in_my_games_costs_no_replay(client):
+    """The token is checked in the store before the game is loaded: a stranger listing ids with
+    forged tokens makes the server replay nothing."""
+    g = client.post("/api/games", json={"scenario": "the-hill", "mode": "online"}).json()
+    hub = client.app.state.hub
+    hub.forget(hub.get(g["id"]))
+    assert g["id"] not in hub.games
+    r = client.post("/api/games/status", json={"games": [{"id": g["id"], "seat": "forged"}]})
+    assert r.json()["games"][0]["error"] == "bad_seat"
+    assert g["id"] not in hub.games
+    r = client.post("/api/games/status", json={"games": [{"id": g["id"], "seat": g["seats"]["A"]}]})
+    assert r.json()["games"][0]["seat"] == "A" and g["id"] in hub.games

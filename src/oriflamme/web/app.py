@@ -340,20 +340,18 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
     async def game_statuses(request: Request):
         body = await _body(request, GameStatuses)
 
-        def statuses():
-            out = []
-            for g in body.games:
-                try:
-                    out.append(hub.status(g.id, g.seat))
-                except HubError as exc:
-                    out.append({"id": g.id, "error": exc.code, "message": exc.message})
-            return out
-        return _json({"games": await hub.run_in_thread(statuses)})
+        out = []
+        for g in body.games:
+            try:
+                out.append(await hub.status(g.id, g.seat))
+            except HubError as exc:
+                out.append({"id": g.id, "error": exc.code, "message": exc.message})
+        return _json({"games": out})
 
     @app.post("/api/games/{game_id}/join", **schema.route("JoinGame", "Joined", seat=False))
     async def join_game(game_id: str, request: Request):
         body = await _body(request, JoinGame)
-        side, token = await hub.run_in_thread(hub.join, game_id, body.side)
+        side, token = await hub.join(game_id, body.side)
         live = hub.get(game_id)
         await hub.announce(live)  # the creator's page learns its opponent came
         return _json({"id": game_id, "side": side, "seat": token, "link": f"/play/{game_id}#seat={token}"})

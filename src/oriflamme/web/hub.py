@@ -677,10 +677,14 @@ class Hub:
         return result
 
     # --- the lobby ---------------------------------------------------------------------------
-    def join(self, game_id: str, side: str | None = None) -> tuple[str, str]:
+    async def join(self, game_id: str, side: str | None = None) -> tuple[str, str]:
         """Take an open seat of ``game_id`` (``side``, or the first open one): its side and new
-        seat token. 409 ``seat_taken`` when someone was quicker (one transaction decides)."""
-        live = self.get(game_id)
+        seat token. 409 ``seat_taken`` when someone was quicker (one transaction decides; the
+        in-memory copy changes under the game's lock)."""
+        live = self.games.get(game_id) or await self.run_in_thread(self.get, game_id)
+        return await self.read(live, self._join, live, side)
+
+    def _join(self, live: LiveGame, side: str | None) -> tuple[str, str]:
         if live.game.outcome().over:
             raise HubError(409, "over", "the game is over")
         if not live.open_sides:
@@ -751,11 +755,20 @@ class Hub:
                         "side": side, "opened_at": row["created_at"], "version": row["version"]})
         return out
 
-    def status(self, game_id: str, token: str) -> dict:
+    async def status(self, game_id: str, token: str) -> dict:
         """One of a player's games as "my games" lists it: whose turn, whether it is the
-        seat's, finished or not (a token of another game answers ``bad_seat``)."""
-        live = self.get(game_id)
-        seat = self.seat(live, token)
+        seat's, finished or not (a token of another game answers ``bad_seat``). The token is
+        checked in the store first (one indexed read), so a forged one never costs a replay;
+        the summary is read under the game's lock, on a copy brought up to the store."""
+        seat = await self.run_in_thread(self.store.seat_of, game_id, token)
+        if seat is None:
+            if not await self.run_in_thread(self.store.exists, game_id):
+                raise HubError(404, "unknown_game", f"no game {game_id!r}")
+            raise HubError(403, "bad_seat", "this seat token does not belong to this game")
+        live = self.games.get(game_id) or await self.run_in_thread(self.get, game_id)
+        return await self.read(live, self._status, live, seat)
+
+    def _status(self, live: LiveGame, seat: str) -> dict:
         g = live.game
         out = g.outcome()
         to_act = g.to_act()
