@@ -56,3 +56,12 @@ def test_the_codec_refuses_junk_clearly(doc):
     else:
         assert isinstance(bf, Battlefield)
         assert battlefield_from_json(bf.to_json()).to_json() == bf.to_json()
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("coords", [[(40, 60), (40, 60)], [(40, 60), (40 + 1e-170, 60), (120, 60)],
+                                    [(40, 60), (40 + 5e-324, 60)]])
+def test_a_path_with_legs_of_no_length_costs_no_division_by_zero(coords):
+    """Found by CI: hypothesis drew legs of ~1e-170 cm, which Shapely's projection divided by."""
+    a = move_cost(LineString(coords), MoverProfile("homme", 20), BF)
+    assert 0 <= a.allowed_cm <= 20

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from pydantic import Field
+import shapely
 from shapely.geometry import LineString, Point
 
 from .. import movement
@@ -181,8 +182,11 @@ def _crossing_points(path: LineString, geom) -> list[float]:
     inter = path.intersection(geom)
     if inter.is_empty:
         return []
-    if path.length == 0:  # a path that does not move: it meets the element where it stands
+    if path.length < 1e-9:  # a path that does not move (or by less than a nanometre): it meets the element where it stands
         return [0.0]
+    # legs shorter than a nanometre would divide by (almost) zero in the projection: dropped
+    # (a distance along the path changes by less than that)
+    path = shapely.remove_repeated_points(path, 1e-9)
     parts = getattr(inter, "geoms", [inter])
     out = []
     for g in parts:
