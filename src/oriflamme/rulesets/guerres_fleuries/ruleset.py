@@ -212,8 +212,9 @@ class GuerresFleuries(Ruleset):
         return getattr(action, "type", None) == "end_phase"
 
     def private_action(self, action) -> bool:
-        """A side's orders are face down until phase 4 (GF seed 003 l.275)."""
-        return getattr(action, "type", None) == "orders"
+        """A side's orders are face down until phase 4 (GF seed 003 l.275); its written battle orders
+        are never shown to the other side while the battle runs (OR-GF94)."""
+        return getattr(action, "type", None) in ("orders", "battle_orders")
 
     def evaluate(self, state: Battle, side: str) -> float | None:
         return evaluation.evaluate(state, side)

@@ -9,6 +9,11 @@
 ``move``                phase 6: move one unit to (x, y, heading)
 ``react``               phase 5: a charged unit's reaction: stand, counter_charge, evade, fire
                         (any but stand rolls the reaction test, d100)
+``brigade``             deployment: a character takes ``units`` as his brigade (``[]`` disbands it;
+                        OR-GF90, brigades.py)
+``battle_orders``       the written battle orders, face down: after both deployments one for each
+                        brigade commander, or a change in phase 3 (read a full turn later):
+                        ``{"orders": {character id: {"order": id, "target": unit id | null}}}``
 ``cast``                a priest's spell, at once, in one of its side's steps (phases 2, 3, 6):
                         ``{"unit": caster, "spell": id, "target": unit id | null}`` (OR-GF40)
 ======================  =====================================================================
@@ -29,7 +34,7 @@ from .state import SIDES, Battle, plain
 
 TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test": ("unit",),
          "orders": ("orders",), "move": ("unit", "x", "y", "heading"), "cast": ("unit", "spell", "target"),
-         "react": ("unit", "reaction")}
+         "react": ("unit", "reaction"), "brigade": ("unit", "units"), "battle_orders": ("orders",)}
 ORDER_FIELDS = ("order", "target")
 MAX_UNITS = 200
 
@@ -46,11 +51,14 @@ class Action:
     spell: str | None = None
     target: str | None = None
     reaction: str | None = None
+    units: tuple | None = None   # a brigade's units, sorted
 
     def to_json(self) -> dict:
         out: dict = {"type": self.type, "side": self.side}
         for k in TYPES[self.type]:
-            if k == "orders":
+            if k == "units":
+                out["units"] = list(self.units or ())
+            elif k == "orders":
                 out["orders"] = {uid: {"order": oid, "target": tgt} for uid, oid, tgt in self.orders}
             else:
                 out[k] = getattr(self, k)
@@ -116,6 +124,11 @@ def action_from_json(data) -> Action:
             vals[f] = data[f]
         elif f == "orders":
             vals[f] = orders_tuple(data[f])
+        elif f == "units":
+            v = data[f]
+            if not isinstance(v, list) or len(v) > MAX_UNITS or not all(isinstance(x, str) for x in v):
+                raise IllegalAction("field units: expected a list of unit ids")
+            vals[f] = tuple(sorted(v))
         else:
             vals[f] = _number(data, f)
     return Action(kind, side, **vals)
@@ -127,8 +140,10 @@ def choice_of(data: dict) -> str:
     import json
     if isinstance(data, dict) and data.get("type") in ("move", "place"):
         return json.dumps({"type": data["type"], "side": data.get("side"), "unit": data.get("unit")}, sort_keys=True)
-    if isinstance(data, dict) and data.get("type") == "orders":
-        return json.dumps({"type": "orders", "side": data.get("side")}, sort_keys=True)
+    if isinstance(data, dict) and data.get("type") in ("orders", "battle_orders"):
+        return json.dumps({"type": data["type"], "side": data.get("side")}, sort_keys=True)
+    if isinstance(data, dict) and data.get("type") == "brigade":
+        return json.dumps({"type": "brigade", "side": data.get("side"), "unit": data.get("unit")}, sort_keys=True)
     return json.dumps(data, sort_keys=True)
 
 

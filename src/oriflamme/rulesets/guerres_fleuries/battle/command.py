@@ -1,13 +1,14 @@
 """Direct control (GF Le commandement > Le contrôle direct, seed 003 l.450-452): a character in base
 contact with a friendly unit controls it directly — it takes no command test, the character's
 factors help its morale and its combat (gf-combat reads ``led_by``) — one unit at a time; the
-character moves with the unit it controls (OR-GF41). Brigades are not modelled."""
+character moves with the unit it controls (OR-GF41). Brigades are :mod:`.brigades` (recomputed here
+after anything moved)."""
 
 from __future__ import annotations
 
 from oriflamme.geometry import tabletop as tt
 
-from . import fighters
+from . import brigades, fighters
 from .actions import emit
 from .state import Battle, Unit
 
@@ -37,6 +38,7 @@ def update(state: Battle) -> None:
             emit(state, "control", f"{c.name} joins {u.name} and controls it directly",
                  f"{c.name} rejoint {u.name} et la contrôle directement", side=c.side, ref=REF, unit=u.id,
                  character=c.id)
+    brigades.update(state)
 
 
 def carry(state: Battle, u: Unit) -> None:

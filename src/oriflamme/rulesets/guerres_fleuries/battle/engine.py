@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import command, magic_play, moves, reactions, orders as orders_mod, turn, victory
+from . import battle_orders, brigades, command, magic_play, moves, reactions, orders as orders_mod, turn, victory
 from .actions import Action, action_from_json
 from .rules import rules
 from .state import Battle
@@ -29,18 +29,25 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
     if who is None or (side is not None and side != who):
         return []
     out: list[Action] = []
-    if state.phase == 0:
+    if state.phase == 0 and who in state.done:  # both deployed: the written battle orders (l.515)
+        for s in battle_orders.first_sets(state, who):
+            out.append(Action("battle_orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
+    elif state.phase == 0:
         zone_samples(state, who, out)
+        out += [Action("brigade", who, unit=cid, units=units) for cid, units in brigades.candidates(state, who)]
         out.append(Action("end_phase", who))
     elif state.phase == 2:
         out += [Action("command_test", who, unit=u.id) for u in state.side_units(who) if turn.needs_command_test(state, u)]
     elif state.phase == 3:
         out += casts(state, who)
+        for s in battle_orders.change_sets(state, who):
+            out.append(Action("battle_orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
         for s in orders_mod.typical_sets(state, who):
             out.append(Action("orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
     elif state.phase == 5:
         for u in reactions.pending(state, who):
-            out += [Action("react", who, unit=u.id, reaction=r) for r in reactions.choices(state, u)]
+            kept = battle_orders.reactions_kept(state, u, reactions.choices(state, u))
+            out += [Action("react", who, unit=u.id, reaction=r) for r in kept]
     elif state.phase == 6:
         out += casts(state, who)
         for u in turn.movers(state, who):
@@ -54,6 +61,10 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
                         continue
                     points.append([x, y, h])
             for x, y, h in points:
+                try:
+                    battle_orders.check_move(state, u, x, y, h)
+                except IllegalAction:
+                    continue
                 out.append(Action("move", who, unit=u.id, x=x, y=y, heading=h))
         out.append(Action("end_phase", who))
     return out
@@ -138,8 +149,10 @@ def check(state: Battle, action) -> Action:
         raise IllegalAction(f"it is side {who}'s turn to act ({ph.name_en if ph else 'deployment'}), not side {a.side}'s",
                             ph.ref if ph else turn.REF_DEPLOY)
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
-    expected = {0: ("place", "end_phase"), 2: ("command_test",), 3: ("orders", "cast"), 5: ("react",),
-                6: ("move", "end_phase", "cast")}[state.phase]
+    expected = {0: ("place", "end_phase", "brigade", "battle_orders"), 2: ("command_test",),
+                3: ("orders", "cast", "battle_orders"), 5: ("react",), 6: ("move", "end_phase", "cast")}[state.phase]
+    if state.phase == 0 and a.side in state.done and a.type != "battle_orders":
+        raise IllegalAction(f"side {a.side} has deployed: it writes its battle orders now", battle_orders.REF_WRITE)
     if a.type not in expected:
         raise IllegalAction(f"{a.type} is not an action of this phase (expected: {', '.join(expected)})", ph_ref)
     if a.type in ("place", "command_test", "move", "cast", "react"):
@@ -152,14 +165,23 @@ def check(state: Battle, action) -> Action:
                                 turn.REF_DEPLOY)
         turn.check_place(state, u, a.x, a.y, a.heading)
     elif a.type == "command_test":
+        if brigades.exempt(state, u):
+            c = state.units[u.brigade]
+            raise IllegalAction(f"{u.name} stands in {c.name}'s brigade: it never takes a command test and obeys "
+                                f"automatically", brigades.REF_NO_TEST)
         if not turn.needs_command_test(state, u):
             raise IllegalAction(f"{u.name} takes no command test now (tested, a character, moved in phase 1, in "
                                 f"combat or under direct control)", "GF seed 003 l.258-267")
+    elif a.type == "brigade":
+        brigades.check_form(state, a.side, a.unit, list(a.units or ()))
+    elif a.type == "battle_orders":
+        battle_orders.check(state, a.side, a.order_map())
     elif a.type == "orders":
         orders_mod.check(state, a.side, a.order_map())
     elif a.type == "cast":
         check_cast(state, a)
     elif a.type == "react":
+        battle_orders.check_reaction(state, u, a.reaction, reactions.choices(state, u))
         reactions.check(state, u, a.reaction)
     elif a.type == "move":
         if u not in turn.movers(state, a.side):
@@ -167,6 +189,7 @@ def check(state: Battle, action) -> Action:
                                 f"or charging)", "GF seed 003 l.289-291")
         budget, direction, keep, _ = turn.move_budget(u)
         moves.check_destination(state, u, a.x, a.y, a.heading, budget=budget, direction=direction, keep_heading=keep)
+        battle_orders.check_move(state, u, a.x, a.y, a.heading)
     return a
 
 
@@ -179,11 +202,17 @@ def apply(state: Battle, a: Action) -> list[dict]:
         from .actions import emit
         emit(state, "place", f"{u.name} is placed at ({a.x:.1f}, {a.y:.1f})", f"{u.name} est placée en ({a.x:.1f}, {a.y:.1f})",
              side=a.side, ref=turn.REF_DEPLOY, unit=u.id, to=[a.x, a.y, a.heading])
+        brigades.update(state)
+    elif a.type == "brigade":
+        brigades.form(state, a.unit, list(a.units or ()))
+    elif a.type == "battle_orders":
+        battle_orders.write(state, a.side, a.order_map())
     elif a.type == "end_phase":
         state.done.append(a.side)
         if state.phase == 0:
             for u in state.side_units(a.side):
                 u.moved = False
+            brigades.settle(state, a.side)
     elif a.type == "command_test":
         turn.command_test(state, state.units[a.unit])
     elif a.type == "orders":

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 
-from . import orders as orders_mod, victory
+from . import battle_orders, orders as orders_mod, victory
 from .odds import (DATA, EvaluationData, Reading, charge_morale, closeness, exchange, farthest,  # noqa: F401
                    favoured_sets, fire_kills, in_contact_count, kill_value, load_weights, melee_kills)
 from .state import Battle
@@ -164,8 +164,10 @@ def determinize(state: Battle, side: str, rng) -> Battle:
     """A copy in which what ``side`` cannot see — the enemy's orders given face down this turn — is
     redrawn: the orders are cleared, then one of the typical sets of orders the enemy could have
     given (:func:`.orders.typical_sets`, what ``legal_actions`` offers) is drawn with ``rng`` for
-    those units, and the private event is rewritten to match. Nothing else is hidden."""
+    those units, and the private event is rewritten to match. The enemy's written battle orders are
+    redrawn too (:func:`.battle_orders.redraw`). Nothing else is hidden."""
     copy = state.clone()
+    battle_orders.redraw(copy, state.other(side), rng)  # the enemy's written orders are secret (OR-GF94)
     hidden = hidden_units(state, side)
     if not hidden:
         return copy

@@ -25,6 +25,15 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
         label = (lambda o: (named[o].printed if fr else named[o].name_en) if o in named else o)
         counts = ", ".join(f"{ids.count(o)} × {label(o)}" for o in sorted(set(ids))) or ("aucun" if fr else "none")
         return f"Donner les ordres (face cachée) : {counts}" if fr else f"Give the orders (face down): {counts}"
+    if a.type == "brigade":
+        units = ", ".join(name(x) for x in (a.units or ())) or ("aucune" if fr else "none")
+        return (f"Brigade de {name(a.unit)} : {units}" if fr else f"{name(a.unit)}'s brigade: {units}")
+    if a.type == "battle_orders":
+        from .command_data import data
+        rows = data().orders
+        label = (lambda o: (rows[o].printed if fr else rows[o].name_en) if o in rows else o)
+        parts = "; ".join(f"{name(c)} : {label(o)}" + (f" → {name(t)}" if t else "") for c, o, t in a.orders or ())
+        return (f"Ordres de bataille (secrets) — {parts}" if fr else f"Battle orders (secret) — {parts}")
     if a.type == "move":
         u = state.units.get(a.unit)
         dist = ((a.x - u.x) ** 2 + (a.y - u.y) ** 2) ** 0.5 if u else 0.0

@@ -75,6 +75,9 @@ def _character(side: str, uid: str, entry: dict, summary: dict, points: int) -> 
              race=race, weapons=list(entry.get("weapons", [])), armour_items=list(entry.get("armour", [])),
              figures=1, figures_max=1, points=points, frontage=1,
              FC=int(entry.get("FC", 0) or 0), FM=int(entry.get("FM", 0) or 0), CM=int(entry.get("CM", 0) or 0))
+    curse = summary.get("curse") if isinstance(summary.get("curse"), dict) else {}
+    u.curse = curse.get("curse") if curse.get("cursed") else None
+    u.magic_item = entry.get("magic_item") or None
     u.set_formation("open")
     return equip(u)
 

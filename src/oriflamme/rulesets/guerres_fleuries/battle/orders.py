@@ -7,7 +7,7 @@ from __future__ import annotations
 from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
-from . import fighters, moves, odds
+from . import battle_orders, fighters, moves, odds
 from .rules import rules
 from .state import Battle, Unit
 
@@ -84,7 +84,8 @@ def options(state: Battle, u: Unit) -> list[dict]:
         name = r.order_names[oid]
         out.append({"id": oid, "name": name.name_en, "name_fr": name.printed, "needs_target": play.needs_target
                     or oid == "quart_de_tour", "targets": targets, "ref": play.ref})
-    return out
+    # a unit of a brigade carries out its character's written battle order (l.513-531, OR-GF95)
+    return battle_orders.filter_options(state, u, out, lambda f: needs_order(state, f) and bool(charge_targets(state, f)))
 
 
 def flight_order_ok(u: Unit, oid: str) -> bool:
@@ -112,6 +113,8 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
             raise IllegalAction(f"orders: {u.name} receives no order this turn (moved in phase 1, red marker, "
                                 f"in combat, routing or retreating)", REF_WHO)
         allowed = {o["id"]: o for o in options(state, u)}
+        if oid not in allowed and battle_orders.refusal(state, u, oid) is not None:
+            raise battle_orders.refusal(state, u, oid)
         if oid not in allowed:
             ref = REF_CHARACTERS if u.kind == "character" else rules().order_play[oid].ref if oid in rules().order_play else REF_WHO
             raise IllegalAction(f"orders: {u.name} may not be given the order {oid!r} now "
@@ -126,6 +129,7 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
                 raise IllegalAction(f"orders: {u.name} fires at an enemy unit (got {target!r})", o["ref"])
         elif target is not None:
             raise IllegalAction(f"orders: {u.name}'s order {oid} takes no target", o["ref"])
+    battle_orders.check_set(state, side, orders)
 
 
 def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | None]]]:
@@ -155,9 +159,11 @@ def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | No
             p = pick(u, prefs)
             if p:
                 chosen[u.id] = p
+        chosen = battle_orders.legalize(state, side, chosen)
         if chosen not in sets:
             sets.append(chosen)
     for chosen in odds.favoured_sets(state, side, units, opts):  # read off the referee's odds (gf-ai)
+        chosen = battle_orders.legalize(state, side, chosen)
         if chosen not in sets:
             sets.append(chosen)
     return sets

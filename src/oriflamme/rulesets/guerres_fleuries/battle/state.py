@@ -70,6 +70,9 @@ class Unit:
     CM: int = 0
     wounds: list = field(default_factory=list)
     led_by: str | None = None
+    curse: str | None = None       # a character's magic weapon's curse, as printed (l.203-218)
+    magic_item: str | None = None  # a character's magic item, as the army names it (l.225-240)
+    brigade: str | None = None  # the character whose brigade the unit stands in now (brigades.py)
     altitude: str | None = None
     markers: list[str] = field(default_factory=list)
     pending: dict | None = None
@@ -173,6 +176,8 @@ class Battle:
     start_figures: dict[str, int] = field(default_factory=dict)
     start_points: dict[str, int] = field(default_factory=dict)
     log: list[dict] = field(default_factory=list)
+    #: the command structure (brigades.py, battle_orders.py): brigades, written battle orders
+    command: dict = field(default_factory=lambda: new_command())
     over: bool = False
     winner: str | None = None
     result: str = ""
@@ -201,7 +206,7 @@ class Battle:
                 "start_figures": dict(self.start_figures), "start_points": dict(self.start_points),
                 "units": [plain(asdict(u)) for u in self.units.values()], "log": copy.deepcopy(self.log),
                 "over": self.over, "winner": self.winner, "result": self.result, "result_fr": self.result_fr,
-                "rolls": self.dice.count}
+                "command": copy.deepcopy(self.command), "rolls": self.dice.count}
 
     @classmethod
     def from_json(cls, data: dict, scenario) -> "Battle":
@@ -217,6 +222,7 @@ class Battle:
         st.reacting = dict(data["reacting"])
         st.start_figures, st.start_points = dict(data["start_figures"]), dict(data["start_points"])
         st.log = copy.deepcopy(data["log"])
+        st.command = copy.deepcopy(data.get("command") or new_command())
         return st
 
     def clone(self) -> "Battle":
@@ -231,7 +237,16 @@ class Battle:
         new.reacting = dict(self.reacting)
         new.start_figures, new.start_points = dict(self.start_figures), dict(self.start_points)
         new.log = list(self.log)
+        new.command = copy.deepcopy(self.command)
         return new
+
+
+def new_command() -> dict:
+    """The command structure of a new battle: ``brigades`` {character: {"units", "dissolved"}},
+    the ``written`` battle orders in force and those ``pending`` (written, not yet read), per
+    character {"order", "target", "turn"}; ``written_in`` per side (the step after deployment);
+    ``changed`` per side: the turn it last changed a written order (OR-GF90-93)."""
+    return {"brigades": {}, "written": {}, "pending": {}, "written_in": {"A": False, "B": False}, "changed": {}}
 
 
 def plain(obj):

@@ -15,7 +15,7 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import command, fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory
+from . import battle_orders, brigades, command, fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory
 from .actions import emit, record
 from .charges import charge_move
 from .deploy import deploy_all, zones
@@ -54,6 +54,10 @@ def next_phase(state: Battle) -> None:
         state.phase += 1
     state.done = []
     phase_event(state)
+    if state.phase == 2:
+        brigades.announce(state)
+    elif state.phase == 3:
+        battle_orders.deliver(state)
     if state.phase == 6:
         before = command.poses(state)
         phase6_orders_in_place(state)
@@ -79,10 +83,10 @@ def new_turn(state: Battle) -> None:
 # --- who decides --------------------------------------------------------------------------------------
 def needs_command_test(state: Battle, u: Unit) -> bool:
     """GF-C5: no test for characters, units that moved in phase 1, units in combat, units under a
-    character's direct control, units in column on a road (brigades are not modelled), routing units."""
+    character's direct control, units in a brigade (l.444), units in column on a road, routing units."""
     return (u.alive and u.kind != "character" and not u.tested and "green" not in u.markers
             and not fighters.in_combat(state, u) and u.led_by is None and u.status == "ok"
-            and not on_road_in_column(state, u))
+            and not brigades.exempt(state, u) and not on_road_in_column(state, u))
 
 
 ROAD = "route"
@@ -121,7 +125,7 @@ def advance(state: Battle) -> None:
     while not state.over:
         p = state.phase
         if p == 0:
-            pending = [s for s in SIDES if s not in state.done]
+            pending = [s for s in SIDES if s not in state.done] or battle_orders.to_write(state)
             if pending:
                 state.acting = pending[0]
                 return

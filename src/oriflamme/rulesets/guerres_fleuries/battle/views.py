@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from oriflamme.geometry import tabletop as tt
 
-from . import explain, fighters, orders as orders_mod, turn, victory
+from . import battle_orders, brigades, explain, fighters, orders as orders_mod, turn, victory
 from .rules import rules
 from .state import Battle, Unit, plain
 
@@ -47,7 +47,8 @@ def unit_json(state: Battle, u: Unit, side: str | None) -> dict:
             "status": u.status, "alive": u.alive,
             "engaged": engaged, "led_by": u.led_by, "leads": u.leads, "flyer": u.flyer,
             "altitude": u.altitude, "fc": u.FC, "fm": u.FM, "cm": u.CM, "wounds": list(u.wounds),
-            "moved": u.moved, "charging": u.charging if visible or state.revealed else False}
+            "moved": u.moved, "charging": u.charging if visible or state.revealed else False,
+            "brigade": u.brigade, "battle_order": battle_orders.unit_view(state, u, side)}
 
 
 def table_json(state: Battle) -> dict:
@@ -76,6 +77,9 @@ def _view(state: Battle, side: str | None, events: list[dict]) -> dict:
             "sides": [{"id": s.id, "name": s.name, "name_fr": s.name_fr} for s in sc.sides],
             "units": [unit_json(state, u, side) for u in state.units.values()],
             "orders_submitted": dict(state.orders_in), "revealed": state.revealed,
+            # brigades stand on the table for both sides to see; written battle orders are only a
+            # side's own (OR-GF94)
+            "brigades": brigades.view(state), "battle_orders": battle_orders.side_view(state, side),
             "to_act": None if state.over else state.acting, "active": None if state.over else state.acting,
             "over": state.over, "winner": state.winner, "result": state.result, "result_fr": state.result_fr,
             "losses": victory.summary(state), "victory": {"ref": rules().victory.ref, "decision": "OR-GF33",
@@ -104,6 +108,10 @@ def _options(state: Battle, side: str | None, legal) -> dict:
             out["units"].setdefault(a.unit, {}).setdefault("casts", []).append(
                 {"spell": a.spell, "target": a.target, "label": explain.describe(state, a),
                  "label_fr": explain.describe(state, a, "fr")})
+    if any(a.type == "battle_orders" for a in legal):
+        out["battle_orders"] = {c.id: {"name": c.name, "choices": battle_orders.choices(state, c),
+                                       "barred": battle_orders.barred(state, c)}
+                                for c in battle_orders.commanders(state, side)}
     if state.phase == 3:
         for u in orders_mod.eligible(state, side):
             out["units"].setdefault(u.id, {})["orders"] = orders_mod.options(state, u)
@@ -124,4 +132,6 @@ def _options(state: Battle, side: str | None, legal) -> dict:
         for a in legal:
             if a.type == "place":
                 out["units"][a.unit] = {"place": True}
+            elif a.type == "brigade":
+                out["units"].setdefault(a.unit, {})["brigade"] = list(a.units or ())
     return out
