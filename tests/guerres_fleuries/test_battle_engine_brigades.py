@@ -14,6 +14,7 @@ from guerres_fleuries.battle_engine_kit import act, game, ruleset
 from guerres_fleuries.seed import line
 from oriflamme.core.errors import IllegalAction
 from oriflamme.core.dice import FixedDice
+from oriflamme.rulesets.guerres_fleuries import terminal
 from oriflamme.rulesets.guerres_fleuries.battle import battle_orders, brigades, orders as orders_mod, turn
 from oriflamme.rulesets.guerres_fleuries.battle.command_data import data
 
@@ -467,3 +468,71 @@ def test_the_ai_and_random_players_play_brigades_legally():
         seen.add(a.type)
         g.apply(rs.action_from_json(a.to_json()))
     assert {"brigade", "battle_orders", "orders"} <= seen
+
+
+# --- the terminal and the view ---------------------------------------------------------------------------
+def test_the_terminal_lists_brigades_and_writes_battle_orders_in_secret():
+    """The terminal forms a brigade from the offered list, writes the battle order with 'write' after
+    both deployments (the keyboard changes hands first: it is secret), and lists it with 'brigades'."""
+    from guerres_fleuries.test_battle_terminal import Term
+    g = game("terminal")
+    rs = ruleset()
+    term = Term()
+    acts = [a for a in rs.legal_actions(g.state) if a.type not in ("orders", "move")]
+    n = next(i for i, a in enumerate(acts, 1) if a.type == "brigade" and a.unit == HERO)
+    out = term.type(g, "list", str(n), "brigades")
+    assert "Cuauhtli" in out and "Brigade of Cuauhtli" in out
+    act(g, type="end_phase", side="A")
+    act(g, type="end_phase", side="B")
+    out = term.type(g, "", "write A6 fuir", "write A6 soutenir A1", "brigades", "lang fr", "brigades")
+    assert "Refused" in out and "not a battle order" in out
+    assert "battle order (secret): Support or protect a friendly unit → Jaguar knights (GF seed 003 l.530)" in out
+    assert "ordre de bataille (secret) : Soutenir ou protéger une unité amie" in out
+    assert any("looks away" in p for p in term.prompts)  # the hand-over before writing
+    assert g.state.command["written"][HERO] == {"order": "soutenir", "target": "A1", "turn": 0}
+    # side B's terminal view shows the brigade, never the order
+    assert "Soutenir" not in "\n".join(terminal.brigade_rows(rs.view(g.state, "B"), "fr"))
+    assert "Brigade de Cuauhtli" in "\n".join(terminal.brigade_rows(rs.view(g.state, "B"), "fr"))
+
+
+def test_the_web_api_hides_the_written_orders_from_the_other_seat(tmp_path):
+    """OR-GF94 through the web app: B's view, its WebSocket updates and the running game's record
+    never hold A's written battle order; A's own view does."""
+    from starlette.testclient import TestClient
+
+    from oriflamme.web.app import create_app
+    from oriflamme.web.limits import Limits
+    with TestClient(create_app(tmp_path / "g.sqlite3", limits=Limits(requests_per_second=0))) as client:
+        r = client.post("/api/games", json={"scenario": "battle-of-the-flowers", "ruleset": "guerres-fleuries",
+                                            "mode": "online"})
+        assert r.status_code == 201, r.text
+        gid, a, b = r.json()["id"], r.json()["seats"]["A"], r.json()["seats"]["B"]
+
+        def view(tok):
+            return client.get(f"/api/games/{gid}", headers={"X-Seat": tok}).json()
+
+        def post(tok, action):
+            r = client.post(f"/api/games/{gid}/actions", headers={"X-Seat": tok},
+                            json={"action": action, "version": view(tok)["version"]})
+            assert r.status_code == 200, r.text
+        post(a, {"type": "brigade", "side": "A", "unit": HERO, "units": BRIGADE})
+        post(a, {"type": "end_phase", "side": "A"})
+        with client.websocket_connect(f"/api/games/{gid}/ws?seat={b}") as ws:
+            assert ws.receive_json()["type"] == "hello"
+            post(b, {"type": "end_phase", "side": "B"})
+            post(a, {"type": "battle_orders", "side": "A", "orders": {HERO: {"order": "harceler", "target": None}}})
+            seen, updates = [], 0
+            while updates < 2:  # B's end of deployment, then A's written orders
+                m = ws.receive_json()
+                seen.append(json.dumps(m))
+                updates += m.get("type") == "update"
+            assert not any("harceler" in s or "Harass" in s or "Harceler" in s for s in seen)
+        vb = view(b)
+        vb.pop("options", None)
+        text = json.dumps(vb)
+        assert "harceler" not in text and "Harass" not in text and vb["brigades"][0]["units"] == BRIGADE
+        rec = client.get(f"/api/games/{gid}/record", headers={"X-Seat": b}).json()
+        assert "harceler" not in json.dumps(rec)
+        assert {"type": "battle_orders", "side": "A", "private": True} in rec["actions"]
+        va = view(a)
+        assert va["battle_orders"][HERO]["order"]["id"] == "harceler"

@@ -60,6 +60,8 @@ def _phase(view: dict) -> dict:
 
 
 def is_orders_phase(view: dict) -> bool:
+    if view.get("writing_battle_orders"):
+        return True  # the written battle orders after deployment are secret too (OR-GF94)
     p = _phase(view)
     pid = str(p.get("id", ""))
     return p.get("number") == 3 or ("order" in pid and "reveal" not in pid)
@@ -180,7 +182,8 @@ def unit_rows(view: dict, lang: str = "en", draft: dict | None = None) -> list[s
             out.append(f"  {letters.get(u['id'], '?')} " + say(
                 "unit_row", lang, id=str(u["id"])[:6], name=str(u.get("name", ""))[:30], kind=str(u.get("kind", ""))[:10],
                 figures=figs, formation=str(u.get("formation") or "")[:10], x=float(u.get("x") or 0), y=float(u.get("y") or 0),
-                heading=int(round(u.get("heading") or 0)), order=order) + (f" [{markers}]" if markers else ""))
+                heading=int(round(u.get("heading") or 0)), order=order) + (f" [{markers}]" if markers else "")
+                + (f" <{u['brigade']}>" if u.get("brigade") else ""))
     return out
 
 
@@ -367,6 +370,11 @@ def play_turn(console, game, inp) -> bool:
             orders = {uid: {"order": d["order"], "target": d.get("target")} for uid, d in sess["draft"].items()}
             if _apply(console, game, {"type": "orders", "side": side, "orders": orders}, lang):
                 sess["draft"] = {}
+    elif cmd == "brigades":
+        for row in brigade_rows(view, lang):
+            console.print(esc(row), highlight=False)
+    elif cmd == "write":
+        _write(console, game, view, options, args, side, lang)
     elif cmd in ("move", "?move"):
         _move(console, game, view, uopts, sess, args, side, explain=cmd.startswith("?"))
     elif cmd == "odds":
@@ -395,6 +403,47 @@ def play_turn(console, game, inp) -> bool:
     else:
         console.print(esc(say("help", lang)), highlight=False)
     return True
+
+
+def brigade_rows(view: dict, lang: str = "en") -> list[str]:
+    """The brigades on the table (both sides see them) and the side's own written battle orders
+    (the view holds no other side's, OR-GF94)."""
+    names = {u["id"]: u.get("name", u["id"]) for u in view.get("units", [])}
+    out = []
+    for b in view.get("brigades") or []:
+        state = say("brigade_dissolved", lang) if b.get("dissolved") else ", ".join(names.get(x, x) for x in b.get("units") or []) or "—"
+        out.append(say("brigade_row", lang, side=b.get("side") or "?", character=names.get(b["character"], b["character"]),
+                       units=state))
+        mine = (view.get("battle_orders") or {}).get(b["character"])
+        if mine:
+            o, p = mine.get("order"), mine.get("pending")
+            line = say("battle_order_row", lang, order=(_name(o, lang) + (f" → {o['target_name']}" if o and o.get("target_name") else "")) if o else "—",
+                       ref=(o or {}).get("ref", ""))
+            if p:
+                line += " " + say("battle_order_next", lang, order=_name(p, lang))
+            out.append(line)
+    return out or [say("no_brigades", lang)]
+
+
+def _write(console, game, view, options, args, side, lang):
+    """write CHARACTER ORDER [TARGET] …: the battle orders, face down (after both deployments: one
+    for each brigade commander; in phase 3: a change, read a full turn later)."""
+    if len(args) < 2:
+        console.print(esc(say("write_usage", lang)), highlight=False)
+        return
+    given: dict = {}
+    it = list(args)
+    while it:
+        cid = it.pop(0)
+        if not it:
+            console.print(esc(say("write_usage", lang)), highlight=False)
+            return
+        oid = it.pop(0)
+        target = None
+        if it and it[0] not in (options.get("battle_orders") or {}) and it[0] in {u["id"] for u in view.get("units", [])}:
+            target = it.pop(0)
+        given[cid] = {"order": oid, "target": target}
+    _apply(console, game, {"type": "battle_orders", "side": side, "orders": given}, lang)
 
 
 def _orders(console, view, uopts, sess, args, side):

@@ -36,6 +36,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "  ?move UNIT X Y [HEADING]    the referee's ruling on that move: allowance, terrain penalties, citations\n"
         "  odds UNIT              the unit's fire and charge percentages before any roll\n"
         "  list                   the other actions offered now, numbered; N takes one, ?N explains it\n"
+        "  brigades               the brigades on the table and your written battle orders\n"
+        "  write CHAR ORDER [TARGET]   write a battle order, secret (attaquer, harceler, soutenir FRIEND, tenir)\n"
         "  undo | lang en|fr | help | quit",
         "Commandes :\n"
         "  units                  les unités sur la table (vos ordres visibles, ceux de l'ennemi face cachée)\n"
@@ -47,6 +49,8 @@ TEXTS: dict[str, tuple[str, str]] = {
         "  ?move UNITÉ X Y [ORIENTATION]  l'arbitrage de ce mouvement : potentiel, pénalités de terrain, citations\n"
         "  odds UNITÉ             les pourcentages de tir et de charge de l'unité avant tout jet\n"
         "  list                   les autres actions offertes, numérotées ; N en prend une, ?N l'explique\n"
+        "  brigades               les brigades sur la table et vos ordres de bataille écrits\n"
+        "  write PERS ORDRE [CIBLE]    écrire un ordre de bataille, secret (attaquer, harceler, soutenir AMIE, tenir)\n"
         "  undo | lang en|fr | help | quit"),
     "prompt": ("[{side}] units, map, order, give, move, odds, list, help or quit > ",
                "[{side}] units, map, order, give, move, odds, list, help ou quit > "),
@@ -75,6 +79,13 @@ TEXTS: dict[str, tuple[str, str]] = {
     "choose": ("choose 1–{n} — type 'help'", "choisir 1–{n} — tapez 'help'"),
     "nothing_listed": ("no other action offered now", "aucune autre action offerte maintenant"),
     "undone": ("Undone.", "Annulé."),
+    "brigade_row": ("Brigade of {character} ({side}): {units}", "Brigade de {character} ({side}) : {units}"),
+    "brigade_dissolved": ("dissolved for the rest of the battle", "dissoute pour le reste de la bataille"),
+    "battle_order_row": ("    battle order (secret): {order} ({ref})", "    ordre de bataille (secret) : {order} ({ref})"),
+    "battle_order_next": ("· next turn: {order}", "· au prochain tour : {order}"),
+    "no_brigades": ("No brigade on the table.", "Aucune brigade sur la table."),
+    "write_usage": ("write CHARACTER ORDER [TARGET] …  (orders: attaquer, harceler, soutenir FRIEND, tenir)",
+                    "write PERSONNAGE ORDRE [CIBLE] …  (ordres : attaquer, harceler, soutenir AMIE, tenir)"),
     "lang": ("Language: English.", "Langue : français."),
 }
 

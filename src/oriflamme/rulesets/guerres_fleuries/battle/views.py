@@ -80,6 +80,7 @@ def _view(state: Battle, side: str | None, events: list[dict]) -> dict:
             # brigades stand on the table for both sides to see; written battle orders are only a
             # side's own (OR-GF94)
             "brigades": brigades.view(state), "battle_orders": battle_orders.side_view(state, side),
+            "writing_battle_orders": (not state.over and state.phase == 0 and all(s in state.done for s in ("A", "B"))),
             "to_act": None if state.over else state.acting, "active": None if state.over else state.acting,
             "over": state.over, "winner": state.winner, "result": state.result, "result_fr": state.result_fr,
             "losses": victory.summary(state), "victory": {"ref": rules().victory.ref, "decision": "OR-GF33",

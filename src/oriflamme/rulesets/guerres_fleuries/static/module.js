@@ -147,7 +147,7 @@ export async function mount(containers, core, view) {
   // hot seat: between the two sides' secret entries, the screen changes hands
   const covered = () => {
     const view = v();
-    return !core.state.replay && view.mode === "hotseat" && view.can_act && isOrders(view) && st.ack !== view.to_act;
+    return !core.state.replay && view.mode === "hotseat" && view.can_act && (isOrders(view) || view.writing_battle_orders) && st.ack !== view.to_act;
   };
 
   /* --- the table --------------------------------------------------------------------------------- */
@@ -227,6 +227,7 @@ export async function mount(containers, core, view) {
       const sel = units.find((u) => u.id === st.selected);
       if (sel && st.showArcs) drawArcs(movesLayer, sel);
       if (sel && st.showArcs) drawFireArc(movesLayer, sel);
+      for (const b of v().brigades || []) { const o = drawBrigade(b, units); if (o) unitsLayer.appendChild(o); }
       for (const u of units) if (u !== sel) unitsLayer.appendChild(drawUnit(u));
       if (sel) unitsLayer.appendChild(drawUnit(sel));  // the selected unit last: on top
       for (const u of units) { const c = orderChit(u); if (c) chitLayer.appendChild(c); }
@@ -244,6 +245,25 @@ export async function mount(containers, core, view) {
     let x = 0, y = 0;
     for (const p of points) { x += +p[0]; y += +p[1]; }
     return [x / points.length, y / points.length];
+  }
+
+  // a brigade (GF l.440-448): a dashed outline around its units and its character, named after him;
+  // the server says who stands in it (the view's brigades), the page draws no rule
+  function drawBrigade(b, units) {
+    if (b.dissolved || (b.units || []).length < 2) return null;
+    const members = units.filter((u) => b.units.includes(u.id) || u.id === b.character);
+    if (!members.length) return null;
+    const pts_ = members.flatMap((u) => u.kind === "character" ? [[u.x, u.y]] : cornersOf(u));
+    const xs = pts_.map((p) => +p[0]), ys = pts_.map((p) => +p[1]);
+    const x0 = Math.min(...xs) - 1.2, y0 = Math.min(...ys) - 1.2, x1 = Math.max(...xs) + 1.2, y1 = Math.max(...ys) + 1.2;
+    const chief = units.find((u) => u.id === b.character);
+    const g = svg("g", { class: "gf-brigade", "data-testid": "gf-brigade-" + b.character, "pointer-events": "none" },
+      svg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, fill: "none", stroke: colourOf(b.side),
+        "stroke-width": 0.35, "stroke-dasharray": "1.6 0.8", rx: 1 }),
+      svg("text", { x: x0 + 0.6, y: y0 - 0.5, "font-size": 1.8, fill: colourOf(b.side), "font-weight": 700 },
+        L("Brigade ", "Brigade ") + shortName(chief ? chief.name : b.character)),
+      svg("title", {}, L("Brigade of ", "Brigade de ") + (chief ? chief.name : b.character) + " — GF l.440-448"));
+    return g;
   }
 
   function drawUnit(u) {
@@ -693,7 +713,17 @@ export async function mount(containers, core, view) {
     for (const m of u.markers || []) if (!(m === "disorder" && u.disorder)) status.push(markerName(m));
     if (u.status && u.status !== "ok" && u.status !== "active") status.push(u.status);
     if (u.led_by) status.push(L("led by ", "mené par ") + targetName(u.led_by));
+    if (u.brigade) status.push(L("in the brigade of ", "dans la brigade de ") + targetName(u.brigade));
     unitCard.append(head, facts);
+    // the written battle order the unit carries out (only a side's own: the server sends no other)
+    const bo = u.battle_order || (((v().battle_orders || {})[u.id] || {}).order);
+    const pend = ((v().battle_orders || {})[u.id] || {}).pending;
+    if (bo || pend) {
+      unitCard.append(el("p", { class: "help", testid: "gf-battle-order" },
+        L("Battle order (secret): ", "Ordre de bataille (secret) : ") + (bo ? nameOf(bo) + (bo.target_name ? " → " + bo.target_name : "") : "—") + " ",
+        bo && bo.ref ? citeChips(bo.ref) : null,
+        pend ? L(` · next turn: ${nameOf(pend)}`, ` · au prochain tour : ${nameOf(pend)}`) : ""));
+    }
     if (status.length) unitCard.append(el("p", { class: "help" }, status.join(" · ")));
     const o = unitOpts(u.id);
     if (o && o.place && !core.state.replay) {
