@@ -159,7 +159,9 @@ def test_the_evaluation_is_bounded_and_antisymmetric(seed):
         a, b = rs.evaluate(st, "A"), rs.evaluate(st, "B")
         assert -1.0 <= a <= 1.0 and -1.0 <= b <= 1.0
         hidden = evaluation.hidden_units(st, "A") or evaluation.hidden_units(st, "B")
-        own_orders = 3 <= st.phase <= 6 and not st.revealed and any(st.orders_in.values())
+        # a side's own orders: given this turn, or a reform order a rallied unit keeps (l.1096)
+        own_orders = 3 <= st.phase <= 6 and not st.revealed and (any(st.orders_in.values())
+                                                                 or any(u.order for u in st.units.values()))
         if not hidden and not own_orders:
             assert a == pytest.approx(-b, abs=1e-9)
         else:  # a side's own orders count for it alone before the reveal

@@ -250,7 +250,7 @@ export async function mount(containers, core, view) {
   // a brigade (GF l.440-448): a dashed outline around its units and its character, named after him;
   // the server says who stands in it (the view's brigades), the page draws no rule
   function drawBrigade(b, units) {
-    if (b.dissolved || (b.units || []).length < 2) return null;
+    if (core.state.replay || b.dissolved || (b.units || []).length < 2) return null;  // a frame has no brigades
     const members = units.filter((u) => b.units.includes(u.id) || u.id === b.character);
     if (!members.length) return null;
     const pts_ = members.flatMap((u) => u.kind === "character" ? [[u.x, u.y]] : cornersOf(u));
