@@ -29,7 +29,9 @@ def _play(seed: int):
     return r, st
 
 
-@pytest.mark.parametrize("seed", [3, 13])
+# random games that meet melee, morale and casualties (seed 3 met no casualty once the deployment
+# offered brigades, which changed the random players' choices)
+@pytest.mark.parametrize("seed", [5, 13])
 def test_every_combat_event_is_explained_and_cited(seed):
     r, st = _play(seed)
     assert r.outcome(st).over

@@ -536,3 +536,12 @@ def test_the_web_api_hides_the_written_orders_from_the_other_seat(tmp_path):
         assert {"type": "battle_orders", "side": "A", "private": True} in rec["actions"]
         va = view(a)
         assert va["battle_orders"][HERO]["order"]["id"] == "harceler"
+
+
+def test_a_brigade_whose_character_falls_is_dissolved():
+    """l.442: the character no longer within the 5 cm (here out of the battle): dissolved."""
+    g = deployed()
+    st = g.state
+    st.units[HERO].status = "destroyed"
+    brigades.update(st)
+    assert st.command["brigades"][HERO]["dissolved"] and all(st.units[u].brigade is None for u in BRIGADE)

@@ -72,16 +72,18 @@ def capacity(state: Battle, c: Unit, units: list[str]) -> int:
     return c.FC - (1 if c.leads and c.leads not in units else 0)
 
 
-def near(a: Unit, b: Unit) -> bool:
-    return tt.nearest_distance(a.footprint(), b.footprint()) <= data().brigade.max_distance_cm + EPS
+def near(a: Unit, b: Unit, fps: dict | None = None) -> bool:
+    fa = fps[a.id] if fps is not None and a.id in fps else a.footprint()
+    fb = fps[b.id] if fps is not None and b.id in fps else b.footprint()
+    return tt.nearest_distance(fa, fb) <= data().brigade.max_distance_cm + EPS
 
 
-def chain(c: Unit, units: list[Unit]) -> list[Unit]:
+def chain(c: Unit, units: list[Unit], fps: dict | None = None) -> list[Unit]:
     """The units reached from the character by steps of at most 5 cm (OR-GF91)."""
     reached, frontier, rest = [], [c], list(units)
     while frontier:
         x = frontier.pop()
-        hit = [u for u in rest if near(x, u)]
+        hit = [u for u in rest if near(x, u, fps)]
         for u in hit:
             rest.remove(u)
         reached += hit
@@ -220,13 +222,14 @@ def update(state: Battle) -> None:
         c = state.units.get(cid)
         given = [state.units[x] for x in b["units"] if x in state.units]
         fit = [u for u in given if u.alive and u.status == "ok"]
-        if c is None or not c.alive or c.status != "ok":
-            dissolve(state, cid, "he is no longer in command", "il ne commande plus", REF_DISSOLVED)
+        if c is None or not c.alive:
+            dissolve(state, cid, "he is out of the battle", "il est hors de la bataille", REF_DISSOLVED)
             continue
-        if state.phase != 0 and not any(near(c, u) for u in fit):
+        fps = {u.id: u.footprint() for u in [c, *fit]}  # computed once per brigade
+        if state.phase != 0 and not any(near(c, u, fps) for u in fit):
             dissolve(state, cid, "he left the 5 cm of his brigade", "il a quitté les 5 cm de sa brigade", REF_DISSOLVED)
             continue
-        reach = chain(c, fit)
+        reach = chain(c, fit, fps)
         if not reach:
             continue
         counts = Counter(facing(u) for u in reach)
@@ -234,8 +237,8 @@ def update(state: Battle) -> None:
         for i, u in enumerate(reach):  # ties: the formation and facing of the lowest id
             rank.setdefault(facing(u), i)
         best = max(counts, key=lambda k: (counts[k], -rank[k]))
-        same = chain(c, [u for u in reach if facing(u) == best])
-        dist = {u.id: tt.nearest_distance(c.footprint(), u.footprint()) for u in same}
+        same = chain(c, [u for u in reach if facing(u) == best], fps)
+        dist = {u.id: tt.nearest_distance(fps[c.id], fps[u.id]) for u in same}
         same.sort(key=lambda u: (dist[u.id], u.id))
         same = same[:max(0, capacity(state, c, b["units"]))]
         if len(same) >= rule.min_units:
