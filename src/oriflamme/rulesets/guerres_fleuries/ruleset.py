@@ -16,7 +16,7 @@ from oriflamme.core.errors import DiceSealed, IllegalAction, ScenarioError
 from oriflamme.core.ruleset import ChanceOutcome, Outcome, Ruleset, ScenarioInfo, SideInfo
 
 from . import builder, referee
-from .battle import engine, evaluation, explain, scenario as scenarios, views
+from .battle import engine, evaluation, explain, fog, scenario as scenarios, views
 from .battle.actions import Action, action_from_json, choice_of
 from .battle.muster import units_of
 from .battle.state import Battle
@@ -178,7 +178,8 @@ class GuerresFleuries(Ruleset):
         return {"log_length": len(self.visible_events(state, side)), "turn": state.turn, "phase": state.phase,
                 "step": views.phase_json(state)["id"], "active": None if state.over else state.acting,
                 "units": [{"id": u.id, "x": round(u.x, 2), "y": round(u.y, 2), "heading": round(u.heading, 2),
-                           "figures": u.figures, "status": u.status} for u in state.units.values()],
+                           "figures": u.figures, "status": u.status} for u in state.units.values()
+                          if not fog.hidden_from(u, side)],
                 **self.outcome(state).to_json()}
 
     def clears_undo(self, before: Battle, after: Battle) -> bool:
@@ -212,8 +213,10 @@ class GuerresFleuries(Ruleset):
         return getattr(action, "type", None) == "end_phase"
 
     def private_action(self, action) -> bool:
-        """A side's orders are face down until phase 4 (GF seed 003 l.275)."""
-        return getattr(action, "type", None) == "orders"
+        """A side's orders are face down until phase 4 (GF seed 003 l.275); an encounter battle's
+        deployment is written on the battle plan, unseen (placements on movement bases, the ambush,
+        the decoys, the flank marches: l.491-507)."""
+        return getattr(action, "type", None) in ("orders", "place", "ambush", "place_base", "flank_march")
 
     def evaluate(self, state: Battle, side: str) -> float | None:
         return evaluation.evaluate(state, side)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import command, magic_play, moves, reactions, orders as orders_mod, turn, victory
+from . import command, encounter, fog, magic_play, moves, reactions, orders as orders_mod, turn, victory
 from .actions import Action, action_from_json
 from .rules import rules
 from .state import Battle
@@ -31,6 +31,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
     out: list[Action] = []
     if state.phase == 0:
         zone_samples(state, who, out)
+        out += encounter.deploy_actions(state, who)
         out.append(Action("end_phase", who))
     elif state.phase == 2:
         out += [Action("command_test", who, unit=u.id) for u in state.side_units(who) if turn.needs_command_test(state, u)]
@@ -138,11 +139,11 @@ def check(state: Battle, action) -> Action:
         raise IllegalAction(f"it is side {who}'s turn to act ({ph.name_en if ph else 'deployment'}), not side {a.side}'s",
                             ph.ref if ph else turn.REF_DEPLOY)
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
-    expected = {0: ("place", "end_phase"), 2: ("command_test",), 3: ("orders", "cast"), 5: ("react",),
+    expected = {0: ("place", "end_phase", "ambush", "place_base", "flank_march"), 2: ("command_test",), 3: ("orders", "cast"), 5: ("react",),
                 6: ("move", "end_phase", "cast")}[state.phase]
     if a.type not in expected:
         raise IllegalAction(f"{a.type} is not an action of this phase (expected: {', '.join(expected)})", ph_ref)
-    if a.type in ("place", "command_test", "move", "cast", "react"):
+    if a.type in ("place", "command_test", "move", "cast", "react", "ambush", "flank_march"):
         u = state.units.get(a.unit)
         if u is None or u.side != a.side or not u.alive:
             raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", ph_ref)
@@ -151,6 +152,8 @@ def check(state: Battle, action) -> Action:
             raise IllegalAction(f"{u.name} has already been placed (each unit is placed once; undo to change it)",
                                 turn.REF_DEPLOY)
         turn.check_place(state, u, a.x, a.y, a.heading)
+    elif a.type in ("ambush", "place_base", "flank_march"):
+        encounter.check(state, a)
     elif a.type == "command_test":
         if not turn.needs_command_test(state, u):
             raise IllegalAction(f"{u.name} takes no command test now (tested, a character, moved in phase 1, in "
@@ -179,6 +182,8 @@ def apply(state: Battle, a: Action) -> list[dict]:
         from .actions import emit
         emit(state, "place", f"{u.name} is placed at ({a.x:.1f}, {a.y:.1f})", f"{u.name} est placée en ({a.x:.1f}, {a.y:.1f})",
              side=a.side, ref=turn.REF_DEPLOY, unit=u.id, to=[a.x, a.y, a.heading])
+    elif a.type in ("ambush", "place_base", "flank_march"):
+        encounter.apply(state, a)
     elif a.type == "end_phase":
         state.done.append(a.side)
         if state.phase == 0:
@@ -190,7 +195,19 @@ def apply(state: Battle, a: Action) -> list[dict]:
         turn.give_orders(state, a.side, a.order_map())
     elif a.type == "move":
         before = command.poses(state)
-        turn.move(state, state.units[a.unit], a.x, a.y, a.heading)
+        u = state.units[a.unit]
+        hidden = fog.blocked_move(state, u, a.x, a.y, a.heading) if state.fog else []
+        if hidden:
+            # it runs into enemies it could not see: they are revealed, it stays (OR-GF103)
+            u.moved = True
+            for o in hidden:
+                fog.reveal_unit(state, o, f"{u.name} runs into it", f"{u.name} tombe dessus", fog.data()["reveal"].ref)
+            from .actions import emit
+            emit(state, "move_blocked", f"{u.name} runs into hidden enemies and stays where it stands",
+                 f"{u.name} tombe sur des ennemis cachés et reste sur place", side=a.side,
+                 ref=fog.data()["reveal"].ref, decision="OR-GF103", unit=u.id)
+        else:
+            turn.move(state, u, a.x, a.y, a.heading)
         command.follow(state, before)
     elif a.type == "react":
         before = command.poses(state)
@@ -199,5 +216,7 @@ def apply(state: Battle, a: Action) -> list[dict]:
     elif a.type == "cast":
         turn.record(state, magic_play.cast(state, a.unit, a.spell, a.target, state.dice))
         victory.check_broken(state)
+    if state.fog:
+        fog.reveal_contacts(state)
     turn.advance(state)
     return state.log[start:]

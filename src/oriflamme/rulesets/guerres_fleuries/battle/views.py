@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from oriflamme.geometry import tabletop as tt
 
-from . import explain, fighters, orders as orders_mod, turn, victory
+from . import explain, fighters, fog, orders as orders_mod, turn, victory
 from .rules import rules
 from .state import Battle, Unit, plain
 
@@ -74,7 +74,8 @@ def _view(state: Battle, side: str | None, events: list[dict]) -> dict:
             "phase": phase_json(state), "phases": [p.to_json() for p in rules().phases],
             "table": table_json(state),
             "sides": [{"id": s.id, "name": s.name, "name_fr": s.name_fr} for s in sc.sides],
-            "units": [unit_json(state, u, side) for u in state.units.values()],
+            "units": [unit_json(state, u, side) for u in state.units.values() if not fog.hidden_from(u, side)],
+            **encounter_json(state, side),
             "orders_submitted": dict(state.orders_in), "revealed": state.revealed,
             "to_act": None if state.over else state.acting, "active": None if state.over else state.acting,
             "over": state.over, "winner": state.winner, "result": state.result, "result_fr": state.result_fr,
@@ -82,6 +83,21 @@ def _view(state: Battle, side: str | None, events: list[dict]) -> dict:
                                                            "turn_limit": sc.turns,
                                                            "broken_share": rules().victory.broken_share},
             "log": events}
+
+
+def encounter_json(state: Battle, side: str | None) -> dict:
+    """An encounter battle's public pre-battle state and the bases as ``side`` sees them (the
+    enemy's: anonymous counters); a side's own flank marches only to it (GF-K3, K4, K5)."""
+    if not state.fog:
+        return {}
+    f = state.fog
+    own = f["flank"].get(side, {}) if side in ("A", "B") else {}
+    return {"encounter": {"discovered": dict(f["discovered"]), "deploy_order": list(f["queue"]),
+                          "movement_bases": list(f["bases_sides"]), "ambush": f["ambush"],
+                          "ambush_unit": f["ambush_unit"] if side == f["ambush"] else None,
+                          "flank_marches": {edge: {k: v for k, v in force.items()} for edge, force in own.items()},
+                          "ref": fog.data()["encounter"].ref},
+            "bases": fog.bases_json(state, side)}
 
 
 def visible(ev: dict, side: str | None) -> bool:
@@ -123,5 +139,9 @@ def _options(state: Battle, side: str | None, legal) -> dict:
     elif state.phase == 0:
         for a in legal:
             if a.type == "place":
-                out["units"][a.unit] = {"place": True}
+                out["units"].setdefault(a.unit, {})["place"] = True
+            elif a.type in ("ambush", "flank_march"):
+                out["units"].setdefault(a.unit, {})[a.type] = True
+            elif a.type == "place_base":
+                out.setdefault("bases", {})[a.base] = {"place": True}
     return out
