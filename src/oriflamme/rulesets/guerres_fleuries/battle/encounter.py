@@ -129,27 +129,53 @@ def check_ambush(state: Battle, u: Unit, x: float, y: float, heading: float) -> 
     return verdict
 
 
-def ambush_samples(state: Battle, side: str, limit: int = 1) -> list[Action]:
-    """Points out of the enemy zone and sight for the first unit that may go in ambush (samples; any
-    point the rule allows is accepted)."""
+def ambush_samples(state: Battle, side: str) -> list[Action]:
+    """The ambush points found when the side began its deployment (:func:`prepare_ambush`), still
+    legal (samples; any point the rule allows is accepted)."""
     out = []
-    cands = ambush_candidates(state, side)
-    if not cands:
+    if not ambush_candidates(state, side):
         return out
+    for uid, x, y, h in state.fog.get("ambush_hints", []):
+        u = state.units.get(uid)
+        if u is None or u.moved or not u.alive:
+            continue
+        try:
+            check_ambush(state, u, x, y, h)
+        except IllegalAction:
+            continue
+        out.append(Action("ambush", side, unit=uid, x=x, y=y, heading=h))
+    return out
+
+
+def prepare_ambush(state: Battle, limit: int = 2) -> None:
+    """When the ambushing side's deployment begins (the enemy stands on the table), look once for
+    points out of the enemy zone and sight for its narrowest troop (a grid of the table, from the
+    centre line back); kept in ``fog["ambush_hints"]`` for :func:`ambush_samples`."""
+    side = state.fog.get("ambush")
+    cands = ambush_candidates(state, side) if side else []
+    if not cands or "ambush_hints" in state.fog:
+        return
     u = min(cands, key=lambda v: (v.width, v.id))
     t = state.battlefield
     heading = 0.0 if side == "A" else 180.0
-    ys = [t.height * f for f in ((0.6, 0.5, 0.4) if side == "A" else (0.4, 0.5, 0.6))]
+    enemy_zone = zones(state)[state.other(side)]
+    ys = [t.height / 2 + k * 10.0 * (1 if side == "A" else -1) for k in range(-3, 7)]
+    hints = []
     for y in ys:
-        for fx in (0.15, 0.85, 0.5, 0.3, 0.7):
+        for x in [t.width / 2 + k * 10.0 for k in (0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5, -6, 6, -7, 7, -8, 8)]:
+            fp = moves.footprint_at(u, x, y, heading)
+            if not t.outline.covers(fp) or fp.intersection(enemy_zone).area > 0:
+                continue
             try:
-                check_ambush(state, u, round(t.width * fx, 2), round(y, 2), heading)
+                check_ambush(state, u, round(x, 2), round(y, 2), heading)
             except IllegalAction:
                 continue
-            out.append(Action("ambush", side, unit=u.id, x=round(t.width * fx, 2), y=round(y, 2), heading=heading))
-            if len(out) >= limit:
-                return out
-    return out
+            hints.append([u.id, round(x, 2), round(y, 2), heading])
+            if len(hints) >= limit:
+                break
+        if len(hints) >= limit:
+            break
+    state.fog["ambush_hints"] = hints
 
 
 def check_place_base(state: Battle, a: Action) -> None:
@@ -262,7 +288,7 @@ def apply(state: Battle, a: Action) -> None:
         emit(state, "ambush", f"{u.name} is placed in ambush at ({a.x:.1f}, {a.y:.1f})",
              f"{u.name} est placée en embuscade en ({a.x:.1f}, {a.y:.1f})", side=a.side, ref=REF_AMBUSH,
              private=a.side, unit=u.id, to=[a.x, a.y, a.heading],
-             ruling={"explanation": verdict["explanation"], "citations": verdict["citations"]})
+             ruling={"explanation": verdict["explanation"], "citations": verdict["citations"] + ["OR-GF28"]})
     elif a.type == "place_base":
         b = state.fog["bases"][a.base]
         b.update(x=a.x, y=a.y, placed=True)

@@ -189,6 +189,8 @@ def apply(state: Battle, a: Action) -> list[dict]:
         if state.phase == 0:
             for u in state.side_units(a.side):
                 u.moved = False
+            if state.fog and state.fog.get("ambush") and state.fog["ambush"] != a.side:
+                encounter.prepare_ambush(state)  # the ambusher deploys next, the enemy on the table
     elif a.type == "command_test":
         turn.command_test(state, state.units[a.unit])
     elif a.type == "orders":
