@@ -92,7 +92,7 @@ def make_bases(state: Battle, side: str) -> None:
     emit(state, "movement_bases", f"Side {side} deploys on {n} movement bases ({decoys} decoys)",
          f"Le camp {side} se déploie sur {n} bases de mouvement ({decoys} leurres)", side=side, ref=REF_DEPLOY,
          private=side, bases=n, decoys=decoys, die=res["die"],
-         ruling={"explanation": res["explanation"] + [fog.data()["base"].text_en], "citations": res["citations"]})
+         ruling={"explanation": res["explanation"], "citations": res["citations"] + [fog.data()["base"].ref]})
     emit(state, "movement_bases_public", f"Side {side} deploys on {n} movement bases",
          f"Le camp {side} se déploie sur {n} bases de mouvement", side=side, ref=REF_DEPLOY, bases=n)
 

@@ -18,6 +18,7 @@ from shapely.geometry import LineString
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
+from ..detection import data as detection_data
 from ..rows import Row, one
 from . import terrain
 from .actions import emit
@@ -193,9 +194,11 @@ def reveal_firers(state: Battle) -> None:
 
 # --- the detection phase (l.250, l.1342-1367) ---------------------------------------------------------
 def position_of(state: Battle, bid: str, looker: Unit) -> tuple[str, str]:
-    """The base's row of the detection table: the terrain it mostly occupies (l.1367), or a linear
-    obstacle when another unit or base stands between the character and it (l.1365)."""
+    """The base's row of the detection table (its id) and why: the terrain it mostly occupies
+    (l.1367), or a linear obstacle when a hedge, a wall, another unit or base stands between the
+    character and it (l.1365), else open ground."""
     det = data()["detection"]
+    label = (lambda pid: detection_data().positions[pid].names[0])
     shape = base_shape(state, bid)
     best, area = None, 0.0
     for el in state.battlefield.at(shape):
@@ -203,21 +206,21 @@ def position_of(state: Battle, bid: str, looker: Unit) -> tuple[str, str]:
         if a > area + 1e-9:
             best, area = el, a
     kind = best.kind if best is not None and area >= shape.area / 2 else None
-    if kind in det.high_terrain:
-        return "high_terrain", f"it stands mostly in {best.kind}"
-    if kind in det.low_terrain:
-        return "low_terrain", f"it stands mostly in {best.kind}"
+    for pid in ("high_terrain", "low_terrain"):
+        if kind in getattr(det, pid):
+            return pid, f"the base stands mostly on {terrain.kind(kind).name_en}: {label(pid)}"
     line = LineString([(looker.x, looker.y), base_pose(state, bid)[:2]])
     for el in state.battlefield.elements:
         if el.kind in det.linear_obstacle and (el.geometry.intersects(line) or el.geometry.distance(shape) < 0.5):
-            return "linear_obstacle", f"behind {el.kind}"
-    for o in state.units.values():
-        if o.id != looker.id and o.alive and o.base != bid and o.status != "flank" and o.footprint().intersects(line):
-            return "linear_obstacle", f"{'a base' if o.base else 'a unit'} stands between (l.1365)"
-    for other in bases(state):
-        if other != bid and carried(state, other) is None and base_shape(state, other).intersects(line):
-            return "linear_obstacle", "a base stands between (l.1365)"
-    return "open", "open ground"
+            return "linear_obstacle", f"{terrain.kind(el.kind).name_en} between the character and the base: " \
+                f"{label('linear_obstacle')}"
+    between = any(o.id != looker.id and o.alive and o.base != bid and o.status != "flank"
+                  and o.footprint().intersects(line) for o in state.units.values())
+    between = between or any(other != bid and carried(state, other) is None and base_shape(state, other).intersects(line)
+                             for other in bases(state))
+    if between:
+        return "linear_obstacle", "a unit or a base stands between the character and the base (l.1365)"
+    return "open", f"nothing hides the base: {label('open')}"
 
 
 def chance(ruling: dict) -> float:
@@ -266,13 +269,13 @@ def detection_phase(state: Battle) -> None:
                 ruling = preview
             found = bool(ruling.get("revealed"))
             steps = [f"{looker.name} ({looker.id}) is the nearest character, {dist:.1f} cm from base {bid}",
-                     f"the base's position: {pos} ({why})", f"chance to reveal: {p:.0%}",
-                     *ruling.get("explanation", [])]
+                     why, f"chance to reveal: {p:.0%}", *ruling.get("explanation", [])]
+            row = detection_data().positions[pos]
             cites = [det.ref, *ruling.get("citations", [])]
             emit(state, "detection",
-                 f"Side {side} looks for base {bid} ({dist:.0f} cm, {pos}, {p:.0%})"
+                 f"Side {side} looks for base {bid} ({dist:.0f} cm, {row.names[0]}, {p:.0%})"
                  + (f": d10 {d10}" if d10 is not None else "") + (" — found" if found else " — not found"),
-                 f"Le camp {side} cherche la base {bid} ({dist:.0f} cm, {pos}, {p:.0%})"
+                 f"Le camp {side} cherche la base {bid} ({dist:.0f} cm, {row.printed}, {p:.0%})"
                  + (f" : d10 {d10}" if d10 is not None else "") + (" — trouvée" if found else " — pas trouvée"),
                  side=side, ref=det.ref, base=bid, looker=looker.id, d10=d10, chance=p, revealed=found,
                  ruling={"explanation": steps, "citations": cites, "table": ruling})
