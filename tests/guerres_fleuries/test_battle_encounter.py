@@ -130,6 +130,12 @@ def test_the_enemy_sees_the_bases_never_what_they_carry():
         text = json.dumps(v) + json.dumps(rs.visible_events(st, side)) + json.dumps(rs.frame(st, side))
         for u in a_units:
             assert f'"{u.id}"' not in text and u.name not in text, u.id
+    # the percentages asked for a unit: a hidden one is unknown to the other side
+    with pytest.raises(KeyError):
+        st.acting = "B"
+        rs.option_detail(st, uid)
+    st.acting = "A"
+    assert rs.option_detail(st, uid)["unit"] == uid
     own = rs.view(st, "A")
     assert {u["id"] for u in own["units"] if u["side"] == "A"} == {u.id for u in a_units}
     carried = {b["unit"] for b in own["bases"] if not b["decoy"]}

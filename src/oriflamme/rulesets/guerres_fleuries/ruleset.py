@@ -288,8 +288,8 @@ class GuerresFleuries(Ruleset):
         the part-1 referee's rulings without their d100). Unknown unit: KeyError."""
         from .battle import fire_play, melee_play
         u = state.units.get(key) if isinstance(key, str) else None
-        if u is None:
-            raise KeyError(key)
+        if u is None or fog.hidden_from(u, state.acting):
+            raise KeyError(key)  # a unit hidden from the side to act is unknown to it (GF-K5, OR-GF103)
         melee = []
         for o in state.units.values():
             if o.side == u.side or not o.alive or not u.alive or not melee_play.touching(u, o):

@@ -105,7 +105,8 @@ def check_cast(state: Battle, a: Action) -> None:
     if a.spell not in SPELLS:
         raise IllegalAction(f"spell {a.spell!r}: the battle plays {', '.join(SPELLS)} (the others are ruled by "
                             "the referee only)", REF_MAGIC)
-    if a.target is None or a.target not in state.units or not state.units[a.target].alive:
+    if a.target is None or a.target not in state.units or not state.units[a.target].alive \
+            or fog.hidden_from(state.units[a.target], a.side):
         raise IllegalAction(f"spell {a.spell}: its target must be a unit on the table", REF_MAGIC)
     if Action("cast", a.side, unit=a.unit, spell=a.spell, target=a.target) not in casts(state, a.side):
         pv = magic_play.preview(state, a.unit, a.spell, a.target)  # raises with the rule when it may not
