@@ -450,3 +450,58 @@ def test_random_encounters_play_to_the_end_and_replay(seed):
             assert not ({u["id"] for u in v["units"]} & hidden_ids(g.state, enemy))
     st2 = rs.state_from_json(json.loads(json.dumps(rs.state_to_json(g.state))), g.state.scenario)
     assert rs.digest(st2) == rs.digest(g.state)
+
+
+@pytest.mark.parametrize("seat", ["A", "B"])
+def test_a_computer_plays_an_encounter_legally(seat):
+    """The search player (through ``determinize``) on either side of an encounter: every choice is
+    in legal_actions and the battle ends (5 turns: the flank marches' tries come)."""
+    from oriflamme.ai.players import SearchPlayer
+    rs = ruleset()
+    g = Game(rs, scenario(1, 0, turns=5), seed=f"ai-encounter-{seat}")
+    player = SearchPlayer("easy", rs, seed=3, nodes=40, deterministic=True)
+    rnd = random.Random(7)
+    decisions = 0
+    while not g.outcome().over:
+        side = g.to_act()
+        legal = rs.legal_actions(g.state, side)
+        if side == seat:
+            a = player.choose(g.state, side)
+            assert a in legal
+            decisions += 1
+        else:
+            a = rnd.choice(legal)
+        g.apply(a)
+    assert decisions > 5
+
+
+from hypothesis import HealthCheck, given, settings, strategies as hs  # noqa: E402
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=hs.integers(0, 10**6), pochteca=hs.sampled_from([(1, 0), (0, 0)]), steps=hs.integers(20, 90))
+def test_property_the_fog_holds_along_any_random_encounter(seed, pochteca, steps):
+    """Whatever is played: no seat's view, log or frame holds a unit hidden from it; every unit on a
+    base has its own base; the enemy's bases carry no contents in the view; a unit off the table is
+    never alive on it."""
+    rs = ruleset()
+    g = Game(rs, scenario(*pochteca, turns=6), seed=f"prop-{seed}")
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if g.outcome().over:
+            break
+        g.apply(rng.choice(rs.legal_actions(g.state)))
+        st = g.state
+        carriers = [u.base for u in st.units.values() if u.base is not None]
+        assert len(carriers) == len(set(carriers)) and set(carriers) <= set(fog.bases(st))
+        assert not any(u.alive for u in st.units.values() if u.status == "flank")
+        for side in ("A", "B", None):
+            hidden = {u.id for u in st.units.values() if fog.hidden_from(u, side)}
+            v = rs.view(st, side)
+            assert not ({u["id"] for u in v["units"]} & hidden)
+            assert not ({u["id"] for u in rs.frame(st, side)["units"]} & hidden)
+            for b in v.get("bases", []):
+                assert ("unit" in b) == (b["side"] == side)
+            for e in rs.visible_events(st, side):
+                # (a unit the discovered side set up openly, then sent on a flank march, was seen placed)
+                assert e.get("unit") not in hidden or e.get("type") == "place" and e.get("side") not in st.fog["bases_sides"]
