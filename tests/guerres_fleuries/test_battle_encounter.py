@@ -68,6 +68,11 @@ def test_the_side_with_under_half_the_pochteca_is_discovered_and_sets_up_first()
     assert st.fog["queue"] == ["B", "A"] and st.fog["bases_sides"] == ["A"]
     assert g.to_act() == "B" and st.phase == 0
     assert all(u.base is None for u in st.side_units("B"))
+    # while B sets up, A sees none of its units (its plan is being written, OR-GF100); then all
+    assert not any(u["side"] == "B" for u in g.ruleset.view(st, "A")["units"])
+    assert not g.ruleset.view(st, "B")["bases"]  # nor A's bases before A deploys
+    act(g, type="end_phase", side="B")
+    assert {u["id"] for u in g.ruleset.view(st, "A")["units"] if u["side"] == "B"} == {u.id for u in st.side_units("B")}
     assert all(u.base is not None for u in st.side_units("A"))
 
 
@@ -114,35 +119,40 @@ def test_a_base_per_unit_plus_1d6_minus_2_decoys():
 
 def test_the_enemy_sees_the_bases_never_what_they_carry():
     """l.493: "Les bases représentent le « brouillard de guerre »": B's view and log, and a spectator's,
-    hold the bases' places but no unit of A, no id, no name, no position of a unit on a base."""
+    hold the bases' places but no unit of A on a base: no id, no name, no position; while A deploys, B
+    sees not even the bases (OR-GF100)."""
     g = b_deployed()
     rs, st = g.ruleset, g.state
     a_units = st.side_units("A")
     uid = a_units[0].id
     place = next(a for a in rs.legal_actions(st) if a.type == "place" and a.unit == uid)
     g.apply(place)
+    assert rs.view(st, "B")["bases"] == [] and len(rs.view(st, "A")["bases"]) == len(fog.bases(st))
+    base = next(b for b in rs.view(st, "A")["bases"] if b.get("unit") == uid)
+    assert base["x"] == pytest.approx(st.units[uid].x)  # the base moved with its unit
+    act(g, type="end_phase", side="A")
+    hidden = [u for u in a_units if u.base is not None]
+    assert hidden  # the first detection phase has not found them all
     for side in ("B", None):
         v = rs.view(st, side)
-        assert not any(u["side"] == "A" for u in v["units"])
+        assert {u["id"] for u in v["units"] if u["side"] == "A"} == {u.id for u in a_units if u.base is None}
         assert len(v["bases"]) == len(fog.bases(st))
         for b in v["bases"]:
             assert "unit" not in b and "decoy" not in b and len(b["corners"]) == 4
         text = json.dumps(v) + json.dumps(rs.visible_events(st, side)) + json.dumps(rs.frame(st, side))
-        for u in a_units:
+        for u in hidden:
             assert f'"{u.id}"' not in text and u.name not in text, u.id
     # the percentages asked for a unit: a hidden one is unknown to the other side
+    acting = st.acting
     with pytest.raises(KeyError):
         st.acting = "B"
-        rs.option_detail(st, uid)
+        rs.option_detail(st, hidden[0].id)
     st.acting = "A"
-    assert rs.option_detail(st, uid)["unit"] == uid
+    assert rs.option_detail(st, hidden[0].id)["unit"] == hidden[0].id
+    st.acting = acting
     own = rs.view(st, "A")
     assert {u["id"] for u in own["units"] if u["side"] == "A"} == {u.id for u in a_units}
-    carried = {b["unit"] for b in own["bases"] if not b["decoy"]}
-    assert carried == {u.id for u in a_units}
-    # the base moved with its unit
-    base = next(b for b in own["bases"] if b["unit"] == uid)
-    assert base["x"] == pytest.approx(st.units[uid].x)
+    assert {b["unit"] for b in own["bases"] if not b["decoy"]} == {u.id for u in hidden}
     assert rs.private_action(rs.action_from_json({"type": "place", "side": "A", "unit": uid, "x": 1, "y": 1,
                                                   "heading": 0}))
 
@@ -492,7 +502,7 @@ def test_property_the_fog_holds_along_any_random_encounter(seed, pochteca, steps
             break
         g.apply(rng.choice(rs.legal_actions(g.state)))
         st = g.state
-        carriers = [u.base for u in st.units.values() if u.base is not None]
+        carriers = [u.base for u in st.units.values() if u.base is not None and not fog.in_cover(u)]
         assert len(carriers) == len(set(carriers)) and set(carriers) <= set(fog.bases(st))
         assert not any(u.alive for u in st.units.values() if u.status == "flank")
         for side in ("A", "B", None):
@@ -503,5 +513,37 @@ def test_property_the_fog_holds_along_any_random_encounter(seed, pochteca, steps
             for b in v.get("bases", []):
                 assert ("unit" in b) == (b["side"] == side)
             for e in rs.visible_events(st, side):
-                # (a unit the discovered side set up openly, then sent on a flank march, was seen placed)
-                assert e.get("unit") not in hidden or e.get("type") == "place" and e.get("side") not in st.fog["bases_sides"]
+                assert e.get("unit") not in hidden
+
+
+# --- units hidden in houses or the jungle (l.497, OR-GF105) ---------------------------------------------
+def test_a_unit_against_a_house_may_stay_off_the_table_and_is_placed_when_seen():
+    """l.497: "Les unités dans des maisons, derrière des fortifications … peuvent ne pas être placées
+    sur la table … Elles doivent être placées sur la table si elles se déplacent, tirent ou si un ennemi
+    les contacte ou les voit" (and l.786, behind a building). The Saurians' B3 stands against the
+    hamlet (x 88–96, y 20–27) in the default deployment; B1, 30 cm away in the open, may not hide."""
+    g = game("hide")
+    rs, st = g.ruleset, g.state
+    b1, b3 = st.units["B1"], st.units["B3"]
+    with pytest.raises(IllegalAction, match="l.497"):
+        rs.apply(st, {"type": "hide", "side": "B", "unit": b1.id})
+    assert any(a.type == "hide" and a.unit == b3.id for a in rs.legal_actions(st))
+    act(g, type="hide", side="B", unit=b3.id)
+    assert fog.in_cover(b3) and b3.moved
+    assert not any(a.type == "place" and a.unit == b3.id for a in rs.legal_actions(st))
+    act(g, type="end_phase", side="B")
+    for side in ("A", None):
+        text = json.dumps(rs.view(st, side)) + json.dumps(rs.visible_events(st, side))
+        assert '"B3"' not in text and b3.name not in text
+        assert not any(b.get("id") == b3.base for b in rs.view(st, side)["bases"])
+    assert next(u for u in rs.view(st, "B")["units"] if u["id"] == "B3")["base"] == fog.IN_COVER
+    # an enemy unit in the open in front of it sees it: it is placed on the table at once
+    act(g, type="end_phase", side="A")
+    if fog.in_cover(b3):
+        watcher = next(u for u in st.side_units("A") if u.kind == "troop")
+        fog.reveal_unit(st, watcher, "test", "test", "test")
+        watcher.x, watcher.y, watcher.heading = 105.0, 45.0, 0.0
+        fog.sight_reveals(st)
+    assert not fog.in_cover(b3)
+    ev = [e for e in st.log if e["type"] == "unit_revealed"][-1]
+    assert ev["units"] == ["B3"] and "private" not in ev

@@ -179,7 +179,7 @@ class GuerresFleuries(Ruleset):
                 "step": views.phase_json(state)["id"], "active": None if state.over else state.acting,
                 "units": [{"id": u.id, "x": round(u.x, 2), "y": round(u.y, 2), "heading": round(u.heading, 2),
                            "figures": u.figures, "status": u.status} for u in state.units.values()
-                          if not fog.hidden_from(u, side)],
+                          if not fog.unseen(state, u, side)],
                 **self.outcome(state).to_json()}
 
     def clears_undo(self, before: Battle, after: Battle) -> bool:
@@ -216,7 +216,7 @@ class GuerresFleuries(Ruleset):
         """A side's orders are face down until phase 4 (GF seed 003 l.275); an encounter battle's
         deployment is written on the battle plan, unseen (placements on movement bases, the ambush,
         the decoys, the flank marches: l.491-507)."""
-        return getattr(action, "type", None) in ("orders", "place", "ambush", "place_base", "flank_march")
+        return getattr(action, "type", None) in ("orders", "place", "ambush", "place_base", "flank_march", "hide")
 
     def evaluate(self, state: Battle, side: str) -> float | None:
         return evaluation.evaluate(state, side)
@@ -288,7 +288,7 @@ class GuerresFleuries(Ruleset):
         the part-1 referee's rulings without their d100). Unknown unit: KeyError."""
         from .battle import fire_play, melee_play
         u = state.units.get(key) if isinstance(key, str) else None
-        if u is None or fog.hidden_from(u, state.acting):
+        if u is None or fog.unseen(state, u, state.acting):
             raise KeyError(key)  # a unit hidden from the side to act is unknown to it (GF-K5, OR-GF103)
         melee = []
         for o in state.units.values():

@@ -14,6 +14,8 @@
 ``ambush``              encounter battle, deployment: the side that discovered its enemy places
                         one unit anywhere out of the enemy zone and sight (GF-K3, l.485)
 ``place_base``          encounter battle, deployment: put a decoy movement base in the zone (GF-K5)
+``hide``                encounter battle, deployment: a unit in a house, a building, jungle or a wood
+                        stays off the table, hidden (l.497, OR-GF105)
 ``flank_march``         encounter battle, deployment: send a unit off the table to enter by a side
                         edge at ``y`` from turn ``turn`` (GF-K4, l.505-511), hidden from the enemy
 ======================  =====================================================================
@@ -35,7 +37,7 @@ from .state import SIDES, Battle, plain
 TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test": ("unit",),
          "orders": ("orders",), "move": ("unit", "x", "y", "heading"), "cast": ("unit", "spell", "target"),
          "react": ("unit", "reaction"), "ambush": ("unit", "x", "y", "heading"), "place_base": ("base", "x", "y"),
-         "flank_march": ("unit", "edge", "y", "turn")}
+         "flank_march": ("unit", "edge", "y", "turn"), "hide": ("unit",)}
 ORDER_FIELDS = ("order", "target")
 MAX_UNITS = 200
 

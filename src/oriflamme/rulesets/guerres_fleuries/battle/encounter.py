@@ -252,6 +252,42 @@ def flank_samples(state: Battle, side: str) -> list[Action]:
     return out
 
 
+def check_hide(state: Battle, u: Unit) -> list[str]:
+    """May ``u`` stay off the table, hidden where it stands (l.497, OR-GF105)? Mostly in a house, a
+    large building, jungle or a wood, or against a building. Returns the steps."""
+    hide = fog.data()["hide"]
+    if u.base is not None:
+        raise IllegalAction(f"{u.name} is hidden already (on a movement base or in cover)", hide.ref)
+    if u.kind not in ("troop", "character"):
+        raise IllegalAction(f"{u.name}: only troops and characters hide in houses or the jungle", hide.ref)
+    fp = u.footprint()
+    for el in state.battlefield.at(fp):
+        if el.kind in hide.in_kinds and el.geometry.area > 0 and el.geometry.intersection(fp).area >= fp.area / 2:
+            return [f"{u.name} stands mostly in {terrain_name(el.kind)}: it may stay off the table, its place written"]
+    for el in state.battlefield.elements:
+        if el.kind in hide.behind_kinds and el.geometry.distance(fp) <= hide.behind_cm:
+            return [f"{u.name} stands against {terrain_name(el.kind)}: it may stay off the table, its place written"]
+    raise IllegalAction(f"{u.name} is neither mostly in a house, a building, jungle or a wood, nor against a "
+                        f"building: it is set up on the table", hide.ref)
+
+
+def terrain_name(kind: str) -> str:
+    from . import terrain
+    return terrain.kind(kind).name_en
+
+
+def hide_samples(state: Battle, side: str) -> list[Action]:
+    out = []
+    for u in state.side_units(side):
+        if u.base is None:
+            try:
+                check_hide(state, u)
+            except IllegalAction:
+                continue
+            out.append(Action("hide", side, unit=u.id))
+    return out
+
+
 def deploy_actions(state: Battle, side: str) -> list[Action]:
     """The encounter's deployment samples for ``side`` (legal_actions adds them to the placements)."""
     if not state.fog:
@@ -259,7 +295,7 @@ def deploy_actions(state: Battle, side: str) -> list[Action]:
     out = ambush_samples(state, side)
     if side in state.fog.get("bases_sides", []):
         out += place_base_samples(state, side)
-    return out + flank_samples(state, side)
+    return out + hide_samples(state, side) + flank_samples(state, side)
 
 
 def check(state: Battle, a: Action) -> None:
@@ -276,6 +312,11 @@ def check(state: Battle, a: Action) -> None:
         check_place_base(state, a)
     elif a.type == "flank_march":
         check_flank(state, a)
+    elif a.type == "hide":
+        u = state.units.get(a.unit or "")
+        if u is None or u.side != a.side or not u.alive:
+            raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", fog.data()["hide"].ref)
+        check_hide(state, u)
 
 
 def apply(state: Battle, a: Action) -> None:
@@ -295,6 +336,16 @@ def apply(state: Battle, a: Action) -> None:
         emit(state, "place_base", f"Decoy base {a.base} is placed at ({a.x:.1f}, {a.y:.1f})",
              f"La base leurre {a.base} est placée en ({a.x:.1f}, {a.y:.1f})", side=a.side, ref=REF_DEPLOY,
              private=a.side, base=a.base, to=[a.x, a.y])
+    elif a.type == "hide":
+        u = state.units[a.unit]
+        steps = check_hide(state, u)
+        u.base = fog.IN_COVER
+        u.moved = True  # placed where it hides
+        hide = fog.data()["hide"]
+        emit(state, "hide", f"{u.name} stays hidden off the table, its place written on the battle plan",
+             f"{u.name} reste cachée hors de la table, sa position écrite sur le plan de bataille", side=a.side,
+             ref=hide.ref, decision=hide.decision, private=a.side, unit=u.id,
+             ruling={"explanation": steps, "citations": [hide.ref, hide.decision]})
     elif a.type == "flank_march":
         out = check_flank(state, a)
         u = state.units[a.unit]
@@ -302,10 +353,10 @@ def apply(state: Battle, a: Action) -> None:
         f = forces.setdefault(a.edge, {"side": a.side, "edge": a.edge, "y": a.y, "first_try_turn": a.turn,
                                        "units": [], "failures": 0, "entered": False, "lost": False})
         f["units"].append(u.id)
-        if u.base is not None:
+        if u.base in state.fog["bases"]:
             # its base stays on the table, empty: the enemy sees no base vanish (OR-GF104)
             state.fog["bases"][u.base].update(x=u.x, y=u.y, heading=u.heading, placed=True)
-            u.base = None
+        u.base = None
         u.status = FLANK
         members = [state.units[m] for m in f["units"]]
         f["with_character"] = any(m.kind == "character" for m in members)
@@ -325,6 +376,7 @@ def turn_start(state: Battle) -> None:
     if not state.fog:
         return
     state.fog["hidden_pass"] = False
+    fog.sight_reveals(state)
     fog.detection_phase(state)
     for side in SIDES:
         for edge in EDGES:

@@ -140,11 +140,11 @@ def check(state: Battle, action) -> Action:
         raise IllegalAction(f"it is side {who}'s turn to act ({ph.name_en if ph else 'deployment'}), not side {a.side}'s",
                             ph.ref if ph else turn.REF_DEPLOY)
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
-    expected = {0: ("place", "end_phase", "ambush", "place_base", "flank_march"), 2: ("command_test",), 3: ("orders", "cast"), 5: ("react",),
+    expected = {0: ("place", "end_phase", "ambush", "place_base", "flank_march", "hide"), 2: ("command_test",), 3: ("orders", "cast"), 5: ("react",),
                 6: ("move", "end_phase", "cast")}[state.phase]
     if a.type not in expected:
         raise IllegalAction(f"{a.type} is not an action of this phase (expected: {', '.join(expected)})", ph_ref)
-    if a.type in ("place", "command_test", "move", "cast", "react", "ambush", "flank_march"):
+    if a.type in ("place", "command_test", "move", "cast", "react", "ambush", "flank_march", "hide"):
         u = state.units.get(a.unit)
         if u is None or u.side != a.side or not u.alive:
             raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", ph_ref)
@@ -153,7 +153,7 @@ def check(state: Battle, action) -> Action:
             raise IllegalAction(f"{u.name} has already been placed (each unit is placed once; undo to change it)",
                                 turn.REF_DEPLOY)
         turn.check_place(state, u, a.x, a.y, a.heading)
-    elif a.type in ("ambush", "place_base", "flank_march"):
+    elif a.type in ("ambush", "place_base", "flank_march", "hide"):
         encounter.check(state, a)
     elif a.type == "command_test":
         if not turn.needs_command_test(state, u):
@@ -181,9 +181,10 @@ def apply(state: Battle, a: Action) -> list[dict]:
         moves.apply_move(u, a.x, a.y, a.heading)
         u.moved = True
         from .actions import emit
+        # in an encounter the deployment is the side's battle plan: its placements are its own (OR-GF100)
         emit(state, "place", f"{u.name} is placed at ({a.x:.1f}, {a.y:.1f})", f"{u.name} est placée en ({a.x:.1f}, {a.y:.1f})",
-             side=a.side, ref=turn.REF_DEPLOY, unit=u.id, to=[a.x, a.y, a.heading])
-    elif a.type in ("ambush", "place_base", "flank_march"):
+             side=a.side, ref=turn.REF_DEPLOY, unit=u.id, to=[a.x, a.y, a.heading], private=a.side if state.fog else None)
+    elif a.type in ("ambush", "place_base", "flank_march", "hide"):
         encounter.apply(state, a)
     elif a.type == "end_phase":
         state.done.append(a.side)
@@ -199,6 +200,8 @@ def apply(state: Battle, a: Action) -> list[dict]:
     elif a.type == "move":
         before = command.poses(state)
         u = state.units[a.unit]
+        if fog.in_cover(u):  # a unit hidden in cover that moves is placed on the table (l.497)
+            fog.reveal_unit(state, u, "it moves", "elle se déplace", fog.data()["hide"].ref)
         hidden = fog.blocked_move(state, u, a.x, a.y, a.heading) if state.fog else []
         if hidden:
             # it runs into enemies it could not see: they are revealed, it stays (OR-GF103)

@@ -169,7 +169,7 @@ def redraw_fog(copy: Battle, side: str, rng) -> None:
     from . import fog
     enemy = copy.other(side)
     bids = sorted(bid for bid, b in fog.bases(copy).items() if b["side"] == enemy)
-    hidden = sorted((u for u in copy.side_units(enemy) if u.base is not None), key=lambda u: u.id)
+    hidden = sorted((u for u in copy.side_units(enemy) if u.base in bids), key=lambda u: u.id)
     if hidden and bids:
         poses = {bid: fog.base_pose(copy, bid) for bid in bids}
         for bid in bids:
@@ -180,6 +180,12 @@ def redraw_fog(copy: Battle, side: str, rng) -> None:
         for u, bid in zip(hidden, dealt):
             u.base = bid
             u.x, u.y, u.heading = poses[bid]
+    # units hidden in cover (l.497): somewhere in a house, a building, jungle or a wood
+    covers = [el for el in copy.battlefield.elements if el.kind in fog.data()["hide"].in_kinds and el.geometry.area > 0]
+    for u in sorted((u for u in copy.side_units(enemy) if fog.in_cover(u)), key=lambda u: u.id):
+        if covers:
+            c = rng.choice(covers).geometry.representative_point()
+            u.x, u.y = round(c.x, 2), round(c.y, 2)
     h = copy.battlefield.height
     for edge, force in list(copy.fog.get("flank", {}).get(enemy, {}).items()):
         if force.get("entered"):

@@ -48,6 +48,9 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
     if a.type == "place_base":
         return (f"Placer la base leurre {a.base} en ({a.x:.1f}, {a.y:.1f})" if fr
                 else f"Place the decoy base {a.base} at ({a.x:.1f}, {a.y:.1f})")
+    if a.type == "hide":
+        return (f"Cacher {name(a.unit)} hors de la table (position écrite sur le plan)" if fr
+                else f"Hide {name(a.unit)} off the table (its place written on the plan)")
     if a.type == "flank_march":
         edge = ({"left": "gauche", "right": "droit"}.get(a.edge, a.edge) if fr else a.edge)
         return (f"Marche de flanc : {name(a.unit)} entrera par le bord {edge} en y = {a.y:g} (dès le tour {a.turn})"

@@ -21,6 +21,7 @@ from .. import referee
 from ..detection import data as detection_data
 from ..rows import Row, one
 from . import terrain
+from .table import unit_obstacle
 from .actions import emit
 from .state import SIDES, Battle, Unit
 
@@ -53,13 +54,24 @@ class FlankEntryRow(Printed):
     gap_cm: float
 
 
+class HideRow(Printed):
+    in_kinds: list[str]
+    behind_kinds: list[str]
+    behind_cm: float
+
+
+#: ``Unit.base`` of a unit hidden in cover without a base (l.497, OR-GF105)
+IN_COVER = "in-cover"
+
+
 @lru_cache(maxsize=1)
 def data() -> dict:
     out = {"encounter": one(Printed, FILE, "encounter"), "base": one(BaseRow, FILE, "base"),
            "detection": one(DetectionRow, FILE, "detection"), "reveal": one(RevealRow, FILE, "reveal"),
-           "hidden_last": one(Printed, FILE, "hidden_last"), "flank_entry": one(FlankEntryRow, FILE, "flank_entry")}
-    det = out["detection"]
-    for kid in det.high_terrain + det.low_terrain + det.linear_obstacle:
+           "hidden_last": one(Printed, FILE, "hidden_last"), "flank_entry": one(FlankEntryRow, FILE, "flank_entry"),
+           "hide": one(HideRow, FILE, "hide")}
+    det, hide = out["detection"], out["hide"]
+    for kid in det.high_terrain + det.low_terrain + det.linear_obstacle + hide.in_kinds + hide.behind_kinds:
         terrain.kind(kid)  # an unknown terrain kind is refused, naming it
     return out
 
@@ -73,6 +85,14 @@ def hidden_from(u: Unit, side: str | None) -> bool:
     """Whether ``side`` (None: a spectator) may not see ``u``: on a movement base or marching on a
     flank, to anyone but its own side."""
     return (u.base is not None or u.status == "flank") and u.side != side
+
+
+def unseen(state: Battle, u: Unit, side: str | None) -> bool:
+    """Whether ``side`` may not see ``u`` now: hidden (:func:`hidden_from`), or, in an encounter's
+    deployment, a unit of a side still writing its plan and setting up (OR-GF100)."""
+    if hidden_from(u, side):
+        return True
+    return bool(state.fog) and state.phase == 0 and u.side != side and u.side not in state.done
 
 
 def bases(state: Battle) -> dict[str, dict]:
@@ -103,6 +123,8 @@ def bases_json(state: Battle, side: str | None) -> list[dict]:
     out = []
     b_row = data()["base"]
     for bid, b in sorted(bases(state).items()):
+        if state.phase == 0 and b["side"] != side and b["side"] not in state.done:
+            continue  # still being placed (OR-GF100)
         x, y, h = base_pose(state, bid)
         corners = tt.corners(tt.Pose(x, y, h), b_row.width_cm, b_row.depth_cm)
         item = {"id": bid, "side": b["side"], "x": round(x, 2), "y": round(y, 2), "heading": round(h, 2),
@@ -132,9 +154,39 @@ def reveal(state: Battle, bid: str, why_en: str, why_fr: str, ref: str, **extra)
                 base=bid, units=[], decoy=True, **extra)
 
 
+def in_cover(u: Unit) -> bool:
+    """Hidden in a house, behind a building or in the jungle, off the table (l.497): no base."""
+    return u.base == IN_COVER
+
+
 def reveal_unit(state: Battle, u: Unit, why_en: str, why_fr: str, ref: str) -> None:
-    if u.base is not None:
+    if in_cover(u):
+        u.base = None
+        emit(state, "unit_revealed", f"{u.name} ({u.id}) hidden in cover is revealed ({why_en})",
+             f"{u.name} ({u.id}), cachée à couvert, est dévoilée ({why_fr})", side=u.side, ref=ref,
+             units=[u.id], at=[u.x, u.y, u.heading])
+    elif u.base is not None:
         reveal(state, u.base, why_en, why_fr, ref)
+
+
+def sight_reveals(state: Battle) -> None:
+    """A unit hidden in cover that an enemy unit on the table sees is placed on the table (l.497
+    "…ou si un ennemi les voit"; checked at the start of each turn, OR-GF105)."""
+    hidden = [u for u in state.units.values() if in_cover(u) and u.alive]
+    if not hidden:
+        return
+    ref = data()["hide"].ref
+    screens = state.battlefield.obstacles()
+    for u in hidden:
+        fp = u.footprint()
+        others = screens + [unit_obstacle(o.id, o.footprint()) for o in state.units.values()
+                            if o.alive and o.id != u.id and o.base is None]
+        for e in state.units.values():
+            if e.side == u.side or not e.alive or e.base is not None:
+                continue
+            if tt.line_of_sight(e.footprint(), fp, [o for o in others if o.id != e.id]).visible:
+                reveal_unit(state, u, f"{e.name} sees it", f"{e.name} la voit", ref)
+                break
 
 
 def contacts(state: Battle, u: Unit) -> list[Unit]:

@@ -47,7 +47,7 @@ def unit_json(state: Battle, u: Unit, side: str | None) -> dict:
             "status": u.status, "alive": u.alive,
             "engaged": engaged, "led_by": u.led_by, "leads": u.leads, "flyer": u.flyer,
             "altitude": u.altitude, "fc": u.FC, "fm": u.FM, "cm": u.CM, "wounds": list(u.wounds),
-            "moved": u.moved, "charging": u.charging if visible or state.revealed else False}
+            "moved": u.moved, "base": u.base, "charging": u.charging if visible or state.revealed else False}
 
 
 def table_json(state: Battle) -> dict:
@@ -74,7 +74,7 @@ def _view(state: Battle, side: str | None, events: list[dict]) -> dict:
             "phase": phase_json(state), "phases": [p.to_json() for p in rules().phases],
             "table": table_json(state),
             "sides": [{"id": s.id, "name": s.name, "name_fr": s.name_fr} for s in sc.sides],
-            "units": [unit_json(state, u, side) for u in state.units.values() if not fog.hidden_from(u, side)],
+            "units": [unit_json(state, u, side) for u in state.units.values() if not fog.unseen(state, u, side)],
             **encounter_json(state, side),
             "orders_submitted": dict(state.orders_in), "revealed": state.revealed,
             "to_act": None if state.over else state.acting, "active": None if state.over else state.acting,
