@@ -160,12 +160,20 @@ def prepare_ambush(state: Battle, limit: int = 2) -> None:
     heading = 0.0 if side == "A" else 180.0
     enemy_zone = zones(state)[state.other(side)]
     ys = [t.height / 2 + k * 10.0 * (1 if side == "A" else -1) for k in range(-3, 7)]
+    from oriflamme.geometry.tabletop import line_of_sight
+
+    from .table import unit_obstacle
+    enemies = [(o.id, o.footprint()) for o in state.units.values() if o.side != side and o.alive and o.base is None]
+    screens = t.obstacles() + [unit_obstacle(o.id, o.footprint()) for o in state.side_units(side) if o.id != u.id]
+    sights = [(g, screens + [unit_obstacle(k, h) for k, h in enemies if k != uid]) for uid, g in enemies]
     hints = []
     for y in ys:
         for x in [t.width / 2 + k * 10.0 for k in (0, -1, 1, -2, 2, -3, 3, -4, 4, -5, 5, -6, 6, -7, 7, -8, 8)]:
             fp = moves.footprint_at(u, x, y, heading)
             if not t.outline.covers(fp) or fp.intersection(enemy_zone).area > 0:
                 continue
+            if any(line_of_sight(g, fp, others).visible for g, others in sights):
+                continue  # seen: the quick test before the rule's own (the same lines of sight)
             try:
                 check_ambush(state, u, round(x, 2), round(y, 2), heading)
             except IllegalAction:
