@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from . import beings, d100, fire, magic, melee, modifiers, morale, movement, wounds
-from .battle import combat_data
+from . import beings, d100, detection, fire, magic, melee, modifiers, morale, movement, wounds
+from .battle import combat_data, terrain
 
 
 def _pairs():
@@ -43,6 +43,8 @@ def _pairs():
         (fire.priorities(), printed, lambda r: r.name_en),
         (movement.flights().values(), first, lambda r: r.name_en),
         ([*wounds.data().rules.values(), *wounds.data().cells.values()], printed, lambda r: r.text_en),
+        (detection.data().positions.values(), printed, first),
+        (terrain.kinds().values(), lambda r: r.name_fr, lambda r: r.name_en),
     ]
     for rows, fr, en in sources:
         for row in rows:

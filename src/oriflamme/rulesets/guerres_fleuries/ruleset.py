@@ -16,7 +16,7 @@ from oriflamme.core.errors import DiceSealed, IllegalAction, ScenarioError
 from oriflamme.core.ruleset import ChanceOutcome, Outcome, Ruleset, ScenarioInfo, SideInfo
 
 from . import builder, referee
-from .battle import engine, evaluation, explain, scenario as scenarios, views
+from .battle import engine, evaluation, explain, fog, scenario as scenarios, views
 from .battle.actions import Action, action_from_json, choice_of
 from .battle.muster import units_of
 from .battle.state import Battle
@@ -178,7 +178,8 @@ class GuerresFleuries(Ruleset):
         return {"log_length": len(self.visible_events(state, side)), "turn": state.turn, "phase": state.phase,
                 "step": views.phase_json(state)["id"], "active": None if state.over else state.acting,
                 "units": [{"id": u.id, "x": round(u.x, 2), "y": round(u.y, 2), "heading": round(u.heading, 2),
-                           "figures": u.figures, "status": u.status} for u in state.units.values()],
+                           "figures": u.figures, "status": u.status} for u in state.units.values()
+                          if not fog.unseen(state, u, side)],
                 **self.outcome(state).to_json()}
 
     def clears_undo(self, before: Battle, after: Battle) -> bool:
@@ -213,8 +214,11 @@ class GuerresFleuries(Ruleset):
 
     def private_action(self, action) -> bool:
         """A side's orders are face down until phase 4 (GF seed 003 l.275); its written battle orders
-        are never shown to the other side while the battle runs (OR-GF94)."""
-        return getattr(action, "type", None) in ("orders", "battle_orders")
+        are never shown to the other side while the battle runs (OR-GF94); an encounter battle's
+        deployment is written on the battle plan, unseen (placements on movement bases, the ambush,
+        the decoys, the flank marches: l.491-507)."""
+        return getattr(action, "type", None) in ("orders", "battle_orders", "brigade", "place", "ambush", "place_base",
+                                                  "flank_march", "hide")
 
     def evaluate(self, state: Battle, side: str) -> float | None:
         return evaluation.evaluate(state, side)
@@ -286,8 +290,8 @@ class GuerresFleuries(Ruleset):
         the part-1 referee's rulings without their d100). Unknown unit: KeyError."""
         from .battle import fire_play, melee_play
         u = state.units.get(key) if isinstance(key, str) else None
-        if u is None:
-            raise KeyError(key)
+        if u is None or fog.unseen(state, u, state.acting):
+            raise KeyError(key)  # a unit hidden from the side to act is unknown to it (GF-K5, OR-GF103)
         melee = []
         for o in state.units.values():
             if o.side == u.side or not o.alive or not u.alive or not melee_play.touching(u, o):

@@ -16,6 +16,13 @@
                         ``{"orders": {character id: {"order": id, "target": unit id | null}}}``
 ``cast``                a priest's spell, at once, in one of its side's steps (phases 2, 3, 6):
                         ``{"unit": caster, "spell": id, "target": unit id | null}`` (OR-GF40)
+``ambush``              encounter battle, deployment: the side that discovered its enemy places
+                        one unit anywhere out of the enemy zone and sight (GF-K3, l.485)
+``place_base``          encounter battle, deployment: put a decoy movement base in the zone (GF-K5)
+``hide``                encounter battle, deployment: a unit in a house, a building, jungle or a wood
+                        stays off the table, hidden (l.497, OR-GF105)
+``flank_march``         encounter battle, deployment: send a unit off the table to enter by a side
+                        edge at ``y`` from turn ``turn`` (GF-K4, l.505-511), hidden from the enemy
 ======================  =====================================================================
 
 Every event has ``n``, ``turn``, ``phase``, ``type``, ``side``, ``text``/``text_fr`` and ``ref``;
@@ -34,7 +41,9 @@ from .state import SIDES, Battle, plain
 
 TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test": ("unit",),
          "orders": ("orders",), "move": ("unit", "x", "y", "heading"), "cast": ("unit", "spell", "target"),
-         "react": ("unit", "reaction"), "brigade": ("unit", "units"), "battle_orders": ("orders",)}
+         "react": ("unit", "reaction"), "brigade": ("unit", "units"), "battle_orders": ("orders",),
+         "ambush": ("unit", "x", "y", "heading"), "place_base": ("base", "x", "y"),
+         "flank_march": ("unit", "edge", "y", "turn"), "hide": ("unit",)}
 ORDER_FIELDS = ("order", "target")
 MAX_UNITS = 200
 
@@ -52,6 +61,9 @@ class Action:
     target: str | None = None
     reaction: str | None = None
     units: tuple | None = None   # a brigade's units, sorted
+    base: str | None = None   # a movement base's id (encounter battles)
+    edge: str | None = None   # a flank march's edge: "left" or "right"
+    turn: int | None = None   # a flank march's first try
 
     def to_json(self) -> dict:
         out: dict = {"type": self.type, "side": self.side}
@@ -114,9 +126,13 @@ def action_from_json(data) -> Action:
     for f in fields:
         if f not in data:
             raise IllegalAction(f"field {f}: missing for {kind}")
-        if f in ("unit", "spell", "reaction"):
+        if f in ("unit", "spell", "reaction", "base", "edge"):
             if not isinstance(data[f], str):
-                raise IllegalAction(f"field {f}: expected {'a unit' if f == 'unit' else 'a spell'} id")
+                raise IllegalAction(f"field {f}: expected {'a unit' if f == 'unit' else 'a ' + f} id")
+            vals[f] = data[f]
+        elif f == "turn":
+            if isinstance(data[f], bool) or not isinstance(data[f], int) or not 0 <= data[f] <= 1000:
+                raise IllegalAction("field turn: expected a turn number")
             vals[f] = data[f]
         elif f == "target":
             if data[f] is not None and not isinstance(data[f], str):
@@ -138,8 +154,13 @@ def choice_of(data: dict) -> str:
     """The choice an action makes: a move's or a placement's destination and an orders action's
     orders are its free parameters (legal_actions lists samples; apply checks any)."""
     import json
-    if isinstance(data, dict) and data.get("type") in ("move", "place"):
-        return json.dumps({"type": data["type"], "side": data.get("side"), "unit": data.get("unit")}, sort_keys=True)
+    if isinstance(data, dict) and data.get("type") in ("move", "place", "ambush", "place_base"):
+        return json.dumps({"type": data["type"], "side": data.get("side"), "unit": data.get("unit"),
+                           "base": data.get("base")}, sort_keys=True)
+    if isinstance(data, dict) and data.get("type") == "flank_march":
+        # where on the edge and from which turn are written on the plan: free parameters
+        return json.dumps({"type": "flank_march", "side": data.get("side"), "unit": data.get("unit"),
+                           "edge": data.get("edge")}, sort_keys=True)
     if isinstance(data, dict) and data.get("type") in ("orders", "battle_orders"):
         return json.dumps({"type": data["type"], "side": data.get("side")}, sort_keys=True)
     if isinstance(data, dict) and data.get("type") == "brigade":
@@ -152,6 +173,17 @@ def emit(state: Battle, kind: str, text: str, text_fr: str, *, side: str | None 
          private: str | None = None, **extra) -> dict:
     ev = {"n": len(state.log), "turn": state.turn, "phase": state.phase, "type": kind, "side": side,
           "text": text, "text_fr": text_fr, "ref": ref}
+    if private is None:
+        # an event about a unit the enemy cannot see (on a movement base, marching on a flank) is
+        # its side's alone (GF-K4, GF-K5; OR-GF103)
+        # its side's alone (GF-K4, GF-K5; OR-GF103) — and so is one naming a unit of a side still
+        # writing its plan in an encounter's deployment (a brigade formed there, OR-GF100)
+        for uid in (extra.get("unit"), extra.get("character"), *(extra.get("units") or ())):
+            u = state.units.get(uid) if isinstance(uid, str) else None
+            if u is not None and (u.base is not None or u.status == "flank"
+                                  or (state.fog and state.phase == 0 and u.side not in state.done)):
+                private = u.side
+                break
     if private is not None:
         ev["private"] = private
     ev.update(plain(extra))

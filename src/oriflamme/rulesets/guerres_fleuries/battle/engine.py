@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import battle_orders, brigades, command, magic_play, moves, reactions, orders as orders_mod, turn, victory
+from . import battle_orders, brigades, command, encounter, fog, magic_play, moves, reactions, orders as orders_mod, turn, victory
 from .actions import Action, action_from_json
 from .rules import rules
 from .state import Battle
@@ -35,6 +35,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
     elif state.phase == 0:
         zone_samples(state, who, out)
         out += [Action("brigade", who, unit=cid, units=units) for cid, units in brigades.candidates(state, who)]
+        out += encounter.deploy_actions(state, who)
         out.append(Action("end_phase", who))
     elif state.phase == 2:
         out += [Action("command_test", who, unit=u.id) for u in state.side_units(who) if turn.needs_command_test(state, u)]
@@ -115,7 +116,8 @@ def check_cast(state: Battle, a: Action) -> None:
     if a.spell not in SPELLS:
         raise IllegalAction(f"spell {a.spell!r}: the battle plays {', '.join(SPELLS)} (the others are ruled by "
                             "the referee only)", REF_MAGIC)
-    if a.target is None or a.target not in state.units or not state.units[a.target].alive:
+    if a.target is None or a.target not in state.units or not state.units[a.target].alive \
+            or fog.hidden_from(state.units[a.target], a.side):
         raise IllegalAction(f"spell {a.spell}: its target must be a unit on the table", REF_MAGIC)
     if Action("cast", a.side, unit=a.unit, spell=a.spell, target=a.target) not in casts(state, a.side):
         pv = magic_play.preview(state, a.unit, a.spell, a.target)  # raises with the rule when it may not
@@ -149,13 +151,14 @@ def check(state: Battle, action) -> Action:
         raise IllegalAction(f"it is side {who}'s turn to act ({ph.name_en if ph else 'deployment'}), not side {a.side}'s",
                             ph.ref if ph else turn.REF_DEPLOY)
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
-    expected = {0: ("place", "end_phase", "brigade", "battle_orders"), 2: ("command_test",),
-                3: ("orders", "cast", "battle_orders"), 5: ("react",), 6: ("move", "end_phase", "cast")}[state.phase]
+    expected = {0: ("place", "end_phase", "brigade", "battle_orders", "ambush", "place_base", "flank_march", "hide"),
+                2: ("command_test",), 3: ("orders", "cast", "battle_orders"), 5: ("react",),
+                6: ("move", "end_phase", "cast")}[state.phase]
     if state.phase == 0 and a.side in state.done and a.type != "battle_orders":
         raise IllegalAction(f"side {a.side} has deployed: it writes its battle orders now", battle_orders.REF_WRITE)
     if a.type not in expected:
         raise IllegalAction(f"{a.type} is not an action of this phase (expected: {', '.join(expected)})", ph_ref)
-    if a.type in ("place", "command_test", "move", "cast", "react"):
+    if a.type in ("place", "command_test", "move", "cast", "react", "ambush", "flank_march", "hide"):
         u = state.units.get(a.unit)
         if u is None or u.side != a.side or not u.alive:
             raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", ph_ref)
@@ -164,6 +167,8 @@ def check(state: Battle, action) -> Action:
             raise IllegalAction(f"{u.name} has already been placed (each unit is placed once; undo to change it)",
                                 turn.REF_DEPLOY)
         turn.check_place(state, u, a.x, a.y, a.heading)
+    elif a.type in ("ambush", "place_base", "flank_march", "hide"):
+        encounter.check(state, a)
     elif a.type == "command_test":
         if brigades.exempt(state, u):
             c = state.units[u.brigade]
@@ -200,26 +205,45 @@ def apply(state: Battle, a: Action) -> list[dict]:
         moves.apply_move(u, a.x, a.y, a.heading)
         u.moved = True
         from .actions import emit
+        # in an encounter the deployment is the side's battle plan: its placements are its own (OR-GF100)
         emit(state, "place", f"{u.name} is placed at ({a.x:.1f}, {a.y:.1f})", f"{u.name} est placée en ({a.x:.1f}, {a.y:.1f})",
-             side=a.side, ref=turn.REF_DEPLOY, unit=u.id, to=[a.x, a.y, a.heading])
+             side=a.side, ref=turn.REF_DEPLOY, unit=u.id, to=[a.x, a.y, a.heading], private=a.side if state.fog else None)
         brigades.update(state)
     elif a.type == "brigade":
         brigades.form(state, a.unit, list(a.units or ()))
     elif a.type == "battle_orders":
         battle_orders.write(state, a.side, a.order_map())
+    elif a.type in ("ambush", "place_base", "flank_march", "hide"):
+        encounter.apply(state, a)
     elif a.type == "end_phase":
         state.done.append(a.side)
         if state.phase == 0:
             for u in state.side_units(a.side):
                 u.moved = False
             brigades.settle(state, a.side)
+            if state.fog and state.fog.get("ambush") and state.fog["ambush"] != a.side:
+                encounter.prepare_ambush(state)  # the ambusher deploys next, the enemy on the table
     elif a.type == "command_test":
         turn.command_test(state, state.units[a.unit])
     elif a.type == "orders":
         turn.give_orders(state, a.side, a.order_map())
     elif a.type == "move":
         before = command.poses(state)
-        turn.move(state, state.units[a.unit], a.x, a.y, a.heading)
+        u = state.units[a.unit]
+        if fog.in_cover(u):  # a unit hidden in cover that moves is placed on the table (l.497)
+            fog.reveal_unit(state, u, "it moves", "elle se déplace", fog.data()["hide"].ref)
+        hidden = fog.blocked_move(state, u, a.x, a.y, a.heading) if state.fog else []
+        if hidden:
+            # it runs into enemies it could not see: they are revealed, it stays (OR-GF103)
+            u.moved = True
+            for o in hidden:
+                fog.reveal_unit(state, o, f"{u.name} runs into it", f"{u.name} tombe dessus", fog.data()["reveal"].ref)
+            from .actions import emit
+            emit(state, "move_blocked", f"{u.name} runs into hidden enemies and stays where it stands",
+                 f"{u.name} tombe sur des ennemis cachés et reste sur place", side=a.side,
+                 ref=fog.data()["reveal"].ref, decision="OR-GF103", unit=u.id)
+        else:
+            turn.move(state, u, a.x, a.y, a.heading)
         command.follow(state, before)
     elif a.type == "react":
         before = command.poses(state)
@@ -228,5 +252,7 @@ def apply(state: Battle, a: Action) -> list[dict]:
     elif a.type == "cast":
         turn.record(state, magic_play.cast(state, a.unit, a.spell, a.target, state.dice))
         victory.check_broken(state)
+    if state.fog:
+        fog.reveal_contacts(state)
     turn.advance(state)
     return state.log[start:]

@@ -20,8 +20,10 @@ enemy's; the weighted sum goes through ``tanh`` to -1 (lost) … +1 (won); the e
   enemy's: a charge at its odds, an advance towards what the unit beats, a retreat from what beats it.
 
 **What the side may see.** Everything on the table is public but the enemy's orders before phase 4
-(:func:`.views.order_visible`): the evaluation reads an enemy's order only when it is visible, and a
-search starts from :func:`determinize`, which redraws those orders.
+(:func:`.views.order_visible`) and, in an encounter battle, what the enemy's movement bases carry and
+its flank marches: the evaluation reads an enemy's order only when it is visible, and a search starts
+from :func:`determinize`, which redraws those orders, deals the enemy's hidden units to its bases at
+random and redraws its flank marches' edge and place (:func:`redraw_fog`).
 
 The distances are approximations (between the units' rectangles along the line of their centres,
 pure Python) and the referee's percentages are cached by situation: the search evaluates thousands
@@ -160,6 +162,44 @@ def hidden_units(state: Battle, side: str) -> list[str]:
     return []
 
 
+def redraw_fog(copy: Battle, side: str, rng) -> None:
+    """An encounter battle's hidden deployment as ``side`` cannot see it (GF-K4, K5): the enemy's units
+    on movement bases are dealt at random to the enemy's bases (the others become the decoys), and the
+    enemy's flank marches get a random edge and place on the enemy's half."""
+    from . import fog
+    enemy = copy.other(side)
+    bids = sorted(bid for bid, b in fog.bases(copy).items() if b["side"] == enemy)
+    hidden = sorted((u for u in copy.side_units(enemy) if u.base in bids), key=lambda u: u.id)
+    if hidden and bids:
+        poses = {bid: fog.base_pose(copy, bid) for bid in bids}
+        for bid in bids:
+            x, y, h = poses[bid]
+            copy.fog["bases"][bid].update(x=x, y=y, heading=h)
+        dealt = list(bids)
+        rng.shuffle(dealt)
+        for u, bid in zip(hidden, dealt):
+            u.base = bid
+            u.x, u.y, u.heading = poses[bid]
+    # units hidden in cover (l.497): somewhere in a house, a building, jungle or a wood
+    covers = [el for el in copy.battlefield.elements if el.kind in fog.data()["hide"].in_kinds and el.geometry.area > 0]
+    for u in sorted((u for u in copy.side_units(enemy) if fog.in_cover(u)), key=lambda u: u.id):
+        if covers:
+            c = rng.choice(covers).geometry.representative_point()
+            u.x, u.y = round(c.x, 2), round(c.y, 2)
+    h = copy.battlefield.height
+    for edge, force in list(copy.fog.get("flank", {}).get(enemy, {}).items()):
+        if force.get("entered"):
+            continue
+        new_edge = rng.choice(("left", "right"))
+        force = dict(force, edge=new_edge, y=round(rng.uniform(h / 2, h) if enemy == "A" else rng.uniform(0, h / 2), 2))
+        del copy.fog["flank"][enemy][edge]
+        if new_edge in copy.fog["flank"][enemy]:
+            other = copy.fog["flank"][enemy][new_edge]
+            other["units"] = list(other["units"]) + list(force["units"])
+        else:
+            copy.fog["flank"][enemy][new_edge] = force
+
+
 def determinize(state: Battle, side: str, rng) -> Battle:
     """A copy in which what ``side`` cannot see — the enemy's orders given face down this turn — is
     redrawn: the orders are cleared, then one of the typical sets of orders the enemy could have
@@ -168,6 +208,8 @@ def determinize(state: Battle, side: str, rng) -> Battle:
     redrawn too (:func:`.battle_orders.redraw`). Nothing else is hidden."""
     copy = state.clone()
     battle_orders.redraw(copy, state.other(side), rng)  # the enemy's written orders are secret (OR-GF94)
+    if copy.fog:
+        redraw_fog(copy, side, rng)
     hidden = hidden_units(state, side)
     if not hidden:
         return copy

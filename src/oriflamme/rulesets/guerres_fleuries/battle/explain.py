@@ -51,6 +51,19 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
         label = (sp.printed if fr else sp.name_en) if sp else a.spell
         return (f"{name(a.unit)} lance « {label} » sur {name(a.target)}" if fr
                 else f"{name(a.unit)} casts « {label} » at {name(a.target)}")
+    if a.type == "ambush":
+        return (f"Placer {name(a.unit)} en embuscade en ({a.x:.1f}, {a.y:.1f})" if fr
+                else f"Place {name(a.unit)} in ambush at ({a.x:.1f}, {a.y:.1f})")
+    if a.type == "place_base":
+        return (f"Placer la base leurre {a.base} en ({a.x:.1f}, {a.y:.1f})" if fr
+                else f"Place the decoy base {a.base} at ({a.x:.1f}, {a.y:.1f})")
+    if a.type == "hide":
+        return (f"Cacher {name(a.unit)} hors de la table (position écrite sur le plan)" if fr
+                else f"Hide {name(a.unit)} off the table (its place written on the plan)")
+    if a.type == "flank_march":
+        edge = ({"left": "gauche", "right": "droit"}.get(a.edge, a.edge) if fr else a.edge)
+        return (f"Marche de flanc : {name(a.unit)} entrera par le bord {edge} en y = {a.y:g} (dès le tour {a.turn})"
+                if fr else f"Flank march: {name(a.unit)} to enter by the {edge} edge at y = {a.y:g} (from turn {a.turn})")
     if state.phase == 0:
         return "Déploiement terminé" if fr else "Deployment done"
     return "Terminer les mouvements" if fr else "End the moves"

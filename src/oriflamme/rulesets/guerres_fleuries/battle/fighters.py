@@ -42,7 +42,8 @@ def alive(u) -> bool:
 
 
 def enemies(state, u) -> list:
-    return [v for v in units(state) if v.side != u.side and alive(v)]
+    """The enemies ``u`` knows: not those hidden on a movement base (GF-K5, the battle's :mod:`.fog`)."""
+    return [v for v in units(state) if v.side != u.side and alive(v) and getattr(v, "base", None) is None]
 
 
 def friends(state, u) -> list:

@@ -115,6 +115,8 @@ def obstacles_for(state: Battle, unit: Unit) -> tuple[list, list]:
     for o in state.units.values():
         if o.id == unit.id or not o.alive:
             continue
+        if o.side != unit.side and o.base is not None:
+            continue  # an enemy hidden on a movement base is not known (GF-K5); contact reveals it (OR-GF103)
         (friends if o.side == unit.side else enemies).append(o)
     return friends, enemies
 

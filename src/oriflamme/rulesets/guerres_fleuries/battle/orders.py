@@ -125,7 +125,9 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
                 raise IllegalAction(f"orders: {u.name}'s order {oid} needs a target among "
                                     f"{', '.join(o['targets'] or [])} (got {target!r})", o["ref"])
         elif oid == "tirer":
-            if target is not None and (target not in state.units or state.units[target].side == side):
+            if target is not None and (target not in state.units or state.units[target].side == side
+                                       or state.units[target].base is not None  # hidden: unknown (GF-K4, K5)
+                                       or state.units[target].status == "flank"):
                 raise IllegalAction(f"orders: {u.name} fires at an enemy unit (got {target!r})", o["ref"])
         elif target is not None:
             raise IllegalAction(f"orders: {u.name}'s order {oid} takes no target", o["ref"])

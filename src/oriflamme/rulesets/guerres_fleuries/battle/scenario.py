@@ -20,7 +20,7 @@ from .state import SIDES
 PACKAGE = "oriflamme.rulesets.guerres_fleuries"
 DEFAULT_BATTLEFIELD = "valley-of-flowers"
 FIELDS = {"id", "name", "name_fr", "description", "description_fr", "battlefield", "armies", "sides", "turns",
-          "ruleset", "format"}
+          "ruleset", "format", "encounter"}
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,8 @@ class Scenario:
     sides: tuple[Side, ...]
     armies: dict = field(hash=False, compare=False)      # side -> army document
     battlefield: dict = field(hash=False, compare=False)  # the battlefield document (gf-geom's JSON)
+    #: an encounter battle plays reconnaissance, movement bases and flank marches (l.485; OR-GF100)
+    encounter: bool = False
 
     def side(self, sid: str) -> Side:
         return next(s for s in self.sides if s.id == sid)
@@ -130,15 +132,20 @@ def from_data(data, source: str = "<scenario>") -> Scenario:
             raise ScenarioError(f"{source}: field sides.{sid}: expected {{name, name_fr}}")
         name = _text(info, "name", f"{source}: sides.{sid}", docs[sid].get("name") or f"Side {sid}")
         sides.append(Side(sid, name, _text(info, "name_fr", f"{source}: sides.{sid}", name)))
+    encounter = data.get("encounter", False)
+    if not isinstance(encounter, bool):
+        raise ScenarioError(f"{source}: field encounter: expected true or false (an encounter battle, GF seed 003 l.485)")
     name = _text(data, "name", source, f"{sides[0].name} vs {sides[1].name}")
     desc = _text(data, "description", source)
     return Scenario(id=_text(data, "id", source, "custom"), name=name, name_fr=_text(data, "name_fr", source, name),
                     description=desc, description_fr=_text(data, "description_fr", source, desc), turns=turns,
-                    sides=tuple(sides), armies=docs, battlefield=_battlefield(data.get("battlefield"), source))
+                    sides=tuple(sides), armies=docs, battlefield=_battlefield(data.get("battlefield"), source),
+                    encounter=encounter)
 
 
 def to_json(sc: Scenario) -> dict:
     return {"ruleset": "guerres-fleuries", "id": sc.id, "name": sc.name, "name_fr": sc.name_fr,
             "description": sc.description, "description_fr": sc.description_fr, "turns": sc.turns,
             "sides": {s.id: {"name": s.name, "name_fr": s.name_fr} for s in sc.sides},
-            "armies": {k: v for k, v in sc.armies.items()}, "battlefield": sc.battlefield}
+            "armies": {k: v for k, v in sc.armies.items()}, "battlefield": sc.battlefield,
+            **({"encounter": True} if sc.encounter else {})}

@@ -25,8 +25,10 @@ FORMATIONS = ("line", "column", "open")
 #: phase 1 (l.313, l.319), disorder = the yellow counter (l.573), counter_charge (l.283); gf-combat
 #: adds uncontrolled_advance, pursuing, routed_in_melee
 MARKERS = ("red", "green", "disorder", "counter_charge")
-#: ok, retreat, rout (on the table); lost (off the table), removed (over 50 % lost), destroyed
+#: ok, retreat, rout (on the table); lost (off the table), removed (over 50 % lost), destroyed;
+#: flank: marching off the table to enter by a side edge (GF-K4), not yet in the battle
 ALIVE = ("ok", "retreat", "rout")
+FLANK = "flank"
 
 
 @dataclass
@@ -88,6 +90,7 @@ class Unit:
     moved: bool = False       # moved (or was placed) in this phase
     tested: bool = False      # took its command test this turn
     charge_half: bool = False  # made the first half of its charge (phase 4)
+    base: str | None = None   # the movement base it stands on, hidden from the enemy (GF-K5, :mod:`.fog`)
 
     # --- the footprint ----------------------------------------------------------------------
     @property
@@ -182,6 +185,9 @@ class Battle:
     winner: str | None = None
     result: str = ""
     result_fr: str = ""
+    #: an encounter battle's pre-battle state (:mod:`.encounter`, :mod:`.fog`): reconnaissance, the
+    #: deployment order, the movement bases, the flank marches; empty in a set-piece battle
+    fog: dict = field(default_factory=dict)
 
     @property
     def battlefield(self):
@@ -193,7 +199,8 @@ class Battle:
         return [u for u in self.units.values() if u.side == side and (u.alive or not alive)]
 
     def enemies(self, side: str) -> list[Unit]:
-        return [u for u in self.units.values() if u.side != side and u.alive]
+        """The enemy units ``side`` knows on the table (not those hidden on movement bases, GF-K5)."""
+        return [u for u in self.units.values() if u.side != side and u.alive and u.base is None]
 
     @staticmethod
     def other(side: str) -> str:
@@ -206,7 +213,8 @@ class Battle:
                 "start_figures": dict(self.start_figures), "start_points": dict(self.start_points),
                 "units": [plain(asdict(u)) for u in self.units.values()], "log": copy.deepcopy(self.log),
                 "over": self.over, "winner": self.winner, "result": self.result, "result_fr": self.result_fr,
-                "command": copy.deepcopy(self.command), "rolls": self.dice.count}
+                "command": copy.deepcopy(self.command), "rolls": self.dice.count,
+                **({"fog": copy.deepcopy(self.fog)} if self.fog else {})}
 
     @classmethod
     def from_json(cls, data: dict, scenario) -> "Battle":
@@ -223,6 +231,7 @@ class Battle:
         st.start_figures, st.start_points = dict(data["start_figures"]), dict(data["start_points"])
         st.log = copy.deepcopy(data["log"])
         st.command = copy.deepcopy(data.get("command") or new_command())
+        st.fog = copy.deepcopy(data.get("fog") or {})
         return st
 
     def clone(self) -> "Battle":
@@ -238,6 +247,7 @@ class Battle:
         new.start_figures, new.start_points = dict(self.start_figures), dict(self.start_points)
         new.log = list(self.log)
         new.command = copy.deepcopy(self.command)
+        new.fog = copy.deepcopy(self.fog) if self.fog else {}
         return new
 
 

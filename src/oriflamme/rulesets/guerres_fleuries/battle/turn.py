@@ -15,7 +15,8 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import battle_orders, brigades, command, fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory
+from . import (battle_orders, brigades, command, encounter, fighters, fire_play, fog, melee_play, morale_play, moves,
+               orders as orders_mod, rally, reactions, victory)
 from .actions import emit, record
 from .charges import charge_move
 from .deploy import deploy_all, zones
@@ -37,6 +38,8 @@ def start(state: Battle) -> None:
     state.turn, state.phase, state.acting = 0, 0, "A"
     emit(state, "deployment", "Deployment: each side may place its units in its zone, then declares itself ready",
          "Déploiement : chaque camp peut placer ses unités dans sa zone, puis se déclare prêt", ref=REF_DEPLOY)
+    if encounter.is_encounter(state):
+        encounter.start(state)  # reconnaissance, deployment order, movement bases (OR-GF100)
 
 
 def phase_event(state: Battle) -> None:
@@ -50,6 +53,7 @@ def next_phase(state: Battle) -> None:
         state.turn += 1
         state.phase = 1
         new_turn(state)
+        encounter.turn_start(state)  # an encounter battle's detection phase and flank marches (l.250, l.509)
     else:
         state.phase += 1
     state.done = []
@@ -109,6 +113,8 @@ def movers(state: Battle, side: str) -> list[Unit]:
             continue
         if u.kind == "character" and u.leads:
             continue  # he moves with the unit he controls (OR-GF41)
+        if state.fog and (u.base is not None) != bool(state.fog.get("hidden_pass")):
+            continue  # hidden units move after the others (l.293; OR-GF103)
         play = rules().order_play.get(u.order)
         if play and play.move != "none" and u.order != "charger":
             out.append(u)
@@ -125,7 +131,7 @@ def advance(state: Battle) -> None:
     while not state.over:
         p = state.phase
         if p == 0:
-            pending = [s for s in SIDES if s not in state.done] or battle_orders.to_write(state)
+            pending = [s for s in (state.fog.get("queue") or SIDES) if s not in state.done] or battle_orders.to_write(state)
             if pending:
                 state.acting = pending[0]
                 return
@@ -159,11 +165,17 @@ def advance(state: Battle) -> None:
                 if side not in state.done and movers(state, side):
                     state.acting = side
                     return
+            if state.fog and not state.fog.get("hidden_pass"):
+                state.fog["hidden_pass"] = True  # then the hidden units (l.293)
+                state.done = []
+                if any(movers(state, s) for s in SIDES):
+                    continue
         else:
             state.acting = None
             before = command.poses(state)
             AUTOMATIC[p](state)
             command.follow(state, before)
+            fog.reveal_contacts(state)
             if state.over:
                 break
         state.acting = None
@@ -288,7 +300,10 @@ def phase4_reveal(state: Battle) -> None:
     """Orders revealed; each charger and its target test their morale (l.281-283, gf-combat's
     ``morale_play.test``); a charger still charging makes the first half of its charge."""
     state.revealed = True
-    listing = {u.id: {"order": u.order, "target": u.target} for u in state.units.values() if u.order is not None}
+    fog.reveal_chargers(state)
+    # units still hidden on movement bases keep their orders to their side (OR-GF103)
+    listing = {u.id: {"order": u.order, "target": u.target} for u in state.units.values()
+               if u.order is not None and u.base is None}
     emit(state, "orders_revealed", "The orders are revealed", "Les ordres sont révélés",
          ref=rules().phase(4).ref, orders=listing)
     for u in [u for u in state.units.values() if u.order == "charger" and u.alive]:
@@ -412,7 +427,9 @@ def _copied(state: Battle, u: Unit, what: str) -> str:
 
 
 def phase8_fire(state: Battle) -> None:
-    """Units ordered to fire shoot; casualties together, then morale (gf-combat's fire_play)."""
+    """Units ordered to fire shoot; casualties together, then morale (gf-combat's fire_play). A unit
+    on a movement base that fires is revealed first (l.1363)."""
+    fog.reveal_firers(state)
     record(state, fire_play.resolve(state, state.dice))
 
 

@@ -7,17 +7,21 @@ from __future__ import annotations
 
 from .actions import emit
 from .rules import rules
-from .state import SIDES, Battle
+from .state import FLANK, SIDES, Battle
 
 
 def figures_lost(state: Battle, side: str) -> int:
-    return state.start_figures.get(side, 0) - sum(u.figures for u in state.side_units(side))
+    """A force marching on a flank (or that never came, GF-K4) is absent, not lost (OR-GF104)."""
+    return state.start_figures.get(side, 0) - sum(u.figures for u in state.side_units(side, alive=False)
+                                                  if u.alive or u.status == FLANK)
 
 
 def points_destroyed(state: Battle, side: str) -> float:
     """The points of ``side``'s army destroyed: a lost unit's whole cost, a unit's casualties pro rata."""
     total = 0.0
     for u in state.side_units(side, alive=False):
+        if u.status == FLANK:
+            continue  # absent, not destroyed (OR-GF104)
         if not u.alive:
             total += u.points
         elif u.figures_max:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from oriflamme.geometry import tabletop as tt
 
-from . import battle_orders, brigades, explain, fighters, orders as orders_mod, turn, victory
+from . import battle_orders, brigades, explain, fighters, fog, orders as orders_mod, turn, victory
 from .rules import rules
 from .state import Battle, Unit, plain
 
@@ -47,8 +47,22 @@ def unit_json(state: Battle, u: Unit, side: str | None) -> dict:
             "status": u.status, "alive": u.alive,
             "engaged": engaged, "led_by": u.led_by, "leads": u.leads, "flyer": u.flyer,
             "altitude": u.altitude, "fc": u.FC, "fm": u.FM, "cm": u.CM, "wounds": list(u.wounds),
-            "moved": u.moved, "charging": u.charging if visible or state.revealed else False,
+            "moved": u.moved, "base": u.base, "charging": u.charging if visible or state.revealed else False,
             "brigade": u.brigade, "battle_order": battle_orders.unit_view(state, u, side)}
+
+
+def _brigades_seen(state: Battle, side: str | None) -> list[dict]:
+    """The brigades ``side`` may see: none led by a character it cannot see, and only the units it
+    sees (an encounter's movement bases hide what they carry, OR-GF100, OR-GF101)."""
+    out = []
+    for b in brigades.view(state):
+        c = state.units.get(b["character"])
+        if c is not None and fog.unseen(state, c, side):
+            continue
+        def seen(ids):
+            return [uid for uid in ids if uid in state.units and not fog.unseen(state, state.units[uid], side)]
+        out.append({**b, "units": seen(b["units"]), "given": seen(b["given"])})
+    return out
 
 
 def table_json(state: Battle) -> dict:
@@ -75,11 +89,12 @@ def _view(state: Battle, side: str | None, events: list[dict]) -> dict:
             "phase": phase_json(state), "phases": [p.to_json() for p in rules().phases],
             "table": table_json(state),
             "sides": [{"id": s.id, "name": s.name, "name_fr": s.name_fr} for s in sc.sides],
-            "units": [unit_json(state, u, side) for u in state.units.values()],
+            "units": [unit_json(state, u, side) for u in state.units.values() if not fog.unseen(state, u, side)],
+            **encounter_json(state, side),
             "orders_submitted": dict(state.orders_in), "revealed": state.revealed,
             # brigades stand on the table for both sides to see; written battle orders are only a
             # side's own (OR-GF94)
-            "brigades": brigades.view(state), "battle_orders": battle_orders.side_view(state, side),
+            "brigades": _brigades_seen(state, side), "battle_orders": battle_orders.side_view(state, side),
             "writing_battle_orders": (not state.over and state.phase == 0 and all(s in state.done for s in ("A", "B"))),
             "to_act": None if state.over else state.acting, "active": None if state.over else state.acting,
             "over": state.over, "winner": state.winner, "result": state.result, "result_fr": state.result_fr,
@@ -87,6 +102,21 @@ def _view(state: Battle, side: str | None, events: list[dict]) -> dict:
                                                            "turn_limit": sc.turns,
                                                            "broken_share": rules().victory.broken_share},
             "log": events}
+
+
+def encounter_json(state: Battle, side: str | None) -> dict:
+    """An encounter battle's public pre-battle state and the bases as ``side`` sees them (the
+    enemy's: anonymous counters); a side's own flank marches only to it (GF-K3, K4, K5)."""
+    if not state.fog:
+        return {}
+    f = state.fog
+    own = f["flank"].get(side, {}) if side in ("A", "B") else {}
+    return {"encounter": {"discovered": dict(f["discovered"]), "deploy_order": list(f["queue"]),
+                          "movement_bases": list(f["bases_sides"]), "ambush": f["ambush"],
+                          "ambush_unit": f["ambush_unit"] if side == f["ambush"] else None,
+                          "flank_marches": {edge: {k: v for k, v in force.items()} for edge, force in own.items()},
+                          "ref": fog.data()["encounter"].ref},
+            "bases": fog.bases_json(state, side)}
 
 
 def visible(ev: dict, side: str | None) -> bool:
@@ -132,7 +162,11 @@ def _options(state: Battle, side: str | None, legal) -> dict:
     elif state.phase == 0:
         for a in legal:
             if a.type == "place":
-                out["units"][a.unit] = {"place": True}
+                out["units"].setdefault(a.unit, {})["place"] = True
             elif a.type == "brigade":
                 out["units"].setdefault(a.unit, {})["brigade"] = list(a.units or ())
+            elif a.type in ("ambush", "flank_march"):
+                out["units"].setdefault(a.unit, {})[a.type] = True
+            elif a.type == "place_base":
+                out.setdefault("bases", {})[a.base] = {"place": True}
     return out

@@ -216,6 +216,11 @@ export async function mount(containers, core, view) {
     }
     const movesLayer = svg("g", { class: "gf-moves" });
     root.appendChild(movesLayer);
+    // an encounter battle's movement bases (GF-K5, OR-GF101): the enemy's are anonymous counters,
+    // one's own are outlined (a decoy says so); the server decides what each side sees
+    const basesLayer = svg("g", { class: "gf-bases" });
+    root.appendChild(basesLayer);
+    if (!covered()) for (const b of (view.bases || [])) basesLayer.appendChild(drawBase(b));
     const unitsLayer = svg("g", { class: "gf-units" });
     root.appendChild(unitsLayer);
     const chitLayer = svg("g", { class: "gf-chits" });     // the order chits, never hidden under a unit
@@ -239,6 +244,22 @@ export async function mount(containers, core, view) {
     bindTable(root, tapeLayer);
     stage.innerHTML = "";
     stage.appendChild(root);
+  }
+
+  function drawBase(b) {
+    const own = "decoy" in b;
+    const g = svg("g", { "data-testid": "gf-base-" + b.id, "data-base": b.id, "data-side": b.side, "pointer-events": own ? "none" : null });
+    const c = Array.isArray(b.corners) && b.corners.length === 4 ? b.corners : baseCorners(b.x, b.y, b.heading || 0, b.width, b.depth);
+    const title = own
+      ? (b.decoy ? L(`Decoy base ${b.id}`, `Base leurre ${b.id}`) : L(`Movement base ${b.id}: ${b.unit}`, `Base de mouvement ${b.id} : ${b.unit}`))
+      : L(`Movement base of ${sideName(b.side)}: what it carries is hidden`, `Base de mouvement de ${sideName(b.side)} : son contenu est caché`);
+    g.appendChild(svg("polygon", { points: pts(c), fill: own ? "none" : colourOf(b.side), "fill-opacity": own ? null : 0.35,
+      stroke: colourOf(b.side), "stroke-width": 0.5, "stroke-dasharray": "1.2 0.8" }, svg("title", {}, `${title}${b.ref ? " — " + b.ref : ""}`)));
+    if (!own || b.decoy) {
+      g.appendChild(svg("text", { x: b.x, y: b.y + 0.9, "font-size": 2.4, "text-anchor": "middle", fill: "#222", "pointer-events": "none" },
+        own ? L("decoy", "leurre") : "?"));
+    }
+    return g;
   }
 
   function centroid(points) {
