@@ -181,7 +181,8 @@ def emit(state: Battle, kind: str, text: str, text_fr: str, *, side: str | None 
         for uid in (extra.get("unit"), extra.get("character"), *(extra.get("units") or ())):
             u = state.units.get(uid) if isinstance(uid, str) else None
             if u is not None and (u.base is not None or u.status == "flank"
-                                  or (state.fog and state.phase == 0 and u.side not in state.done)):
+                                  or (state.fog and state.turn == 0 and state.phase == 0
+                                      and u.side not in state.done)):
                 private = u.side
                 break
     if private is not None:
