@@ -13,7 +13,6 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from guerres_fleuries.battle_engine_kit import act, game, ruleset
 from guerres_fleuries.seed import line
 from oriflamme.core.errors import IllegalAction
-from oriflamme.core.dice import FixedDice
 from oriflamme.rulesets.guerres_fleuries import terminal
 from oriflamme.rulesets.guerres_fleuries.battle import battle_orders, brigades, orders as orders_mod, turn
 from oriflamme.rulesets.guerres_fleuries.battle.command_data import data
@@ -126,10 +125,9 @@ def test_creatures_and_monsters_join_only_with_the_pipe_of_tlaloc():
     st = g.state
     st.phase, st.acting, st.done = 0, "B", ["A"]
     ssarkh, beast, guard = st.units["B5"], st.units["B8"], st.units["B4"]
+    guard.set_formation("open")  # a monster is always in open order (l.553): the same formation (l.446)
     beast.x, beast.y, beast.heading = guard.x + guard.width / 2 + 2 + beast.width / 2, guard.y, guard.heading
     ssarkh.x, ssarkh.y = beast.x + beast.width / 2 + 2, guard.y
-    beast.set_formation("line") if beast.kind == "troop" else None
-    beast.formation = guard.formation
     with pytest.raises(IllegalAction, match="creatures and monsters cannot be brigaded") as e:
         act(g, type="brigade", side="B", unit="B5", units=["B4", "B8"])
     assert "l.448" in e.value.ref
@@ -457,7 +455,6 @@ def test_the_ai_and_random_players_play_brigades_legally():
     rs = ruleset()
     g = game("brigade-random")
     rng = random.Random(3)
-    g.state.scenario  # noqa: B018
     seen = set()
     for _ in range(400):
         if g.outcome().over:
