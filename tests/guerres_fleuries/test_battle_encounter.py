@@ -547,3 +547,21 @@ def test_a_unit_against_a_house_may_stay_off_the_table_and_is_placed_when_seen()
     assert not fog.in_cover(b3)
     ev = [e for e in st.log if e["type"] == "unit_revealed"][-1]
     assert ev["units"] == ["B3"] and "private" not in ev
+
+
+def test_determinize_redraws_the_enemy_flank_marches():
+    """The side cannot see where (edge, y) nor when the enemy's flank march will come (l.505:
+    "Les marches de flanc sont cachées"): its copies draw them; its own march stays as written."""
+    g, troop = flank_game([5])
+    st = g.state
+    seen = set()
+    for k in range(10):
+        c = evaluation.determinize(st, "A", random.Random(k))
+        forces = c.fog["flank"]["B"]
+        assert sum(len(f["units"]) for f in forces.values()) == 1
+        (edge, f), = forces.items()
+        assert 0 <= f["y"] <= st.battlefield.height / 2 and f["first_try_turn"] >= 4
+        seen.add((edge, f["y"], f["first_try_turn"]))
+    assert len(seen) > 1
+    own = evaluation.determinize(st, "B", random.Random(0)).fog["flank"]["B"]
+    assert own == st.fog["flank"]["B"]

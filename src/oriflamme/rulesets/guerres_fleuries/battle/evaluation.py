@@ -165,7 +165,10 @@ def hidden_units(state: Battle, side: str) -> list[str]:
 def redraw_fog(copy: Battle, side: str, rng) -> None:
     """An encounter battle's hidden deployment as ``side`` cannot see it (GF-K4, K5): the enemy's units
     on movement bases are dealt at random to the enemy's bases (the others become the decoys), and the
-    enemy's flank marches get a random edge and place on the enemy's half."""
+    enemy's flank marches get a random edge, place on the enemy's half and (before their first try)
+    turn; the units hidden in cover are put in a random house, building, jungle or wood. Which units
+    march on a flank is not redrawn (they are off the table in the copy too)."""
+    from .. import prebattle
     from . import fog
     enemy = copy.other(side)
     bids = sorted(bid for bid, b in fog.bases(copy).items() if b["side"] == enemy)
@@ -191,7 +194,12 @@ def redraw_fog(copy: Battle, side: str, rng) -> None:
         if force.get("entered"):
             continue
         new_edge = rng.choice(("left", "right"))
-        force = dict(force, edge=new_edge, y=round(rng.uniform(h / 2, h) if enemy == "A" else rng.uniform(0, h / 2), 2))
+        first = force["first_try_turn"]
+        if not force.get("failures"):  # its first try is still to come: any turn from the earliest
+            earliest = prebattle.data().flank_march.earliest_turn
+            first = max(earliest, rng.choice((copy.turn + 1, copy.turn + 2, copy.turn + 3)))
+        force = dict(force, edge=new_edge, first_try_turn=first,
+                     y=round(rng.uniform(h / 2, h) if enemy == "A" else rng.uniform(0, h / 2), 2))
         del copy.fog["flank"][enemy][edge]
         if new_edge in copy.fog["flank"][enemy]:
             other = copy.fog["flank"][enemy][new_edge]
