@@ -58,6 +58,7 @@ class Unit:
     status: str = "ok"
     order: str | None = None  # hidden from the other side until phase 4
     target: str | None = None
+    fire_targets: list[str] = field(default_factory=list)  # a fire order's announced targets (l.840, OR-GF110)
     charging: bool = False
     moved_cm: float = 0.0
     missile: str | None = None
@@ -247,7 +248,7 @@ def plain(obj):
 
 def _copy_unit(u: Unit) -> Unit:
     c = copy.copy(u)
-    for key in ("weapons", "armour_items", "markers"):
+    for key in ("weapons", "armour_items", "markers", "fire_targets"):
         setattr(c, key, list(getattr(u, key)))
     c.wounds = copy.deepcopy(u.wounds)
     c.pending = copy.deepcopy(u.pending)

@@ -71,6 +71,7 @@ def new_turn(state: Battle) -> None:
         u.figures_turn_start = u.figures
         if "uncontrolled_advance" not in u.markers and not (u.order == "reformer" and u.disorder):
             u.order, u.target = None, None
+        u.fire_targets = []
         u.charge_half = False
         for m in ("red", "green", "counter_charge"):
             u.unmark(m)
@@ -209,7 +210,7 @@ def command_test(state: Battle, u: Unit) -> dict:
 
 def give_orders(state: Battle, side: str, given: dict[str, tuple[str, str | None]]) -> None:
     for uid, (oid, target) in given.items():
-        state.units[uid].order, state.units[uid].target = oid, target
+        orders_mod.set_order(state.units[uid], oid, target)
     state.orders_in[side] = True
     listing = {uid: {"order": oid, "target": t} for uid, (oid, t) in sorted(given.items())}
     emit(state, "orders", f"Side {side} gives its orders ({len(given)} units), face down",
@@ -284,7 +285,8 @@ def phase4_reveal(state: Battle) -> None:
     """Orders revealed; each charger and its target test their morale (l.281-283, gf-combat's
     ``morale_play.test``); a charger still charging makes the first half of its charge."""
     state.revealed = True
-    listing = {u.id: {"order": u.order, "target": u.target} for u in state.units.values() if u.order is not None}
+    listing = {u.id: {"order": u.order, "target": u.target, **({"targets": list(u.fire_targets)} if u.fire_targets else {})}
+               for u in state.units.values() if u.order is not None}
     emit(state, "orders_revealed", "The orders are revealed", "Les ordres sont révélés",
          ref=rules().phase(4).ref, orders=listing)
     for u in [u for u in state.units.values() if u.order == "charger" and u.alive]:
