@@ -108,6 +108,8 @@ def movers(state: Battle, side: str) -> list[Unit]:
             continue  # he moves with the unit he controls (OR-GF41)
         play = rules().order_play.get(u.order)
         if play and play.move != "none" and u.order != "charger":
+            if play.change_first and moves.formation_change_left(u)[0] <= 0:
+                continue  # the manoeuvre took the whole move (GF-D5, OR-GF111)
             out.append(u)
     return out
 
@@ -224,6 +226,8 @@ def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
     play = rules().order_play[u.order]
     column = {"normal": "normal", "double": "double", "retraite": "retraite", "charge": "charge"}[play.move]
     budget, steps = moves.allowance(u, column, fires=play.fires)
+    if play.change_first:
+        budget, steps = moves.formation_change_left(u)
     if play.flight:
         from fractions import Fraction
 
@@ -313,7 +317,9 @@ FORMATION_NAMES = {"line": ("line", "ligne"), "column": ("column", "colonne"), "
 def phase6_orders_in_place(state: Battle) -> None:
     """Orders carried out on the spot at the start of phase 6: reform (clears disorder, the whole
     move, l.363-365, l.573), change formation from the centre (l.379-389, l.674-676), about turn
-    and quarter turn (l.367-377). The unit stays centred where it stands (OR-GF39); a change that
+    and quarter turn (l.367-377). A change into column or line and a turn cost the GF-D5 fraction
+    of the normal move (l.1414-1419): what is left may be moved in phase 6 (OR-GF111); open order
+    and reforming take the whole move (l.365, l.389). The unit stays centred where it stands (OR-GF39); a change that
     would leave the table or overlap another unit is not made (the order is lost, said in the log)."""
     for u in list(state.units.values()):
         if not u.alive or u.order is None or u.status != "ok" or fighters.in_combat(state, u):
@@ -326,7 +332,7 @@ def phase6_orders_in_place(state: Battle) -> None:
                  f"{u.name} : {play.flight.replace('_', ' ')}, de l'altitude {old} à {play.altitude_to}", side=u.side,
                  ref=play.ref, decision=play.decision, unit=u.id, altitude=u.altitude)
             continue
-        if play is None or play.move != "none" or play.id_is_wait():
+        if play is None or (play.move != "none" and not play.change_first) or play.id_is_wait():
             continue
         before = (u.formation, u.heading, u.disorder)
         if u.order == "reformer":
@@ -349,9 +355,19 @@ def phase6_orders_in_place(state: Battle) -> None:
             emit(state, "manoeuvre_blocked", f"{u.name} has no room for its manoeuvre: it stays as it was",
                  f"{u.name} n'a pas la place de manœuvrer : elle reste telle quelle", side=u.side, ref=play.ref,
                  decision="OR-GF39", unit=u.id)
+            u.moved = True  # the order is lost: nothing left to move either
             continue
-        u.moved = True
-        emit(state, "manoeuvre", text, text_fr, side=u.side, ref=play.ref, decision=play.decision, unit=u.id)
+        ruling = None
+        if play.change_first:
+            left, steps = moves.formation_change_left(u)
+            ruling = {"explanation": [s["text"] for s in steps], "citations": [s["ref"] for s in steps] + ["OR-GF111"]}
+            text += f"; {left:g} cm of its move left" if left > 0 else "; no move left"
+            text_fr += f" ; il lui reste {left:g} cm de mouvement" if left > 0 else " ; plus de mouvement"
+            u.moved = left <= 0
+        else:
+            u.moved = True
+        emit(state, "manoeuvre", text, text_fr, side=u.side, ref=play.ref, decision=play.decision, unit=u.id,
+             **({"ruling": ruling} if ruling else {}))
 
 
 def _overlaps(state: Battle, u: Unit) -> bool:
