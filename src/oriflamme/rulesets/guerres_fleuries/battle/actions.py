@@ -12,6 +12,10 @@
                         (any but stand rolls the reaction test, d100)
 ``cast``                a priest's spell, at once, in one of its side's steps (phases 2, 3, 6):
                         ``{"unit": caster, "spell": id, "target": unit id | null}`` (OR-GF40)
+``omen``                phases 2-3: spend omen points to re-roll a unit's failed command test
+                        (l.1324, OR-GF115)
+``intervene``           phases 3, 6: a priest's divine intervention for a friendly unit in base
+                        contact, once a battle (l.155, OR-GF116): ``{"unit": priest, "target": unit}``
 ======================  =====================================================================
 
 Every event has ``n``, ``turn``, ``phase``, ``type``, ``side``, ``text``/``text_fr`` and ``ref``;
@@ -30,7 +34,7 @@ from .state import SIDES, Battle, plain
 
 TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test": ("unit",),
          "orders": ("orders",), "move": ("unit", "x", "y", "heading"), "cast": ("unit", "spell", "target"),
-         "react": ("unit", "reaction")}
+         "react": ("unit", "reaction"), "omen": ("unit",), "intervene": ("unit", "target")}
 ORDER_FIELDS = ("order", "target")
 MAX_UNITS = 200
 MAX_TARGETS = 10  # the codec's bound; the rule's (three, l.830) is checked with the orders (orders.check)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import command, magic_play, moves, reactions, orders as orders_mod, turn, victory
+from . import command, magic_play, moves, omens, reactions, orders as orders_mod, spells, turn, victory
 from .actions import Action, action_from_json
 from .rules import rules
 from .state import Battle
@@ -34,15 +34,17 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
         out.append(Action("end_phase", who))
     elif state.phase == 2:
         out += [Action("command_test", who, unit=u.id) for u in state.side_units(who) if turn.needs_command_test(state, u)]
+        out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
     elif state.phase == 3:
-        out += casts(state, who)
+        out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
+        out += casts(state, who) + interventions(state, who)
         for s in orders_mod.typical_sets(state, who):
             out.append(Action("orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
     elif state.phase == 5:
         for u in reactions.pending(state, who):
             out += [Action("react", who, unit=u.id, reaction=r) for r in reactions.choices(state, u)]
     elif state.phase == 6:
-        out += casts(state, who)
+        out += casts(state, who) + interventions(state, who)
         for u in turn.movers(state, who):
             budget, direction, keep, _ = turn.move_budget(u)
             points = moves.samples(state, u, budget, direction, keep)
@@ -74,18 +76,32 @@ def _cast_this_turn(state: Battle, uid: str) -> bool:
 
 
 def casts(state: Battle, side: str) -> list[Action]:
-    """The spells a side's priests may cast now (OR-GF40): Blessure at an enemy within its range,
-    Bonté divine on a wounded friendly character, Aura de pouvoir on a friendly character; each
-    checked by gf-combat's preview (range, one a turn, base contact)."""
+    """The spells a side's priests may cast now (OR-GF40): each spell the battle applies
+    (magic_play.APPLIED) that the priest chose (OR-GF114), at the two nearest units its text allows
+    (battle/spells.py ``target_ok``) within its range; each checked by gf-combat's preview (range, one a
+    turn, base contact, the gods' silence). Any other allowed target is accepted by ``check_cast``."""
+    from oriflamme.geometry import tabletop as tt
+    from ..magic import data as magic_data
+    from . import spells as spells_mod
     out = []
+    book = magic_data().spells
     for c in casters(state, side):
+        if spells_mod.silenced(state, c):
+            continue
+        fp = c.footprint()
+        near = sorted(state.units.values(), key=lambda e: (tt.nearest_distance(fp, e.footprint()), e.id))
         for spell in SPELLS:
-            if spell == "blessure":
-                pool = sorted(state.enemies(side), key=lambda e: (abs(e.x - c.x) + abs(e.y - c.y), e.id))[:2]
-            elif spell == "bonte_divine":
-                pool = [f for f in state.side_units(side) if f.kind == "character" and f.wounds]
-            else:
-                pool = [f for f in state.side_units(side) if f.kind == "character" and f.id != c.id][:1]
+            if c.spells and spell not in c.spells:
+                continue
+            reach = book[spell].distance_cm
+            pool = []
+            for t in near:
+                if len(pool) == 2:
+                    break
+                if reach is not None and tt.nearest_distance(fp, t.footprint()) > reach:
+                    break
+                if spells_mod.target_ok(state, c, spell, t)[0]:
+                    pool.append(t)
             for t in pool:
                 try:
                     pv = magic_play.preview(state, c.id, spell, t.id)
@@ -93,6 +109,18 @@ def casts(state: Battle, side: str) -> list[Action]:
                     continue
                 if pv.get("in_range", True):
                     out.append(Action("cast", side, unit=c.id, spell=spell, target=t.id))
+    return out
+
+
+def interventions(state: Battle, side: str) -> list[Action]:
+    """A priest's divine intervention (his skill, l.155; OR-GF116): each friendly unit in base contact."""
+    out = []
+    for p in state.side_units(side):
+        if p.kind != "character" or spells.SKILL.lower() not in [s.lower() for s in p.skills]:
+            continue
+        for f in state.side_units(side):
+            if f.kind != "character" and spells.intervention_check(state, p, f)[0]:
+                out.append(Action("intervene", side, unit=p.id, target=f.id))
     return out
 
 
@@ -106,10 +134,9 @@ def check_cast(state: Battle, a: Action) -> None:
                             "the referee only)", REF_MAGIC)
     if a.target is None or a.target not in state.units or not state.units[a.target].alive:
         raise IllegalAction(f"spell {a.spell}: its target must be a unit on the table", REF_MAGIC)
-    if Action("cast", a.side, unit=a.unit, spell=a.spell, target=a.target) not in casts(state, a.side):
-        pv = magic_play.preview(state, a.unit, a.spell, a.target)  # raises with the rule when it may not
-        raise IllegalAction(f"spell {a.spell} cannot be cast at {state.units[a.target].name} now "
-                            f"(in range: {pv.get('in_range')})", REF_MAGIC)
+    pv = magic_play.preview(state, a.unit, a.spell, a.target)  # raises with the rule when it may not
+    if not pv.get("in_range", True):
+        raise IllegalAction(f"spell {a.spell}: {state.units[a.target].name} is out of its range", "GF seed 003 l.1151")
 
 
 def zone_samples(state: Battle, side: str, out: list) -> None:
@@ -138,11 +165,11 @@ def check(state: Battle, action) -> Action:
         raise IllegalAction(f"it is side {who}'s turn to act ({ph.name_en if ph else 'deployment'}), not side {a.side}'s",
                             ph.ref if ph else turn.REF_DEPLOY)
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
-    expected = {0: ("place", "end_phase"), 2: ("command_test",), 3: ("orders", "cast"), 5: ("react",),
-                6: ("move", "end_phase", "cast")}[state.phase]
+    expected = {0: ("place", "end_phase"), 2: ("command_test", "omen"), 3: ("orders", "cast", "omen", "intervene"),
+                5: ("react",), 6: ("move", "end_phase", "cast", "intervene")}[state.phase]
     if a.type not in expected:
         raise IllegalAction(f"{a.type} is not an action of this phase (expected: {', '.join(expected)})", ph_ref)
-    if a.type in ("place", "command_test", "move", "cast", "react"):
+    if a.type in ("place", "command_test", "move", "cast", "react", "omen", "intervene"):
         u = state.units.get(a.unit)
         if u is None or u.side != a.side or not u.alive:
             raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", ph_ref)
@@ -159,6 +186,12 @@ def check(state: Battle, action) -> Action:
         orders_mod.check(state, a.side, a.order_map())
     elif a.type == "cast":
         check_cast(state, a)
+    elif a.type == "omen":
+        omens.check(state, a.side, a.unit)
+    elif a.type == "intervene":
+        ok, why, ref = spells.intervention_check(state, u, state.units.get(a.target or ""))
+        if not ok:
+            raise IllegalAction(why, ref)
     elif a.type == "react":
         reactions.check(state, u, a.reaction)
     elif a.type == "move":
@@ -198,6 +231,13 @@ def apply(state: Battle, a: Action) -> list[dict]:
         command.follow(state, before)
     elif a.type == "cast":
         turn.record(state, magic_play.cast(state, a.unit, a.spell, a.target, state.dice))
+        victory.check_broken(state)
+    elif a.type == "omen":
+        omens.spend(state, a.side, a.unit)
+    elif a.type == "intervene":
+        out = spells.intervention(state, state.units[a.unit], state.units[a.target], state.dice)
+        from .fighters import finish
+        turn.record(state, finish(state, [out["event"]] + out["events"]))
         victory.check_broken(state)
     turn.advance(state)
     return state.log[start:]

@@ -20,7 +20,7 @@ from oriflamme.geometry import tabletop
 from .. import fire as fd
 from .. import movement as mv
 from ..referee import adjudicate
-from . import combat_data, morale_play, volleys
+from . import combat_data, lasting, morale_play, volleys
 from .casualties import Ledger
 from .fighters import (alive, cover_of, depth, enemies, finish, friends, in_combat, in_woods, pose, shape,
                        sight_obstacles, target_armour, target_kind, touching, unit, units, width)
@@ -93,6 +93,8 @@ def can_fire(state, u) -> tuple[bool, str]:
         return False, f"{u.name or u.id} has no missile weapon"
     if in_combat(state, u):
         return False, f"{u.name or u.id} is in melee"
+    if lasting.has(state, u.id, "dazzled"):
+        return False, f"{u.name or u.id} is dazzled by a magic flash this turn"
     return True, ""
 
 
@@ -111,6 +113,12 @@ def eligibility(state, u, t) -> dict:
     if in_combat(state, t):
         reasons.append(f"{t.name or t.id} is in melee: it cannot be a target")
         cites.append(EXCLUDED_REF)
+        return out
+    shield = lasting.has(state, t.id, "missile_shield")
+    if shield:
+        reasons.append(f"{t.name or t.id} is behind an invisible shield that stops every missile "
+                       f"(until turn {shield['until_turn']})")
+        cites.append(shield["ref"])
         return out
     if _protected(state, t):
         reasons.append(f"{t.name or t.id} directly controls a unit: the enemy cannot target him")

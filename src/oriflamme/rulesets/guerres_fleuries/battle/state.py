@@ -83,6 +83,8 @@ class Unit:
     points: int = 0
     flyer: bool = False
     leads: str | None = None
+    skills: list[str] = field(default_factory=list)   # a character's skills as the army lists them (l.155)
+    spells: list[str] = field(default_factory=list)   # a priest's spells chosen before the battle (l.1136)
     moved: bool = False       # moved (or was placed) in this phase
     tested: bool = False      # took its command test this turn
     charge_half: bool = False  # made the first half of its charge (phase 4)
@@ -248,7 +250,7 @@ def plain(obj):
 
 def _copy_unit(u: Unit) -> Unit:
     c = copy.copy(u)
-    for key in ("weapons", "armour_items", "markers", "fire_targets"):
+    for key in ("weapons", "armour_items", "markers", "fire_targets", "skills", "spells"):
         setattr(c, key, list(getattr(u, key)))
     c.wounds = copy.deepcopy(u.wounds)
     c.pending = copy.deepcopy(u.pending)

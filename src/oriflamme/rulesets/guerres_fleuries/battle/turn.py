@@ -15,7 +15,7 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import command, fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory
+from . import command, fighters, fire_play, lasting, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory
 from .actions import emit, record
 from .charges import charge_move
 from .deploy import deploy_all, zones
@@ -83,7 +83,7 @@ def needs_command_test(state: Battle, u: Unit) -> bool:
     character's direct control, units in column on a road (brigades are not modelled), routing units."""
     return (u.alive and u.kind != "character" and not u.tested and "green" not in u.markers
             and not fighters.in_combat(state, u) and u.led_by is None and u.status == "ok"
-            and not on_road_in_column(state, u))
+            and not on_road_in_column(state, u) and not lasting.has(state, u.id, "no_command_tests"))
 
 
 ROAD = "route"
@@ -102,7 +102,8 @@ def on_road_in_column(state: Battle, u: Unit) -> bool:
 def movers(state: Battle, side: str) -> list[Unit]:
     out = []
     for u in state.side_units(side):
-        if u.moved or u.status != "ok" or u.order is None or fighters.in_combat(state, u):
+        if u.moved or u.status != "ok" or u.order is None or fighters.in_combat(state, u) \
+                or lasting.has(state, u.id, "dazzled"):
             continue
         if u.kind == "character" and u.leads:
             continue  # he moves with the unit he controls (OR-GF41)
