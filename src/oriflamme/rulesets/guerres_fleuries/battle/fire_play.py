@@ -95,6 +95,14 @@ def can_fire(state, u) -> tuple[bool, str]:
         return False, f"{u.name or u.id} is in melee"
     if lasting.has(state, u.id, "dazzled"):
         return False, f"{u.name or u.id} is dazzled by a magic flash this turn"
+    for c in lasting.active(state, u.id, "crossing"):
+        other = state.units.get(c["other"]) if isinstance(state.units, dict) else None
+        if c["kind"] == "disorder":
+            return False, f"{u.name or u.id} passed through a friend in close order this turn: it cannot fire"
+        # l.640: only one of the two may fire; both ordered to fire: the one crossed (OR-GF117)
+        if c["mover"] == u.id and other is not None and other.order == FIRE_ORDER and alive(other) \
+                and other.missile and not in_combat(state, other):
+            return False, f"{u.name or u.id} passed through {other.name or other.id}, which fires: only one may fire"
     return True, ""
 
 

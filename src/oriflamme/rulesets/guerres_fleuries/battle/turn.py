@@ -260,19 +260,31 @@ def move(state: Battle, u: Unit, x: float, y: float, heading: float) -> dict:
 
 
 def interpenetration(state: Battle, u: Unit, sweep) -> None:
-    """l.638-642: passing through friends in open order or characters is free; any other friend
-    crossed disorders both units."""
-    if u.open_order:
-        return
+    """l.638-642: passing through friends in open order or characters is free, "dans tous les cas, une
+    seule des deux unités concernées pourra tirer"; any other friend crossed disorders both units, which
+    "ne peuvent plus tirer". Each crossing is logged with the turn's fire restriction it leaves
+    (``lasting`` ``crossing``, read by fire_play.can_fire; OR-GF117)."""
     for f in state.side_units(u.side):
-        if f.id == u.id or f.open_order or f.altitude == "flight" or u.altitude == "flight":
+        if f.id == u.id or f.altitude == "flight" or u.altitude == "flight":
             continue
-        if sweep.intersection(f.footprint()).area > 0.01:
-            u.set_disorder(True)
-            f.set_disorder(True)
-            emit(state, "disorder", f"{u.name} passes through {f.name}: both are disordered",
-                 f"{u.name} traverse {f.name} : les deux sont en désordre", side=u.side, ref="GF seed 003 l.638-642",
-                 unit=u.id, other=f.id)
+        if sweep.intersection(f.footprint()).area <= 0.01:
+            continue
+        if u.open_order or f.open_order:
+            lasting = [{"unit": v.id, "effect": "crossing", "kind": "free", "mover": u.id, "other": w.id,
+                        "from_turn": state.turn, "until_turn": state.turn, "ref": "GF seed 003 l.640"}
+                       for v, w in ((u, f), (f, u))]
+            emit(state, "crossing", f"{u.name} passes through {f.name}: only one of the two may fire this turn",
+                 f"{u.name} traverse {f.name} : une seule des deux pourra tirer ce tour", side=u.side,
+                 ref="GF seed 003 l.640", decision="OR-GF117", unit=u.id, other=f.id, lasting=lasting)
+            continue
+        u.set_disorder(True)
+        f.set_disorder(True)
+        lasting = [{"unit": v.id, "effect": "crossing", "kind": "disorder", "mover": u.id, "other": w.id,
+                    "from_turn": state.turn, "until_turn": state.turn, "ref": "GF seed 003 l.642"}
+                   for v, w in ((u, f), (f, u))]
+        emit(state, "disorder", f"{u.name} passes through {f.name}: both are disordered and cannot fire",
+             f"{u.name} traverse {f.name} : les deux sont en désordre et ne peuvent plus tirer", side=u.side,
+             ref="GF seed 003 l.638-642", unit=u.id, other=f.id, lasting=lasting)
 
 
 # --- the automatic phases ---------------------------------------------------------------------------------
