@@ -222,3 +222,17 @@ def test_the_army_document_names_the_spells_chosen():
     from oriflamme.rulesets.guerres_fleuries.battle.muster import _spells
     assert _spells(["Eclair", "Blessure"]) == ["eclair", "blessure"]
     assert _spells(2) == []  # a count names none: any spell the battle plays
+
+
+def test_promptitude_doubles_the_move_of_the_turn():
+    """l.1302: "Le bénéficiaire, un personnage ou une unité, peut doubler son mouvement" (OR-GF112: the turn it
+    is cast)."""
+    p = _priest()
+    friend = troop("friend", "A", x=90, y=75, figures=10, figures_max=10, ranks=1, order="avancer")
+    st = battle(p, friend, _foe(y=20), phase=6)
+    before = turn.move_budget(friend, st)[0]
+    _record(st, magic_play.cast(st, "priest", "promptitude_de_yacatecuhtli", "friend", ByDie(d100=[1])))
+    budget, _, _, steps = turn.move_budget(friend, st)
+    assert budget == 2 * before and "GF seed 003 l.1302" in [s["ref"] for s in steps]
+    st.turn += 1
+    assert turn.move_budget(friend, st)[0] == before

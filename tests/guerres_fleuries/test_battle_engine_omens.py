@@ -116,3 +116,29 @@ def test_an_intervention_that_frees_the_unit_of_command_tests_lasts_the_battle()
     st.turn += 5
     unit.tested = False
     assert not turn.needs_command_test(st, unit)
+
+
+@pytest.mark.parametrize("roll, extra", [(71, 1), (90, 2)])
+def test_the_extra_casualties_of_an_intervention_are_added_to_each_volley(roll, extra):
+    """l.1709-1710: "L'unité inflige une (deux) perte(s) supplémentaire(s) à ses ennemis quelque soit les résultats
+    des dés pendant 1d6 tours" (OR-GF116)."""
+    from guerres_fleuries.battle_combat_kit import ByDie, battle, troop
+
+    from oriflamme.rulesets.guerres_fleuries.battle import fire_play, spells
+    from oriflamme.rulesets.guerres_fleuries.battle.actions import record
+    from oriflamme.rulesets.guerres_fleuries.ruleset import GuerresFleuries
+    priest = troop("priest", "A", kind="character", type="Prêtre mineur", figures=1, figures_max=1, frontage=1,
+                   ranks=1, x=90, y=93.5, skills=["Intervention divine"])
+    archers = troop("archers", "A", klass="C", missile="arc", order="tirer", x=90, y=90)
+    target = troop("target", "B", figures=10, figures_max=10, ranks=1, x=90, y=60)
+    st = battle(priest, archers, target)
+    assert spells.intervention_check(st, priest, archers)[0]
+    out = spells.intervention(st, priest, archers, ByDie(d100=[roll], d6=[3]))
+    record(st, [out["event"]] + out["events"])
+    assert lasting.has(st, "archers", "extra_casualties")["until_turn"] == st.turn + 2
+    pv = fire_play.plan_preview(st, "archers")["volleys"][0]
+    expected = GuerresFleuries().adjudicate({**pv["situation"], "d100": 100})
+    base = expected["eliminated"] + (1 if expected.get("extra") else 0)
+    events = fire_play.resolve(st, ByDie(d100=[100], d4=[4], d6=[6] * 20))
+    fire = next(e for e in events if e["type"] == "fire")
+    assert fire["hits"] == base + extra and "OR-GF116" in fire["citations"]

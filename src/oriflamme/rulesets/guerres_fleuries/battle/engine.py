@@ -46,7 +46,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
     elif state.phase == 6:
         out += casts(state, who) + interventions(state, who)
         for u in turn.movers(state, who):
-            budget, direction, keep, _ = turn.move_budget(u)
+            budget, direction, keep, _ = turn.move_budget(u, state)
             points = moves.samples(state, u, budget, direction, keep)
             if u.kind == "character" and not u.leads and direction == "forward":
                 for x, y, h in command.contact_samples(state, u, budget):
@@ -198,7 +198,7 @@ def check(state: Battle, action) -> Action:
         if u not in turn.movers(state, a.side):
             raise IllegalAction(f"{u.name} has no move to make now (no move order, already moved, in combat, "
                                 f"or charging)", "GF seed 003 l.289-291")
-        budget, direction, keep, _ = turn.move_budget(u)
+        budget, direction, keep, _ = turn.move_budget(u, state)
         moves.check_destination(state, u, a.x, a.y, a.heading, budget=budget, direction=direction, keep_heading=keep)
     return a
 

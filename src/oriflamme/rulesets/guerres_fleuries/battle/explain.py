@@ -90,7 +90,7 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         out["citations"] += [spells.intervention_rule().ref, "OR-GF116"]
     elif a.type == "move":
         u = state.units[a.unit]
-        budget, direction, keep, steps = turn.move_budget(u)
+        budget, direction, keep, steps = turn.move_budget(u, state)
         from . import moves
         res = moves.check_destination(state, u, a.x, a.y, a.heading, budget=budget, direction=direction,
                                       keep_heading=keep)

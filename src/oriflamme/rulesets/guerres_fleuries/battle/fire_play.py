@@ -20,7 +20,7 @@ from oriflamme.geometry import tabletop
 from .. import fire as fd
 from .. import movement as mv
 from ..referee import adjudicate
-from . import combat_data, lasting, morale_play, volleys
+from . import combat_data, lasting, morale_play, spells, volleys
 from .casualties import Ledger
 from .fighters import (alive, cover_of, depth, enemies, finish, friends, in_combat, in_woods, pose, shape,
                        sight_obstacles, target_armour, target_kind, touching, unit, units, width)
@@ -312,14 +312,16 @@ def resolve(state, dice) -> list[dict]:
             if d100 is not None:
                 ruling = adjudicate({**sit, "d100": d100})
             hits = ruling["eliminated"] + (1 if ruling.get("extra") else 0)
+            bonus, bsteps, bcites = spells.extra_casualties(state, u)
+            hits += bonus
             ledger.note(t, hits, u)
             ev = {"type": "fire", "unit": u.id, "side": u.side, "target": t.id, "d100": d100,
                   "percent": ruling["final_pct"], "hits": hits, "casualties": ruling["casualties"],
                   "firing_figures": figures, "ruling": ruling,
-                  "explanation": csteps + fsteps + read + ruling["explanation"]
+                  "explanation": csteps + fsteps + read + ruling["explanation"] + bsteps
                   + [f"{hits} {'figure(s)' if ruling['casualties'] == 'figures' else 'wound(s)'} noted on "
                      f"{t.name or t.id}, removed with all the others at the end of the fire phase"],
-                  "citations": list(dict.fromkeys(ccites + ruling["citations"] + ["GF seed 003 l.301"]))}
+                  "citations": list(dict.fromkeys(ccites + ruling["citations"] + bcites + ["GF seed 003 l.301"]))}
             if count > 1:
                 ev.update(volley=i, volleys=count)
             events.append(ev)

@@ -42,6 +42,7 @@ class SpellEffect(Row):
 class TableEffect(Row):
     start: int = Field(alias="from")
     effect: str
+    amount: int | None = None
     wounds: int | None = None
     pct: int | None = None
     turns: int | None = None
@@ -74,6 +75,18 @@ def intervention_rule() -> Intervention:
     return one(Intervention, FILE, "intervention")
 
 
+def extra_casualties(state, u) -> tuple[int, list[str], list[str]]:
+    """The casualties a divine intervention adds to ``u``'s volleys and strikes (l.1709-1710, OR-GF116):
+    (count, steps, citations)."""
+    hits = lasting.active(state, u.id, "extra_casualties")
+    n = sum(e.get("amount") or 0 for e in hits)
+    if not n:
+        return 0, [], []
+    last = max((e["until_turn"] for e in hits), default=None)
+    return n, [f"+{n} casualty(ies) whatever the dice: a divine intervention lasting until turn {last}"], \
+        [e["ref"] for e in hits] + ["OR-GF116"]
+
+
 def row_for(rows, d100: int) -> TableEffect:
     return [r for r in rows if r.start <= d100][-1]
 
@@ -102,6 +115,7 @@ TARGET_TEXT = {
     "friendly_routing_unit": "a friendly unit that routs",
     "friendly_character_or_monster": "a friendly character or monster",
     "friendly_character": "a friendly character",
+    "friendly_unit_or_character": "a friendly unit or character",
 }
 
 
@@ -127,6 +141,7 @@ def target_ok(state, caster, spell: str, target) -> tuple[bool, str]:
         "friendly_routing_unit": friend and not char and target.status == "rout",
         "friendly_character_or_monster": friend and target.kind in ("character", "monster"),
         "friendly_character": friend and char,
+        "friendly_unit_or_character": friend,
     }[row.targets]
     return ok, need
 
@@ -236,6 +251,9 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
         n = _turns(row, dice, ev)
         e = _lasting(state, ev, target, "no_morale_tests", n, row.ref, spell=spell)
         steps.append(f"« {printed} » on {_n(target)}: no morale test for {n} turn(s), until turn {e['until_turn']}")
+    elif kind == "double_move":
+        _lasting(state, ev, target, "double_move", row.turns, row.ref, spell=spell)
+        steps.append(f"« {printed} » on {_n(target)}: its move is doubled this turn")
     elif kind == "missile_shield":
         n = _turns(row, dice, ev)
         e = _lasting(state, ev, target, "missile_shield", n, row.ref, spell=spell)
@@ -372,6 +390,11 @@ def _table_effect(state, caster, beneficiary, row, dice, ev) -> list[dict]:
         e = _lasting(state, ev, beneficiary, "no_morale_tests", n, row.ref)
         beneficiary.set_disorder(False)
         steps.append(f"{_n(beneficiary)} is fanatic until turn {e['until_turn']}: no morale test, no disorder")
+    elif kind == "extra_casualties":
+        n = _turns(row, dice, ev)
+        e = _lasting(state, ev, beneficiary, "extra_casualties", n, row.ref, amount=row.amount)
+        steps.append(f"{_n(beneficiary)} inflicts {row.amount} more casualty(ies) on each enemy it fires at or "
+                     f"strikes until turn {e['until_turn']}")
     elif kind == "restore":
         beneficiary.figures = beneficiary.figures_max
         beneficiary.wounds = []

@@ -223,7 +223,9 @@ def give_orders(state: Battle, side: str, given: dict[str, tuple[str, str | None
          f"Le camp {side} a donné ses ordres (face cachée)", side=side, ref=rules().phase(3).ref)
 
 
-def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
+def move_budget(u: Unit, state: Battle | None = None) -> tuple[float, str, bool, list[dict]]:
+    """The unit's allowance for its order's move, its direction, whether it keeps its heading, the steps;
+    with ``state``, a spell doubling the move this turn (*Promptitude*, OR-GF112) is read."""
     play = rules().order_play[u.order]
     column = {"normal": "normal", "double": "double", "retraite": "retraite", "charge": "charge"}[play.move]
     budget, steps = moves.allowance(u, column, fires=play.fires)
@@ -238,11 +240,15 @@ def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
         budget = float(budget * left)
         steps.append({"text": f"{row.names[0]}: {row.air_cost} of the air move; {budget:g} cm left", "ref": row.ref,
                       "decision": "OR-GF43"})
+    quick = lasting.has(state, u.id, "double_move") if state is not None else None
+    if quick and budget > 0:
+        budget *= 2
+        steps.append({"text": f"a spell doubles the move: {budget:g} cm", "ref": quick["ref"], "decision": "OR-GF112"})
     return budget, play.direction, play.direction == "back", steps
 
 
 def move(state: Battle, u: Unit, x: float, y: float, heading: float) -> dict:
-    budget, direction, keep, steps = move_budget(u)
+    budget, direction, keep, steps = move_budget(u, state)
     out = moves.check_destination(state, u, x, y, heading, budget=budget, direction=direction, keep_heading=keep)
     sweep = tt.swept(u.pose, tt.Pose(x, y, heading), u.width, u.depth)
     moves.apply_move(u, x, y, heading)

@@ -114,7 +114,7 @@ def _options(state: Battle, side: str | None, legal) -> dict:
             if a.type == "move":
                 by_unit.setdefault(a.unit, []).append([a.x, a.y, a.heading])
         for u in turn.movers(state, side):
-            budget, direction, keep, steps = turn.move_budget(u)
+            budget, direction, keep, steps = turn.move_budget(u, state)
             out["units"].setdefault(u.id, {})["moves"] = {"max_cm": round(budget, 2), "direction": direction,
                                             "keep_heading": keep, "steps": steps, "penalties": [],
                                             "samples": by_unit.get(u.id, [])}
