@@ -53,7 +53,12 @@ def test_or_gf36_a_quarter_turn_takes_the_side_named_by_its_target():
     u = g.state.units["A1"]
     assert u.heading in (270.0, 0.0)  # 0: blocked or red marker
     if u.heading == 270.0:
-        assert not turn.movers(g.state, "A") or all(m.id != "A1" for m in turn.movers(g.state, "A"))
+        # the turn costs the GF-D5 fraction of the move (OR-GF111); the rest may be moved
+        from oriflamme.rulesets.guerres_fleuries.battle import moves
+        left = moves.formation_change_left(u)[0]
+        assert (u in turn.movers(g.state, "A")) == (left > 0 and not u.moved)
+        if u in turn.movers(g.state, "A"):
+            assert turn.move_budget(u)[0] == left < moves.allowance(u, "normal")[0]
 
 
 def test_or_gf38_the_side_moving_first_alternates():

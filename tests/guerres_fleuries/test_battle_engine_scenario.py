@@ -88,7 +88,7 @@ def test_the_decisions_are_in_the_data():
     assert r.bases["character"].decision == "OR-GF30" and r.formations["column"].decision == "OR-GF31"
     assert r.deployment.decision == "OR-GF32" and r.victory.decision == "OR-GF33"
     assert r.mover_alias["condor"].decision == "OR-GF34"
-    assert r.order_play["demi_tour"].decision == "OR-GF36"
+    assert r.order_play["demi_tour"].decision == "OR-GF36, OR-GF111"
     # the deployment zone: 30 cm from the midline and from each side (l.495)
     assert "30cm de la ligne médiane" in line(495) and r.deployment.depth_from_midline_cm == 30
 

@@ -235,3 +235,20 @@ def test_odds_before_the_roll_in_the_terminal():
     b8, b2 = g.state.units["B8"].name, g.state.units["B2"].name
     assert f"fire at {b8}: {fire['percent']} %" in text and fire["steps"][0] in text
     assert f"melee against {b2}: {melee['percent']} % (theirs: {melee['enemy_percent']} %)" in text
+
+
+def test_a_fire_order_announces_up_to_three_targets_in_the_terminal(game):
+    """l.840: "Le joueur annonce quelles sont ces cibles" (OR-GF110): order UNIT tirer T1 T2."""
+    rs = game.ruleset
+    forward_to(game, "orders")
+    side = rs.to_act(game.state)
+    opts = rs.options(game.state, side)["units"]
+    uid = next((u for u, o in opts.items() if any(x["id"] == "tirer" for x in o.get("orders", []))), None)
+    if uid is None:
+        pytest.skip("no unit of the side to act may fire")
+    foes = [u.id for u in game.state.enemies(side)][:2]
+    t = Term()
+    out = t.type(game, "", f"order {uid} tirer {foes[0]} {foes[1]}", "orders", "give")
+    assert f"→ {foes[0]}, {foes[1]}" in out
+    u = game.state.units[uid]
+    assert u.order == "tirer" and u.fire_targets == foes

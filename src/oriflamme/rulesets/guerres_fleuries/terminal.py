@@ -170,7 +170,8 @@ def unit_rows(view: dict, lang: str = "en", draft: dict | None = None) -> list[s
                 order = say("order_hidden", lang)
             elif u.get("order"):
                 o = u["order"]
-                order = _name(o, lang) + (f" → {o['target']}" if o.get("target") else "")
+                aim = ", ".join(o["targets"]) if o.get("targets") else o.get("target")
+                order = _name(o, lang) + (f" → {aim}" if aim else "")
             elif draft and u["id"] in draft:
                 order = say("order_draft", lang, order=draft[u["id"]]["order"])
             else:
@@ -242,7 +243,9 @@ def _print_events(console, events, lang, names: dict | None = None):
         if isinstance(ev.get("orders"), dict):   # phase 4: every order, face up (l.283)
             for uid, o in ev["orders"].items():
                 o = o if isinstance(o, dict) else {"order": o}
-                tgt = f" → {(names or {}).get(o.get('target'), o.get('target'))}" if o.get("target") else ""
+                aims = o.get("targets") or o.get("target")
+                aims = aims if isinstance(aims, list) else [aims] if aims else []
+                tgt = (" → " + ", ".join(str((names or {}).get(a, a)) for a in aims)) if aims else ""
                 console.print(f"      {esc(str(uid))} {esc(str((names or {}).get(uid, '')))}: {esc(str(o.get('order')))}{esc(tgt)}",
                               highlight=False)
         ruling = ev.get("ruling")
@@ -460,7 +463,8 @@ def _orders(console, view, uopts, sess, args, side):
     if not sess["draft"]:
         console.print(say("no_orders_chosen", lang))
     for uid, d in sess["draft"].items():
-        console.print(f"  {esc(uid)}: {esc(d['order'])}" + (f" → {esc(str(d['target']))}" if d.get("target") else ""), highlight=False)
+        tgt = ", ".join(d["target"]) if isinstance(d.get("target"), list) else d.get("target")
+        console.print(f"  {esc(uid)}: {esc(d['order'])}" + (f" → {esc(str(tgt))}" if tgt else ""), highlight=False)
 
 
 def _order(console, view, uopts, sess, args, side):
@@ -489,8 +493,14 @@ def _order(console, view, uopts, sess, args, side):
             return
         t = _find_unit(view, args[2])
         target = t["id"] if t else args[2]
+    elif o["id"] == "tirer" and len(args) >= 3:
+        # a fire order announces up to three targets (l.840, OR-GF110): order UNIT tirer T1 [T2 [T3]]
+        tokens = [x for a in args[2:] for x in a.split(",") if x]
+        ids = [(_find_unit(view, x) or {}).get("id", x) for x in tokens]
+        target = ids[0] if len(ids) == 1 else ids
     sess["draft"][u["id"]] = {"order": o["id"], "target": target}
-    console.print(esc(say("chosen", lang, uid=u["id"], order=_name(o, lang), target=f" → {target}" if target else "")), highlight=False)
+    shown = ", ".join(target) if isinstance(target, list) else target
+    console.print(esc(say("chosen", lang, uid=u["id"], order=_name(o, lang), target=f" → {shown}" if target else "")), highlight=False)
 
 
 def _move(console, game, view, uopts, sess, args, side, explain: bool):

@@ -5,7 +5,8 @@
 ``end_phase``           the side has finished the step (deployment, its moves of phase 6)
 ``command_test``        phase 2: roll one unit's command test (d100)
 ``orders``              phase 3: ALL the side's orders at once, face down:
-                        ``{"orders": {uid: {"order": id, "target": uid | null}}}``
+                        ``{"orders": {uid: {"order": id, "target": uid | null}}}``; a fire
+                        order may announce up to three targets as a list of unit ids (l.840)
 ``move``                phase 6: move one unit to (x, y, heading)
 ``react``               phase 5: a charged unit's reaction: stand, counter_charge, evade, fire
                         (any but stand rolls the reaction test, d100)
@@ -23,6 +24,10 @@
                         stays off the table, hidden (l.497, OR-GF105)
 ``flank_march``         encounter battle, deployment: send a unit off the table to enter by a side
                         edge at ``y`` from turn ``turn`` (GF-K4, l.505-511), hidden from the enemy
+``omen``                phases 2-3: spend omen points to re-roll a unit's failed command test
+                        (l.1324, OR-GF115)
+``intervene``           phases 3, 6: a priest's divine intervention for a friendly unit in base
+                        contact, once a battle (l.155, OR-GF116): ``{"unit": priest, "target": unit}``
 ======================  =====================================================================
 
 Every event has ``n``, ``turn``, ``phase``, ``type``, ``side``, ``text``/``text_fr`` and ``ref``;
@@ -43,9 +48,11 @@ TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test"
          "orders": ("orders",), "move": ("unit", "x", "y", "heading"), "cast": ("unit", "spell", "target"),
          "react": ("unit", "reaction"), "brigade": ("unit", "units"), "battle_orders": ("orders",),
          "ambush": ("unit", "x", "y", "heading"), "place_base": ("base", "x", "y"),
-         "flank_march": ("unit", "edge", "y", "turn"), "hide": ("unit",)}
+         "flank_march": ("unit", "edge", "y", "turn"), "hide": ("unit",),
+         "omen": ("unit",), "intervene": ("unit", "target")}
 ORDER_FIELDS = ("order", "target")
 MAX_UNITS = 200
+MAX_TARGETS = 10  # the codec's bound; the rule's (three, l.830) is checked with the orders (orders.check)
 
 
 @dataclass(frozen=True)
@@ -56,7 +63,7 @@ class Action:
     x: float | None = None
     y: float | None = None
     heading: float | None = None
-    orders: tuple | None = None  # ((uid, order id, target | None), …) sorted by uid
+    orders: tuple | None = None  # ((uid, order id, target | (targets…) | None), …) sorted by uid
     spell: str | None = None
     target: str | None = None
     reaction: str | None = None
@@ -71,7 +78,8 @@ class Action:
             if k == "units":
                 out["units"] = list(self.units or ())
             elif k == "orders":
-                out["orders"] = {uid: {"order": oid, "target": tgt} for uid, oid, tgt in self.orders}
+                out["orders"] = {uid: {"order": oid, "target": list(tgt) if isinstance(tgt, tuple) else tgt}
+                                 for uid, oid, tgt in self.orders}
             else:
                 out[k] = getattr(self, k)
         return out
@@ -103,7 +111,12 @@ def orders_tuple(orders) -> tuple:
         if not isinstance(o.get("order"), str):
             raise IllegalAction(f"field orders.{uid}.order: expected an order id")
         tgt = o.get("target")
-        if tgt is not None and not isinstance(tgt, str):
+        if isinstance(tgt, list):
+            if not tgt or len(tgt) > MAX_TARGETS or not all(isinstance(t, str) for t in tgt):
+                raise IllegalAction(f"field orders.{uid}.target: expected a unit id, null or a list of 1 to "
+                                    f"{MAX_TARGETS} unit ids")
+            tgt = tuple(tgt)
+        elif tgt is not None and not isinstance(tgt, str):
             raise IllegalAction(f"field orders.{uid}.target: expected a unit id or null")
         out.append((str(uid), o["order"], tgt))
     return tuple(sorted(out))

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import battle_orders, brigades, command, encounter, fog, magic_play, moves, reactions, orders as orders_mod, turn, victory
+from . import (battle_orders, brigades, command, encounter, fog, magic_play, moves, omens, reactions,
+               orders as orders_mod, spells, turn, victory)
 from .actions import Action, action_from_json
 from .rules import rules
 from .state import Battle
@@ -39,8 +40,10 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
         out.append(Action("end_phase", who))
     elif state.phase == 2:
         out += [Action("command_test", who, unit=u.id) for u in state.side_units(who) if turn.needs_command_test(state, u)]
+        out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
     elif state.phase == 3:
-        out += casts(state, who)
+        out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
+        out += casts(state, who) + interventions(state, who)
         for s in battle_orders.change_sets(state, who):
             out.append(Action("battle_orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
         for s in orders_mod.typical_sets(state, who):
@@ -50,9 +53,9 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
             kept = battle_orders.reactions_kept(state, u, reactions.choices(state, u))
             out += [Action("react", who, unit=u.id, reaction=r) for r in kept]
     elif state.phase == 6:
-        out += casts(state, who)
+        out += casts(state, who) + interventions(state, who)
         for u in turn.movers(state, who):
-            budget, direction, keep, _ = turn.move_budget(u)
+            budget, direction, keep, _ = turn.move_budget(u, state)
             points = moves.samples(state, u, budget, direction, keep)
             if u.kind == "character" and not u.leads and direction == "forward":
                 for x, y, h in command.contact_samples(state, u, budget):
@@ -86,18 +89,32 @@ def _cast_this_turn(state: Battle, uid: str) -> bool:
 
 
 def casts(state: Battle, side: str) -> list[Action]:
-    """The spells a side's priests may cast now (OR-GF40): Blessure at an enemy within its range,
-    Bonté divine on a wounded friendly character, Aura de pouvoir on a friendly character; each
-    checked by gf-combat's preview (range, one a turn, base contact)."""
+    """The spells a side's priests may cast now (OR-GF40): each spell the battle applies
+    (magic_play.APPLIED) that the priest chose (OR-GF114), at the two nearest units its text allows
+    (battle/spells.py ``target_ok``) within its range; each checked by gf-combat's preview (range, one a
+    turn, base contact, the gods' silence). Any other allowed target is accepted by ``check_cast``."""
+    from oriflamme.geometry import tabletop as tt
+    from ..magic import data as magic_data
+    from . import spells as spells_mod
     out = []
+    book = magic_data().spells
     for c in casters(state, side):
+        if spells_mod.silenced(state, c):
+            continue
+        fp = c.footprint()
+        near = sorted(state.units.values(), key=lambda e: (tt.nearest_distance(fp, e.footprint()), e.id))
         for spell in SPELLS:
-            if spell == "blessure":
-                pool = sorted(state.enemies(side), key=lambda e: (abs(e.x - c.x) + abs(e.y - c.y), e.id))[:2]
-            elif spell == "bonte_divine":
-                pool = [f for f in state.side_units(side) if f.kind == "character" and f.wounds]
-            else:
-                pool = [f for f in state.side_units(side) if f.kind == "character" and f.id != c.id][:1]
+            if c.spells and spell not in c.spells:
+                continue
+            reach = book[spell].distance_cm
+            pool = []
+            for t in near:
+                if len(pool) == 2:
+                    break
+                if reach is not None and tt.nearest_distance(fp, t.footprint()) > reach:
+                    break
+                if spells_mod.target_ok(state, c, spell, t)[0]:
+                    pool.append(t)
             for t in pool:
                 try:
                     pv = magic_play.preview(state, c.id, spell, t.id)
@@ -105,6 +122,18 @@ def casts(state: Battle, side: str) -> list[Action]:
                     continue
                 if pv.get("in_range", True):
                     out.append(Action("cast", side, unit=c.id, spell=spell, target=t.id))
+    return out
+
+
+def interventions(state: Battle, side: str) -> list[Action]:
+    """A priest's divine intervention (his skill, l.155; OR-GF116): each friendly unit in base contact."""
+    out = []
+    for p in state.side_units(side):
+        if p.kind != "character" or spells.SKILL.lower() not in [s.lower() for s in p.skills]:
+            continue
+        for f in state.side_units(side):
+            if f.kind != "character" and spells.intervention_check(state, p, f)[0]:
+                out.append(Action("intervene", side, unit=p.id, target=f.id))
     return out
 
 
@@ -119,10 +148,9 @@ def check_cast(state: Battle, a: Action) -> None:
     if a.target is None or a.target not in state.units or not state.units[a.target].alive \
             or fog.hidden_from(state.units[a.target], a.side):
         raise IllegalAction(f"spell {a.spell}: its target must be a unit on the table", REF_MAGIC)
-    if Action("cast", a.side, unit=a.unit, spell=a.spell, target=a.target) not in casts(state, a.side):
-        pv = magic_play.preview(state, a.unit, a.spell, a.target)  # raises with the rule when it may not
-        raise IllegalAction(f"spell {a.spell} cannot be cast at {state.units[a.target].name} now "
-                            f"(in range: {pv.get('in_range')})", REF_MAGIC)
+    pv = magic_play.preview(state, a.unit, a.spell, a.target)  # raises with the rule when it may not
+    if not pv.get("in_range", True):
+        raise IllegalAction(f"spell {a.spell}: {state.units[a.target].name} is out of its range", "GF seed 003 l.1151")
 
 
 def zone_samples(state: Battle, side: str, out: list) -> None:
@@ -152,13 +180,14 @@ def check(state: Battle, action) -> Action:
                             ph.ref if ph else turn.REF_DEPLOY)
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
     expected = {0: ("place", "end_phase", "brigade", "battle_orders", "ambush", "place_base", "flank_march", "hide"),
-                2: ("command_test",), 3: ("orders", "cast", "battle_orders"), 5: ("react",),
-                6: ("move", "end_phase", "cast")}[state.phase]
+                2: ("command_test", "omen"), 3: ("orders", "cast", "battle_orders", "omen", "intervene"),
+                5: ("react",), 6: ("move", "end_phase", "cast", "intervene")}[state.phase]
     if state.phase == 0 and a.side in state.done and a.type != "battle_orders":
         raise IllegalAction(f"side {a.side} has deployed: it writes its battle orders now", battle_orders.REF_WRITE)
     if a.type not in expected:
         raise IllegalAction(f"{a.type} is not an action of this phase (expected: {', '.join(expected)})", ph_ref)
-    if a.type in ("place", "command_test", "move", "cast", "react", "ambush", "flank_march", "hide"):
+    if a.type in ("place", "command_test", "move", "cast", "react", "ambush", "flank_march", "hide", "omen",
+                  "intervene"):
         u = state.units.get(a.unit)
         if u is None or u.side != a.side or not u.alive:
             raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", ph_ref)
@@ -185,6 +214,12 @@ def check(state: Battle, action) -> Action:
         orders_mod.check(state, a.side, a.order_map())
     elif a.type == "cast":
         check_cast(state, a)
+    elif a.type == "omen":
+        omens.check(state, a.side, a.unit)
+    elif a.type == "intervene":
+        ok, why, ref = spells.intervention_check(state, u, state.units.get(a.target or ""))
+        if not ok:
+            raise IllegalAction(why, ref)
     elif a.type == "react":
         battle_orders.check_reaction(state, u, a.reaction, reactions.choices(state, u))
         reactions.check(state, u, a.reaction)
@@ -192,7 +227,7 @@ def check(state: Battle, action) -> Action:
         if u not in turn.movers(state, a.side):
             raise IllegalAction(f"{u.name} has no move to make now (no move order, already moved, in combat, "
                                 f"or charging)", "GF seed 003 l.289-291")
-        budget, direction, keep, _ = turn.move_budget(u)
+        budget, direction, keep, _ = turn.move_budget(u, state)
         moves.check_destination(state, u, a.x, a.y, a.heading, budget=budget, direction=direction, keep_heading=keep)
         battle_orders.check_move(state, u, a.x, a.y, a.heading)
     return a
@@ -251,6 +286,13 @@ def apply(state: Battle, a: Action) -> list[dict]:
         command.follow(state, before)
     elif a.type == "cast":
         turn.record(state, magic_play.cast(state, a.unit, a.spell, a.target, state.dice))
+        victory.check_broken(state)
+    elif a.type == "omen":
+        omens.spend(state, a.side, a.unit)
+    elif a.type == "intervene":
+        out = spells.intervention(state, state.units[a.unit], state.units[a.target], state.dice)
+        from .fighters import finish
+        turn.record(state, finish(state, [out["event"]] + out["events"]))
         victory.check_broken(state)
     if state.fog:
         fog.reveal_contacts(state)

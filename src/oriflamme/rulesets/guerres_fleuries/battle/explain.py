@@ -64,6 +64,12 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
         edge = ({"left": "gauche", "right": "droit"}.get(a.edge, a.edge) if fr else a.edge)
         return (f"Marche de flanc : {name(a.unit)} entrera par le bord {edge} en y = {a.y:g} (dès le tour {a.turn})"
                 if fr else f"Flank march: {name(a.unit)} to enter by the {edge} edge at y = {a.y:g} (from turn {a.turn})")
+    if a.type == "omen":
+        return (f"Dépenser un présage : relancer le test de commandement de {name(a.unit)}" if fr
+                else f"Spend an omen: re-roll {name(a.unit)}'s command test")
+    if a.type == "intervene":
+        return (f"{name(a.unit)} demande une intervention divine pour {name(a.target)}" if fr
+                else f"{name(a.unit)} calls for a divine intervention for {name(a.target)}")
     if state.phase == 0:
         return "Déploiement terminé" if fr else "Deployment done"
     return "Terminer les mouvements" if fr else "End the moves"
@@ -87,9 +93,26 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         out["percent"] = pv["percent"]
         out["steps"] += pv["explanation"]
         out["citations"] += pv["citations"] + ["OR-GF40"]
+    elif a.type == "omen":
+        from . import omens
+        out["percent"] = omens.odds(state, a.unit)
+        out["steps"].append(f"the new roll passes on d100 ≤ threshold: {out['percent']} %")
+        out["steps_fr"].append(f"le nouveau jet réussit sur d100 ≤ seuil : {out['percent']} %")
+        out["citations"] += [omens.REF, omens.DECISION, turn.REF_COMMAND]
+    elif a.type == "intervene":
+        from . import spells
+        rows = spells.intervention_rows()
+        bounds = [r.start for r in rows] + [101]
+        out["outcomes"] = [{"result": r.effect, "p": (bounds[i + 1] - r.start) / 100, "ref": r.ref}
+                           for i, r in enumerate(rows)]
+        out["steps"].append("d100 on the divine intervention table: "
+                            + ", ".join(f"{r.start}–{bounds[i + 1] - 1} {r.effect}" for i, r in enumerate(rows)))
+        out["steps_fr"].append("d100 sur la table des interventions divines : "
+                               + ", ".join(f"{r.start}–{bounds[i + 1] - 1} {r.effect}" for i, r in enumerate(rows)))
+        out["citations"] += [spells.intervention_rule().ref, "OR-GF116"]
     elif a.type == "move":
         u = state.units[a.unit]
-        budget, direction, keep, steps = turn.move_budget(u)
+        budget, direction, keep, steps = turn.move_budget(u, state)
         from . import moves
         res = moves.check_destination(state, u, a.x, a.y, a.heading, budget=budget, direction=direction,
                                       keep_heading=keep)

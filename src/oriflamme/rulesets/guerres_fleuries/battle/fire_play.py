@@ -7,8 +7,9 @@ Who fires: a unit with the order *tirer* and a missile weapon, not routing nor r
 melee. At what: an enemy visible (tabletop line of sight, procedure step 1), at least partly in the
 45° fire arc (step 2, OR-GF50), within the weapon's maximum range, measured between the farthest points of
 the two units (step 3, GF-E7; OR-GF60 and data/combat.toml [fire_range] for its house option), not in melee (l.840), not a character directly controlling a unit (l.881).
-The priorities (l.1454-1459) choose among the eligible targets; the order's target is kept when it
-is of the best priority present. One target per unit (OR-GF51). Figures firing: the firing ranks
+The priorities (l.1454-1459) choose among the eligible targets; the order's targets (up to three, l.830,
+l.840) are kept when they are of the best priority present, and the firing files are shared between
+them (:mod:`.volleys`, OR-GF110; one target: OR-GF51). Figures firing: the firing ranks
 of the weapon (GF-E8; the first rank only from woods, l.726) × the frontage.
 """
 
@@ -19,7 +20,7 @@ from oriflamme.geometry import tabletop
 from .. import fire as fd
 from .. import movement as mv
 from ..referee import adjudicate
-from . import combat_data, morale_play
+from . import combat_data, lasting, morale_play, spells, volleys
 from .casualties import Ledger
 from .fighters import (alive, cover_of, depth, enemies, finish, friends, in_combat, in_woods, pose, shape,
                        sight_obstacles, target_armour, target_kind, touching, unit, units, width)
@@ -53,21 +54,26 @@ def firing_figures(state, u, t=None) -> tuple[int, list[str]]:
     """The figures that fire: the front-rank files that see the target (procedure step 1, l.844: "seules
     les figurines ayant la visibilité peuvent tirer"; a line of sight from each file's place on the front
     edge) × the weapon's firing ranks (GF-E8; the first rank only from woods, l.726)."""
-    rk = fd.ranks()[u.missile]
-    ranks = getattr(rk, u.race, 1)
-    why = f"{fd.weapons()[u.missile].names[0]} fires on {ranks} rank(s)"
-    if in_woods(state, u):
-        ranks = 1
-        why = "from woods only the first rank fires"
+    used, why = firing_ranks(state, u)
     front = min(u.frontage, u.figures)
     files, steps = front, []
     if t is not None:
         files = seeing_files(state, u, t)
         if files < front:
             steps.append(f"{front - files} of the {front} files cannot see {t.name or t.id}: they do not fire")
-    used = min(ranks, u.ranks)
     n = min(u.figures, files * used)
     return n, steps + [f"{why}: {n} figure(s) fire ({files} file(s) × {used} rank(s))"]
+
+
+def firing_ranks(state, u) -> tuple[int, str]:
+    """How many ranks fire (the weapon's firing ranks, GF-E8; the first rank only from woods, l.726;
+    never more than the unit has) and why."""
+    ranks = getattr(fd.ranks()[u.missile], u.race, 1)
+    why = f"{fd.weapons()[u.missile].names[0]} fires on {ranks} rank(s)"
+    if in_woods(state, u):
+        ranks = 1
+        why = "from woods only the first rank fires"
+    return min(ranks, u.ranks), why
 
 
 def seeing_files(state, u, t) -> int:
@@ -87,6 +93,16 @@ def can_fire(state, u) -> tuple[bool, str]:
         return False, f"{u.name or u.id} has no missile weapon"
     if in_combat(state, u):
         return False, f"{u.name or u.id} is in melee"
+    if lasting.has(state, u.id, "dazzled"):
+        return False, f"{u.name or u.id} is dazzled by a magic flash this turn"
+    for c in lasting.active(state, u.id, "crossing"):
+        other = state.units.get(c["other"]) if isinstance(state.units, dict) else None
+        if c["kind"] == "disorder":
+            return False, f"{u.name or u.id} passed through a friend in close order this turn: it cannot fire"
+        # l.640: only one of the two may fire; both ordered to fire: the one crossed (OR-GF117)
+        if c["mover"] == u.id and other is not None and other.order == FIRE_ORDER and alive(other) \
+                and other.missile and not in_combat(state, other):
+            return False, f"{u.name or u.id} passed through {other.name or other.id}, which fires: only one may fire"
     return True, ""
 
 
@@ -105,6 +121,12 @@ def eligibility(state, u, t) -> dict:
     if in_combat(state, t):
         reasons.append(f"{t.name or t.id} is in melee: it cannot be a target")
         cites.append(EXCLUDED_REF)
+        return out
+    shield = lasting.has(state, t.id, "missile_shield")
+    if shield:
+        reasons.append(f"{t.name or t.id} is behind an invisible shield that stops every missile "
+                       f"(until turn {shield['until_turn']})")
+        cites.append(shield["ref"])
         return out
     if _protected(state, t):
         reasons.append(f"{t.name or t.id} directly controls a unit: the enemy cannot target him")
@@ -155,28 +177,10 @@ def priority(state, u, t) -> int:
 
 
 def choose_target(state, u) -> tuple[object | None, dict, list[str], list[str]]:
-    """The target ``u`` fires at: the best priority among the eligible, the order's target if it is
-    of that priority, else the nearest of that priority."""
-    checks = {t.id: eligibility(state, u, t) for t in enemies(state, u)}
-    eligible = [t for t in enemies(state, u) if checks[t.id]["eligible"]]
-    if not eligible:
-        return None, checks, [f"{u.name or u.id} has no eligible target: it keeps its fire"], \
-            ["GF seed 003 l.301"]
-    ranked = sorted(eligible, key=lambda t: (priority(state, u, t),
-                                             tabletop.nearest_distance(shape(u), shape(t)), t.id))
-    best = priority(state, u, ranked[0])
-    rows = {p.rank: p for p in fd.priorities()}
-    chosen = ranked[0]
-    if u.target and any(t.id == u.target and priority(state, u, t) == best for t in eligible):
-        chosen = unit(state, u.target)
-        why = f"the ordered target {chosen.name or chosen.id} is of the first priority present"
-    elif u.target:
-        why = f"the ordered target {u.target} is not eligible or not of the first priority present"
-    else:
-        why = "no target ordered"
-    row = rows[best]
-    return chosen, checks, [f"{why}; priority {best}: {row.printed} → {chosen.name or chosen.id}"], \
-        [row.ref]
+    """The (first) target ``u`` fires at: the best priority among the eligible, the order's target if
+    it is of that priority, else the nearest of that priority (:func:`.volleys.kept_targets`)."""
+    kept, checks, steps, cites = volleys.kept_targets(state, u)
+    return (kept[0] if kept else None), checks, steps, cites
 
 
 def base_situation(u, t, distance_cm: float, armour: str, figures: int, kind_of_target: str) -> dict:
@@ -246,6 +250,27 @@ def preview(state, unit_id: str, target_id: str) -> dict:
             "citations": list(dict.fromkeys(check["citations"] + ruling["citations"]))}
 
 
+def plan_preview(state, unit_id: str) -> dict:
+    """The unit's volleys as its order stands (:mod:`.volleys`, OR-GF110), each with its percentage before
+    the roll (the referee's ruling without its d100)."""
+    u = unit(state, unit_id)
+    ok, why = can_fire(state, u)
+    if not ok:
+        return {"unit": unit_id, "volleys": [], "explanation": [why], "citations": ["GF seed 003 l.301, l.840"]}
+    plan = volleys.plan(state, u)
+    out = []
+    for v in plan["volleys"]:
+        t = unit(state, v["target"])
+        sit, read = situation(state, u, t, v["figures"])
+        ruling = adjudicate(sit)
+        out.append({"target": t.id, "files": v["files"], "firing_figures": v["figures"], "situation": sit,
+                    "percent": ruling["final_pct"], "eliminated": ruling["eliminated"],
+                    "extra_if_d100_at_most": ruling["extra_if_d100_at_most"],
+                    "explanation": plan["steps"] + v["steps"] + read + ruling["explanation"],
+                    "citations": list(dict.fromkeys(plan["citations"] + ruling["citations"]))})
+    return {"unit": unit_id, "volleys": out, "explanation": plan["steps"], "citations": plan["citations"]}
+
+
 def options(state, unit_id: str) -> list[dict]:
     """Every enemy the unit could fire at, with its percentage (for the UI's options)."""
     u = unit(state, unit_id)
@@ -271,26 +296,35 @@ def resolve(state, dice) -> list[dict]:
             events.append({"type": "fire", "unit": u.id, "side": u.side, "target": None,
                            "explanation": [f"{why}: it does not fire"], "citations": ["GF seed 003 l.301"]})
             continue
-        t, _, csteps, ccites = choose_target(state, u)
-        if t is None:
+        plan = volleys.plan(state, u)
+        csteps, ccites = plan["steps"], plan["citations"]
+        if not plan["volleys"]:
             events.append({"type": "fire", "unit": u.id, "side": u.side, "target": None,
                            "explanation": csteps, "citations": ccites})
             continue
-        figures, fsteps = firing_figures(state, u, t)
-        sit, read = situation(state, u, t, figures)
-        ruling = adjudicate(sit)
-        d100 = dice.roll(100) if ruling["extra_if_d100_at_most"] > 0 else None
-        if d100 is not None:
-            ruling = adjudicate({**sit, "d100": d100})
-        hits = ruling["eliminated"] + (1 if ruling.get("extra") else 0)
-        ledger.note(t, hits, u)
-        events.append({"type": "fire", "unit": u.id, "side": u.side, "target": t.id, "d100": d100,
-                       "percent": ruling["final_pct"], "hits": hits, "casualties": ruling["casualties"],
-                       "ruling": ruling,
-                       "explanation": csteps + fsteps + read + ruling["explanation"]
-                       + [f"{hits} {'figure(s)' if ruling['casualties'] == 'figures' else 'wound(s)'} noted on "
-                          f"{t.name or t.id}, removed with all the others at the end of the fire phase"],
-                       "citations": list(dict.fromkeys(ccites + ruling["citations"] + ["GF seed 003 l.301"]))})
+        count = len(plan["volleys"])
+        for i, v in enumerate(plan["volleys"], 1):
+            t = unit(state, v["target"])
+            figures, fsteps = v["figures"], v["steps"]
+            sit, read = situation(state, u, t, figures)
+            ruling = adjudicate(sit)
+            d100 = dice.roll(100) if ruling["extra_if_d100_at_most"] > 0 else None
+            if d100 is not None:
+                ruling = adjudicate({**sit, "d100": d100})
+            hits = ruling["eliminated"] + (1 if ruling.get("extra") else 0)
+            bonus, bsteps, bcites = spells.extra_casualties(state, u)
+            hits += bonus
+            ledger.note(t, hits, u)
+            ev = {"type": "fire", "unit": u.id, "side": u.side, "target": t.id, "d100": d100,
+                  "percent": ruling["final_pct"], "hits": hits, "casualties": ruling["casualties"],
+                  "firing_figures": figures, "ruling": ruling,
+                  "explanation": csteps + fsteps + read + ruling["explanation"] + bsteps
+                  + [f"{hits} {'figure(s)' if ruling['casualties'] == 'figures' else 'wound(s)'} noted on "
+                     f"{t.name or t.id}, removed with all the others at the end of the fire phase"],
+                  "citations": list(dict.fromkeys(ccites + ruling["citations"] + bcites + ["GF seed 003 l.301"]))}
+            if count > 1:
+                ev.update(volley=i, volleys=count)
+            events.append(ev)
     events += ledger.apply(state, dice)
     routed = []
     for uid in sorted(set(ledger.figures) | set(ledger.wounds)):

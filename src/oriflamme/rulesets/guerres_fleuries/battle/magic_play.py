@@ -5,11 +5,13 @@ with the enemy except *Main de la mort* (l.1136), at a target within the spell's
 the table; the part-1 referee (kind ``magic``) rules the threshold, the d100 and, on a failure, the
 magic failure table.
 
-On the table: *Blessure* kills a warrior or wounds a character, creature or monster; *Bonté divine*
-heals a character's worst wound; *Aura de pouvoir* adds 2 to a character's FC. A unit targeted by an
-enemy priest is disordered (l.1440) and tests its morale ("Etre la cible d'une attaque magique",
-l.1593). The other spells and the failure results are ruled and explained, not yet applied to the
-table (docs/rules-coverage.md § Les Guerres Fleuries, part 2)."""
+On the table (battle/spells.py, data/spell_effects.toml, OR-GF112): every spell whose effect the table can
+represent — wounds and deaths, healing, FC, morale modifiers and fanatism for some turns, a missile
+shield, the rally of a routing unit, quicksand, tremors; the others are ruled and explained, and listed
+as not applied. A failed spell's row of the magic failure table is applied at once (l.1154, OR-GF113).
+A priest casts only the spells he chose before the battle when his army names them (l.1136, OR-GF114).
+A unit targeted by an enemy priest is disordered (l.1440) and tests its morale ("Etre la cible d'une
+attaque magique", l.1593), with the spell's own modifier where it prints one."""
 
 from __future__ import annotations
 
@@ -20,19 +22,21 @@ from ..magic import data as magic_data
 from ..names import RefereeError
 from ..referee import adjudicate
 from ..referee.wound import _state, _worst
-from . import morale_play
-from .casualties import remove_figures, wound
-from .fighters import finish, in_combat, shape, unit
+from . import morale_play, spells
+from .fighters import finish, in_combat, shape, touching, unit
 
 REF_ONE_A_TURN = "GF seed 003 l.1136"
-APPLIED = ("blessure", "bonte_divine", "aura_de_pouvoir")
-SEVERITY_ORDER = ("stunned", "blind", "cut", "wounded", "light", "severe", "serious", "critical")
+REF_CHOSEN = "GF seed 003 l.1136"
+REF_CONTACT = "GF seed 003 l.1256-1258"
+#: the spells whose effects the battle applies on the table (data/spell_effects.toml effect != "none")
+APPLIED = tuple(sid for sid in magic_data().spells if spells.applied(sid))
 
 
 def _situation(state, caster, spell: str, target) -> dict:
     # the army's type and level ("Prêtre-guerrier mineur") as the magic table prints it ("Prêtre guerrier mineur")
     sit = {"kind": "magic", "caster": (caster.type or caster.name).replace("-", " "), "spell": spell}
-    if target is not None and target.id != caster.id:
+    sp = magic_data().spells.get(spell)
+    if target is not None and target.id != caster.id and (sp is None or sp.distance_cm is not None):
         sit["distance_cm"] = round(tabletop.nearest_distance(shape(caster), shape(target)), 3)
     if in_combat(state, caster):
         sit["base_contact"] = True
@@ -50,6 +54,21 @@ def _check(state, caster_id: str, spell: str, target_id: str | None):
     if any(e.get("type") == "magic" and e.get("unit") == caster.id and e.get("turn") == getattr(state, "turn", None)
            for e in getattr(state, "log", [])):
         raise IllegalAction(f"{caster.name or caster.id} has already cast a spell this turn", REF_ONE_A_TURN)
+    silent = spells.silenced(state, caster)
+    if silent:
+        raise IllegalAction(f"the gods do not answer {caster.name or caster.id} until the end of turn "
+                            f"{silent['until_turn']}", silent["ref"])
+    chosen = list(getattr(caster, "spells", None) or [])
+    if chosen and spell not in chosen:
+        raise IllegalAction(f"{caster.name or caster.id} did not choose « {spell} » before the battle "
+                            f"(chosen: {', '.join(chosen)})", REF_CHOSEN)
+    if spell in magic_data().spells:
+        ok, need = spells.target_ok(state, caster, spell, target)
+        if not ok:
+            raise IllegalAction(f"« {magic_data().spells[spell].printed} » is cast at {need}",
+                                spells.spell_effects()[spell].ref)
+        if magic_data().spells[spell].distance_cm is None and spell == "main_de_la_mort" and not touching(caster, target):
+            raise IllegalAction("« Main de la mort » strikes an enemy in base contact with the priest", REF_CONTACT)
     try:
         sit = _situation(state, caster, spell, target)
         ruling = adjudicate(sit)
@@ -91,37 +110,18 @@ def cast(state, caster_id: str, spell: str, target_id: str | None, dice) -> list
     events = [ev]
     if full["success"] and target is not None:
         events += _effects(state, caster, target, full, dice, ev)
+    elif not full["success"] and full.get("failure_d100") is not None:
+        events += spells.failure(state, caster, full["failure_d100"], dice, ev)
     return finish(state, events)
 
 
 def _effects(state, caster, target, ruling, dice, ev) -> list[dict]:
-    spell, out = ruling["spell"], []
-    spell_ref = magic_data().spells[spell].ref
-    if spell == "blessure":
-        if target.kind == "troop":
-            out.append(remove_figures(target, 1))
-            ev["explanation"].append(f"« Blessure » on a simple warrior: one figure of {target.name or target.id} dies")
-        else:
-            out.append(wound(target, dice))
-            ev["explanation"].append(f"« Blessure » on {target.name or target.id}: one wound")
-        ev["citations"].append(spell_ref)
-    elif spell == "bonte_divine" and target.kind == "character" and target.wounds:
-        worst = max(target.wounds, key=lambda w: SEVERITY_ORDER.index(w) if w in SEVERITY_ORDER else 0)
-        target.wounds.remove(worst)
-        ev["explanation"].append(f"« Bonté divine » heals {target.name or target.id}'s worst wound ({worst})")
-        ev["citations"].append(spell_ref)
-    elif spell == "aura_de_pouvoir" and target.kind == "character":
-        target.FC += 2
-        ev["explanation"].append(f"« Aura de pouvoir »: {target.name or target.id}'s FC + 2 = {target.FC} for the day")
-        ev["citations"].append(spell_ref)
-    elif spell not in APPLIED:
-        ev["explanation"].append(f"effect (as printed): {ruling.get('effect_en') or ruling.get('effect')} — not applied "
-                                 "to the table yet")
+    """The spell's effect (battle/spells.py), then, on an enemy unit, the magic attack's disorder (l.1440)
+    and morale test (l.1593) with the spell's own modifier where it prints one."""
+    out, extra = spells.apply(state, caster, target, ruling["spell"], dice, ev)
     if target.side != caster.side and target.alive and target.kind != "character":
-        target.disorder = True
-        if "disorder" not in target.markers:
-            target.markers.append("disorder")
+        target.set_disorder(True)
         ev["explanation"].append(f"{target.name or target.id}, target of a magic attack, is disordered")
         ev["citations"].append("GF seed 003 l.1440")
-        out.append(morale_play.test(state, target.id, "magic_target", dice, caster.id, deferred=False))
+        out.append(morale_play.test(state, target.id, "magic_target", dice, caster.id, deferred=False, extra=extra))
     return out

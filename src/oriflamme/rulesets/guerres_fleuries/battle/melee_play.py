@@ -167,13 +167,15 @@ def _strike(state, x, y, dice) -> dict:
     d100 = dice.roll(100) if r["extra_if_d100_at_most"] > 0 else None
     if d100 is not None:
         r = adjudicate({**sit, "d100": d100})
-    hits = r["eliminated"] + (1 if r.get("extra") else 0)
+    from .spells import extra_casualties
+    bonus, bsteps, bcites = extra_casualties(state, x)
+    hits = r["eliminated"] + (1 if r.get("extra") else 0) + bonus
     return {"type": "melee", "unit": x.id, "side": x.side, "target": y.id, "d100": d100,
             "percent": r["multiplied_pct"], "hits": hits, "casualties": r["casualties"], "ruling": r,
-            "explanation": why + r["explanation"]
+            "explanation": why + r["explanation"] + bsteps
             + [f"{hits} {'figure(s)' if r['casualties'] == 'figures' else 'wound(s)'} noted on {y.name or y.id}; "
                "the defender notes its losses and strikes in turn, then the losses are removed together"],
-            "citations": list(dict.fromkeys(r["citations"] + ["GF seed 003 l.1548-1553"]))}
+            "citations": list(dict.fromkeys(r["citations"] + bcites + ["GF seed 003 l.1548-1553"]))}
 
 
 def resolve(state, dice) -> list[dict]:

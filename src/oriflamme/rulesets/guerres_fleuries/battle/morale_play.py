@@ -30,7 +30,7 @@ from ..names import RefereeError, match
 from ..referee import adjudicate
 from ..referee.morale import MODIFIER_FILE
 from ..referee.wound import _state, _worst
-from . import combat_data
+from . import combat_data, lasting
 from .fighters import (alive, arc, cover_of, enemies, finish, friends, mark, off_table, pose, set_pose, shape,
                        touching, unit, units, unmark)
 
@@ -72,8 +72,10 @@ def _near(state, u, pool, modifier: str, pred=lambda v: True) -> list:
     return [v for v in pool if pred(v) and tabletop.nearest_distance(shape(u), shape(v)) <= cm]
 
 
-def situation(state, u, cause: str, source=None) -> tuple[dict, list[str]]:
-    """The referee's morale situation for ``u`` and the reasons of each modifier read off the table."""
+def situation(state, u, cause: str, source=None, extra=()) -> tuple[dict, list[str]]:
+    """The referee's morale situation for ``u`` and the reasons of each modifier read off the table;
+    ``extra``: (modifier id, reason) a spell or a magic failure adds to this test (OR-GF6), and the
+    spells still lasting on the unit (:mod:`.lasting`, OR-GF112)."""
     file = MODIFIER_FILE[tester_kind(u)]
     table = mods.modifiers(file)
     given, why = [], []
@@ -146,6 +148,10 @@ def situation(state, u, cause: str, source=None) -> tuple[dict, list[str]]:
         add("fanatic_or_bestial", 1, "fanatic" if u.fanatic else "bestial")
     if cause in ("charge", "charge_monster_or_character") and u.disorder and u.order not in ORDER_ATTACK:
         add("disordered_receiving_charge", 1, "disordered, receiving a charge")
+    for mid, reason in extra:
+        add(mid, 1, reason)
+    for e in lasting.active(state, u.id, "morale_modifier"):
+        add(e["modifier"], 1, f"a spell lasting until turn {e['until_turn']}")
     if given:
         sit["modifiers"] = given
     if character:
@@ -171,7 +177,8 @@ def preview(state, unit_id: str, cause: str, source_id: str | None = None) -> di
             "percent": chances, "modifiers_read": why}
 
 
-def test(state, unit_id: str, cause: str, dice, source_id: str | None = None, deferred: bool | None = None) -> dict:
+def test(state, unit_id: str, cause: str, dice, source_id: str | None = None, deferred: bool | None = None,
+         extra=()) -> dict:
     """Roll the d4 of a morale test and apply the result. ``cause``: an id of data/combat.toml
     [[cause]]; ``source_id``: the unit causing it (the direction to flee from). ``deferred``: the
     move waits for phase 1 (default: when the state's phase is 10)."""
@@ -185,7 +192,20 @@ def test(state, unit_id: str, cause: str, dice, source_id: str | None = None, de
         return {"type": "morale", "unit": u.id, "side": u.side, "cause": cause, "result": None,
                 "explanation": [f"{u.name or u.id} is a character: characters take no morale test"],
                 "citations": [c.ref, "GF Tables récapitulatives > Moral"]}
-    sit, why = situation(state, u, cause, source)
+    spared = lasting.has(state, u.id, "no_morale_tests") or lasting.has(state, u.id, "morale_auto_pass")
+    if spared:
+        auto = spared["effect"] == "morale_auto_pass"
+        steps, cites = ([f"{u.name or u.id} passes its morale test automatically (until turn {spared['until_turn']})"]
+                        if auto else [f"{u.name or u.id} is fanatic by a spell until turn {spared['until_turn']}: "
+                                      "it takes no morale test"]), [c.ref, spared["ref"]]
+        if auto:
+            more, mc = apply_result(state, u, "O", False, source,
+                                    deferred if deferred is not None else getattr(state, "phase", None) == melee_phase())
+            steps, cites = steps + more, cites + mc
+        return finish(state, [{"type": "morale", "unit": u.id, "side": u.side, "cause": cause, "source": source_id,
+                               "result": "O" if auto else None, "status": u.status, "explanation": steps,
+                               "citations": cites}])[0]
+    sit, why = situation(state, u, cause, source, extra)
     d4 = dice.roll(4)
     ruling = adjudicate({**sit, "d4": d4})
     if deferred is None:

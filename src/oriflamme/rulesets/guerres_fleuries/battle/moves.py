@@ -58,6 +58,28 @@ def allowance(unit: Unit, column: str, fires: bool = False) -> tuple[float, list
     return float(value), steps
 
 
+def formation_change_left(unit: Unit) -> tuple[float, list[dict]]:
+    """What is left of the normal move after a formation change or a turn on the spot (GF-D5, l.1414-1419:
+    that fraction of the normal move is consumed, by class for the troops, one figure for a creature or
+    monster; data/movement.toml [[formation_change]]; OR-GF111), computed as the part-1 movement
+    referee does: the allowance (open order included) less the fraction of the printed normal rate. A
+    mover without a row, or a class printed "tour entier", has nothing left."""
+    budget, steps = allowance(unit, "normal")
+    row = movement.formation_changes().get(unit.mover)
+    cls = "M" if unit.cls == "fanatique" else (unit.cls or None)
+    frac = row.fraction(cls) if row is not None else None
+    if frac is None:
+        steps.append({"text": f"no formation-change cost printed for {unit.mover}: the manoeuvre takes the whole move",
+                      "ref": "GF seed 003 l.1414-1419", "decision": "OR-GF111"})
+        return 0.0, steps
+    cost = Fraction(rate(unit, "normal")).limit_denominator(1000) * frac
+    left = max(Fraction(budget).limit_denominator(1000) - cost, Fraction(0))
+    label = f" (class {cls})" if unit.kind == "troop" and cls else ""
+    steps.append({"text": f"formation change{label}: {frac} of the normal move = {float(cost):g} cm consumed; "
+                          f"{float(left):g} cm left", "ref": row.ref, "decision": "GF-D5, OR-GF111"})
+    return float(left), steps
+
+
 def missile_weapon(unit: Unit) -> str | None:
     known = fire_data.weapons()
     for w in unit.weapons:

@@ -74,12 +74,24 @@ def _character(side: str, uid: str, entry: dict, summary: dict, points: int) -> 
     u = Unit(id=uid, side=side, kind="character", name=entry.get("name") or label, type=label, mover=race,
              race=race, weapons=list(entry.get("weapons", [])), armour_items=list(entry.get("armour", [])),
              figures=1, figures_max=1, points=points, frontage=1,
-             FC=int(entry.get("FC", 0) or 0), FM=int(entry.get("FM", 0) or 0), CM=int(entry.get("CM", 0) or 0))
+             FC=int(entry.get("FC", 0) or 0), FM=int(entry.get("FM", 0) or 0), CM=int(entry.get("CM", 0) or 0),
+             skills=[str(s) for s in entry.get("skills") or [] if isinstance(s, str)],
+             spells=_spells(entry.get("spells")))
     curse = summary.get("curse") if isinstance(summary.get("curse"), dict) else {}
     u.curse = curse.get("curse") if curse.get("cursed") else None
     u.magic_item = entry.get("magic_item") or None
     u.set_formation("open")
     return equip(u)
+
+
+def _spells(listed) -> list[str]:
+    """The spells a priest chose before the battle (l.1136), as ids of data/magic.toml; a count (the
+    army gives only how many) names none."""
+    if not isinstance(listed, list):
+        return []
+    from ..magic import data as magic_data
+    names = {s.id: [s.id, s.printed, s.name_en] for s in magic_data().spells.values()}
+    return [match("characters[].spells", str(x), names) for x in listed]
 
 
 def _beast(side: str, uid: str, entry: dict, summary: dict, points: int, kind: str) -> Unit:

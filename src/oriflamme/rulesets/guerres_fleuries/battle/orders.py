@@ -120,6 +120,9 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
             raise IllegalAction(f"orders: {u.name} may not be given the order {oid!r} now "
                                 f"(may: {', '.join(sorted(allowed))})", ref)
         o = allowed[oid]
+        if isinstance(target, (tuple, list)):
+            check_fire_targets(state, u, oid, list(target), o["ref"])
+            continue
         if o["needs_target"]:
             if target not in (o["targets"] or []):
                 raise IllegalAction(f"orders: {u.name}'s order {oid} needs a target among "
@@ -132,6 +135,36 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
         elif target is not None:
             raise IllegalAction(f"orders: {u.name}'s order {oid} takes no target", o["ref"])
     battle_orders.check_set(state, side, orders)
+
+
+REF_TARGETS = "GF seed 003 l.830, l.840"
+
+
+def check_fire_targets(state: Battle, u: Unit, oid: str, targets: list, ref: str) -> None:
+    """A list of targets is a fire order's announcement: "Elle peut avoir jusqu'à trois cibles
+    différentes. Le joueur annonce quelles sont ces cibles" (l.840, l.830; OR-GF110): distinct enemy
+    units, at most ``data/combat.toml [fire_targets] max_played``."""
+    from .combat_data import data
+    limit = data().fire_targets.max_played
+    if oid != "tirer":
+        raise IllegalAction(f"orders: {u.name}'s order {oid} takes one target, not a list", ref)
+    if not 1 <= len(targets) <= limit:
+        raise IllegalAction(f"orders: {u.name} may announce 1 to {limit} targets (got {len(targets)})", REF_TARGETS)
+    if len(set(targets)) != len(targets):
+        raise IllegalAction(f"orders: {u.name}'s targets must be different units (\"cibles différentes\")",
+                            REF_TARGETS)
+    for t in targets:
+        if t not in state.units or state.units[t].side == u.side:
+            raise IllegalAction(f"orders: {u.name} fires at enemy units (got {t!r})", ref)
+
+
+def set_order(u: Unit, oid: str | None, target) -> None:
+    """Give ``u`` its order: a list of targets (a fire order's, l.840) is kept whole in
+    ``fire_targets``, its first in ``target``."""
+    if isinstance(target, (tuple, list)):
+        u.order, u.target, u.fire_targets = oid, (target[0] if target else None), list(target)
+    else:
+        u.order, u.target, u.fire_targets = oid, target, []
 
 
 def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | None]]]:

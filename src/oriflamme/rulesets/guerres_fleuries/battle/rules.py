@@ -82,6 +82,7 @@ class OrderPlay(Row):
     needs_target: bool = False
     flight: str = ""        # a flyer's manoeuvre (data/movement.toml [[flight]])
     altitude_to: str = ""   # combat, flight, or ground
+    change_first: bool = False  # made on the spot first, costing the GF-D5 fraction; the rest may be moved (OR-GF111)
 
     def id_is_wait(self) -> bool:
         return self.order == "attendre"

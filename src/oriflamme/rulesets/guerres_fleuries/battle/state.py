@@ -60,6 +60,7 @@ class Unit:
     status: str = "ok"
     order: str | None = None  # hidden from the other side until phase 4
     target: str | None = None
+    fire_targets: list[str] = field(default_factory=list)  # a fire order's announced targets (l.840, OR-GF110)
     charging: bool = False
     moved_cm: float = 0.0
     missile: str | None = None
@@ -87,6 +88,8 @@ class Unit:
     points: int = 0
     flyer: bool = False
     leads: str | None = None
+    skills: list[str] = field(default_factory=list)   # a character's skills as the army lists them (l.155)
+    spells: list[str] = field(default_factory=list)   # a priest's spells chosen before the battle (l.1136)
     moved: bool = False       # moved (or was placed) in this phase
     tested: bool = False      # took its command test this turn
     charge_half: bool = False  # made the first half of its charge (phase 4)
@@ -272,7 +275,7 @@ def plain(obj):
 
 def _copy_unit(u: Unit) -> Unit:
     c = copy.copy(u)
-    for key in ("weapons", "armour_items", "markers"):
+    for key in ("weapons", "armour_items", "markers", "fire_targets", "skills", "spells"):
         setattr(c, key, list(getattr(u, key)))
     c.wounds = copy.deepcopy(u.wounds)
     c.pending = copy.deepcopy(u.pending)

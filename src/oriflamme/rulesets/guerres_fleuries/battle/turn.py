@@ -15,8 +15,8 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import (battle_orders, brigades, command, encounter, fighters, fire_play, fog, melee_play, morale_play, moves,
-               orders as orders_mod, rally, reactions, victory)
+from . import (battle_orders, brigades, command, encounter, fighters, fire_play, fog, lasting, melee_play, morale_play,
+               moves, orders as orders_mod, rally, reactions, victory)
 from .actions import emit, record
 from .charges import charge_move
 from .deploy import deploy_all, zones
@@ -79,6 +79,7 @@ def new_turn(state: Battle) -> None:
         u.figures_turn_start = u.figures
         if "uncontrolled_advance" not in u.markers and not (u.order == "reformer" and u.disorder):
             u.order, u.target = None, None
+        u.fire_targets = []
         u.charge_half = False
         for m in ("red", "green", "counter_charge"):
             u.unmark(m)
@@ -90,7 +91,8 @@ def needs_command_test(state: Battle, u: Unit) -> bool:
     character's direct control, units in a brigade (l.444), units in column on a road, routing units."""
     return (u.alive and u.kind != "character" and not u.tested and "green" not in u.markers
             and not fighters.in_combat(state, u) and u.led_by is None and u.status == "ok"
-            and not brigades.exempt(state, u) and not on_road_in_column(state, u))
+            and not brigades.exempt(state, u) and not on_road_in_column(state, u)
+            and not lasting.has(state, u.id, "no_command_tests"))
 
 
 ROAD = "route"
@@ -109,7 +111,8 @@ def on_road_in_column(state: Battle, u: Unit) -> bool:
 def movers(state: Battle, side: str) -> list[Unit]:
     out = []
     for u in state.side_units(side):
-        if u.moved or u.status != "ok" or u.order is None or fighters.in_combat(state, u):
+        if u.moved or u.status != "ok" or u.order is None or fighters.in_combat(state, u) \
+                or lasting.has(state, u.id, "dazzled"):
             continue
         if u.kind == "character" and u.leads:
             continue  # he moves with the unit he controls (OR-GF41)
@@ -117,6 +120,8 @@ def movers(state: Battle, side: str) -> list[Unit]:
             continue  # hidden units move after the others (l.293; OR-GF103)
         play = rules().order_play.get(u.order)
         if play and play.move != "none" and u.order != "charger":
+            if play.change_first and moves.formation_change_left(u)[0] <= 0:
+                continue  # the manoeuvre took the whole move (GF-D5, OR-GF111)
             out.append(u)
     return out
 
@@ -225,7 +230,7 @@ def command_test(state: Battle, u: Unit) -> dict:
 
 def give_orders(state: Battle, side: str, given: dict[str, tuple[str, str | None]]) -> None:
     for uid, (oid, target) in given.items():
-        state.units[uid].order, state.units[uid].target = oid, target
+        orders_mod.set_order(state.units[uid], oid, target)
     state.orders_in[side] = True
     listing = {uid: {"order": oid, "target": t} for uid, (oid, t) in sorted(given.items())}
     emit(state, "orders", f"Side {side} gives its orders ({len(given)} units), face down",
@@ -235,10 +240,14 @@ def give_orders(state: Battle, side: str, given: dict[str, tuple[str, str | None
          f"Le camp {side} a donné ses ordres (face cachée)", side=side, ref=rules().phase(3).ref)
 
 
-def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
+def move_budget(u: Unit, state: Battle | None = None) -> tuple[float, str, bool, list[dict]]:
+    """The unit's allowance for its order's move, its direction, whether it keeps its heading, the steps;
+    with ``state``, a spell doubling the move this turn (*Promptitude*, OR-GF112) is read."""
     play = rules().order_play[u.order]
     column = {"normal": "normal", "double": "double", "retraite": "retraite", "charge": "charge"}[play.move]
     budget, steps = moves.allowance(u, column, fires=play.fires)
+    if play.change_first:
+        budget, steps = moves.formation_change_left(u)
     if play.flight:
         from fractions import Fraction
 
@@ -248,11 +257,15 @@ def move_budget(u: Unit) -> tuple[float, str, bool, list[dict]]:
         budget = float(budget * left)
         steps.append({"text": f"{row.names[0]}: {row.air_cost} of the air move; {budget:g} cm left", "ref": row.ref,
                       "decision": "OR-GF43"})
+    quick = lasting.has(state, u.id, "double_move") if state is not None else None
+    if quick and budget > 0:
+        budget *= 2
+        steps.append({"text": f"a spell doubles the move: {budget:g} cm", "ref": quick["ref"], "decision": "OR-GF112"})
     return budget, play.direction, play.direction == "back", steps
 
 
 def move(state: Battle, u: Unit, x: float, y: float, heading: float) -> dict:
-    budget, direction, keep, steps = move_budget(u)
+    budget, direction, keep, steps = move_budget(u, state)
     out = moves.check_destination(state, u, x, y, heading, budget=budget, direction=direction, keep_heading=keep)
     sweep = tt.swept(u.pose, tt.Pose(x, y, heading), u.width, u.depth)
     moves.apply_move(u, x, y, heading)
@@ -270,19 +283,31 @@ def move(state: Battle, u: Unit, x: float, y: float, heading: float) -> dict:
 
 
 def interpenetration(state: Battle, u: Unit, sweep) -> None:
-    """l.638-642: passing through friends in open order or characters is free; any other friend
-    crossed disorders both units."""
-    if u.open_order:
-        return
+    """l.638-642: passing through friends in open order or characters is free, "dans tous les cas, une
+    seule des deux unités concernées pourra tirer"; any other friend crossed disorders both units, which
+    "ne peuvent plus tirer". Each crossing is logged with the turn's fire restriction it leaves
+    (``lasting`` ``crossing``, read by fire_play.can_fire; OR-GF117)."""
     for f in state.side_units(u.side):
-        if f.id == u.id or f.open_order or f.altitude == "flight" or u.altitude == "flight":
+        if f.id == u.id or f.altitude == "flight" or u.altitude == "flight":
             continue
-        if sweep.intersection(f.footprint()).area > 0.01:
-            u.set_disorder(True)
-            f.set_disorder(True)
-            emit(state, "disorder", f"{u.name} passes through {f.name}: both are disordered",
-                 f"{u.name} traverse {f.name} : les deux sont en désordre", side=u.side, ref="GF seed 003 l.638-642",
-                 unit=u.id, other=f.id)
+        if sweep.intersection(f.footprint()).area <= 0.01:
+            continue
+        if u.open_order or f.open_order:
+            lasting = [{"unit": v.id, "effect": "crossing", "kind": "free", "mover": u.id, "other": w.id,
+                        "from_turn": state.turn, "until_turn": state.turn, "ref": "GF seed 003 l.640"}
+                       for v, w in ((u, f), (f, u))]
+            emit(state, "crossing", f"{u.name} passes through {f.name}: only one of the two may fire this turn",
+                 f"{u.name} traverse {f.name} : une seule des deux pourra tirer ce tour", side=u.side,
+                 ref="GF seed 003 l.640", decision="OR-GF117", unit=u.id, other=f.id, lasting=lasting)
+            continue
+        u.set_disorder(True)
+        f.set_disorder(True)
+        lasting = [{"unit": v.id, "effect": "crossing", "kind": "disorder", "mover": u.id, "other": w.id,
+                    "from_turn": state.turn, "until_turn": state.turn, "ref": "GF seed 003 l.642"}
+                   for v, w in ((u, f), (f, u))]
+        emit(state, "disorder", f"{u.name} passes through {f.name}: both are disordered and cannot fire",
+             f"{u.name} traverse {f.name} : les deux sont en désordre et ne peuvent plus tirer", side=u.side,
+             ref="GF seed 003 l.638-642", unit=u.id, other=f.id, lasting=lasting)
 
 
 # --- the automatic phases ---------------------------------------------------------------------------------
@@ -302,8 +327,8 @@ def phase4_reveal(state: Battle) -> None:
     state.revealed = True
     fog.reveal_chargers(state)
     # units still hidden on movement bases keep their orders to their side (OR-GF103)
-    listing = {u.id: {"order": u.order, "target": u.target} for u in state.units.values()
-               if u.order is not None and u.base is None}
+    listing = {u.id: {"order": u.order, "target": u.target, **({"targets": list(u.fire_targets)} if u.fire_targets else {})}
+               for u in state.units.values() if u.order is not None and u.base is None}
     emit(state, "orders_revealed", "The orders are revealed", "Les ordres sont révélés",
          ref=rules().phase(4).ref, orders=listing)
     for u in [u for u in state.units.values() if u.order == "charger" and u.alive]:
@@ -330,7 +355,9 @@ FORMATION_NAMES = {"line": ("line", "ligne"), "column": ("column", "colonne"), "
 def phase6_orders_in_place(state: Battle) -> None:
     """Orders carried out on the spot at the start of phase 6: reform (clears disorder, the whole
     move, l.363-365, l.573), change formation from the centre (l.379-389, l.674-676), about turn
-    and quarter turn (l.367-377). The unit stays centred where it stands (OR-GF39); a change that
+    and quarter turn (l.367-377). A change into column or line and a turn cost the GF-D5 fraction
+    of the normal move (l.1414-1419): what is left may be moved in phase 6 (OR-GF111); open order
+    and reforming take the whole move (l.365, l.389). The unit stays centred where it stands (OR-GF39); a change that
     would leave the table or overlap another unit is not made (the order is lost, said in the log)."""
     for u in list(state.units.values()):
         if not u.alive or u.order is None or u.status != "ok" or fighters.in_combat(state, u):
@@ -343,7 +370,7 @@ def phase6_orders_in_place(state: Battle) -> None:
                  f"{u.name} : {play.flight.replace('_', ' ')}, de l'altitude {old} à {play.altitude_to}", side=u.side,
                  ref=play.ref, decision=play.decision, unit=u.id, altitude=u.altitude)
             continue
-        if play is None or play.move != "none" or play.id_is_wait():
+        if play is None or (play.move != "none" and not play.change_first) or play.id_is_wait():
             continue
         before = (u.formation, u.heading, u.disorder)
         if u.order == "reformer":
@@ -366,9 +393,19 @@ def phase6_orders_in_place(state: Battle) -> None:
             emit(state, "manoeuvre_blocked", f"{u.name} has no room for its manoeuvre: it stays as it was",
                  f"{u.name} n'a pas la place de manœuvrer : elle reste telle quelle", side=u.side, ref=play.ref,
                  decision="OR-GF39", unit=u.id)
+            u.moved = True  # the order is lost: nothing left to move either
             continue
-        u.moved = True
-        emit(state, "manoeuvre", text, text_fr, side=u.side, ref=play.ref, decision=play.decision, unit=u.id)
+        ruling = None
+        if play.change_first:
+            left, steps = moves.formation_change_left(u)
+            ruling = {"explanation": [s["text"] for s in steps], "citations": [s["ref"] for s in steps] + ["OR-GF111"]}
+            text += f"; {left:g} cm of its move left" if left > 0 else "; no move left"
+            text_fr += f" ; il lui reste {left:g} cm de mouvement" if left > 0 else " ; plus de mouvement"
+            u.moved = left <= 0
+        else:
+            u.moved = True
+        emit(state, "manoeuvre", text, text_fr, side=u.side, ref=play.ref, decision=play.decision, unit=u.id,
+             **({"ruling": ruling} if ruling else {}))
 
 
 def _overlaps(state: Battle, u: Unit) -> bool:

@@ -26,7 +26,8 @@ def order_json(u: Unit) -> dict | None:
     name = r.order_names.get(u.order)
     return {"id": u.order, "name": name.name_en if name else u.order,
             "name_fr": name.printed if name else u.order, "target": u.target,
-            "ref": r.order_play[u.order].ref if u.order in r.order_play else ""}
+            "ref": r.order_play[u.order].ref if u.order in r.order_play else "",
+            **({"targets": list(u.fire_targets)} if u.fire_targets else {})}
 
 
 def unit_json(state: Battle, u: Unit, side: str | None) -> dict:
@@ -152,7 +153,7 @@ def _options(state: Battle, side: str | None, legal) -> dict:
             if a.type == "move":
                 by_unit.setdefault(a.unit, []).append([a.x, a.y, a.heading])
         for u in turn.movers(state, side):
-            budget, direction, keep, steps = turn.move_budget(u)
+            budget, direction, keep, steps = turn.move_budget(u, state)
             out["units"].setdefault(u.id, {})["moves"] = {"max_cm": round(budget, 2), "direction": direction,
                                             "keep_heading": keep, "steps": steps, "penalties": [],
                                             "samples": by_unit.get(u.id, [])}
