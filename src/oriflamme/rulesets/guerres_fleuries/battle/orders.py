@@ -7,7 +7,7 @@ from __future__ import annotations
 from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
-from . import battle_orders, fighters, moves, odds
+from . import battle_orders, fighters, fog, moves, odds
 from .rules import rules
 from .state import Battle, Unit
 
@@ -154,7 +154,8 @@ def check_fire_targets(state: Battle, u: Unit, oid: str, targets: list, ref: str
         raise IllegalAction(f"orders: {u.name}'s targets must be different units (\"cibles différentes\")",
                             REF_TARGETS)
     for t in targets:
-        if t not in state.units or state.units[t].side == u.side:
+        if t not in state.units or state.units[t].side == u.side or fog.hidden_from(state.units[t], u.side):
+            # a unit hidden on a base or marching on a flank is unknown to the side (GF-K4, K5)
             raise IllegalAction(f"orders: {u.name} fires at enemy units (got {t!r})", ref)
 
 
