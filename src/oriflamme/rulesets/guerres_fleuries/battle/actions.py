@@ -137,6 +137,8 @@ def emit(state: Battle, kind: str, text: str, text_fr: str, *, side: str | None 
          private: str | None = None, **extra) -> dict:
     ev = {"n": len(state.log), "turn": state.turn, "phase": state.phase, "type": kind, "side": side,
           "text": text, "text_fr": text_fr, "ref": ref}
+    if private is None and extra.get("unit") in state.units and state.units[extra["unit"]].hidden:
+        private = state.units[extra["unit"]].side  # a unit hidden in a building (l.784, OR-GF83)
     if private is not None:
         ev["private"] = private
     ev.update(plain(extra))

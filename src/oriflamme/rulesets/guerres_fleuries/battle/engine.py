@@ -81,7 +81,8 @@ def casts(state: Battle, side: str) -> list[Action]:
     for c in casters(state, side):
         for spell in SPELLS:
             if spell == "blessure":
-                pool = sorted(state.enemies(side), key=lambda e: (abs(e.x - c.x) + abs(e.y - c.y), e.id))[:2]
+                pool = sorted((e for e in state.enemies(side) if not e.hidden),  # hidden in a building (l.784)
+                              key=lambda e: (abs(e.x - c.x) + abs(e.y - c.y), e.id))[:2]
             elif spell == "bonte_divine":
                 pool = [f for f in state.side_units(side) if f.kind == "character" and f.wounds]
             else:

@@ -20,7 +20,7 @@ from ..magic import data as magic_data
 from ..names import RefereeError
 from ..referee import adjudicate
 from ..referee.wound import _state, _worst
-from . import morale_play
+from . import crash_play, morale_play
 from .casualties import remove_figures, wound
 from .fighters import finish, in_combat, shape, unit
 
@@ -102,7 +102,9 @@ def _effects(state, caster, target, ruling, dice, ev) -> list[dict]:
             out.append(remove_figures(target, 1))
             ev["explanation"].append(f"« Blessure » on a simple warrior: one figure of {target.name or target.id} dies")
         else:
+            altitude = target.altitude
             out.append(wound(target, dice))
+            crash_play.note_fall(state, target, altitude, out[-1])  # killed in the air: it crashes (l.897)
             ev["explanation"].append(f"« Blessure » on {target.name or target.id}: one wound")
         ev["citations"].append(spell_ref)
     elif spell == "bonte_divine" and target.kind == "character" and target.wounds:

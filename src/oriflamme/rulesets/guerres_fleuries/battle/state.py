@@ -85,6 +85,10 @@ class Unit:
     moved: bool = False       # moved (or was placed) in this phase
     tested: bool = False      # took its command test this turn
     charge_half: bool = False  # made the first half of its charge (phase 4)
+    # --- buildings (battle/buildings_play.py, OR-GF80–83) ---------------------------------------
+    inside: str | None = None          # the building (terrain element id) the unit stands in
+    inside_points: list | None = None  # that building's outline: the unit's footprint while inside
+    hidden: bool = False               # unseen by the enemy in its building (l.784)
 
     # --- the footprint ----------------------------------------------------------------------
     @property
@@ -116,6 +120,9 @@ class Unit:
         return Pose(self.x, self.y, self.heading)
 
     def footprint(self):
+        if self.inside_points:  # a unit in a building fills it (OR-GF81)
+            from shapely.geometry import Polygon
+            return Polygon(self.inside_points)
         from oriflamme.geometry.tabletop import footprint
         return footprint(self.pose, self.width, self.depth)
 
@@ -177,6 +184,12 @@ class Battle:
     winner: str | None = None
     result: str = ""
     result_fr: str = ""
+    #: each building's state by terrain element id (battle/buildings_play.py): defence, damage, fire
+    buildings: dict[str, dict] = field(default_factory=dict)
+    #: dead monsters' bodies, impassable 4 × 4 cm squares (l.889, l.1003; battle/crash_play.py)
+    carcasses: list[dict] = field(default_factory=list)
+    #: flyers killed in the air this phase, to crash once the casualties are logged (battle/crash_play.py)
+    falling: list[dict] = field(default_factory=list)
 
     @property
     def battlefield(self):
@@ -201,7 +214,8 @@ class Battle:
                 "start_figures": dict(self.start_figures), "start_points": dict(self.start_points),
                 "units": [plain(asdict(u)) for u in self.units.values()], "log": copy.deepcopy(self.log),
                 "over": self.over, "winner": self.winner, "result": self.result, "result_fr": self.result_fr,
-                "rolls": self.dice.count}
+                "rolls": self.dice.count, "buildings": copy.deepcopy(self.buildings),
+                "carcasses": copy.deepcopy(self.carcasses), "falling": copy.deepcopy(self.falling)}
 
     @classmethod
     def from_json(cls, data: dict, scenario) -> "Battle":
@@ -217,6 +231,9 @@ class Battle:
         st.reacting = dict(data["reacting"])
         st.start_figures, st.start_points = dict(data["start_figures"]), dict(data["start_points"])
         st.log = copy.deepcopy(data["log"])
+        st.buildings = copy.deepcopy(data.get("buildings", {}))
+        st.carcasses = copy.deepcopy(data.get("carcasses", []))
+        st.falling = copy.deepcopy(data.get("falling", []))
         return st
 
     def clone(self) -> "Battle":
@@ -231,6 +248,9 @@ class Battle:
         new.reacting = dict(self.reacting)
         new.start_figures, new.start_points = dict(self.start_figures), dict(self.start_points)
         new.log = list(self.log)
+        new.buildings = copy.deepcopy(self.buildings)
+        new.carcasses = [dict(c) for c in self.carcasses]
+        new.falling = copy.deepcopy(self.falling)
         return new
 
 

@@ -15,7 +15,7 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import command, fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory
+from . import buildings_play, command, crash_play, fighters, fire_play, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory
 from .actions import emit, record
 from .charges import charge_move
 from .deploy import deploy_all, zones
@@ -101,8 +101,8 @@ def on_road_in_column(state: Battle, u: Unit) -> bool:
 def movers(state: Battle, side: str) -> list[Unit]:
     out = []
     for u in state.side_units(side):
-        if u.moved or u.status != "ok" or u.order is None or fighters.in_combat(state, u):
-            continue
+        if u.moved or u.status != "ok" or u.order is None or u.inside or fighters.in_combat(state, u):
+            continue  # a unit in a building leaves it only by breaking formation (l.788, OR-GF82)
         if u.kind == "character" and u.leads:
             continue  # he moves with the unit he controls (OR-GF41)
         play = rules().order_play.get(u.order)
@@ -119,6 +119,8 @@ def first_mover(state: Battle) -> str:
 def advance(state: Battle) -> None:
     """Run the automatic phases until a side must decide or the battle is over."""
     while not state.over:
+        crash_play.settle(state)       # flyers killed in the air crash; dead monsters' bodies (l.889, l.897)
+        buildings_play.detect(state)   # occupants found by an enemy against their building (l.784)
         p = state.phase
         if p == 0:
             pending = [s for s in SIDES if s not in state.done]
@@ -284,7 +286,8 @@ def phase4_reveal(state: Battle) -> None:
     """Orders revealed; each charger and its target test their morale (l.281-283, gf-combat's
     ``morale_play.test``); a charger still charging makes the first half of its charge."""
     state.revealed = True
-    listing = {u.id: {"order": u.order, "target": u.target} for u in state.units.values() if u.order is not None}
+    listing = {u.id: {"order": u.order, "target": u.target} for u in state.units.values()
+               if u.order is not None and not u.hidden}  # hidden in a building: its side's only (OR-GF83)
     emit(state, "orders_revealed", "The orders are revealed", "Les ordres sont révélés",
          ref=rules().phase(4).ref, orders=listing)
     for u in [u for u in state.units.values() if u.order == "charger" and u.alive]:
@@ -324,6 +327,9 @@ def phase6_orders_in_place(state: Battle) -> None:
                  f"{u.name} : {play.flight.replace('_', ' ')}, de l'altitude {old} à {play.altitude_to}", side=u.side,
                  ref=play.ref, decision=play.decision, unit=u.id, altitude=u.altitude)
             continue
+        if u.order == buildings_play.play().order:
+            buildings_play.carry_out(state, u)  # casser sa formation: in or out of a building (l.361, l.788)
+            continue
         if play is None or play.move != "none" or play.id_is_wait():
             continue
         before = (u.formation, u.heading, u.disorder)
@@ -340,7 +346,7 @@ def phase6_orders_in_place(state: Battle) -> None:
             text, text_fr = f"{u.name} turns {play.turn}°", f"{u.name} tourne de {play.turn}°"
         else:
             continue
-        if not moves.table_box().covers(u.footprint()) or _overlaps(state, u):
+        if not u.inside and (not moves.table_box().covers(u.footprint()) or _overlaps(state, u)):
             form, u.heading, dis = before
             u.set_formation(form)
             u.set_disorder(dis)
@@ -361,8 +367,8 @@ def _overlaps(state: Battle, u: Unit) -> bool:
 def phase7_automatic(state: Battle) -> None:
     """Red-marker units roll on the automatic movement table and obey (l.295-297, l.644-664)."""
     for u in list(state.units.values()):
-        if not u.alive or "red" not in u.markers or u.status != "ok" or fighters.in_combat(state, u):
-            continue
+        if not u.alive or "red" not in u.markers or u.status != "ok" or u.inside or fighters.in_combat(state, u):
+            continue  # in a building: it stays there (OR-GF82)
         table = {"troop": "troops", "creature": "creatures", "monster": "monsters"}[u.kind]
         d100 = state.dice.roll(100)
         ruling = referee.adjudicate({"kind": "automatic_movement", "table": table, "d100": d100})
@@ -410,6 +416,7 @@ def _copied(state: Battle, u: Unit, what: str) -> str:
 def phase8_fire(state: Battle) -> None:
     """Units ordered to fire shoot; casualties together, then morale (gf-combat's fire_play)."""
     record(state, fire_play.resolve(state, state.dice))
+    buildings_play.burn(state, state.dice)  # burning buildings: damage, the d100 of those inside (l.814, OR-GF85)
 
 
 def phase9_charges(state: Battle) -> None:
