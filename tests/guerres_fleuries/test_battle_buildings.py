@@ -229,3 +229,19 @@ def test_the_buildings_in_the_view_and_the_bundled_hamlet():
     vf = load_battlefield("valley-of-flowers")
     houses = [e for e in vf.elements if e.kind == "hameau"]
     assert {(e.material, e.floors) for e in houses} == {("batiment_en_bois", 1), ("batiment_en_pierre", 2)}
+
+
+def test_a_battlefield_names_a_building_s_material_and_floors_or_is_refused():
+    """l.808-809: a building is of stone or wood; other terrain has no material (OR-GF80)."""
+    from oriflamme.rulesets.guerres_fleuries.battle.battlefield import BattlefieldError, battlefield_from_json
+    doc = {"elements": [dict(HOUSE)]}
+    bf = battlefield_from_json(doc)
+    assert bf.to_json()["elements"][0]["material"] == "batiment_en_pierre"
+    assert battlefield_from_json(bf.to_json()).to_json() == bf.to_json()
+    for bad, says in ((dict(HOUSE, material="haie"), "not a building's material"),
+                      (dict(HOUSE, floors=0), "floors"),
+                      ({"id": "w", "kind": "bois", "material": "batiment_en_bois", "points": HOUSE["points"]},
+                       "only a building")):
+        with pytest.raises(BattlefieldError) as exc:
+            battlefield_from_json({"elements": [bad]})
+        assert says in str(exc.value)
