@@ -245,3 +245,63 @@ def test_a_battlefield_names_a_building_s_material_and_floors_or_is_refused():
         with pytest.raises(BattlefieldError) as exc:
             battlefield_from_json({"elements": [bad]})
         assert says in str(exc.value)
+
+
+def test_in_a_real_game_a_unit_goes_into_the_hamlet_and_the_enemy_loses_sight_of_it():
+    """The bundled battle (valley of flowers): side B sets its Old scaled guard 4 cm from the long house
+    (l.788 "à 5cm de celui-ci en début de tour"), orders it to break formation, and in phase 6 it is in:
+    side A's view and log no longer show it (l.784, OR-GF83); the record replays to the same state."""
+    from oriflamme.core.record import replay
+    from guerres_fleuries.battle_engine_kit import act, game
+
+    for seed in ("buildings-1", "buildings-2", "buildings-3", "buildings-4", "buildings-5"):
+        g = game(seed)
+        act(g, type="end_phase", side="A")
+        act(g, type="place", side="B", unit="B3", x=100, y=27.5, heading=180)
+        act(g, type="end_phase", side="B")
+        while g.state.phase == 2:
+            act(g, **g.ruleset.legal_actions(g.state)[0].to_json())
+        if "red" not in g.state.units["B3"].markers:
+            break
+    st = g.state
+    assert st.phase == 3 and "red" not in st.units["B3"].markers
+    while st.acting == "A":
+        act(g, **[a for a in g.ruleset.legal_actions(st) if a.type == "orders"][0].to_json())
+    opts = g.ruleset.options(st, "B")
+    casser = next(o for o in opts["units"]["B3"]["orders"] if o["id"] == "casser")
+    assert "hamlet" in casser["targets"]  # (and the stone house, 5 cm away)
+    act(g, type="orders", side="B", orders={"B3": {"order": "casser", "target": "hamlet"}})
+    while st.phase < 6 and not g.outcome().over:
+        act(g, **g.ruleset.legal_actions(st)[0].to_json())
+    b3 = st.units["B3"]
+    assert b3.inside == "hamlet" and b3.hidden and b3.disorder
+    seen_by_a = {u["id"] for u in g.ruleset.view(st, "A")["units"]}
+    assert "B3" not in seen_by_a and "B3" in {u["id"] for u in g.ruleset.view(st, "B")["units"]}
+    n = len(st.log)
+    while (st.turn, st.phase) < (2, 4):  # turn 2: command tests, orders, their reveal: B3's are B's only
+        legal = g.ruleset.legal_actions(st)
+        act(g, **(legal[-1] if legal[-1].type == "end_phase" else legal[0]).to_json())
+    assert b3.hidden  # no enemy came against the house
+    later = [e for e in st.log[n:] if e.get("unit") == "B3"]
+    assert later and all(e.get("private") == "B" for e in later)  # its command test, its orders' reveal
+    assert all(e.get("unit") != "B3" for e in g.ruleset.visible_events(st, "A", n))
+    assert "B3" not in str(next(e for e in st.log[n:] if e["type"] == "orders_revealed")["orders"])
+    again, _ = replay(g.record(reveal=True))  # raises when the events or the digest differ
+    assert again.state.to_json() == st.to_json()
+
+
+def test_an_enemy_may_walk_up_to_a_house_whose_occupants_it_cannot_see_and_finds_them():
+    """l.784: hidden "jusqu'à ce qu'elles […] soient détectées par un ennemi qui est contre […] le bâtiment":
+    the 5 cm kept from an enemy (l.590) is not kept from one the mover cannot see (OR-GF83)."""
+    a = near_house()
+    e = troop("e", "B", x=85, y=30, heading=180.0, figures=10, frontage=5, ranks=2)
+    st = battle(a, e, phase=6, elements=[HOUSE])
+    inside(st, a)
+    moves.check_destination(st, e, 85, 47.9, 180.0, budget=30, direction="forward")  # against the north wall
+    moves.apply_move(e, 85, 47.9, 180.0)
+    buildings_play.detect(st)
+    assert not a.hidden
+    e.x, e.y = 85, 30
+    with pytest.raises(IllegalAction) as exc:  # seen now: the 5 cm again (its front edge 4 cm from the house)
+        moves.check_destination(st, e, 85, 44, 180.0, budget=30, direction="forward")
+    assert "l.590" in exc.value.ref

@@ -29,7 +29,7 @@ def _play(seed: int):
     return r, st
 
 
-@pytest.mark.parametrize("seed", [4, 13])  # seeds whose random game has melee, morale and casualties
+@pytest.mark.parametrize("seed", [3, 13])
 def test_every_combat_event_is_explained_and_cited(seed):
     r, st = _play(seed)
     assert r.outcome(st).over

@@ -163,6 +163,8 @@ def check_destination(state: Battle, unit: Unit, x: float, y: float, heading: fl
     enemies = [o for o in enemies if (o.altitude == "flight") == high]
     friends = [o for o in friends if (o.altitude == "flight") == high]
     for o in enemies:
+        if o.hidden:
+            continue  # unseen in its building (l.784): the building stops the mover, who finds it there (OR-GF83)
         ofp = o.footprint()
         if o.id == allow_contact_with:
             if fp.intersection(ofp).area > 0.01:
