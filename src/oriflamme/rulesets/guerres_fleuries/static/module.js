@@ -218,10 +218,11 @@ export async function mount(containers, core, view) {
     for (const b of T.buildings || []) {
       const t = (T.terrain || []).find((x) => x.id === b.id);
       if (!t) continue;
-      const [cx, cy] = centroid(t.points);
+      const [cx] = centroid(t.points);
+      const top = Math.min(...t.points.map((p) => +p[1]));   // written above the roof: an occupant covers the building
       const dmg = b.defence != null ? ` ${b.damage}/${b.defence}` : "";
-      const label = `${b.floors}${L("F", "É")}${dmg}${b.burning ? " 🔥" : ""}${b.destroyed ? " ✝" : ""}`;
-      root.appendChild(svg("text", { x: cx, y: cy + 2.6, "font-size": 1.8, "text-anchor": "middle", fill: b.burning ? "#b03a2e" : "#3b2d20",
+      const label = `${b.floors}${L("F", "É")}${dmg}${b.burning ? " " + L("burning", "en feu") : ""}${b.destroyed ? " " + L("ruins", "ruines") : ""}`;
+      root.appendChild(svg("text", { x: cx, y: top - 0.7, "font-size": 1.8, "text-anchor": "middle", fill: b.burning ? "#b03a2e" : "#3b2d20",
         "data-testid": "gf-building", "data-id": b.id },
         svg("title", {}, L(`${b.material_name}, ${b.floors} floor(s), defence ${b.defence_dice}${dmg ? ", damage" + dmg : ""} — ${b.ref}`,
           `${b.material_name_fr}, ${b.floors} étage(s), défense ${b.defence_dice}${dmg ? ", dégâts" + dmg : ""} — ${b.ref}`)), label));
@@ -401,8 +402,11 @@ export async function mount(containers, core, view) {
     return g;
   }
   const chitText = (o) => String((fr() ? o.short_fr || o.short : o.short) || nameOf(o) || o.id || "").slice(0, 3).toUpperCase();
-  const DIRECTIONS = { left: ["left", "gauche"], right: ["right", "droite"] };
-  const targetName = (id) => { const t = unitOf(id); return t ? t.name : DIRECTIONS[id] ? L(...DIRECTIONS[id]) : id; };
+  const DIRECTIONS = { left: ["left", "gauche"], right: ["right", "droite"], out: ["out of the building", "hors du bâtiment"] };
+  // a target is a unit, a direction, or (casser sa formation) a building of the table
+  const buildingOf = (id) => ((v().table || {}).terrain || []).find((x) => x.id === id);
+  const targetName = (id) => { const t = unitOf(id); if (t) return t.name; if (DIRECTIONS[id]) return L(...DIRECTIONS[id]);
+    const b = buildingOf(id); return b ? nameOf(b) : id; };
 
   // arcs (OR-GF20, gf-geom's tabletop.arc_of): the footprint's two diagonals, extended, cut the
   // plane into the front, right, rear and left arcs; the front arc is shaded
