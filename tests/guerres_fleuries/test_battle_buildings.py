@@ -305,3 +305,34 @@ def test_an_enemy_may_walk_up_to_a_house_whose_occupants_it_cannot_see_and_finds
     with pytest.raises(IllegalAction) as exc:  # seen now: the 5 cm again (its front edge 4 cm from the house)
         moves.check_destination(st, e, 85, 44, 180.0, budget=30, direction="forward")
     assert "l.590" in exc.value.ref
+
+
+def test_in_random_games_a_hidden_unit_never_shows_in_the_enemy_s_view_or_log():
+    """OR-GF83 as an invariant over a random battle in which a unit goes into the hamlet (seed 13: side B's
+    Old scaled guard goes in in turn 7): after every action, no hidden unit is in the other side's or a
+    spectator's view, and no event the other side may see since it went in names it."""
+    import random
+
+    from oriflamme.core.dice import Dice
+    from oriflamme.rulesets.guerres_fleuries.ruleset import GuerresFleuries
+
+    r = GuerresFleuries()
+    st = r.setup(r.load_scenario(r.scenario_ids()[0]), Dice(13))
+    rng = random.Random(13)
+    hid_at: dict[str, int] = {}
+    seen_hidden = False
+    while r.to_act(st) is not None and st.turn <= 9:
+        r.apply(st, rng.choice(r.legal_actions(st, r.to_act(st))))
+        for u in st.units.values():
+            if u.hidden:
+                seen_hidden = True
+                if u.id not in hid_at:  # from its (public) entry on
+                    hid_at[u.id] = max(i for i, e in enumerate(st.log)
+                                       if e["type"] == "enter_building" and e.get("unit") == u.id)
+                other = st.other(u.side)
+                for who in (other, None):
+                    assert u.id not in {x["id"] for x in r.view(st, who)["units"]}
+                    assert all(e.get("unit") != u.id for e in r.visible_events(st, who, hid_at[u.id] + 1))
+            else:
+                hid_at.pop(u.id, None)
+    assert seen_hidden
