@@ -536,3 +536,28 @@ def test_a_battle_with_a_saved_army(page: Page, gf_server):
     expect(page.get_by_test_id("gf-svg")).to_be_visible()
     names = [u["name"] for u in page.evaluate("window.oriflamme.state.view.units") if u["side"] == "A"]
     assert "My chosen jaguars" in names
+
+
+def test_buildings_their_occupants_and_a_dead_monster_s_body(page: Page, gf_server, artifacts):
+    """The table's buildings (floors, damage, fire: GF seed 003 l.800-816), a unit in its building drawn
+    over it, dashed while hidden (l.784, OR-GF83: only its own side's view holds it), a body (l.889)."""
+    v = fx.view()
+    v["mode"] = "online"; v["seat"] = "A"
+    hamlet = next(t for t in v["table"]["terrain"] if t["id"] == "t4")
+    v["table"]["buildings"] = [{"id": "t4", "material": "batiment_en_bois", "material_name": "wooden building",
+                                "material_name_fr": "Bâtiment en bois", "floors": 1, "capacity": 28, "defence_dice": "4d4",
+                                "defence": 10, "damage": 3, "burning": True, "destroyed": False, "flammable": True,
+                                "ref": "GF seed 003 l.800-810"}]
+    v["table"]["carcasses"] = [{"unit": "b3", "name": "Stegadon", "x": 40, "y": 20, "ref": "GF seed 003 l.889, l.1003",
+                                "points": [[38, 18], [42, 18], [42, 22], [38, 22]]}]
+    a2 = next(u for u in v["units"] if u["id"] == "a2")
+    a2.update(inside="t4", hidden=True, corners=hamlet["points"], x=88, y=60.5)
+    open_fixture(page, gf_server, v)
+    label = page.locator("[data-testid=gf-building][data-id=t4]")
+    expect(label).to_contain_text("3/10")
+    assert "4d4" in label.locator("title").text_content()
+    inside = page.locator("[data-testid=gf-unit-a2] [data-testid=gf-inside]")
+    expect(inside).to_have_count(1)
+    assert inside.get_attribute("stroke-dasharray") and "l.784" in inside.locator("title").text_content()
+    expect(page.get_by_test_id("gf-carcass")).to_have_count(1)
+    page.screenshot(path=str(artifacts / "gf-buildings.png"))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from .rows import Row, document, load
+from .rows import DataError, Row, document, load, one
 
 FILE = "buildings.toml"
 
@@ -47,10 +47,32 @@ class Fire(Row):
     text_en: str
 
 
+class BuildingKind(Row):
+    """A terrain kind that is a building, and the material and floors its elements have by default."""
+    kind: str
+    material: str
+    floors: int = Field(ge=1)
+
+
+class Play(Row):
+    """How units enter, hold and leave buildings on the table (battle/buildings_play.py)."""
+    enter_within_cm: float
+    order: str
+    leave_target: str
+    units_per_building: int
+    inside_orders: list[str]
+    inside_cover: str
+    ranks_per_floor: int
+    who: list[str]
+    printed: str
+
+
 class Buildings(BaseModel):
     structures: dict[str, Structure]
     damage: dict[str, Damage]
     fire: Fire
+    kinds: dict[str, BuildingKind]
+    play: Play
 
 
 @lru_cache(maxsize=1)
@@ -58,4 +80,14 @@ def data() -> Buildings:
     doc = document(FILE)
     return Buildings(structures={s.id: s for s in load(Structure, FILE, "structure")},
                      damage={d.id: d for d in load(Damage, FILE, "damage")},
-                     fire=load(Fire, FILE, "fire", {"fire": [doc.get("fire")]})[0])
+                     fire=load(Fire, FILE, "fire", {"fire": [doc.get("fire")]})[0],
+                     kinds=_kinds(), play=one(Play, FILE, "play"))
+
+
+def _kinds() -> dict[str, BuildingKind]:
+    rows = load(BuildingKind, FILE, "building_kind")
+    ids = {s["id"] for s in document(FILE)["structure"]}
+    for r in rows:
+        if r.material not in ids:
+            raise DataError(f"guerres_fleuries/data/{FILE}: [[building_kind]] {r.kind}: unknown material {r.material!r}")
+    return {r.kind: r for r in rows}

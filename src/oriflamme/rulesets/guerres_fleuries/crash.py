@@ -42,15 +42,23 @@ class RiderRisk(Row):
     wounded_at_most_pct: int
 
 
+class Carcass(Row):
+    width_cm: float
+    depth_cm: float
+    kinds: list[str]
+
+
 class Crash(BaseModel):
     wounded: Wounded
     killed: Killed
     structure_damage: dict[str, StructureDamage]
     rider_risk: dict[str, RiderRisk]
+    carcass: Carcass
 
 
 @lru_cache(maxsize=1)
 def crash() -> Crash:
     return Crash(wounded=one(Wounded, FILE, "wounded"), killed=one(Killed, FILE, "killed"),
                  structure_damage={r.id: r for r in load(StructureDamage, FILE, "structure_damage")},
-                 rider_risk={r.id: r for r in load(RiderRisk, FILE, "rider_risk")})
+                 rider_risk={r.id: r for r in load(RiderRisk, FILE, "rider_risk")},
+                 carcass=one(Carcass, FILE, "carcass"))

@@ -187,13 +187,12 @@ def emit(state: Battle, kind: str, text: str, text_fr: str, *, side: str | None 
     ev = {"n": len(state.log), "turn": state.turn, "phase": state.phase, "type": kind, "side": side,
           "text": text, "text_fr": text_fr, "ref": ref}
     if private is None:
-        # an event about a unit the enemy cannot see (on a movement base, marching on a flank) is
-        # its side's alone (GF-K4, GF-K5; OR-GF103)
-        # its side's alone (GF-K4, GF-K5; OR-GF103) — and so is one naming a unit of a side still
-        # writing its plan in an encounter's deployment (a brigade formed there, OR-GF100)
+        # an event about a unit the enemy cannot see (on a movement base, marching on a flank, hidden
+        # in a building) is its side's alone (GF-K4, GF-K5; OR-GF103; l.784, OR-GF83) — and so is one
+        # naming a unit of a side still writing its plan in an encounter's deployment (OR-GF100)
         for uid in (extra.get("unit"), extra.get("character"), *(extra.get("units") or ())):
             u = state.units.get(uid) if isinstance(uid, str) else None
-            if u is not None and (u.base is not None or u.status == "flank"
+            if u is not None and (u.base is not None or u.status == "flank" or u.hidden
                                   or (state.fog and state.turn == 0 and state.phase == 0
                                       and u.side not in state.done)):
                 private = u.side

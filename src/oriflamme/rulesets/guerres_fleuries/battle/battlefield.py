@@ -75,7 +75,7 @@ def battlefield_from_json(doc, where: str = "battlefield") -> Battlefield:
         here = f"{where}: elements[{i}]"
         if not isinstance(item, dict):
             raise BattlefieldError(f"{here}: must be an object with id, kind, name and points")
-        extra = sorted(set(item) - {"id", "kind", "name", "name_fr", "points"})
+        extra = sorted(set(item) - {"id", "kind", "name", "name_fr", "points", "material", "floors"})
         if extra:
             raise BattlefieldError(f"{here}: unknown field {extra[0]!r}")
         eid = item.get("id")
@@ -117,8 +117,34 @@ def battlefield_from_json(doc, where: str = "battlefield") -> Battlefield:
         if not outline.covers(geom):
             raise BattlefieldError(f"{here}.points: the element leaves the table")
         shapely.prepare(geom)
-        elements.append(TerrainElement(eid, kid, item.get("name", ""), geom, item.get("name_fr", "")))
+        material, floors = _building_fields(item, kid, here)
+        elements.append(TerrainElement(eid, kid, item.get("name", ""), geom, item.get("name_fr", ""), material, floors))
     return Battlefield(width, height, tuple(elements), doc.get("name", ""), doc.get("name_fr", ""))
+
+
+def _building_fields(item: dict, kid: str, here: str) -> tuple[str, int]:
+    """A building's material (a structure of data/buildings.toml) and floors as the document gives
+    them (checked); ("", 0) when it gives neither: the kind's defaults (``[[building_kind]]``,
+    OR-GF80) apply. Other kinds take neither."""
+    from .. import buildings
+    data = buildings.data()
+    row = data.kinds.get(kid)
+    if row is None:
+        for key in ("material", "floors"):
+            if key in item:
+                raise BattlefieldError(f"{here}.{key}: only a building ({', '.join(sorted(data.kinds))}) has a {key}")
+        return "", 0
+    if "material" not in item and "floors" not in item:
+        return "", 0  # the kind's defaults, read where the building is played (buildings_play.material)
+    material = item.get("material", row.material)
+    if material not in data.structures or material.startswith(("mur", "haie", "cloture", "toit")):
+        known = [s for s in data.structures if s.startswith("batiment")]
+        raise BattlefieldError(f"{here}.material: {material!r} is not a building's material; known: {', '.join(known)} "
+                               f"(GF seed 003 l.808-809)")
+    floors = item.get("floors", row.floors)
+    if isinstance(floors, bool) or not isinstance(floors, int) or not 1 <= floors <= 10:
+        raise BattlefieldError(f"{here}.floors: a whole number of floors from 1 to 10, not {floors!r}")
+    return material, floors
 
 
 def battlefield_from_text(text: str, where: str = "battlefield") -> Battlefield:

@@ -14,7 +14,7 @@ from .. import crash as crash_data
 from .. import magic as magic_data
 from ..referee import adjudicate
 from ..wounds import SERIOUS
-from . import combat_data
+from . import combat_data, crash_play
 from .fighters import FLIGHT, alive, depth, mark, pose, ranks_for, set_pose, unit, width
 
 #: the wound table of each being (data/wounds.toml TABLES); a creature without its own table reads
@@ -170,5 +170,7 @@ class Ledger:
             for _ in range(n):
                 if not alive(u):
                     break
+                altitude = u.altitude
                 events.append(wound(u, dice))
+                crash_play.note_fall(state, u, altitude, events[-1])  # killed in the air: it crashes (l.897)
         return events

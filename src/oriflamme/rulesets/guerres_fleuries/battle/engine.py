@@ -102,7 +102,9 @@ def casts(state: Battle, side: str) -> list[Action]:
         if spells_mod.silenced(state, c):
             continue
         fp = c.footprint()
-        near = sorted(state.units.values(), key=lambda e: (tt.nearest_distance(fp, e.footprint()), e.id))
+        # a unit the side cannot see (a movement base, a flank march, a building, l.784) is no target
+        near = sorted((e for e in state.units.values() if not fog.unseen(state, e, side)),
+                      key=lambda e: (tt.nearest_distance(fp, e.footprint()), e.id))
         for spell in SPELLS:
             if c.spells and spell not in c.spells:
                 continue

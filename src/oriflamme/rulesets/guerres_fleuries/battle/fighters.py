@@ -63,7 +63,11 @@ def depth(u) -> float:
 
 
 def shape(u) -> BaseGeometry:
-    """The unit's footprint on the table (tabletop.footprint)."""
+    """The unit's footprint on the table (tabletop.footprint); a unit in a building fills it (OR-GF81)."""
+    inside = getattr(u, "inside_points", None)
+    if inside:
+        from shapely.geometry import Polygon
+        return Polygon(inside)
     return tabletop.footprint(pose(u), width(u), depth(u))
 
 
@@ -127,7 +131,9 @@ def in_woods(state, u) -> bool:
 def sight_obstacles(state, *ends) -> list:
     """The obstacles between units: the terrain's and every other unit's footprint (OR-GF23)."""
     skip = {e.id for e in ends}
-    out = list(battlefield(state).obstacles())
+    # the building a shooter or a target stands in does not hide it from the other (l.790)
+    rooms = {getattr(e, "inside", None) for e in ends} - {None}
+    out = [o for o in battlefield(state).obstacles() if o.id not in rooms]
     for v in units(state):
         if v.id not in skip and alive(v) and v.altitude is None:
             out.append(unit_obstacle(f"unit:{v.id}", shape(v), v.name or v.id))

@@ -54,6 +54,9 @@ def firing_figures(state, u, t=None) -> tuple[int, list[str]]:
     """The figures that fire: the front-rank files that see the target (procedure step 1, l.844: "seules
     les figurines ayant la visibilité peuvent tirer"; a line of sight from each file's place on the front
     edge) × the weapon's firing ranks (GF-E8; the first rank only from woods, l.726)."""
+    if getattr(u, "inside", None):
+        from . import buildings_play  # through a wall, one rank a floor (l.790, OR-GF84)
+        return buildings_play.firing_figures(state, u, t)
     used, why = firing_ranks(state, u)
     front = min(u.frontage, u.figures)
     files, steps = front, []
@@ -127,6 +130,9 @@ def eligibility(state, u, t) -> dict:
         reasons.append(f"{t.name or t.id} is behind an invisible shield that stops every missile "
                        f"(until turn {shield['until_turn']})")
         cites.append(shield["ref"])
+    if getattr(t, "hidden", False):
+        reasons.append(f"{t.name or t.id} is hidden in a building: it is not seen")
+        cites += ["GF seed 003 l.784", "OR-GF83"]
         return out
     if _protected(state, t):
         reasons.append(f"{t.name or t.id} directly controls a unit: the enemy cannot target him")
@@ -135,7 +141,7 @@ def eligibility(state, u, t) -> dict:
     fa = combat_data.data().fire_arc
     reach = max_range(u) + 60.0
     arc = tabletop.sector(pose(u), width(u), depth(u), reach, fa.half_angle_deg)
-    in_arc = arc.intersects(shape(t))
+    in_arc = arc.intersects(shape(t)) or bool(getattr(u, "inside", None))  # from a building: through any wall (OR-GF84)
     out["in_arc"] = in_arc
     if not in_arc:
         reasons.append(f"{t.name or t.id} is outside the {fa.half_angle_deg:g}° fire arc")
@@ -302,6 +308,9 @@ def resolve(state, dice) -> list[dict]:
             events.append({"type": "fire", "unit": u.id, "side": u.side, "target": None,
                            "explanation": csteps, "citations": ccites})
             continue
+        if getattr(u, "hidden", False):  # firing gives it away (l.784)
+            from . import buildings_play
+            buildings_play.reveal(state, u, "it fires", "elle tire")
         count = len(plan["volleys"])
         for i, v in enumerate(plan["volleys"], 1):
             t = unit(state, v["target"])

@@ -83,8 +83,8 @@ def active(state: Battle) -> bool:
 
 def hidden_from(u: Unit, side: str | None) -> bool:
     """Whether ``side`` (None: a spectator) may not see ``u``: on a movement base or marching on a
-    flank, to anyone but its own side."""
-    return (u.base is not None or u.status == "flank") and u.side != side
+    flank, or hidden in a building (l.784, OR-GF83: ``Unit.hidden``), to anyone but its own side."""
+    return (u.base is not None or u.status == "flank" or u.hidden) and u.side != side
 
 
 def unseen(state: Battle, u: Unit, side: str | None) -> bool:

@@ -93,7 +93,7 @@ def situation(state, a, b) -> tuple[dict, list[str]]:
 
     if a.charging or "pursuing" in a.markers:
         add("charging", f"{a.name or a.id} charged, counter-charged or pursues into this combat")
-    where = arc(b, a)
+    where = "front" if getattr(b, "inside", None) else arc(b, a)  # a building has no flank (OR-GF82)
     if where in FLANKS:
         add("flank", f"{a.name or a.id} is in {b.name or b.id}'s {where} flank sector")
     elif where == "rear":
@@ -105,7 +105,10 @@ def situation(state, a, b) -> tuple[dict, list[str]]:
             add("character_controls", f"{ch.name or ch.id} directly controls {a.name or a.id} (FM {ch.FM})")
     if b.disorder and b.kind != "character":
         add("enemy_disordered", f"{b.name or b.id} is disordered")
-    cov = cover_of(state, b, a)
+    # l.792: the units attacking a building have no cover against its occupants' blows
+    cov = None if getattr(a, "inside", None) and not getattr(b, "inside", None) else cover_of(state, b, a)
+    if getattr(a, "inside", None) and not getattr(b, "inside", None):
+        why.append(f"{b.name or b.id} attacks a building: no cover (GF seed 003 l.792)")
     if cov:
         add(f"{cov[0]}_cover", f"{b.name or b.id} is in {cov[0]} cover ({cov[1]})")
     if b.shields:
@@ -143,7 +146,7 @@ def on_contact(state, attacker_id: str, target_id: str, dice) -> list[dict]:
     character's attack; a creature or monster only from the rear; a character never (l.983, GF-H6) —
     and the target tests its morale at once (l.933, l.983)."""
     a, b = unit(state, attacker_id), unit(state, target_id)
-    where = arc(b, a)
+    where = "front" if getattr(b, "inside", None) else arc(b, a)  # a building has no flank (OR-GF82)
     if where == "front" or b.kind == "character" or a.kind == "character":
         return []
     if b.kind in ("creature", "monster") and where != "rear":
@@ -274,6 +277,12 @@ def recoil(state, loser, winner, lost: int) -> dict:
     the other side); the winner follows to stay in base contact unless it fights another enemy."""
     cm = combat_data.data().recoil.cm_per_figure * lost
     away = tabletop.toward(tabletop.Pose(winner.x, winner.y), loser.x, loser.y)
+    if getattr(loser, "inside", None):
+        # l.788: a recoil takes the occupants out, disordered; the attacker stays at the wall (OR-GF82)
+        from . import buildings_play
+        step = buildings_play.leave(state, loser, away, "recoil", quiet=True)
+        return {"type": "recoil", "unit": loser.id, "side": loser.side, "cm": cm,
+                "explanation": [step], "citations": ["GF seed 003 l.788, l.792", "OR-GF82"]}
     dx, dy = tabletop.direction(away)
     set_pose(loser, tabletop.Pose(loser.x + dx * cm, loser.y + dy * cm, loser.heading))
     follows = not any(touching(winner, v) for v in units(state)

@@ -275,6 +275,10 @@ def flee(state, u, column: str, source) -> tuple[list[str], list[str]]:
     driven off the table, lost (l.946, l.1094)."""
     from . import moves
     away = _away_heading(state, u, source)
+    left = []
+    if getattr(u, "inside", None):  # l.788: a retreat or a rout takes the unit out of its building
+        from . import buildings_play
+        left = [buildings_play.leave(state, u, away, "flee", quiet=True)]
     budget, _ = moves.allowance(u, column)
     start = (round(u.x, 2), round(u.y, 2))
     if column == "retraite":
@@ -287,8 +291,8 @@ def flee(state, u, column: str, source) -> tuple[list[str], list[str]]:
     x, y, h, dist = moves.farthest_straight(state, u, budget, direction)
     beyond = _probe(u, full)
     set_pose(u, tabletop.Pose(x, y, h))
-    steps = [f"{u.name or u.id} {'retreats' if column == 'retraite' else 'routs'} {dist:.1f} of {budget:g} cm "
-             f"({column}) from {start} to ({u.x:.1f}, {u.y:.1f})"]
+    steps = left + [f"{u.name or u.id} {'retreats' if column == 'retraite' else 'routs'} {dist:.1f} of {budget:g} cm "
+                    f"({column}) from {start} to ({u.x:.1f}, {u.y:.1f})"]
     cites = [MOVE_REF[column], "GF-D4"]
     if dist < budget - 0.5 and off_table(state, beyond):
         u.status = "lost"

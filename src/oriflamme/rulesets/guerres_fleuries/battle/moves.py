@@ -166,6 +166,9 @@ def check_destination(state: Battle, unit: Unit, x: float, y: float, heading: fl
             raise IllegalAction(f"{unit.name} moves {what}: its path must stay within {d.wheel_deg:g}° of its "
                                 f"{'front' if direction == 'forward' else 'rear'} (it is {off:.0f}° off)",
                                 REF_NORMAL if direction == "forward" else "GF seed 003 l.618-620")
+    if unit.altitude != "flight":
+        _bodies_and_buildings(state, unit, footprint_at(unit, x, y, heading),
+                              tt.swept(unit.pose, tt.Pose(x, y, heading), unit.width, unit.depth))
     penalty, terrain_steps = terrain_penalty(state, unit, x, y, heading, budget)
     total = path + wheel + penalty
     steps.append(f"path {path:.1f} cm + wheel {wheel:.1f} cm + terrain {penalty:.1f} cm = {total:.1f} cm "
@@ -184,6 +187,8 @@ def check_destination(state: Battle, unit: Unit, x: float, y: float, heading: fl
     enemies = [o for o in enemies if (o.altitude == "flight") == high]
     friends = [o for o in friends if (o.altitude == "flight") == high]
     for o in enemies:
+        if o.hidden:
+            continue  # unseen in its building (l.784): the building stops the mover, who finds it there (OR-GF83)
         ofp = o.footprint()
         if o.id == allow_contact_with:
             if fp.intersection(ofp).area > 0.01:
@@ -202,6 +207,25 @@ def check_destination(state: Battle, unit: Unit, x: float, y: float, heading: fl
     return {"path_cm": round(path, 2), "wheel_cm": round(wheel, 2), "terrain_cm": round(penalty, 2),
             "cost_cm": round(total, 2), "allowance_cm": round(budget, 2), "steps": steps,
             "terrain": terrain_steps}
+
+
+def _bodies_and_buildings(state: Battle, unit: Unit, fp, sweep) -> None:
+    """A dead monster's body is impassable (l.889, l.1003; OR-GF87); a unit goes into a standing
+    building only by breaking its formation (l.788; OR-GF88), so a move may not end in one it was
+    not already in."""
+    from . import buildings_play, crash_play
+    body = crash_play.carcass_in_the_way(state, sweep)
+    if body is not None:
+        raise IllegalAction(f"{unit.name} cannot pass the body of {body['name']}: an impassable obstacle",
+                            crash_play.REF_CARCASS + "; OR-GF87")
+    if unit.altitude is not None:
+        return  # in the air: over the roofs
+    start = unit.footprint()
+    for el in buildings_play.elements(state):
+        if buildings_play.standing(state, el.id) and fp.intersection(el.geometry).area > 0.01 \
+                and start.intersection(el.geometry).area <= 0.01:
+            raise IllegalAction(f"{unit.name} would go into {el.name or el.id}: a unit enters a building only with "
+                                "the order 'casser sa formation', from within 5 cm", "GF seed 003 l.788; OR-GF88")
 
 
 def samples(state: Battle, unit: Unit, budget: float, direction: str, keep_heading: bool) -> list[list[float]]:

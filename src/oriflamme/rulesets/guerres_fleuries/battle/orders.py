@@ -7,7 +7,7 @@ from __future__ import annotations
 from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
-from . import battle_orders, fighters, fog, moves, odds
+from . import battle_orders, buildings_play, fighters, fog, moves, odds
 from .rules import rules
 from .state import Battle, Unit
 
@@ -35,6 +35,8 @@ def charge_targets(state: Battle, u: Unit) -> list[tuple[str, float]]:
     fp = u.footprint()
     out = []
     for e in state.enemies(u.side):
+        if e.hidden:
+            continue  # hidden in a building: not seen (l.784)
         efp = e.footprint()
         dist = tt.nearest_distance(fp, efp)
         if e.altitude == "flight" and u.altitude != "flight":
@@ -58,7 +60,13 @@ def options(state: Battle, u: Unit) -> list[dict]:
             continue
         if u.kind == "character" and oid not in CHARACTER_ORDERS():
             continue
+        if u.inside and oid not in buildings_play.play().inside_orders:
+            continue  # in a building: wait, reform, fire or come out (l.792, OR-GF82)
         targets = None
+        if oid == buildings_play.play().order:
+            targets = buildings_play.targets(state, u)
+            if not targets:
+                continue
         if oid == "doubler" and not (u.formation == "column" and nearest_enemy_cm(state, u) > r.distances.double_min_enemy_cm):
             continue
         if oid == "reformer" and not u.disorder:
@@ -81,6 +89,8 @@ def options(state: Battle, u: Unit) -> list[dict]:
                 continue
         if oid == "quart_de_tour":
             targets = ["left", "right"]
+        if oid == "reformer" and u.inside and not u.disorder:
+            continue
         name = r.order_names[oid]
         out.append({"id": oid, "name": name.name_en, "name_fr": name.printed, "needs_target": play.needs_target
                     or oid == "quart_de_tour", "targets": targets, "ref": play.ref})
@@ -113,6 +123,14 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
             raise IllegalAction(f"orders: {u.name} receives no order this turn (moved in phase 1, red marker, "
                                 f"in combat, routing or retreating)", REF_WHO)
         allowed = {o["id"]: o for o in options(state, u)}
+        if u.inside and oid not in buildings_play.play().inside_orders:
+            raise IllegalAction(f"orders: {u.name} is in a building: it may only be ordered to "
+                                f"{', '.join(buildings_play.play().inside_orders)} (it cannot take the initiative "
+                                "of a combat)", "GF seed 003 l.788, l.792; OR-GF82")
+        if oid == buildings_play.play().order:
+            err = buildings_play.refusal(state, u, target)
+            if err is not None:
+                raise err
         if oid not in allowed and battle_orders.refusal(state, u, oid) is not None:
             raise battle_orders.refusal(state, u, oid)
         if oid not in allowed:
@@ -188,7 +206,7 @@ def typical_sets(state: Battle, side: str) -> list[dict[str, tuple[str, str | No
 
     sets = []
     for prefs in (["avancer"], ["attendre"], ["reformer", "plonger", "charger", "tirer", "avancer"],
-                  ["tirer", "attendre"], ["se_retirer"], ["doubler", "colonne", "s_elever", "decollage", "avancer"],
+                  ["tirer", "attendre"], ["casser", "reformer", "tirer", "attendre"], ["se_retirer"], ["doubler", "colonne", "s_elever", "decollage", "avancer"],
                   ["ligne", "atterrir", "avancer"]):
         chosen = {}
         for u in units:

@@ -25,6 +25,8 @@ REACTIONS = ("stand", "counter_charge", "evade", "fire")
 
 
 def choices(state: Battle, u: Unit) -> list[str]:
+    if u.inside:  # in a building: no counter-charge nor evasion, only stand or fire (l.792, OR-GF82)
+        return ["stand"] + (["fire"] if u.missile and u.kind == "troop" else [])
     out = ["stand", "counter_charge"]
     if u.open_order:
         out.append("evade")
@@ -57,7 +59,7 @@ def check(state: Battle, u: Unit, reaction: str) -> None:
                             "that went on)", REF)
     if reaction not in choices(state, u):
         raise IllegalAction(f"{u.name} may {', '.join(choices(state, u))} (not {reaction!r})",
-                            "GF seed 003 l.403-405" if reaction == "evade" else REF)
+                            "GF seed 003 l.792; OR-GF82" if u.inside else "GF seed 003 l.403-405" if reaction == "evade" else REF)
 
 
 def react(state: Battle, u: Unit, reaction: str) -> None:

@@ -94,6 +94,10 @@ class Unit:
     tested: bool = False      # took its command test this turn
     charge_half: bool = False  # made the first half of its charge (phase 4)
     base: str | None = None   # the movement base it stands on, hidden from the enemy (GF-K5, :mod:`.fog`)
+    # --- buildings (battle/buildings_play.py, OR-GF80–83) ---------------------------------------
+    inside: str | None = None          # the building (terrain element id) the unit stands in
+    inside_points: list | None = None  # that building's outline: the unit's footprint while inside
+    hidden: bool = False               # unseen by the enemy in its building (l.784)
 
     # --- the footprint ----------------------------------------------------------------------
     @property
@@ -125,6 +129,9 @@ class Unit:
         return Pose(self.x, self.y, self.heading)
 
     def footprint(self):
+        if self.inside_points:  # a unit in a building fills it (OR-GF81)
+            from shapely.geometry import Polygon
+            return Polygon(self.inside_points)
         from oriflamme.geometry.tabletop import footprint
         return footprint(self.pose, self.width, self.depth)
 
@@ -191,6 +198,12 @@ class Battle:
     #: an encounter battle's pre-battle state (:mod:`.encounter`, :mod:`.fog`): reconnaissance, the
     #: deployment order, the movement bases, the flank marches; empty in a set-piece battle
     fog: dict = field(default_factory=dict)
+    #: each building's state by terrain element id (battle/buildings_play.py): defence, damage, fire
+    buildings: dict[str, dict] = field(default_factory=dict)
+    #: dead monsters' bodies, impassable 4 × 4 cm squares (l.889, l.1003; battle/crash_play.py)
+    carcasses: list[dict] = field(default_factory=list)
+    #: flyers killed in the air this phase, to crash once the casualties are logged (battle/crash_play.py)
+    falling: list[dict] = field(default_factory=list)
 
     @property
     def battlefield(self):
@@ -217,6 +230,8 @@ class Battle:
                 "units": [plain(asdict(u)) for u in self.units.values()], "log": copy.deepcopy(self.log),
                 "over": self.over, "winner": self.winner, "result": self.result, "result_fr": self.result_fr,
                 "command": copy.deepcopy(self.command), "rolls": self.dice.count,
+                "buildings": copy.deepcopy(self.buildings),
+                "carcasses": copy.deepcopy(self.carcasses), "falling": copy.deepcopy(self.falling),
                 **({"fog": copy.deepcopy(self.fog)} if self.fog else {})}
 
     @classmethod
@@ -235,6 +250,9 @@ class Battle:
         st.log = copy.deepcopy(data["log"])
         st.command = copy.deepcopy(data.get("command") or new_command())
         st.fog = copy.deepcopy(data.get("fog") or {})
+        st.buildings = copy.deepcopy(data.get("buildings", {}))
+        st.carcasses = copy.deepcopy(data.get("carcasses", []))
+        st.falling = copy.deepcopy(data.get("falling", []))
         return st
 
     def clone(self) -> "Battle":
@@ -251,6 +269,9 @@ class Battle:
         new.log = list(self.log)
         new.command = copy.deepcopy(self.command)
         new.fog = copy.deepcopy(self.fog) if self.fog else {}
+        new.buildings = copy.deepcopy(self.buildings)
+        new.carcasses = [dict(c) for c in self.carcasses]
+        new.falling = copy.deepcopy(self.falling)
         return new
 
 

@@ -30,6 +30,8 @@ class TerrainElement:
     name: str
     geometry: BaseGeometry
     name_fr: str = ""
+    material: str = ""   # a building's structure (data/buildings.toml), "" for other kinds
+    floors: int = 0      # a building's floors (l.790), 0 for other kinds
 
     @property
     def kind_row(self) -> terrain.TerrainKind:
@@ -44,6 +46,8 @@ class TerrainElement:
         out = {"id": self.id, "kind": self.kind, "name": self.name, "points": self.points}
         if self.name_fr:
             out["name_fr"] = self.name_fr
+        if self.material:
+            out.update(material=self.material, floors=self.floors)
         return out
 
     def view(self) -> dict:
@@ -51,7 +55,8 @@ class TerrainElement:
         k = self.kind_row
         return {"id": self.id, "kind": self.kind, "kind_name": k.name_en, "kind_name_fr": k.name_fr,
                 "name": self.name or k.name_en, "name_fr": self.name_fr or self.name or k.name_fr,
-                "shape": k.shape, "points": self.points, "cover": k.cover, "sight": k.sight, "ref": k.ref}
+                "shape": k.shape, "points": self.points, "cover": k.cover, "sight": k.sight, "ref": k.ref,
+                **({"material": self.material, "floors": self.floors} if self.material else {})}
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import (battle_orders, brigades, command, encounter, fighters, fire_play, fog, lasting, melee_play, morale_play,
-               moves, orders as orders_mod, rally, reactions, victory)
+from . import (battle_orders, brigades, buildings_play, command, crash_play, encounter, fighters, fire_play, fog, lasting,
+               melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory)
 from .actions import emit, record
 from .charges import charge_move
 from .deploy import deploy_all, zones
@@ -111,9 +111,9 @@ def on_road_in_column(state: Battle, u: Unit) -> bool:
 def movers(state: Battle, side: str) -> list[Unit]:
     out = []
     for u in state.side_units(side):
-        if u.moved or u.status != "ok" or u.order is None or fighters.in_combat(state, u) \
+        if u.moved or u.status != "ok" or u.order is None or u.inside or fighters.in_combat(state, u) \
                 or lasting.has(state, u.id, "dazzled"):
-            continue
+            continue  # a unit in a building leaves it only by breaking formation (l.788, OR-GF82)
         if u.kind == "character" and u.leads:
             continue  # he moves with the unit he controls (OR-GF41)
         if state.fog and (u.base is not None) != bool(state.fog.get("hidden_pass")):
@@ -134,6 +134,8 @@ def first_mover(state: Battle) -> str:
 def advance(state: Battle) -> None:
     """Run the automatic phases until a side must decide or the battle is over."""
     while not state.over:
+        crash_play.settle(state)       # flyers killed in the air crash; dead monsters' bodies (l.889, l.897)
+        buildings_play.detect(state)   # occupants found by an enemy against their building (l.784)
         p = state.phase
         if p == 0:
             pending = [s for s in (state.fog.get("queue") or SIDES) if s not in state.done] or battle_orders.to_write(state)
@@ -326,9 +328,9 @@ def phase4_reveal(state: Battle) -> None:
     ``morale_play.test``); a charger still charging makes the first half of its charge."""
     state.revealed = True
     fog.reveal_chargers(state)
-    # units still hidden on movement bases keep their orders to their side (OR-GF103)
+    # units still hidden on movement bases or in a building keep their orders to their side (OR-GF103, OR-GF83)
     listing = {u.id: {"order": u.order, "target": u.target, **({"targets": list(u.fire_targets)} if u.fire_targets else {})}
-               for u in state.units.values() if u.order is not None and u.base is None}
+               for u in state.units.values() if u.order is not None and u.base is None and not u.hidden}
     emit(state, "orders_revealed", "The orders are revealed", "Les ordres sont révélés",
          ref=rules().phase(4).ref, orders=listing)
     for u in [u for u in state.units.values() if u.order == "charger" and u.alive]:
@@ -370,6 +372,9 @@ def phase6_orders_in_place(state: Battle) -> None:
                  f"{u.name} : {play.flight.replace('_', ' ')}, de l'altitude {old} à {play.altitude_to}", side=u.side,
                  ref=play.ref, decision=play.decision, unit=u.id, altitude=u.altitude)
             continue
+        if u.order == buildings_play.play().order:
+            buildings_play.carry_out(state, u)  # casser sa formation: in or out of a building (l.361, l.788)
+            continue
         if play is None or (play.move != "none" and not play.change_first) or play.id_is_wait():
             continue
         before = (u.formation, u.heading, u.disorder)
@@ -386,7 +391,7 @@ def phase6_orders_in_place(state: Battle) -> None:
             text, text_fr = f"{u.name} turns {play.turn}°", f"{u.name} tourne de {play.turn}°"
         else:
             continue
-        if not moves.table_box().covers(u.footprint()) or _overlaps(state, u):
+        if not u.inside and (not moves.table_box().covers(u.footprint()) or _overlaps(state, u)):
             form, u.heading, dis = before
             u.set_formation(form)
             u.set_disorder(dis)
@@ -417,8 +422,8 @@ def _overlaps(state: Battle, u: Unit) -> bool:
 def phase7_automatic(state: Battle) -> None:
     """Red-marker units roll on the automatic movement table and obey (l.295-297, l.644-664)."""
     for u in list(state.units.values()):
-        if not u.alive or "red" not in u.markers or u.status != "ok" or fighters.in_combat(state, u):
-            continue
+        if not u.alive or "red" not in u.markers or u.status != "ok" or u.inside or fighters.in_combat(state, u):
+            continue  # in a building: it stays there (OR-GF82)
         table = {"troop": "troops", "creature": "creatures", "monster": "monsters"}[u.kind]
         d100 = state.dice.roll(100)
         ruling = referee.adjudicate({"kind": "automatic_movement", "table": table, "d100": d100})
@@ -468,6 +473,7 @@ def phase8_fire(state: Battle) -> None:
     on a movement base that fires is revealed first (l.1363)."""
     fog.reveal_firers(state)
     record(state, fire_play.resolve(state, state.dice))
+    buildings_play.burn(state, state.dice)  # burning buildings: damage, the d100 of those inside (l.814, OR-GF85)
 
 
 def phase9_charges(state: Battle) -> None:

@@ -4,13 +4,15 @@ to_act), the options of the side to act, and the log as a side sees it.
 
 Hidden: the other side's orders until they are revealed in phase 4 (l.275, l.283) — a unit then
 shows ``"order": null, "order_hidden": true``; a spectator (side None) sees no order before the
-reveal. The private event carrying a side's orders is shown to that side only."""
+reveal. The private event carrying a side's orders is shown to that side only. A unit hidden in a
+building (l.784, OR-GF83) is left out of the other side's (and a spectator's) units, and the events
+about it while it hides are its side's only (``actions.emit``)."""
 
 from __future__ import annotations
 
 from oriflamme.geometry import tabletop as tt
 
-from . import battle_orders, brigades, explain, fighters, fog, orders as orders_mod, turn, victory
+from . import battle_orders, brigades, buildings_play, explain, fighters, fog, orders as orders_mod, turn, victory
 from .rules import rules
 from .state import Battle, Unit, plain
 
@@ -33,7 +35,7 @@ def order_json(u: Unit) -> dict | None:
 def unit_json(state: Battle, u: Unit, side: str | None) -> dict:
     visible = order_visible(state, u, side)
     engaged = sorted(v.id for v in fighters.enemies(state, u) if fighters.touching(u, v)) if u.alive else []
-    corners = tt.corners(u.pose, u.width, u.depth)
+    corners = u.inside_points if u.inside_points else tt.corners(u.pose, u.width, u.depth)
     return {"id": u.id, "side": u.side, "name": u.name, "kind": u.kind, "type": u.type, "class": u.cls,
             "race": u.race, "mover": u.mover, "weapons": list(u.weapons), "armour": list(u.armour_items),
             "missile": u.missile, "melee_weapon": u.melee_weapon, "armour_row": u.armour, "shields": u.shields,
@@ -49,7 +51,8 @@ def unit_json(state: Battle, u: Unit, side: str | None) -> dict:
             "engaged": engaged, "led_by": u.led_by, "leads": u.leads, "flyer": u.flyer,
             "altitude": u.altitude, "fc": u.FC, "fm": u.FM, "cm": u.CM, "wounds": list(u.wounds),
             "moved": u.moved, "base": u.base, "charging": u.charging if visible or state.revealed else False,
-            "brigade": u.brigade, "battle_order": battle_orders.unit_view(state, u, side)}
+            "brigade": u.brigade, "battle_order": battle_orders.unit_view(state, u, side),
+            "inside": u.inside, "hidden": u.hidden}
 
 
 def _brigades_seen(state: Battle, side: str | None) -> list[dict]:
@@ -70,6 +73,8 @@ def table_json(state: Battle) -> dict:
     """gf-geom's view of the table (terrain with its kind, shape, points and citation; the zones)."""
     out = state.battlefield.view()
     out["ref"] = rules().table.ref
+    out["buildings"] = buildings_play.view(state)
+    out["carcasses"] = [dict(c) for c in state.carcasses]
     return out
 
 
@@ -90,6 +95,8 @@ def _view(state: Battle, side: str | None, events: list[dict]) -> dict:
             "phase": phase_json(state), "phases": [p.to_json() for p in rules().phases],
             "table": table_json(state),
             "sides": [{"id": s.id, "name": s.name, "name_fr": s.name_fr} for s in sc.sides],
+            # a unit on a movement base, marching on a flank or hidden in a building is not on the
+            # enemy's table (GF-K4, GF-K5; l.784, l.786; OR-GF83)
             "units": [unit_json(state, u, side) for u in state.units.values() if not fog.unseen(state, u, side)],
             **encounter_json(state, side),
             "orders_submitted": dict(state.orders_in), "revealed": state.revealed,

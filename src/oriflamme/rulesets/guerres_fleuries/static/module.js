@@ -214,6 +214,23 @@ export async function mount(containers, core, view) {
         root.appendChild(g);
       }
     }
+    // buildings' state (material, floors, damage, fire; GF seed 003 l.800-816) and dead monsters' bodies (l.889)
+    for (const b of T.buildings || []) {
+      const t = (T.terrain || []).find((x) => x.id === b.id);
+      if (!t) continue;
+      const [cx] = centroid(t.points);
+      const top = Math.min(...t.points.map((p) => +p[1]));   // written above the roof: an occupant covers the building
+      const dmg = b.defence != null ? ` ${b.damage}/${b.defence}` : "";
+      const label = `${b.floors}${L("F", "É")}${dmg}${b.burning ? " " + L("burning", "en feu") : ""}${b.destroyed ? " " + L("ruins", "ruines") : ""}`;
+      root.appendChild(svg("text", { x: cx, y: top - 0.7, "font-size": 1.8, "text-anchor": "middle", fill: b.burning ? "#b03a2e" : "#3b2d20",
+        "data-testid": "gf-building", "data-id": b.id },
+        svg("title", {}, L(`${b.material_name}, ${b.floors} floor(s), defence ${b.defence_dice}${dmg ? ", damage" + dmg : ""} — ${b.ref}`,
+          `${b.material_name_fr}, ${b.floors} étage(s), défense ${b.defence_dice}${dmg ? ", dégâts" + dmg : ""} — ${b.ref}`)), label));
+    }
+    for (const k of T.carcasses || []) {
+      root.appendChild(svg("polygon", { points: pts(k.points), fill: "#4a2f1d", opacity: 0.8, "data-testid": "gf-carcass" },
+        svg("title", {}, L(`The body of ${k.name}: impassable (${k.ref})`, `Le corps de ${k.name} : infranchissable (${k.ref})`))));
+    }
     const movesLayer = svg("g", { class: "gf-moves" });
     root.appendChild(movesLayer);
     // an encounter battle's movement bases (GF-K5, OR-GF101): the enemy's are anonymous counters,
@@ -298,6 +315,13 @@ export async function mount(containers, core, view) {
       g.appendChild(svg("circle", { cx: u.x, cy: u.y, r, fill: "#f4d03f", stroke: fill, "stroke-width": sel ? 0.9 : 0.6 }));
       const f = forward(u.heading || 0);
       g.appendChild(svg("line", { x1: u.x, y1: u.y, x2: u.x + f[0] * r, y2: u.y + f[1] * r, stroke: fill, "stroke-width": 0.5 }));
+    } else if (u.inside) {
+      // in a building (OR-GF81): the unit fills it; drawn only for its own side while hidden (the view says)
+      const c = Array.isArray(u.corners) ? u.corners : cornersOf(u);
+      g.appendChild(svg("polygon", { points: pts(c), fill, "fill-opacity": 0.45, stroke: sel ? "#f1c40f" : fill,
+        "stroke-width": sel ? 0.8 : 0.5, "stroke-dasharray": u.hidden ? "1.2 0.8" : null, "data-testid": "gf-inside" },
+        svg("title", {}, u.hidden ? L("Hidden in the building (GF seed 003 l.784)", "Cachée dans le bâtiment (GF seed 003 l.784)")
+          : L("In the building (GF seed 003 l.792)", "Dans le bâtiment (GF seed 003 l.792)"))));
     } else {
       const c = cornersOf(u);
       if (u.altitude) {   // in the air: a shadow on the ground below, farther at flight altitude
@@ -419,8 +443,11 @@ export async function mount(containers, core, view) {
     return g;
   }
   const chitText = (o) => String((fr() ? o.short_fr || o.short : o.short) || nameOf(o) || o.id || "").slice(0, 3).toUpperCase();
-  const DIRECTIONS = { left: ["left", "gauche"], right: ["right", "droite"] };
-  const targetName = (id) => { const t = unitOf(id); return t ? t.name : DIRECTIONS[id] ? L(...DIRECTIONS[id]) : id; };
+  const DIRECTIONS = { left: ["left", "gauche"], right: ["right", "droite"], out: ["out of the building", "hors du bâtiment"] };
+  // a target is a unit, a direction, or (casser sa formation) a building of the table
+  const buildingOf = (id) => ((v().table || {}).terrain || []).find((x) => x.id === id);
+  const targetName = (id) => { const t = unitOf(id); if (t) return t.name; if (DIRECTIONS[id]) return L(...DIRECTIONS[id]);
+    const b = buildingOf(id); return b ? nameOf(b) : id; };
 
   // arcs (OR-GF20, gf-geom's tabletop.arc_of): the footprint's two diagonals, extended, cut the
   // plane into the front, right, rear and left arcs; the front arc is shaded

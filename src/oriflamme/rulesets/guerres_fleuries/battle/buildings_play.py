@@ -1,0 +1,459 @@
+"""Buildings on the table (GF Le champ de bataille > Bâtiments domestiques, seed 003 l.782-821):
+which terrain elements are buildings (their material, floors and capacity, OR-GF80), the order
+*casser sa formation* that takes a unit in or out (l.361, l.670-673, l.788; OR-GF81), the
+occupants hidden from the enemy until they fire, leave or are found by an enemy against the
+building (l.784; OR-GF83), their fire through a wall, one rank per floor (l.790; OR-GF84), and
+the building's damage: its defence value rolled when first damaged (l.800-810, GF-K2), magic
+3, 4, … points a turn (l.802), fire 1, 2, … (l.814), the d100 of each figure inside or against it
+from 50 % destroyed, the collapse (l.814, l.908; OR-GF85).
+
+A unit in a building fills it: its footprint is the building's outline (``Unit.inside_points``),
+so contact, sight, range and cover are read off the building itself; its place and heading are
+kept for when it comes out. A building's state (``Battle.buildings[element id]``) holds its
+rolled defence, its damage, its fire and whether it stands."""
+
+from __future__ import annotations
+
+import re
+
+from oriflamme.core.errors import IllegalAction
+from oriflamme.geometry import tabletop as tt
+
+from .. import buildings as bdata
+from .actions import emit
+from .rules import rules
+from .state import Battle, Unit
+
+REF_ORDER = "GF seed 003 l.361, l.670-673"
+REF_ENTER = "GF seed 003 l.670-673, l.788"
+REF_HIDDEN = "GF seed 003 l.784"
+REF_WAYS_OUT = "GF seed 003 l.788"
+REF_FIRE_FROM = "GF seed 003 l.790"
+REF_INSIDE = "GF seed 003 l.792"
+REF_NO_BEASTS = "GF seed 003 l.798"
+REF_DEFENCE = "GF seed 003 l.800-810"
+REF_BURN = "GF seed 003 l.814"
+REF_COLLAPSE = "GF seed 003 l.908"
+
+
+def play():
+    return bdata.data().play
+
+
+# --- the buildings of the table ---------------------------------------------------------------------
+def elements(state: Battle) -> list:
+    """The terrain elements that are buildings (data/buildings.toml [[building_kind]])."""
+    kinds = bdata.data().kinds
+    return [e for e in state.battlefield.elements if e.kind in kinds]
+
+
+def element(state: Battle, bid: str):
+    for e in elements(state):
+        if e.id == bid:
+            return e
+    raise IllegalAction(f"{bid!r} is not a building of this battlefield", REF_ENTER)
+
+
+def record(state: Battle, bid: str) -> dict:
+    """A building's state, created on first write: its rolled defence, damage, fire and fate."""
+    return state.buildings.setdefault(bid, {"defence": None, "defence_roll": [], "damage": 0, "burning": False,
+                                            "fire_turn": 0, "magic_turn": 0, "destroyed": False})
+
+
+def standing(state: Battle, bid: str) -> bool:
+    return not state.buildings.get(bid, {}).get("destroyed", False)
+
+
+def occupants(state: Battle, bid: str) -> list[Unit]:
+    return [u for u in state.units.values() if u.alive and u.inside == bid]
+
+
+def material(el) -> str:
+    """The building's structure (data/buildings.toml): the battlefield's, else its kind's (OR-GF80)."""
+    return el.material or bdata.data().kinds[el.kind].material
+
+
+def floors(el) -> int:
+    return el.floors or bdata.data().kinds[el.kind].floors
+
+
+def figure_area(kind: str = "troop") -> float:
+    b = rules().bases[kind]
+    return b.width_cm * b.depth_cm
+
+
+def per_floor(el) -> int:
+    """OR-GF80: the figures a floor holds, the building's area ÷ a troop's base."""
+    return int(el.geometry.area // figure_area())
+
+
+def capacity(el) -> int:
+    return per_floor(el) * floors(el)
+
+
+def structure(el):
+    return bdata.data().structures[material(el)]
+
+
+# --- the order "casser sa formation" -----------------------------------------------------------------
+def targets(state: Battle, u: Unit) -> list[str]:
+    """The targets of ``casser`` for ``u`` now: ``out`` in a building; else each standing, empty
+    building within 5 cm (l.670, l.788) that holds the whole unit (OR-GF80). Troops only (l.798;
+    characters take their four orders, l.343)."""
+    return [t for t, why in target_checks(state, u) if why is None]
+
+
+def target_checks(state: Battle, u: Unit) -> list[tuple[str, str | None]]:
+    """Each building with why ``u`` may not break formation to enter it (None: it may)."""
+    p = play()
+    if u.inside:
+        return [(p.leave_target, None)]
+    if u.kind not in p.who:
+        return []
+    out = []
+    fp = u.footprint()
+    for el in elements(state):
+        gap = tt.nearest_distance(fp, el.geometry)
+        why = None
+        if not standing(state, el.id):
+            why = "it has been destroyed"
+        elif gap > p.enter_within_cm + 1e-6:
+            why = f"it is {gap:.1f} cm away (at most {p.enter_within_cm:g} cm)"
+        elif len(occupants(state, el.id)) >= p.units_per_building:
+            why = "another unit holds it (OR-GF80)"
+        elif u.figures > capacity(el):
+            why = f"it holds {capacity(el)} figures ({per_floor(el)} a floor × {floors(el)}), not {u.figures} (OR-GF80)"
+        elif u.altitude:
+            why = "the unit is in the air"
+        out.append((el.id, why))
+    return out
+
+
+def refusal(state: Battle, u: Unit, target: str | None) -> IllegalAction | None:
+    """Why ``u`` may not be ordered to break formation towards ``target`` (None when it may)."""
+    if u.kind != "troop":
+        ref = REF_NO_BEASTS if u.kind in ("creature", "monster") else "GF seed 003 l.343"
+        return IllegalAction(f"{u.name} cannot break formation to enter a building: "
+                             f"{'a creature or monster cannot go in' if u.kind != 'character' else 'a character has four orders'}",
+                             ref)
+    checks = dict(target_checks(state, u))
+    if target not in checks:
+        return IllegalAction(f"{u.name}: 'casser sa formation' needs a building within {play().enter_within_cm:g} cm "
+                             f"(or '{play().leave_target}' to leave one); got {target!r}", REF_ENTER)
+    if checks[target] is not None:
+        return IllegalAction(f"{u.name} cannot enter {target}: {checks[target]}", REF_ENTER)
+    return None
+
+
+def carry_out(state: Battle, u: Unit) -> None:
+    """Phase 6: the unit breaks its formation — the whole phase (l.361) — and enters the building or
+    leaves it; either way it is disordered and must reform (l.361, OR-GF81)."""
+    target = u.target
+    if target == play().leave_target:
+        if u.inside:
+            leave(state, u, u.heading, "order")
+        return
+    why = dict(target_checks(state, u)).get(target, "it is no longer within reach")
+    if why is not None:
+        emit(state, "manoeuvre_blocked", f"{u.name} cannot enter {target}: {why}",
+             f"{u.name} ne peut pas entrer dans {target} : {_fr(why)}", side=u.side, ref=REF_ENTER,
+             decision="OR-GF81", unit=u.id)
+        return
+    enter(state, u, element(state, target))
+
+
+def enter(state: Battle, u: Unit, el) -> None:
+    c = el.geometry.centroid
+    u.inside, u.inside_points = el.id, [list(p) for p in el.points]
+    u.x, u.y = round(c.x, 2), round(c.y, 2)
+    u.moved = True
+    u.set_disorder(True)
+    name, name_fr = el.name or el.id, el.name_fr or el.name or el.id
+    emit(state, "enter_building", f"{u.name} breaks its formation and enters {name}",
+         f"{u.name} casse sa formation et entre dans {name_fr}", side=u.side, ref=REF_ENTER, decision="OR-GF81, OR-GF83",
+         unit=u.id, building=el.id,
+         ruling={"explanation": [f"{u.name} breaks its formation and enters {name}",
+                                 "the manoeuvre takes the whole phase; the unit must reform",
+                                 "inside: dense cover; hidden from the enemy until it fires, leaves or an enemy "
+                                 "stands against the building"],
+                 "citations": [REF_ORDER, REF_ENTER, REF_HIDDEN, REF_INSIDE, "OR-GF81", "OR-GF83"]})
+    u.hidden = True  # after the entry is seen: from now on its events are its side's only (OR-GF83)
+
+
+def leave(state: Battle, u: Unit, heading: float, how: str, quiet: bool = False) -> str:
+    """The unit comes out (l.788): ``order`` (it broke formation; it must reform), ``recoil`` (it is
+    disordered), ``flee`` (a retreat or rout: the move goes on from there). It stands outside the wall
+    on the side ``heading`` points to, facing that way (OR-GF81)."""
+    bid = u.inside
+    el = element(state, bid)
+    x, y = place_outside(state, u, el, heading)
+    u.inside, u.inside_points, u.hidden = None, None, False
+    u.x, u.y, u.heading = x, y, heading % 360.0
+    if how in ("order", "recoil"):
+        u.set_disorder(True)
+    u.moved = True
+    name, name_fr = el.name or el.id, el.name_fr or el.name or el.id
+    en = {"order": f"{u.name} breaks its formation and leaves {name}: it must reform",
+          "recoil": f"{u.name} recoils out of {name}: disordered",
+          "flee": f"{u.name} leaves {name} in its retreat or rout"}[how]
+    fr = {"order": f"{u.name} casse sa formation et sort de {name_fr} : elle doit se reformer",
+          "recoil": f"{u.name} recule hors de {name_fr} : en désordre",
+          "flee": f"{u.name} sort de {name_fr} en retraite ou en déroute"}[how]
+    if not quiet:  # quiet: a step of the caller's event (a recoil, a retreat or rout)
+        emit(state, "leave_building", en, fr, side=u.side, ref=REF_WAYS_OUT, decision="OR-GF81", unit=u.id,
+             building=bid, to=[x, y, u.heading],
+             ruling={"explanation": [en], "citations": [REF_WAYS_OUT, REF_ORDER, "OR-GF81"]})
+    return en
+
+
+def place_outside(state: Battle, u: Unit, el, heading: float) -> tuple[float, float]:
+    """Where the unit stands when it comes out: its rear edge against the wall on the ``heading`` side
+    (the first place off the building, on the table, off the other units; else the first off the
+    building), trying the heading, then turning by quarters."""
+    from shapely.geometry import box
+    table = box(0, 0, rules().table.width_cm, rules().table.height_cm)
+    c = el.geometry.centroid
+    w, d = u.front * u.base_w, max(u.ranks, 1) * u.base_d
+    others = [o.footprint() for o in state.units.values() if o.alive and o.id != u.id and o.altitude is None]
+    first = None
+    for turn in (0, 90, -90, 180):
+        h = (heading + turn) % 360.0
+        dx, dy = tt.direction(h)
+        step = 0.0
+        while step < 200:
+            fp = tt.footprint(tt.Pose(c.x + dx * step, c.y + dy * step, h), w, d)
+            if not fp.intersects(el.geometry):
+                break
+            step += 0.25
+        x, y = round(c.x + dx * step, 2), round(c.y + dy * step, 2)
+        fp = tt.footprint(tt.Pose(x, y, h), w, d)
+        if first is None and table.covers(fp):
+            first = (x, y)
+        if table.covers(fp) and not any(fp.intersection(o).area > 0.01 for o in others):
+            return x, y
+    return first if first is not None else (round(c.x, 2), round(c.y, 2))
+
+
+# --- hidden occupants (l.784) ------------------------------------------------------------------------
+def visible_to(u: Unit, side: str | None) -> bool:
+    """Whether ``side`` sees ``u``: a hidden occupant is seen by its own side only (OR-GF83)."""
+    return not u.hidden or (side is not None and side == u.side)
+
+
+def reveal(state: Battle, u: Unit, why: str, why_fr: str) -> None:
+    if not u.hidden:
+        return
+    u.hidden = False
+    el = element(state, u.inside)
+    emit(state, "revealed", f"{u.name} is seen in {el.name or el.id}: {why}",
+         f"{u.name} est découverte dans {el.name_fr or el.name or el.id} : {why_fr}", side=u.side, ref=REF_HIDDEN,
+         decision="OR-GF83", unit=u.id, building=el.id)
+
+
+def detect(state: Battle) -> None:
+    """l.784: an enemy against the building finds the hidden occupants (contact slack, OR-GF21)."""
+    tol = rules().distances.contact_tolerance_cm
+    for u in list(state.units.values()):
+        if not (u.alive and u.hidden and u.inside):
+            continue
+        el = element(state, u.inside)
+        for e in state.enemies(u.side):
+            if e.altitude != "flight" and not e.inside and tt.nearest_distance(e.footprint(), el.geometry) <= tol + 1e-6:
+                reveal(state, u, f"{e.name} stands against the building", f"{e.name} est contre le bâtiment")
+                break
+    for u in state.units.values():  # a unit that left (or died) is hidden no more
+        if u.hidden and (not u.inside or not u.alive):
+            u.hidden = False
+
+
+# --- fire from a building (l.790) ----------------------------------------------------------------------
+def wall_facing(el, target_shape):
+    """The wall facing the target — the one whose middle is nearest the target's centre, the figures
+    firing through it (OR-GF84): (length, index)."""
+    pts = list(el.geometry.exterior.coords)
+    from shapely.geometry import LineString
+    walls = [LineString([pts[i], pts[i + 1]]) for i in range(len(pts) - 1)]
+    aim = target_shape.centroid
+    best = min(range(len(walls)), key=lambda i: (round(walls[i].interpolate(0.5, normalized=True).distance(aim), 6),
+                                                 -walls[i].length))
+    return walls[best].length, best
+
+
+def firing_figures(state: Battle, u: Unit, t) -> tuple[int, list[str]]:
+    """l.790, OR-GF84: the figures against the wall facing the target fire, one rank a floor: the
+    wall's length ÷ a figure's base × the floors (× ranks_per_floor), at most the unit's figures."""
+    el = element(state, u.inside)
+    if t is None:
+        length = max(el.geometry.exterior.length / max(len(el.points), 1), 0.0)
+    else:
+        length, _ = wall_facing(el, t.footprint())
+    files = max(1, int(length // rules().bases["troop"].width_cm))
+    ranks = floors(el) * play().ranks_per_floor
+    n = min(u.figures, files * ranks)
+    return n, [f"from {el.name or el.id}: {files} figure(s) against the wall facing the target × {ranks} "
+               f"floor(s) = {n} figure(s) fire (OR-GF84)"]
+
+
+# --- damage, fire, collapse (l.800-816, l.908) --------------------------------------------------------
+def roll_defence(state: Battle, el, dice) -> dict:
+    """The defence value, rolled when the building is first damaged (GF-K2): the structure's dice."""
+    rec = record(state, el.id)
+    if rec["defence"] is None:
+        s = structure(el)
+        rolls = [dice.roll(s.sides) for _ in range(s.dice)]
+        rec["defence"], rec["defence_roll"] = sum(rolls), rolls
+    return rec
+
+
+def damage(state: Battle, el, points: int, cause_en: str, cause_fr: str, dice) -> list[dict]:
+    """``points`` of damage to a building: its defence rolled first (GF-K2); at 50 % the figures
+    inside or against it test (l.814, ``fire`` causes only); at 100 % it collapses (OR-GF85)."""
+    rec = roll_defence(state, el, dice)
+    if rec["destroyed"]:
+        return []
+    s = structure(el)
+    before = rec["damage"]
+    rec["damage"] = before + points
+    pct = 100 * rec["damage"] // max(rec["defence"], 1)
+    name, name_fr = el.name or el.id, el.name_fr or el.name or el.id
+    steps = [f"{name} ({s.name_en}): defence value {s.printed_dice} = {rec['defence']} {rec['defence_roll']}",
+             f"{cause_en}: {points} point(s) of damage, {before} → {rec['damage']} of {rec['defence']} ({pct} %)"]
+    ev = emit(state, "building_damage", f"{name}: {points} point(s) of damage ({cause_en}), {rec['damage']} of {rec['defence']}",
+              f"{name_fr} : {points} point(s) de dégâts ({cause_fr}), {rec['damage']} sur {rec['defence']}",
+              ref=REF_DEFENCE, decision="GF-K2", building=el.id, points=points, damage=rec["damage"],
+              defence=rec["defence"], ruling={"explanation": steps, "citations": [REF_DEFENCE, "GF-K2"]})
+    if rec["damage"] >= rec["defence"]:
+        collapse(state, el, dice)
+    return [ev]
+
+
+def magic_damage(state: Battle, bid: str, dice) -> list[dict]:
+    """l.802: a spell's damage to a building, 3 points the first turn, 4 the second… (GF-K2)."""
+    el = element(state, bid)
+    rec = record(state, bid)
+    rec["magic_turn"] += 1
+    row = bdata.data().damage["magic"]
+    return damage(state, el, row.on_turn(rec["magic_turn"]), f"magic, turn {rec['magic_turn']}",
+                  f"magie, tour {rec['magic_turn']}", dice)
+
+
+def set_alight(state: Battle, bid: str) -> None:
+    """A building catches fire: only a flammable one (l.814)."""
+    el = element(state, bid)
+    if not structure(el).flammable:
+        raise IllegalAction(f"{el.name or el.id} ({structure(el).name_en}) does not burn: only buildings of "
+                            "flammable materials catch fire", REF_BURN)
+    if not standing(state, bid):
+        raise IllegalAction(f"{el.name or el.id} has been destroyed", REF_BURN)
+    rec = record(state, bid)
+    rec["burning"] = True
+    emit(state, "building_fire", f"{el.name or el.id} catches fire", f"{el.name_fr or el.name or el.id} prend feu",
+         ref=REF_BURN, building=bid)
+
+
+def around(state: Battle, el) -> list[Unit]:
+    """The units inside the building or against it (l.814 "à l'intérieur ou contre")."""
+    tol = rules().distances.contact_tolerance_cm
+    return sorted((u for u in state.units.values() if u.alive and u.altitude is None
+                   and (u.inside == el.id or tt.nearest_distance(u.footprint(), el.geometry) <= tol + 1e-6)),
+                  key=lambda u: u.id)
+
+
+def burn(state: Battle, dice) -> None:
+    """Phase 8 (OR-GF85): each burning building takes its fire damage, 1 point the first turn, 2 the
+    second… (l.814); from 50 % destroyed every figure inside or against it rolls d100 and dies on
+    51 or more, a character takes a wound instead (l.814, GF-K2)."""
+    for el in elements(state):
+        rec = state.buildings.get(el.id)
+        if not rec or not rec.get("burning") or rec.get("destroyed"):
+            continue
+        rec["fire_turn"] += 1
+        row = bdata.data().damage["fire"]
+        damage(state, el, row.on_turn(rec["fire_turn"]), f"fire, turn {rec['fire_turn']}",
+               f"incendie, tour {rec['fire_turn']}", dice)
+        if rec["destroyed"]:
+            continue
+        fire = bdata.data().fire
+        if 100 * rec["damage"] >= fire.evacuate_at_pct * rec["defence"]:
+            for u in around(state, el):
+                burn_test(state, u, el, dice)
+
+
+def burn_test(state: Battle, u: Unit, el, dice) -> None:
+    from .casualties import remove_figures, wound
+    fire = bdata.data().fire
+    die_pct = 100 - fire.figure_dies_on_d100_at_least + 1
+    name = el.name or el.id
+    if u.kind == "troop":
+        rolls = [dice.roll(100) for _ in range(u.figures)]
+        dead = sum(1 for r in rolls if r >= fire.figure_dies_on_d100_at_least)
+        steps = [f"{name} is 50 % destroyed or more: each figure inside or against it dies on d100 "
+                 f"{fire.figure_dies_on_d100_at_least}–100 ({die_pct} %)",
+                 f"{u.name}: d100 {rolls}: {dead} figure(s) die"]
+        if dead:
+            steps += remove_figures(u, dead)["explanation"]
+        emit(state, "burn_test", f"{u.name} in the fire of {name}: {dead} of {len(rolls)} figure(s) die",
+             f"{u.name} dans l'incendie de {el.name_fr or name} : {dead} figurine(s) sur {len(rolls)} meurent",
+             side=u.side, ref=fire.ref, decision="GF-K2, OR-GF85", unit=u.id, building=el.id, d100=rolls, dead=dead,
+             ruling={"explanation": steps, "citations": [REF_BURN, "GF-K2", "OR-GF85"]})
+    else:
+        ev = wound(u, dice)
+        emit(state, "burn_test", f"{u.name} in the fire of {name}: a wound",
+             f"{u.name} dans l'incendie de {el.name_fr or name} : une blessure", side=u.side, ref=fire.ref,
+             decision="GF-K2", unit=u.id, building=el.id,
+             ruling={"explanation": [f"{name} is 50 % destroyed or more: a character takes a wound"] + ev["explanation"],
+                     "citations": [REF_BURN, "GF-K2"] + ev["citations"]})
+
+
+def collapse(state: Battle, el, dice) -> None:
+    """The building is destroyed (damage ≥ defence): it collapses; everyone inside and against it
+    tests as under a crash, d100 below 50 survives (l.897, l.908; OR-GF85); the occupants stand in
+    the ruins, outside, disordered; the building gives no cover any more and takes no one in."""
+    from .. import crash as crash_data
+    from .crash_play import crushed
+    rec = record(state, el.id)
+    rec["destroyed"], rec["burning"] = True, False
+    name = el.name or el.id
+    emit(state, "building_collapse", f"{name} collapses", f"{el.name_fr or name} s'effondre", ref=REF_COLLAPSE,
+         decision="OR-GF85", building=el.id,
+         ruling={"explanation": [f"{name} collapses: everyone inside and against it tests (d100 below "
+                                 f"{crash_data.crash().killed.survives_below_pct} survives)"],
+                 "citations": [REF_COLLAPSE, REF_DEFENCE, "OR-GF85"]})
+    for u in around(state, el):
+        was_inside = u.inside == el.id
+        crushed(state, u, u.figures, dice, f"the collapse of {name}", f"l'effondrement de {el.name_fr or name}")
+        if was_inside and u.alive:
+            leave(state, u, u.heading, "recoil")
+        elif was_inside:
+            u.inside, u.inside_points, u.hidden = None, None, False
+
+
+def view(state: Battle) -> list[dict]:
+    """The buildings as every side sees them (their state is public; their occupants are not)."""
+    out = []
+    for el in elements(state):
+        rec = state.buildings.get(el.id, {})
+        s = structure(el)
+        out.append({"id": el.id, "material": material(el), "material_name": s.name_en, "material_name_fr": s.printed,
+                    "floors": floors(el), "capacity": capacity(el), "defence_dice": s.printed_dice,
+                    "defence": rec.get("defence"), "damage": rec.get("damage", 0),
+                    "burning": rec.get("burning", False), "destroyed": rec.get("destroyed", False),
+                    "flammable": s.flammable, "ref": REF_DEFENCE})
+    return out
+
+
+_FR = {"it has been destroyed": "il a été détruit", "the unit is in the air": "l'unité est en l'air",
+       "another unit holds it (OR-GF80)": "une autre unité l'occupe (OR-GF80)",
+       "it is no longer within reach": "il n'est plus à portée"}
+
+
+def _fr(why: str) -> str:
+    if why in _FR:
+        return _FR[why]
+    m = re.match(r"it is ([\d.]+) cm away \(at most ([\d.]+) cm\)", why)
+    if m:
+        return f"il est à {m.group(1)} cm (au plus {m.group(2)} cm)"
+    m = re.match(r"it holds (\d+) figures \((\d+) a floor × (\d+)\), not (\d+) \(OR-GF80\)", why)
+    if m:
+        return f"il tient {m.group(1)} figurines ({m.group(2)} par étage × {m.group(3)}), pas {m.group(4)} (OR-GF80)"
+    return why
