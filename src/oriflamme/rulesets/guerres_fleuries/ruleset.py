@@ -216,7 +216,8 @@ class GuerresFleuries(Ruleset):
         """A side's orders are face down until phase 4 (GF seed 003 l.275); an encounter battle's
         deployment is written on the battle plan, unseen (placements on movement bases, the ambush,
         the decoys, the flank marches: l.491-507)."""
-        return getattr(action, "type", None) in ("orders", "place", "ambush", "place_base", "flank_march", "hide")
+        return getattr(action, "type", None) in ("orders", "place", "ambush", "place_base", "flank_march", "hide",
+                                                    "move_base")
 
     def evaluate(self, state: Battle, side: str) -> float | None:
         return evaluation.evaluate(state, side)

@@ -44,6 +44,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
             out += [Action("react", who, unit=u.id, reaction=r) for r in reactions.choices(state, u)]
     elif state.phase == 6:
         out += casts(state, who)
+        out += encounter.move_base_samples(state, who)
         for u in turn.movers(state, who):
             budget, direction, keep, _ = turn.move_budget(u)
             points = moves.samples(state, u, budget, direction, keep)
@@ -141,7 +142,7 @@ def check(state: Battle, action) -> Action:
                             ph.ref if ph else turn.REF_DEPLOY)
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
     expected = {0: ("place", "end_phase", "ambush", "place_base", "flank_march", "hide"), 2: ("command_test",), 3: ("orders", "cast"), 5: ("react",),
-                6: ("move", "end_phase", "cast")}[state.phase]
+                6: ("move", "end_phase", "cast", "move_base")}[state.phase]
     if a.type not in expected:
         raise IllegalAction(f"{a.type} is not an action of this phase (expected: {', '.join(expected)})", ph_ref)
     if a.type in ("place", "command_test", "move", "cast", "react", "ambush", "flank_march", "hide"):
@@ -159,6 +160,8 @@ def check(state: Battle, action) -> Action:
         if not turn.needs_command_test(state, u):
             raise IllegalAction(f"{u.name} takes no command test now (tested, a character, moved in phase 1, in "
                                 f"combat or under direct control)", "GF seed 003 l.258-267")
+    elif a.type == "move_base":
+        encounter.check_move_base(state, a)
     elif a.type == "orders":
         orders_mod.check(state, a.side, a.order_map())
     elif a.type == "cast":
@@ -186,6 +189,8 @@ def apply(state: Battle, a: Action) -> list[dict]:
              side=a.side, ref=turn.REF_DEPLOY, unit=u.id, to=[a.x, a.y, a.heading], private=a.side if state.fog else None)
     elif a.type in ("ambush", "place_base", "flank_march", "hide"):
         encounter.apply(state, a)
+    elif a.type == "move_base":
+        encounter.move_base(state, a)
     elif a.type == "end_phase":
         state.done.append(a.side)
         if state.phase == 0:

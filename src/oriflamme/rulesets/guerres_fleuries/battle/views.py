@@ -124,6 +124,12 @@ def _options(state: Battle, side: str | None, legal) -> dict:
         for u in orders_mod.eligible(state, side):
             out["units"].setdefault(u.id, {})["orders"] = orders_mod.options(state, u)
     elif state.phase == 6:
+        for a in legal:
+            if a.type == "move_base":
+                from . import encounter
+                entry = out.setdefault("bases", {}).setdefault(a.base, {"max_cm": round(encounter.decoy_allowance(
+                    state, side), 2), "ref": fog.data()["base"].ref, "samples": []})
+                entry["samples"].append([a.x, a.y, a.heading])
         by_unit: dict = {}
         for a in legal:
             if a.type == "move":
