@@ -146,7 +146,7 @@ def _options(state: Battle, side: str | None, legal) -> dict:
         for a in legal:
             if a.type == "place":
                 out["units"].setdefault(a.unit, {})["place"] = True
-            elif a.type in ("ambush", "flank_march"):
+            elif a.type in ("ambush", "flank_march", "hide"):
                 out["units"].setdefault(a.unit, {})[a.type] = True
             elif a.type == "place_base":
                 out.setdefault("bases", {})[a.base] = {"place": True}
