@@ -202,9 +202,9 @@ def check_place_base(state: Battle, a: Action) -> None:
 
 def place_base_samples(state: Battle, side: str) -> list[Action]:
     out = []
-    for bid in unplaced_decoys(state, side)[:1]:
+    for bid in unplaced_decoys(state, side):  # every decoy listed: each is a choice of its own
         b = fog.bases(state)[bid]
-        for dx in (5.0, -5.0):
+        for dx in (5.0, -5.0, 0.0):
             a = Action("place_base", side, base=bid, x=round(b["x"] + dx, 2), y=b["y"])
             try:
                 check_place_base(state, a)
@@ -420,7 +420,7 @@ def move_base_samples(state: Battle, side: str) -> list[Action]:
         b = fog.bases(state)[bid]
         h = math.radians(b["heading"])  # heading 0 faces y = 0, clockwise
         fx, fy = math.sin(h), -math.cos(h)
-        for share in (0.5, 1.0):
+        for share in (1.0, 0.5, 0.0):  # (0: it stays, so that every decoy that may move is listed)
             a = Action("move_base", side, base=bid, x=round(b["x"] + fx * limit * share, 2),
                        y=round(b["y"] + fy * limit * share, 2), heading=b["heading"])
             try:
