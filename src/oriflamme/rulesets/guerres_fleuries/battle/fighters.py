@@ -125,10 +125,14 @@ def in_woods(state, u) -> bool:
 
 
 def sight_obstacles(state, *ends) -> list:
-    """The obstacles between units: the terrain's and every other unit's footprint (OR-GF23)."""
+    """The obstacles between units: the terrain's and every other unit's footprint (OR-GF23); not the
+    units the first end's side cannot see (hidden on movement bases, GF-K5: it does not know them)."""
     skip = {e.id for e in ends}
+    viewer = getattr(ends[0], "side", None) if ends else None
     out = list(battlefield(state).obstacles())
     for v in units(state):
+        if getattr(v, "base", None) is not None and v.side != viewer:
+            continue
         if v.id not in skip and alive(v) and v.altitude is None:
             out.append(unit_obstacle(f"unit:{v.id}", shape(v), v.name or v.id))
     return out
