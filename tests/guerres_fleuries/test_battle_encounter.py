@@ -15,7 +15,7 @@ import pytest
 from oriflamme.core.dice import Dice, FixedDice
 from oriflamme.core.errors import IllegalAction, ScenarioError
 from oriflamme.core.record import Game
-from oriflamme.rulesets.guerres_fleuries.battle import encounter, evaluation, fog, turn, victory
+from oriflamme.rulesets.guerres_fleuries.battle import encounter, evaluation, fire_play, fog, moves, turn, victory
 
 from .battle_engine_kit import ruleset
 
@@ -565,3 +565,67 @@ def test_determinize_redraws_the_enemy_flank_marches():
     assert len(seen) > 1
     own = evaluation.determinize(st, "B", random.Random(0)).fog["flank"]["B"]
     assert own == st.fog["flank"]["B"]
+
+
+def test_a_decoy_moves_with_the_hidden_units_as_far_as_a_real_base():
+    """OR-GF101: in phase 6, after the visible units (l.293), a decoy base moves once, straight, up to
+    the normal move of the side's fastest unit on a base; the enemy sees the base move, nothing more."""
+    for seed in ("m1", "m2", "m3", "m4", "m5", "m6", "m7"):
+        g = deployed(seed)
+        decoys = [bid for bid in fog.bases(g.state) if fog.carried(g.state, bid) is None]
+        if decoys:
+            break
+    else:
+        pytest.skip("no decoy drawn")
+    rs, st = g.ruleset, g.state
+    st.phase, st.acting, st.done = 6, "A", []
+    st.fog["hidden_pass"] = False
+    assert encounter.decoys_to_move(st, "A") == []  # not before the others have moved
+    st.fog["hidden_pass"] = True
+    bid = decoys[0]
+    b = dict(fog.bases(st)[bid])
+    limit = encounter.decoy_allowance(st, "A")
+    assert limit == max(moves.allowance(u, "normal")[0] for u in st.side_units("A") if u.base and not fog.in_cover(u))
+    offers = [a for a in rs.legal_actions(st) if a.type == "move_base" and a.base == bid]
+    assert offers
+    with pytest.raises(IllegalAction, match="may move"):
+        rs.apply(st, {"type": "move_base", "side": "A", "base": bid, "x": b["x"], "y": b["y"] - limit - 1,
+                      "heading": b["heading"]})
+    rs.apply_unchecked(rs.clone(st), offers[0])  # (a copy: the real one is applied below)
+    x, y = b["x"], b["y"] - limit
+    encounter.move_base(st, rs.action_from_json({"type": "move_base", "side": "A", "base": bid, "x": x, "y": y,
+                                                 "heading": b["heading"]}))
+    assert (fog.bases(st)[bid]["x"], fog.bases(st)[bid]["y"]) == (x, y)
+    seen = next(v for v in rs.view(st, "B")["bases"] if v["id"] == bid)
+    assert (seen["x"], seen["y"]) == (x, y) and "decoy" not in seen
+    assert st.log[-1]["private"] == "A"
+    with pytest.raises(IllegalAction, match="once a turn"):
+        encounter.check_move_base(st, rs.action_from_json({"type": "move_base", "side": "A", "base": bid,
+                                                           "x": x, "y": y, "heading": b["heading"]}))
+
+
+def test_a_hidden_unit_that_fires_is_revealed_before_its_fire():
+    """l.1363: "Une unité tirant est automatiquement dévoilée." An Aztec unit with missiles, on its
+    base, ordered to fire at a Saurian character 4 cm in front of it: revealed; without a target in
+    range it stays hidden (it does not fire)."""
+    for seed in range(12):
+        g = deployed(f"fire-{seed}")
+        st = g.state
+        shooters = [u for u in st.side_units("A") if u.missile and u.base is not None and u.kind == "troop"]
+        if shooters:
+            break
+    else:
+        pytest.skip("every shooter was detected in the first detection phase")
+    u = shooters[0]
+    u.order = "tirer"
+    for e in st.side_units("B"):
+        e.x, e.y, e.heading = 5.0 + 3 * int(e.id[1:]), 3.0, 180.0  # far away, in a corner
+    fog.reveal_firers(st)
+    assert u.base is not None  # no target in range: no fire, no reveal
+    e = next(v for v in st.side_units("B") if v.kind == "character")  # narrow: in range between farthest points (GF-E7)
+    e.x, e.y, e.heading = u.x, u.y - u.depth / 2 - e.depth / 2 - 4.0, 180.0
+    assert fire_play.choose_target(st, u)[0] is e
+    fog.reveal_firers(st)
+    assert u.base is None
+    ev = [x for x in st.log if x["type"] == "base_revealed"][-1]
+    assert ev["units"] == [u.id] and "l.1363" in ev["ref"]

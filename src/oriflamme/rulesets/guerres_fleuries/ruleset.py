@@ -218,7 +218,7 @@ class GuerresFleuries(Ruleset):
         deployment is written on the battle plan, unseen (placements on movement bases, the ambush,
         the decoys, the flank marches: l.491-507)."""
         return getattr(action, "type", None) in ("orders", "battle_orders", "brigade", "place", "ambush", "place_base",
-                                                  "flank_march", "hide")
+                                                  "flank_march", "hide", "move_base")
 
     def evaluate(self, state: Battle, side: str) -> float | None:
         return evaluation.evaluate(state, side)

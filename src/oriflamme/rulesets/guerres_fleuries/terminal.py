@@ -124,6 +124,9 @@ def render_view(view: dict, full: bool = False, lang: str = "en") -> str:
                 for c in range(MAP_COLS):
                     if _inside(*centre(c, r), pts) and grid[r][c] == ".":
                         grid[r][c] = mark
+    for b in view.get("bases", []):  # an encounter's movement bases: "?" where one stands (OR-GF101)
+        if isinstance(b.get("x"), (int, float)) and isinstance(b.get("y"), (int, float)):
+            grid[min(MAP_ROWS - 1, max(0, int(b["y"] / ch)))][min(MAP_COLS - 1, max(0, int(b["x"] / cw)))] = "?"
     letters = unit_letters(view)
     for u in view.get("units", []):
         if u.get("x") is None:

@@ -20,11 +20,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     "legend": ("Map: 1 character = 3 cm across, 6 cm down. Capitals: side A; lower case: side B; "
                "* a character. Terrain: ^ hill, T wood, "
                "~ marsh, # buildings, = road or bridge, - stream or ford, + hedge, wall or fence, ! cliff, : field, "
-               "% broken ground or scrub.",
+               "% broken ground or scrub. ? a movement base (an encounter battle).",
                "Carte : 1 caractère = 3 cm de large, 6 cm de haut. Majuscules : camp A ; minuscules : camp B ; "
                "* un personnage. Terrain : ^ colline, T bois, "
                "~ marais, # bâtiments, = route ou pont, - ruisseau ou gué, + haie, mur ou clôture, ! falaise, : champ, "
-               "% terrain irrégulier ou broussailles."),
+               "% terrain irrégulier ou broussailles. ? une base de mouvement (bataille de rencontre)."),
     "help": (
         "Commands:\n"
         "  units                  the units on the table (your orders face up, the enemy's face down)\n"

@@ -20,6 +20,7 @@
 ``ambush``              encounter battle, deployment: the side that discovered its enemy places
                         one unit anywhere out of the enemy zone and sight (GF-K3, l.485)
 ``place_base``          encounter battle, deployment: put a decoy movement base in the zone (GF-K5)
+``move_base``           encounter battle, phase 6 with the hidden units: move a decoy base (OR-GF101)
 ``hide``                encounter battle, deployment: a unit in a house, a building, jungle or a wood
                         stays off the table, hidden (l.497, OR-GF105)
 ``flank_march``         encounter battle, deployment: send a unit off the table to enter by a side
@@ -49,7 +50,7 @@ TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test"
          "react": ("unit", "reaction"), "brigade": ("unit", "units"), "battle_orders": ("orders",),
          "ambush": ("unit", "x", "y", "heading"), "place_base": ("base", "x", "y"),
          "flank_march": ("unit", "edge", "y", "turn"), "hide": ("unit",),
-         "omen": ("unit",), "intervene": ("unit", "target")}
+         "omen": ("unit",), "intervene": ("unit", "target"), "move_base": ("base", "x", "y", "heading")}
 ORDER_FIELDS = ("order", "target")
 MAX_UNITS = 200
 MAX_TARGETS = 10  # the codec's bound; the rule's (three, l.830) is checked with the orders (orders.check)
@@ -167,7 +168,7 @@ def choice_of(data: dict) -> str:
     """The choice an action makes: a move's or a placement's destination and an orders action's
     orders are its free parameters (legal_actions lists samples; apply checks any)."""
     import json
-    if isinstance(data, dict) and data.get("type") in ("move", "place", "ambush", "place_base"):
+    if isinstance(data, dict) and data.get("type") in ("move", "place", "ambush", "place_base", "move_base"):
         return json.dumps({"type": data["type"], "side": data.get("side"), "unit": data.get("unit"),
                            "base": data.get("base")}, sort_keys=True)
     if isinstance(data, dict) and data.get("type") == "flank_march":

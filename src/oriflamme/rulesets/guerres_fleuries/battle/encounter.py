@@ -8,6 +8,8 @@ tries). A scenario is an encounter battle when it says ``"encounter": true``."""
 
 from __future__ import annotations
 
+import math
+
 from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
@@ -200,9 +202,9 @@ def check_place_base(state: Battle, a: Action) -> None:
 
 def place_base_samples(state: Battle, side: str) -> list[Action]:
     out = []
-    for bid in unplaced_decoys(state, side)[:1]:
+    for bid in unplaced_decoys(state, side):  # every decoy listed: each is a choice of its own
         b = fog.bases(state)[bid]
-        for dx in (5.0, -5.0):
+        for dx in (5.0, -5.0, 0.0):
             a = Action("place_base", side, base=bid, x=round(b["x"] + dx, 2), y=b["y"])
             try:
                 check_place_base(state, a)
@@ -376,6 +378,64 @@ def apply(state: Battle, a: Action) -> None:
              f"{'gauche' if a.edge == 'left' else 'droit'} en y = {a.y:g} (premier essai au tour {a.turn})",
              side=a.side, ref=REF_FLANK, private=a.side, unit=u.id, edge=a.edge, y=a.y, first_try_turn=a.turn,
              ruling={"explanation": out["verdict"]["explanation"], "citations": out["verdict"]["citations"]})
+
+
+# --- decoys moving in phase 6 (OR-GF101) ----------------------------------------------------------
+def decoy_allowance(state: Battle, side: str) -> float:
+    """As far as the normal move of the side's fastest unit still on a base (or of any of its units)."""
+    col = fog.data()["base"].decoy_move
+    pool = [u for u in state.side_units(side) if u.base is not None and not fog.in_cover(u)] or state.side_units(side)
+    return max((moves.allowance(u, col)[0] for u in pool), default=0.0)
+
+
+def decoys_to_move(state: Battle, side: str) -> list[str]:
+    """The side's decoys that may move now: phase 6, the hidden units' turn (l.293), once a turn."""
+    if not state.fog or state.phase != 6 or not state.fog.get("hidden_pass"):
+        return []
+    return [bid for bid, b in sorted(fog.bases(state).items()) if b["side"] == side
+            and fog.carried(state, bid) is None and b.get("moved_turn") != state.turn]
+
+
+def check_move_base(state: Battle, a: Action) -> float:
+    row = fog.data()["base"]
+    if a.base not in decoys_to_move(state, a.side):
+        raise IllegalAction(f"{a.base!r} is no decoy base of side {a.side} that may move now (in phase 6, with the "
+                            f"hidden units, once a turn)", row.ref)
+    b = fog.bases(state)[a.base]
+    dist = ((a.x - b["x"]) ** 2 + (a.y - b["y"]) ** 2) ** 0.5
+    limit = decoy_allowance(state, a.side)
+    if dist > limit + 1e-6:
+        raise IllegalAction(f"base {a.base} may move {limit:g} cm (the normal move of the side's fastest unit on a "
+                            f"base); this move is {dist:.1f} cm", row.ref)
+    fp = tt.footprint(tt.Pose(a.x, a.y, a.heading), row.width_cm, row.depth_cm)
+    if not moves.table_box().covers(fp):
+        raise IllegalAction(f"base {a.base} would leave the table", "GF seed 003 l.628")
+    return dist
+
+
+def move_base_samples(state: Battle, side: str) -> list[Action]:
+    out = []
+    limit = decoy_allowance(state, side)
+    for bid in decoys_to_move(state, side):
+        b = fog.bases(state)[bid]
+        h = math.radians(b["heading"])  # heading 0 faces y = 0, clockwise
+        fx, fy = math.sin(h), -math.cos(h)
+        for share in (1.0, 0.5, 0.0):  # (0: it stays, so that every decoy that may move is listed)
+            a = Action("move_base", side, base=bid, x=round(b["x"] + fx * limit * share, 2),
+                       y=round(b["y"] + fy * limit * share, 2), heading=b["heading"])
+            try:
+                check_move_base(state, a)
+            except IllegalAction:
+                continue
+            out.append(a)
+    return out
+
+
+def move_base(state: Battle, a: Action) -> None:
+    dist = check_move_base(state, a)
+    fog.bases(state)[a.base].update(x=a.x, y=a.y, heading=a.heading, moved_turn=state.turn)
+    emit(state, "move_base", f"Decoy base {a.base} moves {dist:.1f} cm", f"La base leurre {a.base} se déplace de {dist:.1f} cm",
+         side=a.side, ref=fog.data()["base"].ref, private=a.side, base=a.base, to=[a.x, a.y, a.heading])
 
 
 # --- each turn -----------------------------------------------------------------------------------

@@ -54,6 +54,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
             out += [Action("react", who, unit=u.id, reaction=r) for r in kept]
     elif state.phase == 6:
         out += casts(state, who) + interventions(state, who)
+        out += encounter.move_base_samples(state, who)
         for u in turn.movers(state, who):
             budget, direction, keep, _ = turn.move_budget(u, state)
             points = moves.samples(state, u, budget, direction, keep)
@@ -183,7 +184,7 @@ def check(state: Battle, action) -> Action:
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
     expected = {0: ("place", "end_phase", "brigade", "battle_orders", "ambush", "place_base", "flank_march", "hide"),
                 2: ("command_test", "omen"), 3: ("orders", "cast", "battle_orders", "omen", "intervene"),
-                5: ("react",), 6: ("move", "end_phase", "cast", "intervene")}[state.phase]
+                5: ("react",), 6: ("move", "end_phase", "cast", "intervene", "move_base")}[state.phase]
     if state.phase == 0 and a.side in state.done and a.type != "battle_orders":
         raise IllegalAction(f"side {a.side} has deployed: it writes its battle orders now", battle_orders.REF_WRITE)
     if a.type not in expected:
@@ -212,6 +213,8 @@ def check(state: Battle, action) -> Action:
         brigades.check_form(state, a.side, a.unit, list(a.units or ()))
     elif a.type == "battle_orders":
         battle_orders.check(state, a.side, a.order_map())
+    elif a.type == "move_base":
+        encounter.check_move_base(state, a)
     elif a.type == "orders":
         orders_mod.check(state, a.side, a.order_map())
     elif a.type == "cast":
@@ -252,6 +255,8 @@ def apply(state: Battle, a: Action) -> list[dict]:
         battle_orders.write(state, a.side, a.order_map())
     elif a.type in ("ambush", "place_base", "flank_march", "hide"):
         encounter.apply(state, a)
+    elif a.type == "move_base":
+        encounter.move_base(state, a)
     elif a.type == "end_phase":
         state.done.append(a.side)
         if state.phase == 0:

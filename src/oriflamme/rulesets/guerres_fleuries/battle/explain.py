@@ -57,6 +57,9 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
     if a.type == "place_base":
         return (f"Placer la base leurre {a.base} en ({a.x:.1f}, {a.y:.1f})" if fr
                 else f"Place the decoy base {a.base} at ({a.x:.1f}, {a.y:.1f})")
+    if a.type == "move_base":
+        return (f"Déplacer la base leurre {a.base} vers ({a.x:.1f}, {a.y:.1f})" if fr
+                else f"Move the decoy base {a.base} to ({a.x:.1f}, {a.y:.1f})")
     if a.type == "hide":
         return (f"Cacher {name(a.unit)} hors de la table (position écrite sur le plan)" if fr
                 else f"Hide {name(a.unit)} off the table (its place written on the plan)")

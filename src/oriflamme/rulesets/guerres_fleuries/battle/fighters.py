@@ -129,12 +129,16 @@ def in_woods(state, u) -> bool:
 
 
 def sight_obstacles(state, *ends) -> list:
-    """The obstacles between units: the terrain's and every other unit's footprint (OR-GF23)."""
+    """The obstacles between units: the terrain's and every other unit's footprint (OR-GF23); not the
+    units the first end's side cannot see (hidden on movement bases, GF-K5: it does not know them)."""
     skip = {e.id for e in ends}
+    viewer = getattr(ends[0], "side", None) if ends else None
     # the building a shooter or a target stands in does not hide it from the other (l.790)
     rooms = {getattr(e, "inside", None) for e in ends} - {None}
     out = [o for o in battlefield(state).obstacles() if o.id not in rooms]
     for v in units(state):
+        if (getattr(v, "base", None) is not None or getattr(v, "hidden", False)) and v.side != viewer:
+            continue
         if v.id not in skip and alive(v) and v.altitude is None:
             out.append(unit_obstacle(f"unit:{v.id}", shape(v), v.name or v.id))
     return out

@@ -37,6 +37,7 @@ class BaseRow(Printed):
     width_cm: float
     depth_cm: float
     units_per_base: int
+    decoy_move: str
 
 
 class DetectionRow(Printed):

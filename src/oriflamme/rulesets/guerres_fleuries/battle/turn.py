@@ -169,13 +169,13 @@ def advance(state: Battle) -> None:
         elif p == 6:
             first = first_mover(state)
             for side in (first, state.other(first)):
-                if side not in state.done and movers(state, side):
+                if side not in state.done and (movers(state, side) or encounter.decoys_to_move(state, side)):
                     state.acting = side
                     return
             if state.fog and not state.fog.get("hidden_pass"):
-                state.fog["hidden_pass"] = True  # then the hidden units (l.293)
+                state.fog["hidden_pass"] = True  # then the hidden units and the decoys (l.293)
                 state.done = []
-                if any(movers(state, s) for s in SIDES):
+                if any(movers(state, s) or encounter.decoys_to_move(state, s) for s in SIDES):
                     continue
         else:
             state.acting = None

@@ -155,6 +155,12 @@ def _options(state: Battle, side: str | None, legal) -> dict:
         for u in orders_mod.eligible(state, side):
             out["units"].setdefault(u.id, {})["orders"] = orders_mod.options(state, u)
     elif state.phase == 6:
+        for a in legal:
+            if a.type == "move_base":
+                from . import encounter
+                entry = out.setdefault("bases", {}).setdefault(a.base, {"max_cm": round(encounter.decoy_allowance(
+                    state, side), 2), "ref": fog.data()["base"].ref, "samples": []})
+                entry["samples"].append([a.x, a.y, a.heading])
         by_unit: dict = {}
         for a in legal:
             if a.type == "move":
@@ -173,7 +179,7 @@ def _options(state: Battle, side: str | None, legal) -> dict:
                 out["units"].setdefault(a.unit, {})["place"] = True
             elif a.type == "brigade":
                 out["units"].setdefault(a.unit, {})["brigade"] = list(a.units or ())
-            elif a.type in ("ambush", "flank_march"):
+            elif a.type in ("ambush", "flank_march", "hide"):
                 out["units"].setdefault(a.unit, {})[a.type] = True
             elif a.type == "place_base":
                 out.setdefault("bases", {})[a.base] = {"place": True}
