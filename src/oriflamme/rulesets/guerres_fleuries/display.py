@@ -71,15 +71,16 @@ def glossary() -> dict[str, str]:
 @lru_cache(maxsize=None)
 def _pattern() -> re.Pattern:
     """Labels of several words wherever they stand; a one-word label ("déroute", "saurien",
-    "Arc") only where a label stands — alone, before ":", in parentheses, after "against" — so
+    "Arc") only where a label stands — alone, before ":", in parentheses, after "against", between
+    « » (a spell's name) — so
     that a unit's name holding the word ("Grand saurien") keeps it."""
     keys = sorted(glossary(), key=len, reverse=True)
     races = {r.names[0] for r in beings.races().values()}  # "Homme", "Saurien": capitalised, in no unit's name
     several = "|".join(re.escape(k) for k in keys if " " in k or k in races)
     one = "|".join(re.escape(k) for k in keys if " " not in k and k not in races)
     return re.compile(r"(?<!\w)(?P<l>" + several + r")(?!\w)"
-                      + r"|(?:(?<=^)|(?<=\()|(?<=against )|(?<=: )|(?<=Homme )|(?<=Saurien ))(?P<w>" + one
-                      + r")(?=$|:|\)| range| \()")
+                      + r"|(?:(?<=^)|(?<=\()|(?<=against )|(?<=: )|(?<=Homme )|(?<=Saurien )|(?<=« ))(?P<w>" + one
+                      + r")(?=$|:|\)| range| \(| »)")
 
 
 def english(text):

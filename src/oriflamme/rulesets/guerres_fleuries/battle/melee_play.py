@@ -19,10 +19,10 @@ from .. import melee as md
 from .. import modifiers as mods
 from ..names import RefereeError
 from ..referee import adjudicate
-from . import combat_data, morale_play
+from . import combat_data, morale_play, overlap
 from .casualties import Ledger, captures
 from .fighters import (alive, arc, being, cover_of, depth, finish, mark, melee_weapon_of, pose, set_pose, shape,
-                       target_armour, target_kind, tolerance, touching, unit, units, width)
+                       target_armour, target_kind, tolerance, touching, unit, units, unmark, width)
 
 FLANKS = ("left", "right")
 
@@ -69,10 +69,14 @@ def _attacker_class(u) -> str | None:
 def situation(state, a, b) -> tuple[dict, list[str]]:
     """The part-1 melee situation of ``a`` striking ``b``, and what was read off the table."""
     n, side = figures_in_contact(a, b)
+    more, overlap_step = overlap.extra_figures(state, a, b)
+    n += more
     sit = {"kind": "melee", "attacker": a.race if a.kind in ("troop", "character") else being(a),
            "target_armour": target_armour(b), "figures_in_contact": n,
            "target": target_kind(b)}
-    why = [f"{a.name or a.id}: {n} figure(s) in base contact with {b.name or b.id} (on its {side})"]
+    why = [f"{a.name or a.id}: {n - more} figure(s) in base contact with {b.name or b.id} (on its {side})"]
+    if overlap_step:
+        why.append(overlap_step)
     if a.kind in ("troop", "character"):
         sit["weapon"] = melee_weapon_of(a)
         sit["attacker_class"] = _attacker_class(a)
@@ -161,6 +165,8 @@ def on_contact(state, attacker_id: str, target_id: str, dice) -> list[dict]:
 
 def _strike(state, x, y, dice) -> dict:
     sit, why = situation(state, x, y)
+    if overlap.extra_figures(state, x, y)[0]:
+        mark(x, overlap.MARKER)  # it will not pursue if it wins (l.969)
     try:
         r = adjudicate(sit)
     except RefereeError as exc:  # e.g. a unit without any melee weapon the PBC tables print
@@ -227,6 +233,7 @@ def resolve(state, dice) -> list[dict]:
     events += morale_play.knock_on(state, routed, dice, deferred=True)
     for u in units(state):
         u.charging = False
+        unmark(u, overlap.MARKER)
     return finish(state, events)
 
 
@@ -261,7 +268,14 @@ def _outcome(state, a, b, lost_a: int, lost_b: int, dice) -> list[dict]:
     events.append(recoil(state, loser, winner, n))
     test = morale_play.test(state, loser.id, "lost_combat", dice, winner.id, deferred=True)
     events.append(test)
-    if loser.status in ("retreat", "rout") and alive(winner) and winner.status == "ok":
+    if overlap.MARKER in winner.markers:
+        events.append({"type": "overlap_end", "unit": winner.id, "side": winner.side, "target": loser.id,
+                       "explanation": [f"{winner.name or winner.id} overlapped {loser.name or loser.id}: it does not "
+                                       "pursue and resumes its formation, not disordered"],
+                       "citations": [overlap.REF, overlap.DECISION],
+                       "text": f"{winner.name or winner.id} does not pursue: it overlapped {loser.name or loser.id}",
+                       "text_fr": f"{winner.name or winner.id} ne poursuit pas : elle débordait {loser.name or loser.id}"})
+    elif loser.status in ("retreat", "rout") and alive(winner) and winner.status == "ok":
         winner.pending = {"move": "poursuite", "target": loser.id}
         mark(winner, "pursuing")
         events.append({"type": "pursuit_declared", "unit": winner.id, "side": winner.side, "target": loser.id,

@@ -19,7 +19,7 @@ from ..magic import data as magic_data
 from ..rows import Row, load, one
 from . import crash_play, lasting, morale_play
 from .casualties import remove_figures, wound
-from .fighters import alive, enemies, friends, shape, touching, units
+from .fighters import alive, friends, shape, touching, units
 
 FILE = "spell_effects.toml"
 SEVERITY_ORDER = ("stunned", "blind", "cut", "wounded", "light", "severe", "serious", "critical")
@@ -445,7 +445,3 @@ def intervention(state, priest, beneficiary, dice) -> dict:
                      f"{printed.result}"}
     events = _table_effect(state, priest, beneficiary, row, dice, ev)
     return {"event": ev, "events": events}
-
-
-def enemy_pool(state, caster) -> list:
-    return enemies(state, caster)
