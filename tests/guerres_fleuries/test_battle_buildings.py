@@ -357,3 +357,17 @@ def test_the_controlling_character_goes_in_and_out_with_his_unit():
     turn.phase6_orders_in_place(st)
     assert hero.inside is None and not hero.hidden and not a.inside
     assert not hero.footprint().intersects(st.battlefield.element("house").geometry)
+
+
+def test_occupants_who_win_do_not_pursue():
+    """l.796: "Elles n'ont pas obligation de poursuivre lors d'un recule ou d'une déroute ennemi." (OR-GF82)"""
+    assert "Elles n'ont pas obligation de poursuivre" in line(796)
+    a = near_house()
+    b = troop("b", "B", x=85, y=47.9, heading=180.0, figures=8, figures_max=8, figures_turn_start=8, frontage=4,
+              ranks=2)
+    st = battle(a, b, phase=6, elements=[HOUSE])
+    inside(st, a)
+    events = melee_play._outcome(st, a, b, 0, 3, Always(1))  # b lost 3 to 0; its morale d4 1: it retreats
+    assert b.status == "retreat"
+    assert a.pending is None and "pursuing" not in a.markers and a.inside == "house"
+    assert any(e["type"] == "no_pursuit" and "GF seed 003 l.796" in e["citations"] for e in events)
