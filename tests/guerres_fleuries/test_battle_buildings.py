@@ -336,3 +336,38 @@ def test_in_random_games_a_hidden_unit_never_shows_in_the_enemy_s_view_or_log():
             else:
                 hid_at.pop(u.id, None)
     assert seen_hidden
+
+
+def test_the_controlling_character_goes_in_and_out_with_his_unit():
+    """l.450-452 (OR-GF41): a character in base contact controls the unit and goes with it — into the
+    building and out of it (OR-GF81); hidden with it (OR-GF83)."""
+    from oriflamme.rulesets.guerres_fleuries.battle import command
+    a = near_house()
+    hero = troop("h", "A", kind="character", figures=1, figures_max=1, frontage=1, ranks=1, base_w=2.5, base_d=2.5,
+                 x=85, y=64.3)
+    st = battle(a, hero, troop("e", "B", x=30, y=10), phase=6, elements=[HOUSE])
+    command.update(st)
+    assert a.led_by == "h"
+    inside(st, a)
+    assert hero.inside == "house" and hero.hidden and buildings_play.occupants(st, "house") == [a]
+    command.update(st)
+    assert a.led_by == "h"  # still in contact: both fill the house
+    assert {"a", "h"}.isdisjoint({u["id"] for u in views.view(st, "B", [])["units"]})
+    a.moved, a.order, a.target = False, "casser", "out"
+    turn.phase6_orders_in_place(st)
+    assert hero.inside is None and not hero.hidden and not a.inside
+    assert not hero.footprint().intersects(st.battlefield.element("house").geometry)
+
+
+def test_occupants_who_win_do_not_pursue():
+    """l.796: "Elles n'ont pas obligation de poursuivre lors d'un recule ou d'une déroute ennemi." (OR-GF82)"""
+    assert "Elles n'ont pas obligation de poursuivre" in line(796)
+    a = near_house()
+    b = troop("b", "B", x=85, y=47.9, heading=180.0, figures=8, figures_max=8, figures_turn_start=8, frontage=4,
+              ranks=2)
+    st = battle(a, b, phase=6, elements=[HOUSE])
+    inside(st, a)
+    events = melee_play._outcome(st, a, b, 0, 3, Always(1))  # b lost 3 to 0; its morale d4 1: it retreats
+    assert b.status == "retreat"
+    assert a.pending is None and "pursuing" not in a.markers and a.inside == "house"
+    assert any(e["type"] == "no_pursuit" and "GF seed 003 l.796" in e["citations"] for e in events)

@@ -65,7 +65,8 @@ def standing(state: Battle, bid: str) -> bool:
 
 
 def occupants(state: Battle, bid: str) -> list[Unit]:
-    return [u for u in state.units.values() if u.alive and u.inside == bid]
+    """The units in the building (a character who controls one goes in with it and is not counted)."""
+    return [u for u in state.units.values() if u.alive and u.inside == bid and u.kind != "character"]
 
 
 def material(el) -> str:
@@ -178,6 +179,10 @@ def enter(state: Battle, u: Unit, el) -> None:
                                  "stands against the building"],
                  "citations": [REF_ORDER, REF_ENTER, REF_HIDDEN, REF_INSIDE, "OR-GF81", "OR-GF83"]})
     u.hidden = True  # after the entry is seen: from now on its events are its side's only (OR-GF83)
+    c = state.units.get(u.led_by or "")
+    if c is not None and c.alive:  # the character who controls it goes in with it (OR-GF41, OR-GF81)
+        c.inside, c.inside_points, c.hidden = el.id, [list(p) for p in el.points], True
+        c.x, c.y = u.x, u.y
 
 
 def leave(state: Battle, u: Unit, heading: float, how: str, quiet: bool = False) -> str:
@@ -189,6 +194,11 @@ def leave(state: Battle, u: Unit, heading: float, how: str, quiet: bool = False)
     x, y = place_outside(state, u, el, heading)
     u.inside, u.inside_points, u.hidden = None, None, False
     u.x, u.y, u.heading = x, y, heading % 360.0
+    c = state.units.get(u.led_by or "")
+    if c is not None and c.inside == bid:  # its controlling character comes out with it (OR-GF41)
+        from .command import carry
+        c.inside, c.inside_points, c.hidden = None, None, False
+        carry(state, u)
     if how in ("order", "recoil"):
         u.set_disorder(True)
     u.moved = True
@@ -214,6 +224,8 @@ def place_outside(state: Battle, u: Unit, el, heading: float) -> tuple[float, fl
     table = box(0, 0, rules().table.width_cm, rules().table.height_cm)
     c = el.geometry.centroid
     w, d = u.front * u.base_w, max(u.ranks, 1) * u.base_d
+    leader = state.units.get(u.led_by or "")
+    behind = leader.base_d if leader is not None and leader.alive else 0.0  # room for him at its rear (OR-GF41)
     others = [o.footprint() for o in state.units.values() if o.alive and o.id != u.id and o.altitude is None]
     first = None
     for turn in (0, 90, -90, 180):
@@ -221,7 +233,7 @@ def place_outside(state: Battle, u: Unit, el, heading: float) -> tuple[float, fl
         dx, dy = tt.direction(h)
         step = 0.0
         while step < 200:
-            fp = tt.footprint(tt.Pose(c.x + dx * step, c.y + dy * step, h), w, d)
+            fp = tt.footprint(tt.Pose(c.x + dx * step, c.y + dy * step, h), w, d + 2 * behind)
             if not fp.intersects(el.geometry):
                 break
             step += 0.25

@@ -275,6 +275,13 @@ def _outcome(state, a, b, lost_a: int, lost_b: int, dice) -> list[dict]:
                        "citations": [overlap.REF, overlap.DECISION],
                        "text": f"{winner.name or winner.id} does not pursue: it overlapped {loser.name or loser.id}",
                        "text_fr": f"{winner.name or winner.id} ne poursuit pas : elle débordait {loser.name or loser.id}"})
+    elif loser.status in ("retreat", "rout") and alive(winner) and winner.status == "ok" and getattr(winner, "inside", None):
+        # l.796: "Elles n'ont pas obligation de poursuivre": the occupants who win stay in (OR-GF82)
+        text = f"{winner.name or winner.id} holds its building: it does not pursue {loser.name or loser.id}"
+        events.append({"type": "no_pursuit", "unit": winner.id, "side": winner.side, "target": loser.id,
+                       "text": text, "text_fr": f"{winner.name or winner.id} tient son bâtiment : elle ne poursuit pas "
+                                                f"{loser.name or loser.id}",
+                       "explanation": [text], "citations": ["GF seed 003 l.796", "OR-GF82"]})
     elif loser.status in ("retreat", "rout") and alive(winner) and winner.status == "ok":
         winner.pending = {"move": "poursuite", "target": loser.id}
         mark(winner, "pursuing")
