@@ -39,6 +39,7 @@ class Weights(BaseModel):
     objective_approach: float = Field(ge=0)
     objective_spare: float = Field(ge=0)
     objective_late: float = Field(ge=0)
+    objective_hold_exponent: float = Field(ge=1)
     march_cost: float = Field(gt=0)
     ref_march: str
     threats: float = Field(ge=0)
@@ -48,6 +49,7 @@ class Weights(BaseModel):
     formation: float = Field(ge=0)
     cover: float = Field(ge=0)
     approach: float = Field(ge=0)
+    approach_weaker: float = Field(ge=0, le=1)
     ref: str = Field(min_length=3)  # what the table is (heuristic weights, not rules)
     ref_material: str
     ref_rout: str
@@ -134,11 +136,34 @@ def _assign(holders, hexes, want: int) -> list[tuple[int, object]]:
     return out
 
 
+def _power(chars) -> float:
+    """A group's fighting value: attack + defence as each stands (status, §1.2)."""
+    return float(sum(c.current_attack + c.current_defence for c in chars))
+
+
 def _side_power(chars, against) -> float:
     """How the fighting values (attack + defence, by status) of two groups compare, capped at 1."""
-    a = sum(c.current_attack + c.current_defence for c in chars)
-    b = sum(c.current_attack + c.current_defence for c in against)
+    a, b = _power(chars), _power(against)
     return min(1.0, a / b) if b else 1.0
+
+
+def hold_weight(turn: int, last_turn: int, w: Weights) -> float:
+    """How much the objectives held count on ``turn``: victory reads them only at the end of
+    the last turn, so ``(turn / last_turn) ** objective_hold_exponent`` (1 on the last turn)."""
+    return min(1.0, turn / max(1, last_turn)) ** w.objective_hold_exponent
+
+
+def closing(able_mine, able_theirs, w: Weights) -> float:
+    """Closing in when stronger, keeping away when weaker: the nearness of each able character
+    to his nearest able enemy, averaged, signed by the fighting power (attack + defence as they
+    stand, :func:`_power`) of the two groups — not by the shares each side has left (weak levies
+    who killed one archer are not the stronger side)."""
+    if not able_mine or not able_theirs or not w.approach:
+        return 0.0
+    gap = sum(min(x.distance_to(y.hex) for y in able_theirs) for x in able_mine) / len(able_mine)
+    near = max(0.0, 1.0 - gap / REACH)
+    stronger = _power(able_mine) >= _power(able_theirs)
+    return w.approach * near * (1.0 if stronger else -w.approach_weaker)
 
 
 def evaluate(state, side: str) -> float:
@@ -255,7 +280,10 @@ def evaluate(state, side: str) -> float:
         s_holders, s_contesters = (s_mine, s_theirs) if objective_side == side else (s_theirs, s_mine)
         pull = 0.5 * min(1.0, s_contesters / max(1e-9, s_holders) * _side_power(contesters, holders))
         urgency = 0.3 + 0.7 * progress
-        obj = (urgency * (w.objectives * min(1.0, held / need) + w.objective_spare * min(1.0, max(0, held - need)))
+        # an objective counts only at the end of the last turn: held early it is worth little (a
+        # holder far ahead of his band dies alone), more and more in the last turns
+        hold = hold_weight(state.turn, state.last_turn, w)
+        obj = (hold * (w.objectives * min(1.0, held / need) + w.objective_spare * min(1.0, max(0, held - need)))
                # half the pull on the whole band (it advances together: a lone runner dies), half on
                # the assigned holders, more as the end nears
                + w.objective_approach * (0.5 * closeness(holders) + 0.5 * urgency * sum(near) / want
@@ -263,10 +291,8 @@ def evaluate(state, side: str) -> float:
                - w.objective_late * sum(late) / want)
         score += obj if objective_side == side else -obj
 
-    # closing in when stronger (the stronger side wants the fight)
-    if able_mine and able_theirs and w.approach:
-        gap = sum(min(x.distance_to(y.hex) for y in able_theirs) for x in able_mine) / len(able_mine)
-        near = max(0.0, 1.0 - gap / REACH)
-        lead = s_mine - s_theirs
-        score += w.approach * near * (1.0 if lead >= 0 else -0.3)
+    # closing in when stronger, keeping away when weaker: the fighting power of the able
+    # characters compared (attack + defence as they stand), not the shares each side has left
+    # (weak levies who killed one archer are not the stronger side)
+    score += closing(able_mine, able_theirs, w)
     return math.tanh(score / w.scale)
