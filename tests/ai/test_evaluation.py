@@ -123,3 +123,57 @@ def test_an_objective_held_early_is_worth_little_held_at_the_end_much():
         away.characters["pierre"].hex = Hex.from_label("1108")  # as far from the raiders' line, off the road
         gains[turn] = evaluate(held, "A") - evaluate(away, "A")
     assert gains[8] > 0 and gains[8] > 3 * max(gains[3], 0.0)
+
+
+def _clear_hexes(st, near, covers):
+    """Hexes of ``st``'s map with a given cover, free of characters, by distance from ``near``."""
+    taken = {h for c in st.characters.values() if c.hex is not None for h in c.hexes}
+    out = []
+    for h in st.gmap.hexes:
+        t = st.rules.terrain.get(st.gmap.terrain(h))
+        if t is not None and t.cover in covers and h not in taken and not t.no_fire_from:
+            out.append(h)
+    return sorted(out, key=lambda h: (near.distance(h), h.label))
+
+
+def test_fire_threat_reads_the_fire_tables_by_band_cover_and_shooter():
+    """The next volley (MC §5.1 bands, §5.4.3 table, §5.5 cover): a levy at short range of the
+    raiders' archer is more at risk than at medium range, and in the open more than in cover;
+    a dead archer threatens nobody."""
+    from oriflamme.rulesets.magna_carta.evaluation import fire_threat
+    st = start()
+    shares = load_weights().status
+    archer = next(c for c in st.characters.values() if c.side == "A" and c.type == "archer")
+    levy = next(c for c in st.characters.values() if c.side == "B" and c.type == "spearman")
+    w = st.rules.weapons[archer.weapon]
+    open_ = _clear_hexes(st, archer.hex, {"none"})
+    short = next(h for h in open_ if w.band(archer.hex.distance(h)) == "short" and archer.hex.distance(h) > 2)
+    medium = next(h for h in open_ if w.band(archer.hex.distance(h)) == "medium")
+
+    def threat(hex_, shooter_status="healthy"):
+        s = st.clone()
+        s.characters[levy.id].hex = hex_
+        s.characters[archer.id].status = shooter_status
+        return fire_threat(s, [s.characters[archer.id]], [s.characters[levy.id]], shares)
+
+    assert threat(short) > threat(medium) > 0
+    assert threat(short, "dead") == 0.0
+    covered = [h for h in _clear_hexes(st, archer.hex, {"light", "medium", "heavy"})
+               if w.band(archer.hex.distance(h)) == "short" and archer.hex.distance(h) > 2]
+    if covered:  # the open-country board has brush and woods
+        assert threat(covered[0]) < threat(short)
+
+
+def test_the_levies_value_shooting_the_raiders_archer():
+    """With the fire term, the archer's death is worth more to the levies than his worth alone:
+    compared with killing a raider of the same worth who has no bow."""
+    from oriflamme.rulesets.magna_carta.evaluation import fire_threat
+    st = start()
+    shares = load_weights().status
+    raiders = [c for c in st.characters.values() if c.side == "A"]
+    levies = [c for c in st.characters.values() if c.side == "B"]
+    shooters = [c for c in raiders if c.weapon]
+    assert fire_threat(st, raiders, levies, shares) > 0
+    for c in shooters:
+        c.status = "dead"
+    assert fire_threat(st, raiders, levies, shares) == 0.0

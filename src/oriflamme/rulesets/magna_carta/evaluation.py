@@ -24,6 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...geometry.hexgrid import Hex
 from .engine.character import DEAD, HEALTHY, STUNNED, WOUNDED
+from .engine.fire import weapon_problem
+from .resolve.fire import FireSituation, fire as resolve_fire
 
 DATA = Path(__file__).parent / "data" / "ai_evaluation.toml"
 #: hexes beyond which a character counts as far from a place (the nearness terms fall to 0)
@@ -49,6 +51,8 @@ class Weights(BaseModel):
     formation: float = Field(ge=0)
     cover: float = Field(ge=0)
     approach: float = Field(ge=0)
+    fire: float = Field(ge=0)
+    ref_fire: str
     approach_weaker: float = Field(ge=0, le=1)
     ref: str = Field(min_length=3)  # what the table is (heuristic weights, not rules)
     ref_material: str
@@ -119,6 +123,66 @@ def _in_cover(state, c) -> bool:
     except KeyError:
         return False
     return terrain is not None and terrain.cover != "none"
+
+
+#: (the rules' identity, the fire situation) -> (P killed, P wounded), from the fire tables
+_FIRE_ODDS: dict[tuple[int, FireSituation], tuple[float, float]] = {}
+
+
+def _fire_odds(rules, situation: FireSituation) -> tuple[float, float]:
+    """The chances that a shot in ``situation`` kills or wounds its target: the fire tables'
+    preview (§5.4.2 / §5.4.3), before any die; (0, 0) when the shot is impossible."""
+    key = (id(rules), situation)
+    odds = _FIRE_ODDS.get(key)
+    if odds is None:
+        r = resolve_fire(rules, situation, None)
+        kill = wound = 0.0
+        if r.legal and r.probabilities:
+            table = r.data.get("table")
+            for letter, p in r.probabilities.items():
+                res = rules.fire_results.get((table, letter))
+                if res is not None and res.kill:
+                    kill += float(p)
+                elif res is not None and (res.wound or res.stun):
+                    wound += float(p)
+        odds = _FIRE_ODDS[key] = (kill, wound)
+    return odds
+
+
+def fire_threat(state, shooters, targets, st: StatusShares) -> float:
+    """The worth the ``shooters`` may take from the ``targets`` with their next volley, as a
+    share of the targets' worth: each able shooter (his weapon usable where he stands, §5.2)
+    at the target where his shot takes most — the fire tables' chances at the range band and
+    under the cover of the target's own hex (the line of fire itself is not read: an estimate).
+    A wounded or stunned target hit again dies (§1.2)."""
+    rules = state.rules
+    total = 0.0
+    for s in shooters:
+        w = rules.weapons.get(s.weapon) if s.weapon else None
+        if w is None or not s.active or s.hex is None or weapon_problem(state, s) is not None:
+            continue
+        best = 0.0
+        for t in targets:
+            if not t.alive or t.hex is None:
+                continue
+            dist = min(s.hex.distance(h) for h in t.hexes)
+            band = w.band(dist)
+            if band is None:
+                continue
+            try:
+                cover = rules.terrain[state.gmap.terrain(t.hex)].cover
+            except KeyError:
+                cover = "none"
+            sit = FireSituation(weapon=w.id, distance=getattr(w, band)[0], target_mounted=t.mounted,
+                                target_armour=t.armour, cover=cover, weather=state.weather,
+                                shooter_wounded=s.status == WOUNDED)
+            kill, wound = _fire_odds(rules, sit)
+            share = _share(t, st)
+            after_wound = st.wounded if t.status == HEALTHY else 0.0
+            best = max(best, _worth(t) * (kill * share + wound * max(0.0, share - after_wound)))
+        total += best
+    norm = sum(_worth(t) for t in targets) or 1.0
+    return total / norm
 
 
 def _assign(holders, hexes, want: int) -> list[tuple[int, object]]:
@@ -230,6 +294,10 @@ def evaluate(state, side: str) -> float:
     mine_first = state.active == side
     score += w.threats * ((1.0 if mine_first else w.initiative) * threats(able_mine, alive_theirs)
                           - (w.initiative if mine_first else 1.0) * threats(able_theirs, alive_mine))
+    # the next volleys, at the same initiative as the melee threats (fire opens each phase, §2.1)
+    if w.fire:
+        score += w.fire * ((1.0 if mine_first else w.initiative) * fire_threat(state, able_mine, alive_theirs, st)
+                           - (w.initiative if mine_first else 1.0) * fire_threat(state, able_theirs, alive_mine, st))
     score += w.wounded_exposed * (exposed(alive_theirs, able_theirs, able_mine) - exposed(alive_mine, able_mine, able_theirs))
 
     # formation: friends side by side
