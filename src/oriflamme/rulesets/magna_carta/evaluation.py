@@ -125,17 +125,21 @@ def _in_cover(state, c) -> bool:
     return terrain is not None and terrain.cover != "none"
 
 
-#: (the rules' identity, the fire situation) -> (P killed, P wounded), from the fire tables
-_FIRE_ODDS: dict[tuple[int, FireSituation], tuple[float, float]] = {}
+#: (the rules' identity, weapon, band, mounted, armour, cover, weather, shooter wounded) ->
+#: (P killed, P wounded), from the fire tables
+_FIRE_ODDS: dict[tuple, tuple[float, float]] = {}
 
 
-def _fire_odds(rules, situation: FireSituation) -> tuple[float, float]:
-    """The chances that a shot in ``situation`` kills or wounds its target: the fire tables'
-    preview (§5.4.2 / §5.4.3), before any die; (0, 0) when the shot is impossible."""
-    key = (id(rules), situation)
+def _fire_odds(rules, w, band: str, target, cover: str, weather: str, wounded: bool) -> tuple[float, float]:
+    """The chances that a shot of weapon ``w`` at ``band`` kills or wounds ``target`` under
+    ``cover``: the fire tables' preview (§5.4.2 / §5.4.3), before any die; (0, 0) when the shot
+    is impossible."""
+    key = (id(rules), w.id, band, target.mounted, target.armour, cover, weather, wounded)
     odds = _FIRE_ODDS.get(key)
     if odds is None:
-        r = resolve_fire(rules, situation, None)
+        sit = FireSituation(weapon=w.id, distance=getattr(w, band)[0], target_mounted=target.mounted,
+                            target_armour=target.armour, cover=cover, weather=weather, shooter_wounded=wounded)
+        r = resolve_fire(rules, sit, None)
         kill = wound = 0.0
         if r.legal and r.probabilities:
             table = r.data.get("table")
@@ -156,33 +160,41 @@ def fire_threat(state, shooters, targets, st: StatusShares) -> float:
     under the cover of the target's own hex (the line of fire itself is not read: an estimate).
     A wounded or stunned target hit again dies (§1.2)."""
     rules = state.rules
-    total = 0.0
-    for s in shooters:
-        w = rules.weapons.get(s.weapon) if s.weapon else None
-        if w is None or not s.active or s.hex is None or weapon_problem(state, s) is not None:
+    able = [s for s in shooters if s.weapon and s.active and s.hex is not None and s.weapon in rules.weapons]
+    if not able:
+        return 0.0
+    marks = []  # (target, his hexes, cover of his hex, worth, share lost if killed, if wounded)
+    norm = 0.0
+    for t in targets:
+        norm += _worth(t)
+        if not t.alive or t.hex is None:
             continue
+        try:
+            cover = rules.terrain[state.gmap.terrain(t.hex)].cover
+        except KeyError:
+            cover = "none"
+        share = _share(t, st)
+        after_wound = st.wounded if t.status == HEALTHY else 0.0
+        marks.append((t, [(h.q, h.r) for h in t.hexes], cover, _worth(t), share, max(0.0, share - after_wound)))
+    total = 0.0
+    weather = state.weather
+    for s in able:
+        if weapon_problem(state, s) is not None:
+            continue
+        w = rules.weapons[s.weapon]
+        wounded = s.status == WOUNDED
+        q, r = s.hex.q, s.hex.r
         best = 0.0
-        for t in targets:
-            if not t.alive or t.hex is None:
-                continue
-            dist = min(s.hex.distance(h) for h in t.hexes)
-            band = w.band(dist)
+        for t, hexes, cover, worth, if_killed, if_wounded in marks:
+            band = w.band(min((abs(q - tq) + abs(r - tr) + abs(q - tq + r - tr)) // 2 for tq, tr in hexes))
             if band is None:
                 continue
-            try:
-                cover = rules.terrain[state.gmap.terrain(t.hex)].cover
-            except KeyError:
-                cover = "none"
-            sit = FireSituation(weapon=w.id, distance=getattr(w, band)[0], target_mounted=t.mounted,
-                                target_armour=t.armour, cover=cover, weather=state.weather,
-                                shooter_wounded=s.status == WOUNDED)
-            kill, wound = _fire_odds(rules, sit)
-            share = _share(t, st)
-            after_wound = st.wounded if t.status == HEALTHY else 0.0
-            best = max(best, _worth(t) * (kill * share + wound * max(0.0, share - after_wound)))
+            kill, wound = _fire_odds(rules, w, band, t, cover, weather, wounded)
+            v = worth * (kill * if_killed + wound * if_wounded)
+            if v > best:
+                best = v
         total += best
-    norm = sum(_worth(t) for t in targets) or 1.0
-    return total / norm
+    return total / (norm or 1.0)
 
 
 def _assign(holders, hexes, want: int) -> list[tuple[int, object]]:
@@ -264,14 +276,22 @@ def evaluate(state, side: str) -> float:
     def threats(attackers, defenders):
         """The defenders' worth at risk: the odds of the enemies adjacent to each, and (at
         ``striking`` weight) of those who can march next to him in their next movement step."""
+        # each counter's hexes as (q, r) once; a pair's distance as Hex.distance computes it
+        strikers = [([(h.q, h.r) for h in a.hexes], a.current_attack, a.current_movement / w.march_cost)
+                    for a in attackers]
         total = 0.0
         for d in defenders:
             odds = 0.0
-            for a in attackers:
-                if a.touches(d):
-                    odds += a.current_attack
-                elif w.striking and min(a.distance_to(h) for h in d.hexes) - 1 <= a.current_movement / w.march_cost:
-                    odds += w.striking * a.current_attack
+            mine = [(h.q, h.r) for h in d.hexes]
+            for hexes, attack, reach in strikers:
+                near = min((abs(q - dq) + abs(r - dr) + abs(q - dq + r - dr)) // 2
+                           for q, r in hexes for dq, dr in mine)
+                touching = near == 1 or (near == 0 and any(
+                    (abs(q - dq) + abs(r - dr) + abs(q - dq + r - dr)) // 2 == 1 for q, r in hexes for dq, dr in mine))
+                if touching:
+                    odds += attack
+                elif w.striking and near - 1 <= reach:
+                    odds += w.striking * attack
             if odds:
                 total += _worth(d) * _share(d, st) * min(1.0, odds / max(1, d.current_defence) / 3.0)
         norm = sum(_worth(d) for d in defenders) or 1.0
