@@ -8,9 +8,11 @@ from -1 (lost) to +1 (won). Magna Carta hides nothing (``engine/view.py``), so r
 state is reading what the side sees.
 
 Terms: material (attack + defence by status), rout pressure (the scenario's ``rout_fraction``),
-objectives held and approached (more as the last turn nears), threats (adjacent enemies at good
-odds), the wounded and stunned exposed to an enemy, formation (friends side by side), cover
-against an enemy with missile weapons, and closing in when stronger.
+objectives held (counting only near the last turn, when victory reads them) and approached,
+threats (adjacent enemies at good odds, and those who can march next to a character), the next
+volley (each shooter's best shot by the fire tables), the wounded and stunned exposed to an
+enemy, formation (friends side by side), cover against an enemy with missile weapons, and
+closing in when stronger in fighting power (keeping away when weaker).
 """
 
 from __future__ import annotations
