@@ -63,3 +63,117 @@ def test_bad_weights_name_the_file_and_field(tmp_path):
         load_weights(str(bad))
     assert str(bad) in str(exc.value) and "scale" in str(exc.value)
     assert load_weights().weights.ref_material.startswith("MC §")
+
+
+def _able(st, side):
+    return [c for c in st.characters.values() if c.side == side and c.active and c.hex is not None]
+
+
+def test_the_weaker_side_keeps_away_even_after_a_first_kill():
+    """the-hill: the levies (B, attack + defence 61) against the raiders (108). Before, the
+    closing-in term compared the shares each side had left: levies who had shot one raider were
+    'ahead' and marched on the raiders (and died one by one). Now it compares fighting power."""
+    from oriflamme.rulesets.magna_carta.evaluation import closing
+    w = load_weights().weights
+    st = start()
+    assert closing(_able(st, "B"), _able(st, "A"), w) < 0 < closing(_able(st, "A"), _able(st, "B"), w)
+    shot = st.clone()
+    archer = next(c for c in shot.characters.values() if c.side == "A" and c.type == "archer")
+    shot.characters[archer.id].status = "dead"
+    assert closing(_able(shot, "B"), _able(shot, "A"), w) < 0
+    # with only one raider left standing, the levies are the stronger side and close in
+    few = st.clone()
+    for c in list(few.characters.values())[1:]:
+        if c.side == "A":
+            c.status = "dead"
+    assert closing(_able(few, "B"), _able(few, "A"), w) > 0 > closing(_able(few, "A"), _able(few, "B"), w)
+
+
+def test_weaker_side_values_distance_from_the_stronger_one():
+    """The same term through ``evaluate``: levies 4 hexes nearer the raiders (nothing else within
+    the raiders' reach) are worse off; the raiders see it the other way round."""
+    from oriflamme.geometry.hexgrid import Hex
+    st = start()
+    st.scenario = {**st.scenario, "victory": {"rout_fraction": 0.6}}  # the closing term alone
+    near = st.clone()
+    for c in near.characters.values():
+        if c.side == "B":
+            c.hex = Hex.from_label(f"{int(c.hex.label[:2]) - 4:02d}{c.hex.label[2:]}")
+    assert evaluate(near, "B") < evaluate(st, "B")
+
+
+def test_an_objective_held_early_is_worth_little_held_at_the_end_much():
+    """Victory reads the objectives at the end of the last turn only (engine/victory.py): a
+    villager of the-hay-cart on the east road on turn 3 of 8 gains little (he stands alone among
+    the raiders), the same on turn 8 decides the game."""
+    from oriflamme.geometry.hexgrid import Hex
+    from oriflamme.rulesets.magna_carta.evaluation import hold_weight
+    w = load_weights().weights
+    assert hold_weight(8, 8, w) == 1.0
+    assert hold_weight(3, 8, w) < 0.05 < hold_weight(6, 8, w) < hold_weight(7, 8, w) < 1.0
+    st = start("the-hay-cart")
+    gains = {}
+    for turn in (3, 8):
+        base = st.clone()
+        base.turn = turn
+        held = base.clone()
+        runner = held.characters["pierre"]
+        runner.hex = Hex.from_label("1908")
+        away = base.clone()
+        away.characters["pierre"].hex = Hex.from_label("1108")  # as far from the raiders' line, off the road
+        gains[turn] = evaluate(held, "A") - evaluate(away, "A")
+    assert gains[8] > 0 and gains[8] > 3 * max(gains[3], 0.0)
+
+
+def _clear_hexes(st, near, covers):
+    """Hexes of ``st``'s map with a given cover, free of characters, by distance from ``near``."""
+    taken = {h for c in st.characters.values() if c.hex is not None for h in c.hexes}
+    out = []
+    for h in st.gmap.hexes:
+        t = st.rules.terrain.get(st.gmap.terrain(h))
+        if t is not None and t.cover in covers and h not in taken and not t.no_fire_from:
+            out.append(h)
+    return sorted(out, key=lambda h: (near.distance(h), h.label))
+
+
+def test_fire_threat_reads_the_fire_tables_by_band_cover_and_shooter():
+    """The next volley (MC §5.1 bands, §5.4.3 table, §5.5 cover): a levy at short range of the
+    raiders' archer is more at risk than at medium range, and in the open more than in cover;
+    a dead archer threatens nobody."""
+    from oriflamme.rulesets.magna_carta.evaluation import fire_threat
+    st = start()
+    shares = load_weights().status
+    archer = next(c for c in st.characters.values() if c.side == "A" and c.type == "archer")
+    levy = next(c for c in st.characters.values() if c.side == "B" and c.type == "spearman")
+    w = st.rules.weapons[archer.weapon]
+    open_ = _clear_hexes(st, archer.hex, {"none"})
+    short = next(h for h in open_ if w.band(archer.hex.distance(h)) == "short" and archer.hex.distance(h) > 2)
+    medium = next(h for h in open_ if w.band(archer.hex.distance(h)) == "medium")
+
+    def threat(hex_, shooter_status="healthy"):
+        s = st.clone()
+        s.characters[levy.id].hex = hex_
+        s.characters[archer.id].status = shooter_status
+        return fire_threat(s, [s.characters[archer.id]], [s.characters[levy.id]], shares)
+
+    assert threat(short) > threat(medium) > 0
+    assert threat(short, "dead") == 0.0
+    covered = [h for h in _clear_hexes(st, archer.hex, {"light", "medium", "heavy"})
+               if w.band(archer.hex.distance(h)) == "short" and archer.hex.distance(h) > 2]
+    if covered:  # the open-country board has brush and woods
+        assert threat(covered[0]) < threat(short)
+
+
+def test_the_levies_value_shooting_the_raiders_archer():
+    """With the fire term, the archer's death is worth more to the levies than his worth alone:
+    compared with killing a raider of the same worth who has no bow."""
+    from oriflamme.rulesets.magna_carta.evaluation import fire_threat
+    st = start()
+    shares = load_weights().status
+    raiders = [c for c in st.characters.values() if c.side == "A"]
+    levies = [c for c in st.characters.values() if c.side == "B"]
+    shooters = [c for c in raiders if c.weapon]
+    assert fire_threat(st, raiders, levies, shares) > 0
+    for c in shooters:
+        c.status = "dead"
+    assert fire_threat(st, raiders, levies, shares) == 0.0

@@ -190,3 +190,15 @@ def test_normal_beats_random_on_magna_carta_sample():
         game = play(MC, "the-hill", ("normal", "random"), 100 + seed, nodes=120)
         wins += game.outcome().winner == "A"
     assert wins >= 3, wins
+
+
+def test_a_deeper_candidate_that_cannot_be_completed_is_not_started():
+    """the-hay-cart, the villagers' first shot: the second ply under the best shot (the next
+    villager's shots, their dice enumerated) costs some 500 nodes of ``normal``'s 1,500; the next
+    candidates' would not fit in the rest. They are not started (before, their work was spent and
+    dropped with the interrupted iteration): the same depth-1 choice, fewer nodes."""
+    game = Game(MC, MC.load_scenario("the-hay-cart"), 1)
+    side = game.to_act()
+    d = SearchPlayer("normal", MC, seed=3, deterministic=True).decide(game.state, side)
+    assert MC.action_to_json(d.action)["type"] == "fire"
+    assert d.depth == 1 and d.nodes < 0.9 * LEVELS["normal"].nodes

@@ -8,7 +8,9 @@ scenario of any ruleset, through the core contract only (``legal_actions``, ``cl
 * ``normal`` and ``hard`` — expectimax: the side to act maximises (or, the enemy, minimises)
   and chance nodes average over the exact outcomes, with a beam (the best few candidates by
   the one-step value are searched deeper) and iterative deepening under the decision's budget
-  (the deepest completed iteration decides). ``hard`` searches deeper and wider.
+  (each iteration searches the beam best first; when the budget runs out, the candidates it
+  completed decide among themselves, and one the cost of the others says cannot be completed is
+  not started). ``hard`` searches deeper and wider.
 
 **What a player may know.** It chooses only among ``legal_actions(state, side)`` of the live
 state, so it never submits an illegal action. It searches copies only (their dice are sealed:
@@ -60,6 +62,9 @@ LEVELS: dict[str, Level] = {
 }
 #: the share of a decision's time budget the search plans to use
 TIME_MARGIN = 0.8
+#: a deeper candidate is not started when the cost of those before it, per chance outcome,
+#: projects past this many times the budget left
+SKIP_FACTOR = 1.25
 #: every level a seat may be given, ``human`` aside
 PLAYER_LEVELS = ("random", "easy", "normal", "hard")
 
@@ -180,21 +185,35 @@ class SearchPlayer:
             return self.last
         valued = len(pool)
         depth_done = 1
-        # deeper: the best few by the previous iteration, searched again one ply deeper; an
-        # iteration the budget interrupts is dropped (the deepest completed one decides)
+        # deeper: the best few by the previous iteration, searched again one ply deeper, best
+        # first. The beam narrows to what the budget can search: the candidates completed when it
+        # runs out decide among themselves (the first is the previous iteration's best, so one
+        # completed candidate changes nothing), and a candidate the cost of the previous ones
+        # says cannot be completed is not started (its work would be lost)
         for depth in range(2, lv.depth + 1):
             if budget.exhausted:
                 break
             order = sorted(pool, key=lambda i: (-pool[i], i))[:lv.beam]
             deeper: dict[int, float] = {}
+            cost = outcomes = 0.0
             try:
                 for i in order:
+                    kids_here = sum(len(kids) for kids in children[i])
+                    if outcomes and cost / outcomes * kids_here > SKIP_FACTOR * (1.0 - budget.spent_share()):
+                        break
+                    start = budget.spent_share()
                     vs = [sum(p * self._value(k, depth - 1, side, evaluate, budget) for p, k in kids)
                           for kids in children[i]]
                     deeper[i] = sum(vs) / len(vs)
+                    cost += budget.spent_share() - start
+                    outcomes += kids_here
             except OutOfBudget:
+                pass
+            if len(deeper) < 2:  # no deeper comparison: the previous iteration's choice stands
                 break
             pool, depth_done = deeper, depth
+            if len(deeper) < len(order):
+                break
         best = max(pool, key=lambda i: (pool[i], -i))
         self.last = Decision(cands[best], lv.name, value=max(-1.0, min(1.0, pool[best])), candidates=valued,
                              legal=len(acts), depth=depth_done, nodes=budget.spent,

@@ -8,9 +8,11 @@ from -1 (lost) to +1 (won). Magna Carta hides nothing (``engine/view.py``), so r
 state is reading what the side sees.
 
 Terms: material (attack + defence by status), rout pressure (the scenario's ``rout_fraction``),
-objectives held and approached (more as the last turn nears), threats (adjacent enemies at good
-odds), the wounded and stunned exposed to an enemy, formation (friends side by side), cover
-against an enemy with missile weapons, and closing in when stronger.
+objectives held (counting only near the last turn, when victory reads them) and approached,
+threats (adjacent enemies at good odds, and those who can march next to a character), the next
+volley (each shooter's best shot by the fire tables), the wounded and stunned exposed to an
+enemy, formation (friends side by side), cover against an enemy with missile weapons, and
+closing in when stronger in fighting power (keeping away when weaker).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...geometry.hexgrid import Hex
 from .engine.character import DEAD, HEALTHY, STUNNED, WOUNDED
+from .engine.fire import weapon_problem
+from .resolve.fire import FireSituation, fire as resolve_fire
 
 DATA = Path(__file__).parent / "data" / "ai_evaluation.toml"
 #: hexes beyond which a character counts as far from a place (the nearness terms fall to 0)
@@ -39,6 +43,7 @@ class Weights(BaseModel):
     objective_approach: float = Field(ge=0)
     objective_spare: float = Field(ge=0)
     objective_late: float = Field(ge=0)
+    objective_hold_exponent: float = Field(ge=1)
     march_cost: float = Field(gt=0)
     ref_march: str
     threats: float = Field(ge=0)
@@ -48,6 +53,9 @@ class Weights(BaseModel):
     formation: float = Field(ge=0)
     cover: float = Field(ge=0)
     approach: float = Field(ge=0)
+    fire: float = Field(ge=0)
+    ref_fire: str
+    approach_weaker: float = Field(ge=0, le=1)
     ref: str = Field(min_length=3)  # what the table is (heuristic weights, not rules)
     ref_material: str
     ref_rout: str
@@ -119,6 +127,78 @@ def _in_cover(state, c) -> bool:
     return terrain is not None and terrain.cover != "none"
 
 
+#: (the rules' identity, weapon, band, mounted, armour, cover, weather, shooter wounded) ->
+#: (P killed, P wounded), from the fire tables
+_FIRE_ODDS: dict[tuple, tuple[float, float]] = {}
+
+
+def _fire_odds(rules, w, band: str, target, cover: str, weather: str, wounded: bool) -> tuple[float, float]:
+    """The chances that a shot of weapon ``w`` at ``band`` kills or wounds ``target`` under
+    ``cover``: the fire tables' preview (§5.4.2 / §5.4.3), before any die; (0, 0) when the shot
+    is impossible."""
+    key = (id(rules), w.id, band, target.mounted, target.armour, cover, weather, wounded)
+    odds = _FIRE_ODDS.get(key)
+    if odds is None:
+        sit = FireSituation(weapon=w.id, distance=getattr(w, band)[0], target_mounted=target.mounted,
+                            target_armour=target.armour, cover=cover, weather=weather, shooter_wounded=wounded)
+        r = resolve_fire(rules, sit, None)
+        kill = wound = 0.0
+        if r.legal and r.probabilities:
+            table = r.data.get("table")
+            for letter, p in r.probabilities.items():
+                res = rules.fire_results.get((table, letter))
+                if res is not None and res.kill:
+                    kill += float(p)
+                elif res is not None and (res.wound or res.stun):
+                    wound += float(p)
+        odds = _FIRE_ODDS[key] = (kill, wound)
+    return odds
+
+
+def fire_threat(state, shooters, targets, st: StatusShares) -> float:
+    """The worth the ``shooters`` may take from the ``targets`` with their next volley, as a
+    share of the targets' worth: each able shooter (his weapon usable where he stands, §5.2)
+    at the target where his shot takes most — the fire tables' chances at the range band and
+    under the cover of the target's own hex (the line of fire itself is not read: an estimate).
+    A wounded or stunned target hit again dies (§1.2)."""
+    rules = state.rules
+    able = [s for s in shooters if s.weapon and s.active and s.hex is not None and s.weapon in rules.weapons]
+    if not able:
+        return 0.0
+    marks = []  # (target, his hexes, cover of his hex, worth, share lost if killed, if wounded)
+    norm = 0.0
+    for t in targets:
+        norm += _worth(t)
+        if not t.alive or t.hex is None:
+            continue
+        try:
+            cover = rules.terrain[state.gmap.terrain(t.hex)].cover
+        except KeyError:
+            cover = "none"
+        share = _share(t, st)
+        after_wound = st.wounded if t.status == HEALTHY else 0.0
+        marks.append((t, [(h.q, h.r) for h in t.hexes], cover, _worth(t), share, max(0.0, share - after_wound)))
+    total = 0.0
+    weather = state.weather
+    for s in able:
+        if weapon_problem(state, s) is not None:
+            continue
+        w = rules.weapons[s.weapon]
+        wounded = s.status == WOUNDED
+        q, r = s.hex.q, s.hex.r
+        best = 0.0
+        for t, hexes, cover, worth, if_killed, if_wounded in marks:
+            band = w.band(min((abs(q - tq) + abs(r - tr) + abs(q - tq + r - tr)) // 2 for tq, tr in hexes))
+            if band is None:
+                continue
+            kill, wound = _fire_odds(rules, w, band, t, cover, weather, wounded)
+            v = worth * (kill * if_killed + wound * if_wounded)
+            if v > best:
+                best = v
+        total += best
+    return total / (norm or 1.0)
+
+
 def _assign(holders, hexes, want: int) -> list[tuple[int, object]]:
     """Up to ``want`` (distance, character) pairs, each character sent to a different objective,
     the nearest pairs first (a greedy assignment)."""
@@ -134,11 +214,34 @@ def _assign(holders, hexes, want: int) -> list[tuple[int, object]]:
     return out
 
 
+def _power(chars) -> float:
+    """A group's fighting value: attack + defence as each stands (status, §1.2)."""
+    return float(sum(c.current_attack + c.current_defence for c in chars))
+
+
 def _side_power(chars, against) -> float:
     """How the fighting values (attack + defence, by status) of two groups compare, capped at 1."""
-    a = sum(c.current_attack + c.current_defence for c in chars)
-    b = sum(c.current_attack + c.current_defence for c in against)
+    a, b = _power(chars), _power(against)
     return min(1.0, a / b) if b else 1.0
+
+
+def hold_weight(turn: int, last_turn: int, w: Weights) -> float:
+    """How much the objectives held count on ``turn``: victory reads them only at the end of
+    the last turn, so ``(turn / last_turn) ** objective_hold_exponent`` (1 on the last turn)."""
+    return min(1.0, turn / max(1, last_turn)) ** w.objective_hold_exponent
+
+
+def closing(able_mine, able_theirs, w: Weights) -> float:
+    """Closing in when stronger, keeping away when weaker: the nearness of each able character
+    to his nearest able enemy, averaged, signed by the fighting power (attack + defence as they
+    stand, :func:`_power`) of the two groups — not by the shares each side has left (weak levies
+    who killed one archer are not the stronger side)."""
+    if not able_mine or not able_theirs or not w.approach:
+        return 0.0
+    gap = sum(min(x.distance_to(y.hex) for y in able_theirs) for x in able_mine) / len(able_mine)
+    near = max(0.0, 1.0 - gap / REACH)
+    stronger = _power(able_mine) >= _power(able_theirs)
+    return w.approach * near * (1.0 if stronger else -w.approach_weaker)
 
 
 def evaluate(state, side: str) -> float:
@@ -175,14 +278,22 @@ def evaluate(state, side: str) -> float:
     def threats(attackers, defenders):
         """The defenders' worth at risk: the odds of the enemies adjacent to each, and (at
         ``striking`` weight) of those who can march next to him in their next movement step."""
+        # each counter's hexes as (q, r) once; a pair's distance as Hex.distance computes it
+        strikers = [([(h.q, h.r) for h in a.hexes], a.current_attack, a.current_movement / w.march_cost)
+                    for a in attackers]
         total = 0.0
         for d in defenders:
             odds = 0.0
-            for a in attackers:
-                if a.touches(d):
-                    odds += a.current_attack
-                elif w.striking and min(a.distance_to(h) for h in d.hexes) - 1 <= a.current_movement / w.march_cost:
-                    odds += w.striking * a.current_attack
+            mine = [(h.q, h.r) for h in d.hexes]
+            for hexes, attack, reach in strikers:
+                near = min((abs(q - dq) + abs(r - dr) + abs(q - dq + r - dr)) // 2
+                           for q, r in hexes for dq, dr in mine)
+                touching = near == 1 or (near == 0 and any(
+                    (abs(q - dq) + abs(r - dr) + abs(q - dq + r - dr)) // 2 == 1 for q, r in hexes for dq, dr in mine))
+                if touching:
+                    odds += attack
+                elif w.striking and near - 1 <= reach:
+                    odds += w.striking * attack
             if odds:
                 total += _worth(d) * _share(d, st) * min(1.0, odds / max(1, d.current_defence) / 3.0)
         norm = sum(_worth(d) for d in defenders) or 1.0
@@ -205,6 +316,10 @@ def evaluate(state, side: str) -> float:
     mine_first = state.active == side
     score += w.threats * ((1.0 if mine_first else w.initiative) * threats(able_mine, alive_theirs)
                           - (w.initiative if mine_first else 1.0) * threats(able_theirs, alive_mine))
+    # the next volleys, at the same initiative as the melee threats (fire opens each phase, §2.1)
+    if w.fire:
+        score += w.fire * ((1.0 if mine_first else w.initiative) * fire_threat(state, able_mine, alive_theirs, st)
+                           - (w.initiative if mine_first else 1.0) * fire_threat(state, able_theirs, alive_mine, st))
     score += w.wounded_exposed * (exposed(alive_theirs, able_theirs, able_mine) - exposed(alive_mine, able_mine, able_theirs))
 
     # formation: friends side by side
@@ -255,7 +370,10 @@ def evaluate(state, side: str) -> float:
         s_holders, s_contesters = (s_mine, s_theirs) if objective_side == side else (s_theirs, s_mine)
         pull = 0.5 * min(1.0, s_contesters / max(1e-9, s_holders) * _side_power(contesters, holders))
         urgency = 0.3 + 0.7 * progress
-        obj = (urgency * (w.objectives * min(1.0, held / need) + w.objective_spare * min(1.0, max(0, held - need)))
+        # an objective counts only at the end of the last turn: held early it is worth little (a
+        # holder far ahead of his band dies alone), more and more in the last turns
+        hold = hold_weight(state.turn, state.last_turn, w)
+        obj = (hold * (w.objectives * min(1.0, held / need) + w.objective_spare * min(1.0, max(0, held - need)))
                # half the pull on the whole band (it advances together: a lone runner dies), half on
                # the assigned holders, more as the end nears
                + w.objective_approach * (0.5 * closeness(holders) + 0.5 * urgency * sum(near) / want
@@ -263,10 +381,8 @@ def evaluate(state, side: str) -> float:
                - w.objective_late * sum(late) / want)
         score += obj if objective_side == side else -obj
 
-    # closing in when stronger (the stronger side wants the fight)
-    if able_mine and able_theirs and w.approach:
-        gap = sum(min(x.distance_to(y.hex) for y in able_theirs) for x in able_mine) / len(able_mine)
-        near = max(0.0, 1.0 - gap / REACH)
-        lead = s_mine - s_theirs
-        score += w.approach * near * (1.0 if lead >= 0 else -0.3)
+    # closing in when stronger, keeping away when weaker: the fighting power of the able
+    # characters compared (attack + defence as they stand), not the shares each side has left
+    # (weak levies who killed one archer are not the stronger side)
+    score += closing(able_mine, able_theirs, w)
     return math.tanh(score / w.scale)
