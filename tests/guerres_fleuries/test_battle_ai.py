@@ -16,7 +16,7 @@ from oriflamme.ai.players import SearchPlayer
 from oriflamme.ai.simulate import GameSpec, play_game
 from oriflamme.core.chance import TooManyDice, enumerate_outcomes
 from oriflamme.core.record import Game
-from oriflamme.rulesets.guerres_fleuries.battle import evaluation, orders as orders_mod
+from oriflamme.rulesets.guerres_fleuries.battle import evaluation, odds, orders as orders_mod
 from oriflamme.rulesets.guerres_fleuries.battle.actions import Action
 
 from .battle_engine_kit import SCENARIO, game, ruleset, to_phase
@@ -276,3 +276,82 @@ def test_the_search_groups_moves_by_unit_and_orders_as_one_choice():
     assert any(rs.is_pass(a) for a in picked)
     assert {a.unit for a in picked if a.type == "move"} == {a.unit for a in acts if a.type == "move"}
     assert isinstance(acts[0], Action)
+
+
+# --- the terms added for strength (gf-ai, issue 13 item 6) ---------------------------------------------
+def test_a_unit_near_its_own_edge_is_exposed_and_stepping_forward_removes_it():
+    """A retreat or a rout that reaches the table's edge loses the whole unit (l.946, l.1094): the edge
+    term counts a unit within its rout move of its own edge, not one with room to flee; side A's edge
+    is the far one (y = height), side B's y = 0."""
+    st = game("ai-edge").state.clone()
+    height = float(odds.table_of(st).height)
+    a, b = st.units["A2"], st.units["B2"]
+    ret, rout = odds.flee_moves(a)
+    a.y = height - a.depth / 2 - 1            # its rear 1 cm from its own edge
+    assert evaluation.edge_exposure(a, height) == (1.0, 1.0)
+    before = evaluation.terms(st, "A")["edge"]
+    a.y = height - a.depth / 2 - 2 * rout     # two rout moves of room
+    assert evaluation.edge_exposure(a, height) == (0.0, 0.0)
+    assert evaluation.terms(st, "A")["edge"] > before
+    # the same unit's room seen from B's value: B gains when A's unit stands at the edge
+    a.y = height - a.depth / 2 - 1
+    assert evaluation.terms(st, "B")["edge"] == pytest.approx(-evaluation.terms(st, "A")["edge"])
+    # B's edge is y = 0
+    b.y = b.depth / 2 + 1
+    assert evaluation.edge_exposure(b, height) == (1.0, 1.0)
+    b.y = b.depth / 2 + ret + 0.75 * ret      # room for a retreat, none for a rout
+    e_ret, e_rout = evaluation.edge_exposure(b, height)
+    assert e_ret == 0.0 and e_rout == 1.0
+
+
+def test_a_charge_from_the_edge_of_the_table_counts_its_rout_as_the_whole_unit():
+    """The same charge, the same odds, the charger's room to flee aside: the charger whose failed test
+    would drive it off the table values the charge lower (its rout costs the whole unit)."""
+    st = game("ai-edge-charge").state.clone()
+    height = float(odds.table_of(st).height)
+    u, t = st.units["A4"], st.units["B2"]   # C-class slingers: a real chance to fail the test
+    ret, rout = evaluation.charge_morale(st, u, t)
+    assert rout + ret > 0
+    values = []
+    for room in (1.0, 100.0):
+        u.x, u.y, u.heading = 90.0, height - u.depth / 2 - room, 0.0
+        t.x, t.y = 90.0, u.y - u.depth / 2 - t.depth / 2 - 10
+        values.append(evaluation.Reading(st).charge("A4", "B2"))
+    assert values[0] < values[1]
+
+
+def test_the_command_term_pulls_a_character_near_the_troops():
+    """GF-C2: the nearest friendly character commands, adding his FC within 15 cm, less the farther he
+    stands; the term follows the part-1 command test referee, d100 by d100."""
+    from oriflamme.rulesets.guerres_fleuries.referee import adjudicate
+    st = game("ai-command").state.clone()
+    u, c = st.units["A3"], st.units["A6"]
+    near = evaluation.command_success(u, c, 10.0)
+    far = evaluation.command_success(u, c, 80.0)
+    assert near > far
+    count = sum(bool(adjudicate({"kind": "command_test", "race": u.race, "class": u.cls, "d100": d,
+                                 "character": {"FC": c.FC}, "commander_distance_cm": 80}).get("success"))
+                for d in range(1, 101))
+    assert far == pytest.approx(count / 100)
+    for f in st.side_units("A"):
+        if f.kind == "character":
+            f.x, f.y = 170.0, 115.0   # every character in a corner
+    before = evaluation.terms(st, "A")["command"]
+    c.x, c.y = u.x, u.y + u.depth / 2 + c.depth / 2 + 1   # one behind the spearmen
+    assert evaluation.terms(st, "A")["command"] > before
+
+
+def test_an_order_to_advance_counts_only_while_the_side_may_still_move():
+    """Phase 6: an unmoved unit's order to advance towards an enemy it beats is worth its step while its
+    side may move; once the side has ended its moves the order is lost (l.337-339) and counts nothing."""
+    st = game("ai-done").state.clone()
+    a, b = st.units["A1"], st.units["B4"]   # Jaguar knights against hatchling slingers
+    assert evaluation.exchange(st, "A1", "B4") > 0
+    b.x, b.y = a.x, a.y - a.depth / 2 - b.depth / 2 - 15
+    st.turn, st.phase, st.revealed, st.done = 1, 6, True, []
+    for u in st.units.values():
+        u.order, u.target, u.moved = None, None, False
+    a.order = "avancer"
+    assert evaluation.order_terms(evaluation.Reading(st), "A") > 0
+    st.done = ["A"]
+    assert evaluation.order_terms(evaluation.Reading(st), "A") == 0.0

@@ -33,8 +33,9 @@ from __future__ import annotations
 import math
 
 from . import orders as orders_mod, victory
-from .odds import (DATA, EvaluationData, Reading, charge_morale, closeness, exchange, farthest,  # noqa: F401
-                   favoured_sets, fire_kills, in_contact_count, kill_value, load_weights, melee_kills)
+from .odds import (DATA, EvaluationData, Reading, charge_morale, closeness, command_success, edge_exposure,  # noqa: F401
+                   exchange, farthest, favoured_sets, fire_kills, in_contact_count, kill_value, load_weights,
+                   melee_kills)
 from .state import Battle
 from .views import order_visible
 
@@ -89,9 +90,41 @@ def terms(state: Battle, side: str) -> dict[str, float]:
         share = (1.0 if u.order == FIRE_ORDER else 0.0) if known else w.fire_unknown
         fire[u.side] += v * share
     orders = order_terms(rd, side) - (order_terms(rd, enemy) if state.revealed else 0.0)
+    edge = {s: edge_term(rd, s) for s in (side, enemy)}
+    command = {s: command_term(rd, s) for s in (side, enemy)}
     return {"points": points[enemy] - points[side], "figures": figures[enemy] - figures[side],
             "morale": morale[enemy] - morale[side], "threats": threats / norm, "charges": charges / norm,
-            "fire": (fire[side] - fire[enemy]) / norm, "orders": orders / norm}
+            "fire": (fire[side] - fire[enemy]) / norm, "orders": orders / norm,
+            "edge": (edge[enemy] - edge[side]) / norm, "command": (command[side] - command[enemy]) / norm}
+
+
+def edge_term(rd: Reading, side: str) -> float:
+    """The points of ``side``'s units in good order standing too near their own table edge to retreat
+    or rout without leaving it (:func:`.odds.edge_exposure`: a failed morale test there loses the
+    whole unit, l.946, l.1094), the rout's exposure and the retreat's, each at half weight."""
+    total = 0.0
+    for p in rd.pieces.values():
+        u = p.u
+        if u.side != side or u.status != "ok" or u.kind == "character":
+            continue
+        total += (p.exposed[0] + p.exposed[1]) / 2.0 * u.points * u.figures / max(1, u.figures_max)
+    return total
+
+
+def command_term(rd: Reading, side: str) -> float:
+    """The points of ``side``'s troops weighted by their chance to pass their next command test
+    (:func:`.odds.command_success`: the nearest friendly character commands, better within 15 cm,
+    GF-C2); a unit that fails moves at random (l.329-331)."""
+    chars = [p for p in rd.pieces.values() if p.u.side == side and p.u.kind == "character" and p.u.status == "ok"]
+    total = 0.0
+    for p in rd.pieces.values():
+        u = p.u
+        if u.side != side or u.kind != "troop" or u.status != "ok":
+            continue
+        near = min(((rd.gap(u.id, c.u.id), c.u.id) for c in chars), default=None)
+        chance = command_success(u, rd.pieces[near[1]].u if near else None, near[0] if near else 0.0)
+        total += chance * u.points * u.figures / max(1, u.figures_max)
+    return total
 
 
 FIRE_ORDER = "tirer"
@@ -124,6 +157,8 @@ def order_terms(rd: Reading, side: str) -> float:
             continue
         if u.order not in ADVANCE and u.order not in RETIRE:
             continue
+        if state.phase == 6 and side in state.done:
+            continue  # the side has ended its moves: an order not carried out is lost
         step = p.reach * (2.0 / 3.0)
         gain = 0.0
         for e in enemies:
@@ -141,7 +176,8 @@ def evaluate(state: Battle, side: str) -> float:
     w = load_weights().weights
     t = terms(state, side)
     total = (w.points * t["points"] + w.figures * t["figures"] + w.morale * t["morale"] + w.threats * t["threats"]
-             + w.charges * t["charges"] + w.fire * t["fire"] + w.orders * t["orders"])
+             + w.charges * t["charges"] + w.fire * t["fire"] + w.orders * t["orders"] + w.edge * t["edge"]
+             + w.command * t["command"])
     return math.tanh(total / w.scale)
 
 
