@@ -355,3 +355,25 @@ def test_an_order_to_advance_counts_only_while_the_side_may_still_move():
     assert evaluation.order_terms(evaluation.Reading(st), "A") > 0
     st.done = ["A"]
     assert evaluation.order_terms(evaluation.Reading(st), "A") == 0.0
+
+
+def test_a_charge_counts_only_when_it_can_reach_its_target():
+    """charges.charge_move turns the charger towards its target and runs straight on; another enemy
+    within the standoff distance of the path stops it (l.590): such a charge ends without contact,
+    disordered, and the evaluation values it below nothing. The same charge on an isolated target pays."""
+    st = game("ai-reach").state.clone()
+    a, b, side_by_side = st.units["A1"], st.units["B2"], st.units["B1"]
+    a.heading = 0.0
+    a.x, a.y = b.x, b.y + b.depth / 2 + a.depth / 2 + 15
+    side_by_side.x, side_by_side.y = b.x - b.width - 2, b.y    # 2 cm from the target's flank
+    for o in st.units.values():
+        if o.id not in ("A1", "B1", "B2"):
+            o.x, o.y = (170.0, 110.0) if o.side == "A" else (170.0, 8.0)
+    assert evaluation.exchange(st, "A1", "B2", charging=True) > 0
+    assert not odds.charge_reaches(st, a, b, odds.reach(a))
+    assert evaluation.Reading(st).charge("A1", "B2") < 0
+    side_by_side.x = b.x - b.width - 20                          # now 20 cm away
+    assert odds.charge_reaches(st, a, b, odds.reach(a))
+    assert evaluation.Reading(st).charge("A1", "B2") > 0
+    a.y = b.y + b.depth / 2 + a.depth / 2 + odds.reach(a) + 5    # beyond the charge move
+    assert not odds.charge_reaches(st, a, b, odds.reach(a))

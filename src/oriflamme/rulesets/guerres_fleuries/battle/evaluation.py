@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 
-from . import orders as orders_mod, victory
+from . import odds, orders as orders_mod, victory
 from .odds import (DATA, EvaluationData, Reading, charge_morale, closeness, command_success, edge_exposure,  # noqa: F401
                    exchange, farthest, favoured_sets, fire_kills, in_contact_count, kill_value, load_weights,
                    melee_kills)
@@ -92,10 +92,41 @@ def terms(state: Battle, side: str) -> dict[str, float]:
     orders = order_terms(rd, side) - (order_terms(rd, enemy) if state.revealed else 0.0)
     edge = {s: edge_term(rd, s) for s in (side, enemy)}
     command = {s: command_term(rd, s) for s in (side, enemy)}
+    spell = {s: spell_term(rd, s) for s in (side, enemy)}
     return {"points": points[enemy] - points[side], "figures": figures[enemy] - figures[side],
             "morale": morale[enemy] - morale[side], "threats": threats / norm, "charges": charges / norm,
             "fire": (fire[side] - fire[enemy]) / norm, "orders": orders / norm,
-            "edge": (edge[enemy] - edge[side]) / norm, "command": (command[side] - command[enemy]) / norm}
+            "edge": (edge[enemy] - edge[side]) / norm, "command": (command[side] - command[enemy]) / norm,
+            "spell": (spell[side] - spell[enemy]) / norm}
+
+
+def spell_term(rd: Reading, side: str) -> float:
+    """What ``side``'s priests may do with Blessure next (l.1164-1166, OR-GF40): for each priest in good
+    order, the best enemy within the spell's range — the chance it works times a figure of a unit
+    (or a wound's share of a lone being) and the target's morale test that follows, at its chances
+    (a retreat or rout counted as the [status] shares, whole at the table's edge)."""
+    st = load_weights().status
+    reach = odds.spell_range()
+    total = 0.0
+    for c in rd.pieces.values():
+        if c.u.side != side or c.u.status != "ok" or not odds.is_priest(c.u):
+            continue
+        best = 0.0
+        for e in rd.pieces.values():
+            if e.u.side == side or rd.gap(c.u.id, e.u.id) > reach:
+                continue
+            chance = odds.spell_chance(rd.state, c.u, e.u)
+            if chance is None:
+                break
+            v = e.value
+            if e.u.kind != "character" and e.u.status == "ok":
+                ret, rout = charge_morale(rd.state, e.u, c.u)
+                alive = e.u.points * e.u.figures / max(1, e.u.figures_max)
+                v += (ret * (e.exposed[0] + (1 - e.exposed[0]) * st.retreat)
+                      + rout * (e.exposed[1] + (1 - e.exposed[1]) * st.rout)) * alive
+            best = max(best, chance * v)
+        total += best
+    return total
 
 
 def edge_term(rd: Reading, side: str) -> float:
@@ -177,7 +208,7 @@ def evaluate(state: Battle, side: str) -> float:
     t = terms(state, side)
     total = (w.points * t["points"] + w.figures * t["figures"] + w.morale * t["morale"] + w.threats * t["threats"]
              + w.charges * t["charges"] + w.fire * t["fire"] + w.orders * t["orders"] + w.edge * t["edge"]
-             + w.command * t["command"])
+             + w.command * t["command"] + w.spell * t["spell"])
     return math.tanh(total / w.scale)
 
 

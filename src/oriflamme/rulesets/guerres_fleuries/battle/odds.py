@@ -61,6 +61,8 @@ class Weights(BaseModel):
     ref_reform: str
     edge: float = Field(ge=0)
     ref_edge: str
+    spell: float = Field(ge=0)
+    ref_spell: str
     command: float = Field(ge=0)
     ref_command: str
 
@@ -308,6 +310,37 @@ def command_success(u: Unit, character: Unit | None, distance: float) -> float:
     return hit
 
 
+_SPELL: dict = {}
+#: the spell a priest casts at the enemy (data/magic.toml): a figure killed, or a wound
+WOUND_SPELL = "blessure"
+
+
+def is_priest(u: Unit) -> bool:
+    """A priest or warrior-priest (the casters the battle offers spells to, OR-GF40)."""
+    return u.kind == "character" and u.FM > 0 and "pr" in (u.type or "").lower()
+
+
+def spell_chance(state: Battle, caster: Unit, target: Unit) -> float | None:
+    """The chance that ``caster``'s Blessure works (the part-1 magic referee's threshold, through
+    gf-combat's preview), cached by what it reads of the caster; None when it cannot be read now
+    (the priest has cast this turn and nothing is cached)."""
+    key = (caster.id, caster.FM, tuple(map(str, caster.wounds)))
+    hit = _SPELL.get(key)
+    if hit is None:
+        from . import magic_play
+        try:
+            hit = max(0.0, min(1.0, magic_play.preview(state, caster.id, WOUND_SPELL, target.id)["percent"] / 100.0))
+        except Exception:  # noqa: BLE001 - cast already this turn, or a situation the referee refuses
+            return None
+        _SPELL[key] = hit
+    return hit
+
+
+def spell_range() -> float:
+    from ..magic import data as magic_data
+    return float(magic_data().spells[WOUND_SPELL].distance_cm)
+
+
 def closeness(distance: float, reach_cm: float, contact_cm: float) -> float:
     """1 in contact, then reach / (reach + gap): 1/2 at the charge reach, and so on."""
     if distance <= contact_cm:
@@ -458,6 +491,38 @@ def charge_reaches(state: Battle, u: Unit, t: Unit, reach_cm: float) -> bool:
     (two halves), stopped by any other enemy within the standoff distance of its path and by a friend
     where it would end (l.590, l.596-604, l.638-642; terrain not read: an approximation)."""
     d = rules().distances
+    path = _charge_path(u, t, reach_cm)
+    if path is None:
+        return False
+    if path is True:
+        return True
+    efp, sweep = path
+    x0, y0, x1, y1 = sweep.bounds
+    for o in state.units.values():
+        if not o.alive or o.id in (u.id, t.id) or (o.altitude == "flight") != (u.altitude == "flight"):
+            continue
+        far = d.enemy_standoff_cm + max(o.width, o.depth)
+        if o.x < x0 - far or o.x > x1 + far or o.y < y0 - far or o.y > y1 + far:
+            continue  # too far from the path to matter
+        ofp = o.footprint()
+        if o.side != u.side:
+            if sweep.distance(ofp) < d.enemy_standoff_cm - 1e-6:
+                return False
+        elif o.kind != "character" and u.kind != "character" and efp.intersection(ofp).area > 0.01:
+            return False
+    return True
+
+
+_PATH: dict = {}
+
+
+def _charge_path(u: Unit, t: Unit, reach_cm: float):
+    """The charger's path to contact (its footprint there and the area it sweeps), True when already
+    in contact, None when the path misses the target or falls short; cached by the two poses."""
+    key = (u.x, u.y, u.heading, u.width, u.depth, t.x, t.y, t.heading, t.width, t.depth, reach_cm)
+    if key in _PATH:
+        return _PATH[key]
+    d = rules().distances
     head = tt.toward(u.pose, t.x, t.y)
     turn = max(-d.wheel_deg, min(d.wheel_deg, moves.angle_diff(u.heading, head)))
     start = tt.Pose(u.x, u.y, (u.heading + turn) % 360.0)
@@ -468,30 +533,23 @@ def charge_reaches(state: Battle, u: Unit, t: Unit, reach_cm: float) -> bool:
         return tt.nearest_distance(tt.footprint(tt.moved(start, dist), u.width, u.depth), tfp)
 
     if gap_at(0.0) <= tol:
-        return True
-    far = tt.swept(start, tt.moved(start, reach_cm), u.width, u.depth)
-    if far.distance(tfp) > tol:
-        return False  # the path misses the target or falls short
-    lo, hi = 0.0, reach_cm
-    for _ in range(12):  # the first point of contact along the path
-        mid = (lo + hi) / 2.0
-        if gap_at(mid) <= tol:
-            hi = mid
-        else:
-            lo = mid
-    end = tt.moved(start, hi)
-    efp = tt.footprint(end, u.width, u.depth)
-    sweep = tt.swept(start, end, u.width, u.depth)
-    for o in state.units.values():
-        if not o.alive or o.id in (u.id, t.id) or (o.altitude == "flight") != (u.altitude == "flight"):
-            continue
-        ofp = o.footprint()
-        if o.side != u.side:
-            if sweep.distance(ofp) < d.enemy_standoff_cm - 1e-6:
-                return False
-        elif o.kind != "character" and u.kind != "character" and efp.intersection(ofp).area > 0.01:
-            return False
-    return True
+        out = True
+    elif tt.swept(start, tt.moved(start, reach_cm), u.width, u.depth).distance(tfp) > tol:
+        out = None  # the path misses the target or falls short
+    else:
+        lo, hi = 0.0, reach_cm
+        for _ in range(9):  # the first point of contact along the path (to a twentieth of a cm)
+            mid = (lo + hi) / 2.0
+            if gap_at(mid) <= tol:
+                hi = mid
+            else:
+                lo = mid
+        end = tt.moved(start, hi)
+        out = (tt.footprint(end, u.width, u.depth), tt.swept(start, end, u.width, u.depth))
+    if len(_PATH) > 20000:
+        _PATH.clear()
+    _PATH[key] = out
+    return out
 
 
 def charge_morale(state: Battle, u: Unit, other: Unit, cause: str = "charge") -> tuple[float, float]:
