@@ -377,3 +377,21 @@ def test_a_charge_counts_only_when_it_can_reach_its_target():
     assert evaluation.Reading(st).charge("A1", "B2") > 0
     a.y = b.y + b.depth / 2 + a.depth / 2 + odds.reach(a) + 5    # beyond the charge move
     assert not odds.charge_reaches(st, a, b, odds.reach(a))
+
+
+def test_a_priest_within_blessure_range_of_an_enemy_counts_the_spell():
+    """Blessure (l.1164-1166) kills a warrior within 15 cm: a priest in range of an enemy unit gains its
+    chance (the magic referee's threshold, through gf-combat's preview) times a figure and the morale
+    test that follows; out of range it counts nothing."""
+    from oriflamme.rulesets.guerres_fleuries.battle import magic_play
+    st = game("ai-spell").state.clone()
+    priest, target = st.units["A7"], st.units["B2"]
+    assert odds.is_priest(priest) and not odds.is_priest(st.units["A6"])
+    far = evaluation.terms(st, "A")["spell"]
+    priest.x, priest.y = target.x, target.y + target.depth / 2 + priest.depth / 2 + 10
+    near = evaluation.terms(st, "A")["spell"]
+    assert near > far
+    chance = magic_play.preview(st, "A7", "blessure", "B2")["percent"] / 100
+    assert odds.spell_chance(st, priest, target) == pytest.approx(chance)
+    assert near * max(1.0, (st.start_points["A"] + st.start_points["B"]) / 2) >= chance * odds.kill_value(target) - 1e-6
+    assert evaluation.terms(st, "B")["spell"] == pytest.approx(-near)
