@@ -16,8 +16,15 @@ enemy's; the weighted sum goes through ``tanh`` to -1 (lost) … +1 (won); the e
   their closeness — the favoured side gains by closing in, the other by keeping away;
 * **fire**: each missile unit's expected volley at the best enemy in its arc and range (the part-1
   fire referee), whole when it is known to be ordered to fire;
+* **charges**: the charges either side could declare now, at their odds and morale risks, counted
+  only when the charge can reach its target as ``charges.charge_move`` moves a charger
+  (:func:`.odds.charge_reaches`: the standoff from other enemies stops many);
 * **orders**: the orders still to be carried out this turn, one's own and (once revealed) the
-  enemy's: a charge at its odds, an advance towards what the unit beats, a retreat from what beats it.
+  enemy's: a charge at its odds, an advance towards what the unit beats, a retreat from what beats it
+  (nothing once the side has ended its moves);
+* **edge**: units too near their own table edge to retreat or rout without leaving it (lost whole);
+* **command**: the troops' chance to pass their next command test, the nearest character commanding;
+* **spell**: a priest's Blessure at the best enemy within its range.
 
 **What the side may see.** Everything on the table is public but the enemy's orders before phase 4
 (:func:`.views.order_visible`): the evaluation reads an enemy's order only when it is visible, and a
