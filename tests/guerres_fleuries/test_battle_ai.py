@@ -395,3 +395,25 @@ def test_a_priest_within_blessure_range_of_an_enemy_counts_the_spell():
     assert odds.spell_chance(st, priest, target) == pytest.approx(chance)
     assert near * max(1.0, (st.start_points["A"] + st.start_points["B"]) / 2) >= chance * odds.kill_value(target) - 1e-6
     assert evaluation.terms(st, "B")["spell"] == pytest.approx(-near)
+
+
+def test_a_front_meeting_the_enemy_askew_fights_with_fewer_figures():
+    """Only the figures in base contact fight (l.933): gf-combat counts the bases along the edge that
+    touches. Apart, the evaluation counts the whole front when the fronts would meet squarely, one
+    figure (a corner) when they stand 20° or more askew; in contact it asks gf-combat's own count."""
+    from oriflamme.rulesets.guerres_fleuries.battle import melee_play
+    st = game("ai-contact").state.clone()
+    a, b = st.units["A2"], st.units["B2"]
+    a.heading, b.heading = 0.0, 180.0
+    a.x, a.y = b.x, b.y + b.depth / 2 + a.depth / 2 + 20
+    square = evaluation.Reading(st)
+    assert square.contact("A2", "B2") == evaluation.in_contact_count(a, b) > 1
+    square_exchange = square.exchange("A2", "B2")
+    a.heading = 30.0
+    askew = evaluation.Reading(st)
+    assert askew.contact("A2", "B2") == 1 and askew.contact("B2", "A2") == 1
+    assert abs(askew.exchange("A2", "B2")) < abs(square_exchange)
+    a.heading = 0.0
+    a.y = b.y + b.depth / 2 + a.depth / 2 + 0.2     # base to base
+    touching = evaluation.Reading(st)
+    assert touching.contact("A2", "B2") == melee_play.figures_in_contact(a, b)[0]

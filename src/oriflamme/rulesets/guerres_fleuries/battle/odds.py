@@ -26,7 +26,7 @@ from ..referee.wound import _state, _worst
 from . import fire_play, morale_play, moves
 from .fighters import battlefield as table_of
 from .rules import rules
-from .melee_play import _attacker_class  # the melee situation's attacker class (gf-combat)
+from .melee_play import _attacker_class, figures_in_contact  # gf-combat's melee situation
 from .state import Battle, Unit
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "ai_evaluation.toml"
@@ -144,15 +144,15 @@ def target_key(b: Unit) -> tuple:
 
 
 def melee_kills(a: Unit, b: Unit, *, charging: bool = False, flank: bool = False,
-                keys: tuple | None = None) -> float:
+                keys: tuple | None = None, contact: int | None = None) -> float:
     """The casualties ``a`` expects to inflict on ``b`` in one round of melee, front to front (the
     part-1 referee on the situation :func:`.melee_play.situation` builds, minus the table's
     geometry: no cover; the flank and rear as a share, ``flank``); a routing unit strikes nothing
-    (OR-GF55)."""
+    (OR-GF55). ``contact``: the figures of ``a`` in contact, when known (else its whole front)."""
     if a.status == "rout" or not a.alive or not b.alive:
         return 0.0
     sk, tk = keys or (striker_key(a), target_key(b))
-    n = in_contact_count(a, b)
+    n = in_contact_count(a, b) if contact is None else max(1, min(contact, in_contact_count(a, b)))
     key = (sk, tk, n, charging)
     hit = _MELEE.get(key)
     if hit is None:
@@ -396,6 +396,10 @@ class Piece:
 
 
 SQRT_HALF = math.sqrt(0.5)
+#: a front within this many degrees of an edge of the enemy meets it squarely (its whole front in
+#: contact); at CORNER_DEG off only a corner touches (one figure): an approximation of
+#: melee_play.figures_in_contact, which counts the bases along the edge that touches
+SQUARE_DEG, CORNER_DEG = 3.0, 20.0
 
 
 def gap(a: Piece, b: Piece) -> float:
@@ -432,18 +436,43 @@ class Reading:
             hit = self._gap[key] = gap(self.pieces[a], self.pieces[b])
         return hit
 
-    def exchange(self, a: str, b: str, charging: bool = False) -> float:
+    def exchange(self, a: str, b: str, charging: bool = False, heading: float | None = None) -> float:
         """The points ``a`` expects to kill of ``b`` minus those ``b`` kills of ``a`` in a round of
-        melee (the striker outside its target's front arc gets the flank share)."""
-        key = (a, b, charging)
+        melee (the striker outside its target's front arc gets the flank share), with the figures
+        each would have in contact (:meth:`contact`; ``heading``: ``a``'s when it charges)."""
+        key = (a, b, charging, heading)
         hit = self._exchange.get(key)
         if hit is None:
             pa, pb = self.pieces[a], self.pieces[b]
-            hit = (melee_kills(pa.u, pb.u, charging=charging, flank=pb.outside_front(pa), keys=(pa.striker, pb.target))
-                   * pb.value
-                   - melee_kills(pb.u, pa.u, flank=pa.outside_front(pb), keys=(pb.striker, pa.target)) * pa.value)
+            na, nb = self.contact(a, b, heading), self.contact(b, a, None, heading)
+            hit = (melee_kills(pa.u, pb.u, charging=charging, flank=pb.outside_front(pa), keys=(pa.striker, pb.target),
+                               contact=na) * pb.value
+                   - melee_kills(pb.u, pa.u, flank=pa.outside_front(pb), keys=(pb.striker, pa.target), contact=nb)
+                   * pa.value)
             self._exchange[key] = hit
         return hit
+
+    def contact(self, a: str, b: str, heading: float | None = None, other: float | None = None) -> int:
+        """The figures of ``a`` that would fight ``b``: gf-combat's count on the table when the two
+        touch (l.933, OR-GF21); else its whole front when ``a``'s front would meet an edge of ``b``
+        squarely, down to one figure (a corner) at 20° off (the bases touch only along the part of
+        the edge that meets: :func:`.melee_play.figures_in_contact`) — ``heading``, ``other``: the
+        headings to read instead of ``a``'s and ``b``'s (a charger turned towards its target)."""
+        pa, pb = self.pieces[a], self.pieces[b]
+        full = in_contact_count(pa.u, pb.u)
+        if full <= 1:
+            return full
+        if heading is None and other is None and self.gap(a, b) <= load_weights().distance.contact_cm:
+            try:
+                return figures_in_contact(pa.u, pb.u)[0]
+            except Exception:  # noqa: BLE001 - a pair the geometry cannot read: the whole front
+                return full
+        ha = pa.u.heading if heading is None else heading
+        hb = pb.u.heading if other is None else other
+        off = min(abs(moves.angle_diff(ha, hb + k)) for k in (0.0, 90.0, 180.0, 270.0))
+        if off <= SQUARE_DEG:
+            return full
+        return max(1, round(full * max(0.0, 1.0 - (off - SQUARE_DEG) / (CORNER_DEG - SQUARE_DEG))))
 
     def clear(self, a: str, b: str) -> bool:
         """:func:`charge_reaches` of ``a`` on ``b``, memoised."""
@@ -477,7 +506,8 @@ class Reading:
             go = 1.0 - ret - rout
             if self.clear(a, b):
                 # the charger goes on if it passes; the target that fails its own test flees
-                hit = (go * ((1.0 - t_ret - t_rout) * self.exchange(a, b, charging=True) + risk(t, t_ret, t_rout))
+                hit = (go * ((1.0 - t_ret - t_rout) * self.exchange(a, b, charging=True, heading=charge_heading(u, t))
+                             + risk(t, t_ret, t_rout))
                        - risk(u, ret, rout))
             else:  # the charge cannot reach its target: it ends without contact, disordered (l.600-604)
                 hit = -go * st.disorder * u.points * u.figures / max(1, u.figures_max) - risk(u, ret, rout)
@@ -514,6 +544,13 @@ def charge_reaches(state: Battle, u: Unit, t: Unit, reach_cm: float) -> bool:
 
 
 _PATH: dict = {}
+
+
+def charge_heading(u: Unit, t: Unit) -> float:
+    """The charger's heading once turned towards its target's centre (at most 45°, charges.charge_move)."""
+    wheel = rules().distances.wheel_deg
+    turn = max(-wheel, min(wheel, moves.angle_diff(u.heading, tt.toward(u.pose, t.x, t.y))))
+    return round((u.heading + turn) % 360.0, 6)
 
 
 def _charge_path(u: Unit, t: Unit, reach_cm: float):
