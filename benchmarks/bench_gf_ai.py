@@ -7,7 +7,7 @@ The games are :func:`oriflamme.ai.simulate.play_game` (node budgets, so each gam
 its seed and the run is the same on any machine, in one process or in a pool).
 
     PYTHONPATH=src python benchmarks/bench_gf_ai.py --games 100 --jobs 2 [--level easy] [--nodes N]
-        [--scenario ID] [--seed S] [--json FILE]
+        [--scenario ID] [--seed S] [--json FILE] [--games-jsonl FILE]
 
 ``--nodes`` sets the search player's node budget per decision (default: the level's); quote it
 with the figure when it is not the default.
@@ -61,6 +61,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--scenario", action="append")
     ap.add_argument("--json", metavar="FILE")
+    ap.add_argument("--games-jsonl", metavar="FILE",
+                    help="append each game's result as it ends (a run cut short keeps its games)")
     args = ap.parse_args()
     rs = registry.get("guerres-fleuries")
     rows = []
@@ -74,6 +76,10 @@ def main() -> None:
 
         def progress(r):
             done.append(r)
+            if args.games_jsonl:
+                with open(args.games_jsonl, "a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({"scenario": scenario, "level": args.level, "seed": args.seed,
+                                         "seat": "A" if r["index"] % 2 == 0 else "B", **r}) + "\n")
             seat = "A" if r["index"] % 2 == 0 else "B"
             res = "draw" if r["winner"] is None else ("win" if r["winner"] == seat else "loss")
             print(f"  game {r['index']:>3} ({args.level} as {seat}): {res:<4} turn {r['turns']:>2}, "

@@ -16,7 +16,7 @@ from oriflamme.ai.players import SearchPlayer
 from oriflamme.ai.simulate import GameSpec, play_game
 from oriflamme.core.chance import TooManyDice, enumerate_outcomes
 from oriflamme.core.record import Game
-from oriflamme.rulesets.guerres_fleuries.battle import evaluation, orders as orders_mod
+from oriflamme.rulesets.guerres_fleuries.battle import evaluation, odds, orders as orders_mod
 from oriflamme.rulesets.guerres_fleuries.battle.actions import Action
 
 from .battle_engine_kit import SCENARIO, game, ruleset, to_phase
@@ -278,3 +278,144 @@ def test_the_search_groups_moves_by_unit_and_orders_as_one_choice():
     assert any(rs.is_pass(a) for a in picked)
     assert {a.unit for a in picked if a.type == "move"} == {a.unit for a in acts if a.type == "move"}
     assert isinstance(acts[0], Action)
+
+
+# --- the terms added for strength (gf-ai, issue 13 item 6) ---------------------------------------------
+def test_a_unit_near_its_own_edge_is_exposed_and_stepping_forward_removes_it():
+    """A retreat or a rout that reaches the table's edge loses the whole unit (l.946, l.1094): the edge
+    term counts a unit within its rout move of its own edge, not one with room to flee; side A's edge
+    is the far one (y = height), side B's y = 0."""
+    st = game("ai-edge").state.clone()
+    height = float(odds.table_of(st).height)
+    a, b = st.units["A2"], st.units["B2"]
+    ret, rout = odds.flee_moves(a)
+    a.y = height - a.depth / 2 - 1            # its rear 1 cm from its own edge
+    assert evaluation.edge_exposure(a, height) == (1.0, 1.0)
+    before = evaluation.terms(st, "A")["edge"]
+    a.y = height - a.depth / 2 - 2 * rout     # two rout moves of room
+    assert evaluation.edge_exposure(a, height) == (0.0, 0.0)
+    assert evaluation.terms(st, "A")["edge"] > before
+    # the same unit's room seen from B's value: B gains when A's unit stands at the edge
+    a.y = height - a.depth / 2 - 1
+    assert evaluation.terms(st, "B")["edge"] == pytest.approx(-evaluation.terms(st, "A")["edge"])
+    # B's edge is y = 0
+    b.y = b.depth / 2 + 1
+    assert evaluation.edge_exposure(b, height) == (1.0, 1.0)
+    b.y = b.depth / 2 + ret + 0.75 * ret      # room for a retreat, none for a rout
+    e_ret, e_rout = evaluation.edge_exposure(b, height)
+    assert e_ret == 0.0 and e_rout == 1.0
+
+
+def test_a_charge_from_the_edge_of_the_table_counts_its_rout_as_the_whole_unit():
+    """The same charge, the same odds, the charger's room to flee aside: the charger whose failed test
+    would drive it off the table values the charge lower (its rout costs the whole unit)."""
+    st = game("ai-edge-charge").state.clone()
+    height = float(odds.table_of(st).height)
+    u, t = st.units["A4"], st.units["B2"]   # C-class slingers: a real chance to fail the test
+    ret, rout = evaluation.charge_morale(st, u, t)
+    assert rout + ret > 0
+    values = []
+    for room in (1.0, 100.0):
+        u.x, u.y, u.heading = 90.0, height - u.depth / 2 - room, 0.0
+        t.x, t.y = 90.0, u.y - u.depth / 2 - t.depth / 2 - 10
+        values.append(evaluation.Reading(st).charge("A4", "B2"))
+    assert values[0] < values[1]
+
+
+def test_the_command_term_pulls_a_character_near_the_troops():
+    """GF-C2: the nearest friendly character commands, adding his FC within 15 cm, less the farther he
+    stands; the term follows the part-1 command test referee, d100 by d100."""
+    from oriflamme.rulesets.guerres_fleuries.referee import adjudicate
+    st = game("ai-command").state.clone()
+    u, c = st.units["A3"], st.units["A6"]
+    near = evaluation.command_success(u, c, 10.0)
+    far = evaluation.command_success(u, c, 80.0)
+    assert near > far
+    count = sum(bool(adjudicate({"kind": "command_test", "race": u.race, "class": u.cls, "d100": d,
+                                 "character": {"FC": c.FC}, "commander_distance_cm": 80}).get("success"))
+                for d in range(1, 101))
+    assert far == pytest.approx(count / 100)
+    for f in st.side_units("A"):
+        if f.kind == "character":
+            f.x, f.y = 170.0, 115.0   # every character in a corner
+    before = evaluation.terms(st, "A")["command"]
+    c.x, c.y = u.x, u.y + u.depth / 2 + c.depth / 2 + 1   # one behind the spearmen
+    assert evaluation.terms(st, "A")["command"] > before
+
+
+def test_an_order_to_advance_counts_only_while_the_side_may_still_move():
+    """Phase 6: an unmoved unit's order to advance towards an enemy it beats is worth its step while its
+    side may move; once the side has ended its moves the order is lost (l.337-339) and counts nothing."""
+    st = game("ai-done").state.clone()
+    a, b = st.units["A1"], st.units["B4"]   # Jaguar knights against hatchling slingers
+    assert evaluation.exchange(st, "A1", "B4") > 0
+    b.x, b.y = a.x, a.y - a.depth / 2 - b.depth / 2 - 15
+    st.turn, st.phase, st.revealed, st.done = 1, 6, True, []
+    for u in st.units.values():
+        u.order, u.target, u.moved = None, None, False
+    a.order = "avancer"
+    assert evaluation.order_terms(evaluation.Reading(st), "A") > 0
+    st.done = ["A"]
+    assert evaluation.order_terms(evaluation.Reading(st), "A") == 0.0
+
+
+def test_a_charge_counts_only_when_it_can_reach_its_target():
+    """charges.charge_move turns the charger towards its target and runs straight on; another enemy
+    within the standoff distance of the path stops it (l.590): such a charge ends without contact,
+    disordered, and the evaluation values it below nothing. The same charge on an isolated target pays."""
+    st = game("ai-reach").state.clone()
+    a, b, side_by_side = st.units["A1"], st.units["B2"], st.units["B1"]
+    a.heading = 0.0
+    a.x, a.y = b.x, b.y + b.depth / 2 + a.depth / 2 + 15
+    side_by_side.x, side_by_side.y = b.x - b.width - 2, b.y    # 2 cm from the target's flank
+    for o in st.units.values():
+        if o.id not in ("A1", "B1", "B2"):
+            o.x, o.y = (170.0, 110.0) if o.side == "A" else (170.0, 8.0)
+    assert evaluation.exchange(st, "A1", "B2", charging=True) > 0
+    assert not odds.charge_reaches(st, a, b, odds.reach(a))
+    assert evaluation.Reading(st).charge("A1", "B2") < 0
+    side_by_side.x = b.x - b.width - 20                          # now 20 cm away
+    assert odds.charge_reaches(st, a, b, odds.reach(a))
+    assert evaluation.Reading(st).charge("A1", "B2") > 0
+    a.y = b.y + b.depth / 2 + a.depth / 2 + odds.reach(a) + 5    # beyond the charge move
+    assert not odds.charge_reaches(st, a, b, odds.reach(a))
+
+
+def test_a_priest_within_blessure_range_of_an_enemy_counts_the_spell():
+    """Blessure (l.1164-1166) kills a warrior within 15 cm: a priest in range of an enemy unit gains its
+    chance (the magic referee's threshold, through gf-combat's preview) times a figure and the morale
+    test that follows; out of range it counts nothing."""
+    from oriflamme.rulesets.guerres_fleuries.battle import magic_play
+    st = game("ai-spell").state.clone()
+    priest, target = st.units["A7"], st.units["B2"]
+    assert odds.is_priest(priest) and not odds.is_priest(st.units["A6"])
+    far = evaluation.terms(st, "A")["spell"]
+    priest.x, priest.y = target.x, target.y + target.depth / 2 + priest.depth / 2 + 10
+    near = evaluation.terms(st, "A")["spell"]
+    assert near > far
+    chance = magic_play.preview(st, "A7", "blessure", "B2")["percent"] / 100
+    assert odds.spell_chance(st, priest, target) == pytest.approx(chance)
+    assert near * max(1.0, (st.start_points["A"] + st.start_points["B"]) / 2) >= chance * odds.kill_value(target) - 1e-6
+    assert evaluation.terms(st, "B")["spell"] == pytest.approx(-near)
+
+
+def test_a_front_meeting_the_enemy_askew_fights_with_fewer_figures():
+    """Only the figures in base contact fight (l.933): gf-combat counts the bases along the edge that
+    touches. Apart, the evaluation counts the whole front when the fronts would meet squarely, one
+    figure (a corner) when they stand 20° or more askew; in contact it asks gf-combat's own count."""
+    from oriflamme.rulesets.guerres_fleuries.battle import melee_play
+    st = game("ai-contact").state.clone()
+    a, b = st.units["A2"], st.units["B2"]
+    a.heading, b.heading = 0.0, 180.0
+    a.x, a.y = b.x, b.y + b.depth / 2 + a.depth / 2 + 20
+    square = evaluation.Reading(st)
+    assert square.contact("A2", "B2") == evaluation.in_contact_count(a, b) > 1
+    square_exchange = square.exchange("A2", "B2")
+    a.heading = 30.0
+    askew = evaluation.Reading(st)
+    assert askew.contact("A2", "B2") == 1 and askew.contact("B2", "A2") == 1
+    assert abs(askew.exchange("A2", "B2")) < abs(square_exchange)
+    a.heading = 0.0
+    a.y = b.y + b.depth / 2 + a.depth / 2 + 0.2     # base to base
+    touching = evaluation.Reading(st)
+    assert touching.contact("A2", "B2") == melee_play.figures_in_contact(a, b)[0]

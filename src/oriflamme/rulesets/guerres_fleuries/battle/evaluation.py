@@ -16,8 +16,15 @@ enemy's; the weighted sum goes through ``tanh`` to -1 (lost) … +1 (won); the e
   their closeness — the favoured side gains by closing in, the other by keeping away;
 * **fire**: each missile unit's expected volley at the best enemy in its arc and range (the part-1
   fire referee), whole when it is known to be ordered to fire;
+* **charges**: the charges either side could declare now, at their odds and morale risks, counted
+  only when the charge can reach its target as ``charges.charge_move`` moves a charger
+  (:func:`.odds.charge_reaches`: the standoff from other enemies stops many);
 * **orders**: the orders still to be carried out this turn, one's own and (once revealed) the
-  enemy's: a charge at its odds, an advance towards what the unit beats, a retreat from what beats it.
+  enemy's: a charge at its odds, an advance towards what the unit beats, a retreat from what beats it
+  (nothing once the side has ended its moves);
+* **edge**: units too near their own table edge to retreat or rout without leaving it (lost whole);
+* **command**: the troops' chance to pass their next command test, the nearest character commanding;
+* **spell**: a priest's Blessure at the best enemy within its range.
 
 **What the side may see.** Everything on the table is public but the enemy's orders before phase 4
 (:func:`.views.order_visible`) and, in an encounter battle, what the enemy's movement bases carry and
@@ -34,9 +41,10 @@ from __future__ import annotations
 
 import math
 
-from . import battle_orders, orders as orders_mod, victory
-from .odds import (DATA, EvaluationData, Reading, charge_morale, closeness, exchange, farthest,  # noqa: F401
-                   favoured_sets, fire_kills, in_contact_count, kill_value, load_weights, melee_kills)
+from . import battle_orders, odds, orders as orders_mod, victory
+from .odds import (DATA, EvaluationData, Reading, charge_morale, closeness, command_success, edge_exposure,  # noqa: F401
+                   exchange, farthest, favoured_sets, fire_kills, in_contact_count, kill_value, load_weights,
+                   melee_kills)
 from .state import Battle
 from .views import order_visible
 
@@ -91,9 +99,72 @@ def terms(state: Battle, side: str) -> dict[str, float]:
         share = (1.0 if u.order == FIRE_ORDER else 0.0) if known else w.fire_unknown
         fire[u.side] += v * share
     orders = order_terms(rd, side) - (order_terms(rd, enemy) if state.revealed else 0.0)
+    edge = {s: edge_term(rd, s) for s in (side, enemy)}
+    command = {s: command_term(rd, s) for s in (side, enemy)}
+    spell = {s: spell_term(rd, s) for s in (side, enemy)}
     return {"points": points[enemy] - points[side], "figures": figures[enemy] - figures[side],
             "morale": morale[enemy] - morale[side], "threats": threats / norm, "charges": charges / norm,
-            "fire": (fire[side] - fire[enemy]) / norm, "orders": orders / norm}
+            "fire": (fire[side] - fire[enemy]) / norm, "orders": orders / norm,
+            "edge": (edge[enemy] - edge[side]) / norm, "command": (command[side] - command[enemy]) / norm,
+            "spell": (spell[side] - spell[enemy]) / norm}
+
+
+def spell_term(rd: Reading, side: str) -> float:
+    """What ``side``'s priests may do with Blessure next (l.1164-1166, OR-GF40): for each priest in good
+    order, the best enemy within the spell's range — the chance it works times a figure of a unit
+    (or a wound's share of a lone being) and the target's morale test that follows, at its chances
+    (a retreat or rout counted as the [status] shares, whole at the table's edge)."""
+    st = load_weights().status
+    reach = odds.spell_range()
+    total = 0.0
+    for c in rd.pieces.values():
+        if c.u.side != side or c.u.status != "ok" or not odds.is_priest(c.u):
+            continue
+        best = 0.0
+        for e in rd.pieces.values():
+            if e.u.side == side or rd.gap(c.u.id, e.u.id) > reach:
+                continue
+            chance = odds.spell_chance(rd.state, c.u, e.u)
+            if chance is None:
+                break
+            v = e.value
+            if e.u.kind != "character" and e.u.status == "ok":
+                ret, rout = charge_morale(rd.state, e.u, c.u)
+                alive = e.u.points * e.u.figures / max(1, e.u.figures_max)
+                v += (ret * (e.exposed[0] + (1 - e.exposed[0]) * st.retreat)
+                      + rout * (e.exposed[1] + (1 - e.exposed[1]) * st.rout)) * alive
+            best = max(best, chance * v)
+        total += best
+    return total
+
+
+def edge_term(rd: Reading, side: str) -> float:
+    """The points of ``side``'s units in good order standing too near their own table edge to retreat
+    or rout without leaving it (:func:`.odds.edge_exposure`: a failed morale test there loses the
+    whole unit, l.946, l.1094), the rout's exposure and the retreat's, each at half weight."""
+    total = 0.0
+    for p in rd.pieces.values():
+        u = p.u
+        if u.side != side or u.status != "ok" or u.kind == "character":
+            continue
+        total += (p.exposed[0] + p.exposed[1]) / 2.0 * u.points * u.figures / max(1, u.figures_max)
+    return total
+
+
+def command_term(rd: Reading, side: str) -> float:
+    """The points of ``side``'s troops weighted by their chance to pass their next command test
+    (:func:`.odds.command_success`: the nearest friendly character commands, better within 15 cm,
+    GF-C2); a unit that fails moves at random (l.329-331)."""
+    chars = [p for p in rd.pieces.values() if p.u.side == side and p.u.kind == "character" and p.u.status == "ok"]
+    total = 0.0
+    for p in rd.pieces.values():
+        u = p.u
+        if u.side != side or u.kind != "troop" or u.status != "ok":
+            continue
+        near = min(((rd.gap(u.id, c.u.id), c.u.id) for c in chars), default=None)
+        chance = command_success(u, rd.pieces[near[1]].u if near else None, near[0] if near else 0.0)
+        total += chance * u.points * u.figures / max(1, u.figures_max)
+    return total
 
 
 FIRE_ORDER = "tirer"
@@ -126,6 +197,8 @@ def order_terms(rd: Reading, side: str) -> float:
             continue
         if u.order not in ADVANCE and u.order not in RETIRE:
             continue
+        if state.phase == 6 and side in state.done:
+            continue  # the side has ended its moves: an order not carried out is lost
         step = p.reach * (2.0 / 3.0)
         gain = 0.0
         for e in enemies:
@@ -143,7 +216,8 @@ def evaluate(state: Battle, side: str) -> float:
     w = load_weights().weights
     t = terms(state, side)
     total = (w.points * t["points"] + w.figures * t["figures"] + w.morale * t["morale"] + w.threats * t["threats"]
-             + w.charges * t["charges"] + w.fire * t["fire"] + w.orders * t["orders"])
+             + w.charges * t["charges"] + w.fire * t["fire"] + w.orders * t["orders"] + w.edge * t["edge"]
+             + w.command * t["command"] + w.spell * t["spell"])
     return math.tanh(total / w.scale)
 
 

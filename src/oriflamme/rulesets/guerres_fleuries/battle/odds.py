@@ -15,6 +15,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from oriflamme.geometry import tabletop as tt
+
 from .. import fire as fd
 from .. import melee as md
 from .. import modifiers as mods
@@ -22,7 +24,9 @@ from ..referee import adjudicate
 from ..referee.morale import MODIFIER_FILE
 from ..referee.wound import _state, _worst
 from . import fire_play, morale_play, moves
-from .melee_play import _attacker_class  # the melee situation's attacker class (gf-combat)
+from .fighters import battlefield as table_of
+from .rules import rules
+from .melee_play import _attacker_class, figures_in_contact  # gf-combat's melee situation
 from .state import Battle, Unit
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "ai_evaluation.toml"
@@ -55,6 +59,12 @@ class Weights(BaseModel):
     ref_charge: str
     reform: float = Field(ge=0)
     ref_reform: str
+    edge: float = Field(ge=0)
+    ref_edge: str
+    spell: float = Field(ge=0)
+    ref_spell: str
+    command: float = Field(ge=0)
+    ref_command: str
 
 
 class StatusShares(BaseModel):
@@ -134,15 +144,15 @@ def target_key(b: Unit) -> tuple:
 
 
 def melee_kills(a: Unit, b: Unit, *, charging: bool = False, flank: bool = False,
-                keys: tuple | None = None) -> float:
+                keys: tuple | None = None, contact: int | None = None) -> float:
     """The casualties ``a`` expects to inflict on ``b`` in one round of melee, front to front (the
     part-1 referee on the situation :func:`.melee_play.situation` builds, minus the table's
     geometry: no cover; the flank and rear as a share, ``flank``); a routing unit strikes nothing
-    (OR-GF55)."""
+    (OR-GF55). ``contact``: the figures of ``a`` in contact, when known (else its whole front)."""
     if a.status == "rout" or not a.alive or not b.alive:
         return 0.0
     sk, tk = keys or (striker_key(a), target_key(b))
-    n = in_contact_count(a, b)
+    n = in_contact_count(a, b) if contact is None else max(1, min(contact, in_contact_count(a, b)))
     key = (sk, tk, n, charging)
     hit = _MELEE.get(key)
     if hit is None:
@@ -231,6 +241,106 @@ def reach(u: Unit) -> float:
     return hit
 
 
+_FLEE: dict = {}
+
+
+def flee_moves(u: Unit) -> tuple[float, float]:
+    """(retreat move, rout move) of the unit (data/movement.toml, the retraite and deroute columns),
+    cached by what they depend on."""
+    key = (u.mover, u.open_order, u.flyer, bool(u.altitude))
+    hit = _FLEE.get(key)
+    if hit is None:
+        try:
+            hit = (moves.allowance(u, "retraite")[0], moves.allowance(u, "deroute")[0])
+        except Exception:  # noqa: BLE001 - a mover without those rates
+            hit = (10.0, 34.0)
+        _FLEE[key] = hit
+    return hit
+
+
+def edge_room(u: Unit, table_height: float) -> float:
+    """The gap (cm) between the unit's rectangle and its own table edge, the edge a retreat or a rout
+    runs to when the enemy stands in front (morale_play: side A's edge is the far one, y = height;
+    side B's is y = 0). A retreat or a rout stopped short by the edge drives the unit off the
+    table: lost whole (l.946, l.1094)."""
+    h = math.radians(u.heading)
+    half = abs(math.cos(h)) * u.depth / 2.0 + abs(math.sin(h)) * u.width / 2.0
+    return (table_height - u.y if u.side == "A" else u.y) - half
+
+
+def edge_exposure(u: Unit, table_height: float) -> tuple[float, float]:
+    """(retreat, rout): 1 when a retreat (or a rout) from here would reach the table's edge, falling
+    to 0 with half a move more room (an approximation: the move runs away from the cause, which for
+    a frontal attack is towards the unit's own edge)."""
+    room = edge_room(u, table_height)
+    out = []
+    for move in flee_moves(u):
+        out.append(min(1.0, max(0.0, (move - room) / (0.5 * move) + 1.0)) if move > 0 else 0.0)
+    return out[0], out[1]
+
+
+_COMMAND: dict = {}
+
+
+def command_success(u: Unit, character: Unit | None, distance: float) -> float:
+    """The chance that ``u`` passes its next command test (phase 2), the nearest friendly
+    character ``distance`` cm away commanding (GF-C2: within 15 cm he adds his FC): the part-1
+    command test referee's threshold (passed on a d100 at most the threshold, l.1371). 1 for a unit that takes no test (a character, a unit a
+    character controls)."""
+    if u.kind != "troop" or u.led_by is not None:
+        return 1.0
+    fc = character.FC if character is not None else None
+    # the referee counts the distance in whole slices (GF-C2): one ruling per slice, its threshold read
+    band = None if fc is None else ("near" if distance <= 15 else int(distance // 15) * 15)
+    key = (u.race, u.cls, fc, band)
+    hit = _COMMAND.get(key)
+    if hit is None:
+        sit: dict = {"kind": "command_test", "race": u.race, "class": u.cls, "d100": 100}
+        if fc is not None:
+            sit["character"] = {"FC": fc}
+            if band == "near":
+                sit["modifiers"] = [{"modifier": "character_within_15cm", "count": 1}]
+            else:
+                sit["commander_distance_cm"] = band
+        try:
+            hit = min(1.0, max(0.0, float(adjudicate(sit)["threshold"]) / 100.0))
+        except Exception:  # noqa: BLE001 - a situation the referee refuses: counted as passed
+            hit = 1.0
+        _COMMAND[key] = hit
+    return hit
+
+
+_SPELL: dict = {}
+#: the spell a priest casts at the enemy (data/magic.toml): a figure killed, or a wound
+WOUND_SPELL = "blessure"
+
+
+def is_priest(u: Unit) -> bool:
+    """A priest or warrior-priest (the casters the battle offers spells to, OR-GF40)."""
+    return u.kind == "character" and u.FM > 0 and "pr" in (u.type or "").lower()
+
+
+def spell_chance(state: Battle, caster: Unit, target: Unit) -> float | None:
+    """The chance that ``caster``'s Blessure works (the part-1 magic referee's threshold, through
+    gf-combat's preview), cached by what it reads of the caster; None when it cannot be read now
+    (the priest has cast this turn and nothing is cached)."""
+    key = (caster.id, caster.FM, tuple(map(str, caster.wounds)))
+    hit = _SPELL.get(key)
+    if hit is None:
+        from . import magic_play
+        try:
+            hit = max(0.0, min(1.0, magic_play.preview(state, caster.id, WOUND_SPELL, target.id)["percent"] / 100.0))
+        except Exception:  # noqa: BLE001 - cast already this turn, or a situation the referee refuses
+            return None
+        _SPELL[key] = hit
+    return hit
+
+
+def spell_range() -> float:
+    from ..magic import data as magic_data
+    return float(magic_data().spells[WOUND_SPELL].distance_cm)
+
+
 def closeness(distance: float, reach_cm: float, contact_cm: float) -> float:
     """1 in contact, then reach / (reach + gap): 1/2 at the charge reach, and so on."""
     if distance <= contact_cm:
@@ -251,9 +361,9 @@ class Piece:
     """A unit as the evaluation reads it: its rectangle (centre, front and right vectors, half
     sizes) and the keys of its melee percentages."""
     __slots__ = ("u", "x", "y", "fx", "fy", "rx", "ry", "hw", "hd", "reach", "striker", "target", "value",
-                 "range")
+                 "range", "exposed")
 
-    def __init__(self, u: Unit):
+    def __init__(self, u: Unit, table_height: float = 120.0):
         self.u = u
         self.x, self.y = u.x, u.y
         h = math.radians(u.heading)
@@ -264,6 +374,7 @@ class Piece:
         self.striker, self.target = striker_key(u), target_key(u)
         self.value = kill_value(u)
         self.range = max_range(u) if u.missile and u.status == "ok" else 0.0
+        self.exposed = edge_exposure(u, table_height) if u.kind != "character" else (0.0, 0.0)
 
     def extent(self, dx: float, dy: float, dist: float) -> float:
         """From the centre to the rectangle's edge towards (dx, dy)."""
@@ -285,6 +396,10 @@ class Piece:
 
 
 SQRT_HALF = math.sqrt(0.5)
+#: a front within this many degrees of an edge of the enemy meets it squarely (its whole front in
+#: contact); at CORNER_DEG off only a corner touches (one figure): an approximation of
+#: melee_play.figures_in_contact, which counts the bases along the edge that touches
+SQUARE_DEG, CORNER_DEG = 3.0, 20.0
 
 
 def gap(a: Piece, b: Piece) -> float:
@@ -307,9 +422,11 @@ class Reading:
 
     def __init__(self, state: Battle):
         self.state = state
-        self.pieces = {u.id: Piece(u) for u in state.units.values() if u.alive}
+        self.height = float(table_of(state).height)
+        self.pieces = {u.id: Piece(u, self.height) for u in state.units.values() if u.alive}
         self._exchange: dict = {}
         self._charge: dict = {}
+        self._clear: dict = {}
         self._gap: dict = {}
 
     def gap(self, a: str, b: str) -> float:
@@ -319,17 +436,51 @@ class Reading:
             hit = self._gap[key] = gap(self.pieces[a], self.pieces[b])
         return hit
 
-    def exchange(self, a: str, b: str, charging: bool = False) -> float:
+    def exchange(self, a: str, b: str, charging: bool = False, heading: float | None = None) -> float:
         """The points ``a`` expects to kill of ``b`` minus those ``b`` kills of ``a`` in a round of
-        melee (the striker outside its target's front arc gets the flank share)."""
-        key = (a, b, charging)
+        melee (the striker outside its target's front arc gets the flank share), with the figures
+        each would have in contact (:meth:`contact`; ``heading``: ``a``'s when it charges)."""
+        key = (a, b, charging, heading)
         hit = self._exchange.get(key)
         if hit is None:
             pa, pb = self.pieces[a], self.pieces[b]
-            hit = (melee_kills(pa.u, pb.u, charging=charging, flank=pb.outside_front(pa), keys=(pa.striker, pb.target))
-                   * pb.value
-                   - melee_kills(pb.u, pa.u, flank=pa.outside_front(pb), keys=(pb.striker, pa.target)) * pa.value)
+            na, nb = self.contact(a, b, heading), self.contact(b, a, None, heading)
+            hit = (melee_kills(pa.u, pb.u, charging=charging, flank=pb.outside_front(pa), keys=(pa.striker, pb.target),
+                               contact=na) * pb.value
+                   - melee_kills(pb.u, pa.u, flank=pa.outside_front(pb), keys=(pb.striker, pa.target), contact=nb)
+                   * pa.value)
             self._exchange[key] = hit
+        return hit
+
+    def contact(self, a: str, b: str, heading: float | None = None, other: float | None = None) -> int:
+        """The figures of ``a`` that would fight ``b``: gf-combat's count on the table when the two
+        touch (l.933, OR-GF21); else its whole front when ``a``'s front would meet an edge of ``b``
+        squarely, down to one figure (a corner) at 20° off (the bases touch only along the part of
+        the edge that meets: :func:`.melee_play.figures_in_contact`) — ``heading``, ``other``: the
+        headings to read instead of ``a``'s and ``b``'s (a charger turned towards its target)."""
+        pa, pb = self.pieces[a], self.pieces[b]
+        full = in_contact_count(pa.u, pb.u)
+        if full <= 1:
+            return full
+        if heading is None and other is None and self.gap(a, b) <= load_weights().distance.contact_cm:
+            try:
+                return figures_in_contact(pa.u, pb.u)[0]
+            except Exception:  # noqa: BLE001 - a pair the geometry cannot read: the whole front
+                return full
+        ha = pa.u.heading if heading is None else heading
+        hb = pb.u.heading if other is None else other
+        off = min(abs(moves.angle_diff(ha, hb + k)) for k in (0.0, 90.0, 180.0, 270.0))
+        if off <= SQUARE_DEG:
+            return full
+        return max(1, round(full * max(0.0, 1.0 - (off - SQUARE_DEG) / (CORNER_DEG - SQUARE_DEG))))
+
+    def clear(self, a: str, b: str) -> bool:
+        """:func:`charge_reaches` of ``a`` on ``b``, memoised."""
+        key = (a, b)
+        hit = self._clear.get(key)
+        if hit is None:
+            hit = self._clear[key] = charge_reaches(self.state, self.pieces[a].u, self.pieces[b].u,
+                                                    self.pieces[a].reach)
         return hit
 
     def charge(self, a: str, b: str) -> float:
@@ -344,17 +495,98 @@ class Reading:
 
             def risk(x: Unit, ret: float, rout: float) -> float:
                 alive = x.points * x.figures / max(1, x.figures_max)
-                whole = alive if x.fanatic else 0.0
-                return ret * (whole or st.retreat * alive) + rout * (whole or st.rout * alive)
+                if x.fanatic:
+                    return (ret + rout) * alive
+                e_ret, e_rout = self.pieces[x.id].exposed
+                return (ret * (e_ret + (1.0 - e_ret) * st.retreat) * alive
+                        + rout * (e_rout + (1.0 - e_rout) * st.rout) * alive)
             ret, rout = charge_morale(self.state, u, t)
             cause = "charge_monster_or_character" if u.kind in ("monster", "character") else "charge"
             t_ret, t_rout = charge_morale(self.state, t, u, cause) if t.status == "ok" else (0.0, 0.0)
             go = 1.0 - ret - rout
-            # the charger goes on if it passes; the target that fails its own test flees
-            hit = (go * ((1.0 - t_ret - t_rout) * self.exchange(a, b, charging=True) + risk(t, t_ret, t_rout))
-                   - risk(u, ret, rout))
+            if self.clear(a, b):
+                # the charger goes on if it passes; the target that fails its own test flees
+                hit = (go * ((1.0 - t_ret - t_rout) * self.exchange(a, b, charging=True, heading=charge_heading(u, t))
+                             + risk(t, t_ret, t_rout))
+                       - risk(u, ret, rout))
+            else:  # the charge cannot reach its target: it ends without contact, disordered (l.600-604)
+                hit = -go * st.disorder * u.points * u.figures / max(1, u.figures_max) - risk(u, ret, rout)
             self._charge[key] = hit
         return hit
+
+
+def charge_reaches(state: Battle, u: Unit, t: Unit, reach_cm: float) -> bool:
+    """Whether ``u`` charging ``t`` can reach contact the way :func:`.charges.charge_move` moves a
+    charger: turned towards the target's centre (at most 45°), then straight on for its charge move
+    (two halves), stopped by any other enemy within the standoff distance of its path and by a friend
+    where it would end (l.590, l.596-604, l.638-642; terrain not read: an approximation)."""
+    d = rules().distances
+    path = _charge_path(u, t, reach_cm)
+    if path is None:
+        return False
+    if path is True:
+        return True
+    efp, sweep = path
+    x0, y0, x1, y1 = sweep.bounds
+    for o in state.units.values():
+        if not o.alive or o.id in (u.id, t.id) or (o.altitude == "flight") != (u.altitude == "flight"):
+            continue
+        far = d.enemy_standoff_cm + max(o.width, o.depth)
+        if o.x < x0 - far or o.x > x1 + far or o.y < y0 - far or o.y > y1 + far:
+            continue  # too far from the path to matter
+        ofp = o.footprint()
+        if o.side != u.side:
+            if sweep.distance(ofp) < d.enemy_standoff_cm - 1e-6:
+                return False
+        elif o.kind != "character" and u.kind != "character" and efp.intersection(ofp).area > 0.01:
+            return False
+    return True
+
+
+_PATH: dict = {}
+
+
+def charge_heading(u: Unit, t: Unit) -> float:
+    """The charger's heading once turned towards its target's centre (at most 45°, charges.charge_move)."""
+    wheel = rules().distances.wheel_deg
+    turn = max(-wheel, min(wheel, moves.angle_diff(u.heading, tt.toward(u.pose, t.x, t.y))))
+    return round((u.heading + turn) % 360.0, 6)
+
+
+def _charge_path(u: Unit, t: Unit, reach_cm: float):
+    """The charger's path to contact (its footprint there and the area it sweeps), True when already
+    in contact, None when the path misses the target or falls short; cached by the two poses."""
+    key = (u.x, u.y, u.heading, u.width, u.depth, t.x, t.y, t.heading, t.width, t.depth, reach_cm)
+    if key in _PATH:
+        return _PATH[key]
+    d = rules().distances
+    head = tt.toward(u.pose, t.x, t.y)
+    turn = max(-d.wheel_deg, min(d.wheel_deg, moves.angle_diff(u.heading, head)))
+    start = tt.Pose(u.x, u.y, (u.heading + turn) % 360.0)
+    tfp = t.footprint()
+    tol = d.contact_tolerance_cm + 0.05
+
+    def gap_at(dist: float) -> float:
+        return tt.nearest_distance(tt.footprint(tt.moved(start, dist), u.width, u.depth), tfp)
+
+    if gap_at(0.0) <= tol:
+        out = True
+    elif tt.swept(start, tt.moved(start, reach_cm), u.width, u.depth).distance(tfp) > tol:
+        out = None  # the path misses the target or falls short
+    else:
+        lo, hi = 0.0, reach_cm
+        for _ in range(9):  # the first point of contact along the path (to a twentieth of a cm)
+            mid = (lo + hi) / 2.0
+            if gap_at(mid) <= tol:
+                hi = mid
+            else:
+                lo = mid
+        end = tt.moved(start, hi)
+        out = (tt.footprint(end, u.width, u.depth), tt.swept(start, end, u.width, u.depth))
+    if len(_PATH) > 20000:
+        _PATH.clear()
+    _PATH[key] = out
+    return out
 
 
 def charge_morale(state: Battle, u: Unit, other: Unit, cause: str = "charge") -> tuple[float, float]:
