@@ -520,11 +520,13 @@ def test_property_the_fog_holds_along_any_random_encounter(seed, pochteca, steps
 def test_a_unit_against_a_house_may_stay_off_the_table_and_is_placed_when_seen():
     """l.497: "Les unités dans des maisons, derrière des fortifications … peuvent ne pas être placées
     sur la table … Elles doivent être placées sur la table si elles se déplacent, tirent ou si un ennemi
-    les contacte ou les voit" (and l.786, behind a building). The Saurians' B3 stands against the
-    hamlet (x 88–96, y 20–27) in the default deployment; B1, 30 cm away in the open, may not hide."""
+    les contacte ou les voit" (and l.786, behind a building). The Saurians' B3 is set 1 cm from the north
+    wall of the hamlet's long house (x 100–116, y 34–44); B1, in the open, may not hide."""
     g = game("hide")
     rs, st = g.ruleset, g.state
     b1, b3 = st.units["B1"], st.units["B3"]
+    house = next(e for e in st.battlefield.elements if e.id == "hamlet")
+    b3.y += house.geometry.distance(b3.footprint()) - 1.0
     with pytest.raises(IllegalAction, match="l.497"):
         rs.apply(st, {"type": "hide", "side": "B", "unit": b1.id})
     assert any(a.type == "hide" and a.unit == b3.id for a in rs.legal_actions(st))
@@ -542,7 +544,7 @@ def test_a_unit_against_a_house_may_stay_off_the_table_and_is_placed_when_seen()
     if fog.in_cover(b3):
         watcher = next(u for u in st.side_units("A") if u.kind == "troop")
         fog.reveal_unit(st, watcher, "test", "test", "test")
-        watcher.x, watcher.y, watcher.heading = 105.0, 45.0, 0.0
+        watcher.x, watcher.y, watcher.heading = 94.0, 56.0, 0.0  # in the gap between the two houses
         fog.sight_reveals(st)
     assert not fog.in_cover(b3)
     ev = [e for e in st.log if e["type"] == "unit_revealed"][-1]

@@ -130,6 +130,7 @@ def eligibility(state, u, t) -> dict:
         reasons.append(f"{t.name or t.id} is behind an invisible shield that stops every missile "
                        f"(until turn {shield['until_turn']})")
         cites.append(shield["ref"])
+        return out
     if getattr(t, "hidden", False):
         reasons.append(f"{t.name or t.id} is hidden in a building: it is not seen")
         cites += ["GF seed 003 l.784", "OR-GF83"]
