@@ -252,6 +252,9 @@ def _texts(state, ev: dict) -> tuple[str, str] | None:
     if k in ("morale", "rally") and ev.get("result"):
         code = ev["result"]
         extra = (" — removed from play", " — retirée du jeu") if ev.get("removed") else ("", "")
+        if ev.get("d4") is None:  # passed without a roll (a spell, battle/lasting.py)
+            return (f"{n('unit')}: morale passed automatically → {code} ({CODES_EN[code]}){extra[0]}",
+                    f"{n('unit')} : moral réussi automatiquement → {code} ({CODES_FR[code]}){extra[1]}")
         return (f"{n('unit')}: morale d4 {ev.get('d4')} → {code} ({CODES_EN[code]}){extra[0]}",
                 f"{n('unit')} : moral d4 {ev.get('d4')} → {code} ({CODES_FR[code]}){extra[1]}")
     if k == "melee_outcome":
