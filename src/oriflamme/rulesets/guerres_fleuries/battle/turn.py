@@ -72,7 +72,7 @@ def new_turn(state: Battle) -> None:
         if "uncontrolled_advance" not in u.markers and not (u.order == "reformer" and u.disorder):
             u.order, u.target = None, None
         u.charge_half = False
-        for m in ("red", "green", "counter_charge"):
+        for m in ("red", "green", "counter_charge", "fire_fighting"):  # fire_fighting: l.816-818 (buildings_play)
             u.unmark(m)
 
 
