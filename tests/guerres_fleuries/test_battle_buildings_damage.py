@@ -194,3 +194,31 @@ def test_the_turn_settles_crashes_and_bodies_before_the_next_decision():
     st = battle(dead, troop("a", "A", x=30, y=100), phase=2, elements=[])
     turn.advance(st)  # phase 2: side A's command test waits; the body is laid first
     assert st.acting == "A" and len(st.carcasses) == 1 and events(st, "carcass")[0]["decision"] == "OR-GF87"
+
+
+def test_a_unit_breaks_formation_to_fight_the_fire_and_puts_it_out():
+    """l.816: "utiliser une unité qui va casser sa formation pour lutter contre le feu. En phase 8 du tour, le
+    joueur jette 1d100 pour chaque figurine engagée et sur un résultat de 50% ou moins les dégâts diminuent
+    d'un point. S'ils tombent à 0 le feu est éteint." l.818: attacked meanwhile, a flank attack. l.820: it
+    reforms at no cost (OR-GF89)."""
+    assert "sur un résultat de 50% ou moins les dégâts diminuent d'un point" in line(816)
+    assert "les attaquants bénéficient d'une attaque de flanc" in line(818) and "se reforme gratuitement" in line(820)
+    from oriflamme.rulesets.guerres_fleuries.battle import melee_play, orders
+    crew = near_house(figures=4, figures_max=4, frontage=4, ranks=1, y=60, heading=180.0)  # its back to the hut
+    st = battle(crew, troop("e", "B", x=30, y=10), phase=6, elements=[HUT])
+    rec = buildings_play.record(st, "hut")
+    rec.update(defence=12, damage=1, burning=True, fire_turn=1)
+    assert "hut" in {o["id"]: o for o in orders.options(st, crew)}["casser"]["targets"]
+    crew.order, crew.target = "casser", "hut"
+    turn.phase6_orders_in_place(st)
+    assert crew.inside is None and crew.disorder and "fire_fighting" in crew.markers
+    foe = troop("f", "B", x=85, y=64.2, heading=0.0, figures=8, frontage=4, ranks=2)  # in its front…
+    st.units["f"] = foe
+    sit, why = melee_play.situation(st, foe, crew)
+    assert {"modifier": "flank"} in sit["modifiers"] and {"modifier": "enemy_disordered"} in sit["modifiers"]
+    # phase 8: the fire's 2nd turn (2 points: 3 of 12, 25 %, no test), then 4 figures roll: 10, 50 and 30 take 3 off
+    st.dice = ByDie(d100=[10, 50, 51, 30])
+    buildings_play.burn(st, st.dice)
+    assert rec["damage"] == 0 and not rec["burning"] and not crew.disorder
+    ev = events(st, "extinguish")[0]
+    assert ev["d100"] == [10, 50, 51, 30] and "fire is out" in ev["text"] and "(50 %)" in ev["ruling"]["explanation"][0]

@@ -34,6 +34,7 @@ REF_NO_BEASTS = "GF seed 003 l.798"
 REF_DEFENCE = "GF seed 003 l.800-810"
 REF_BURN = "GF seed 003 l.814"
 REF_COLLAPSE = "GF seed 003 l.908"
+REF_EXTINGUISH = "GF seed 003 l.816-820"
 
 
 def play():
@@ -58,6 +59,10 @@ def record(state: Battle, bid: str) -> dict:
     """A building's state, created on first write: its rolled defence, damage, fire and fate."""
     return state.buildings.setdefault(bid, {"defence": None, "defence_roll": [], "damage": 0, "burning": False,
                                             "fire_turn": 0, "magic_turn": 0, "destroyed": False})
+
+
+def burning(state: Battle, bid: str) -> bool:
+    return bool(state.buildings.get(bid, {}).get("burning"))
 
 
 def standing(state: Battle, bid: str) -> bool:
@@ -120,6 +125,8 @@ def target_checks(state: Battle, u: Unit) -> list[tuple[str, str | None]]:
             why = "it has been destroyed"
         elif gap > p.enter_within_cm + 1e-6:
             why = f"it is {gap:.1f} cm away (at most {p.enter_within_cm:g} cm)"
+        elif burning(state, el.id):
+            why = None  # it burns: the unit breaks its formation to fight the fire (l.816, OR-GF89)
         elif len(occupants(state, el.id)) >= p.units_per_building:
             why = "another unit holds it (OR-GF80)"
         elif u.figures > capacity(el):
@@ -160,7 +167,24 @@ def carry_out(state: Battle, u: Unit) -> None:
              f"{u.name} ne peut pas entrer dans {target} : {_fr(why)}", side=u.side, ref=REF_ENTER,
              decision="OR-GF81", unit=u.id)
         return
+    if burning(state, target):
+        fight_fire(state, u, element(state, target))
+        return
     enter(state, u, element(state, target))
+
+
+FIGHTING = "fire_fighting"
+
+
+def fight_fire(state: Battle, u: Unit, el) -> None:
+    """l.816: the unit breaks its formation to fight the fire (OR-GF89): disordered, it rolls in phase 8."""
+    u.moved = True
+    u.set_disorder(True)
+    u.mark(FIGHTING)
+    name, name_fr = el.name or el.id, el.name_fr or el.name or el.id
+    emit(state, "fight_fire", f"{u.name} breaks its formation to fight the fire of {name}",
+         f"{u.name} casse sa formation pour lutter contre l'incendie de {name_fr}", side=u.side, ref=REF_EXTINGUISH,
+         decision="OR-GF89", unit=u.id, building=el.id)
 
 
 def enter(state: Battle, u: Unit, el) -> None:
@@ -389,6 +413,38 @@ def burn(state: Battle, dice) -> None:
         if 100 * rec["damage"] >= fire.evacuate_at_pct * rec["defence"]:
             for u in around(state, el):
                 burn_test(state, u, el, dice)
+        extinguish(state, el, dice)
+
+
+def extinguish(state: Battle, el, dice) -> None:
+    """l.816-820 (OR-GF89): each figure of the units fighting the fire rolls d100; each 50 or less
+    takes a point of damage off; at 0 the fire is out and the fighters reform at no cost (l.820)."""
+    fire = bdata.data().fire
+    rec = record(state, el.id)
+    tol = play().enter_within_cm
+    fighters = [u for u in sorted(state.units.values(), key=lambda v: v.id)
+                if u.alive and FIGHTING in u.markers and tt.nearest_distance(u.footprint(), el.geometry) <= tol + 1e-6]
+    for u in fighters:  # the marker stays until the next turn: attacked meanwhile, they are flanked (l.818)
+        if not rec["burning"] or rec["destroyed"]:
+            continue
+        rolls = [dice.roll(100) for _ in range(u.figures)]
+        off = sum(1 for r in rolls if r <= fire.extinguish_on_d100_at_most) * fire.extinguish_reduces_by
+        before = rec["damage"]
+        rec["damage"] = max(0, before - off)
+        out = rec["damage"] == 0
+        steps = [f"{u.name} fights the fire: each figure on d100 1–{fire.extinguish_on_d100_at_most} "
+                 f"({fire.extinguish_on_d100_at_most} %) takes a point off",
+                 f"d100 {rolls}: damage {before} → {rec['damage']}"]
+        if out:
+            rec["burning"], rec["fire_turn"] = False, 0
+            u.set_disorder(False)
+            steps.append("the fire is out: the unit reforms at no cost")
+        name, name_fr = el.name or el.id, el.name_fr or el.name or el.id
+        emit(state, "extinguish", f"{u.name} fights the fire of {name}: damage {before} → {rec['damage']}"
+             + (": the fire is out" if out else ""),
+             f"{u.name} lutte contre l'incendie de {name_fr} : dégâts {before} → {rec['damage']}"
+             + (" : le feu est éteint" if out else ""), side=u.side, ref=fire.ref, decision="OR-GF89", unit=u.id,
+             building=el.id, d100=rolls, ruling={"explanation": steps, "citations": [REF_EXTINGUISH, "OR-GF89"]})
 
 
 def burn_test(state: Battle, u: Unit, el, dice) -> None:

@@ -98,6 +98,8 @@ def situation(state, a, b) -> tuple[dict, list[str]]:
     if a.charging or "pursuing" in a.markers:
         add("charging", f"{a.name or a.id} charged, counter-charged or pursues into this combat")
     where = "front" if getattr(b, "inside", None) else arc(b, a)  # a building has no flank (OR-GF82)
+    if "fire_fighting" in b.markers and where == "front":
+        where = "left"  # l.818: attacked while fighting a fire, the attackers have a flank attack (OR-GF89)
     if where in FLANKS:
         add("flank", f"{a.name or a.id} is in {b.name or b.id}'s {where} flank sector")
     elif where == "rear":

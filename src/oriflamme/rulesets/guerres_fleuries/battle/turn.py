@@ -81,7 +81,7 @@ def new_turn(state: Battle) -> None:
             u.order, u.target = None, None
         u.fire_targets = []
         u.charge_half = False
-        for m in ("red", "green", "counter_charge"):
+        for m in ("red", "green", "counter_charge", "fire_fighting"):  # fire_fighting: l.816-818 (buildings_play)
             u.unmark(m)
 
 
