@@ -84,6 +84,19 @@ def wound(u, dice) -> dict:
 
 
 
+def wounds(state, u, n: int, dice) -> list[dict]:
+    """``n`` wounds on ``u``, one by one while it lives (:func:`wound`); a flyer killed in the air
+    crashes once the casualties are logged (l.897, ``crash_play.note_fall``)."""
+    out = []
+    for _ in range(n):
+        if not alive(u):
+            break
+        altitude = u.altitude
+        out.append(wound(u, dice))
+        crash_play.note_fall(state, u, altitude, out[-1])
+    return out
+
+
 def _dies(u) -> str:
     """A killing wound: a character, monster or lone creature leaves play; a creature unit loses the
     wounded figure, the next starting unwounded (OR-GF54). Returns the step."""
@@ -166,11 +179,5 @@ class Ledger:
             if alive(u):
                 events.append(remove_figures(u, n))
         for uid, n in sorted(self.wounds.items()):
-            u = unit(state, uid)
-            for _ in range(n):
-                if not alive(u):
-                    break
-                altitude = u.altitude
-                events.append(wound(u, dice))
-                crash_play.note_fall(state, u, altitude, events[-1])  # killed in the air: it crashes (l.897)
+            events += wounds(state, unit(state, uid), n, dice)
         return events

@@ -17,8 +17,8 @@ from oriflamme.geometry import tabletop
 
 from ..magic import data as magic_data
 from ..rows import Row, load, one
-from . import crash_play, lasting, morale_play
-from .casualties import remove_figures, wound
+from . import lasting, morale_play
+from .casualties import remove_figures, wounds
 from .fighters import alive, friends, shape, touching, units
 
 FILE = "spell_effects.toml"
@@ -176,17 +176,6 @@ def _wounds(row, dice, ev) -> int:
     return row.wounds or 1
 
 
-def _wound_n(state, u, n: int, dice) -> list[dict]:
-    out = []
-    for _ in range(n):
-        if not alive(u):
-            break
-        altitude = u.altitude
-        out.append(wound(u, dice))
-        crash_play.note_fall(state, u, altitude, out[-1])  # killed in the air: it crashes (l.897)
-    return out
-
-
 def _heal(u, n: int) -> list[str]:
     healed = []
     for _ in range(n):
@@ -236,7 +225,7 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
             n = _wounds(row, dice, ev)
             steps.append(f"« {printed} » on {_n(target)}: one wound" if n == 1 else
                          f"« {printed} » on {_n(target)}: {n} wounds")
-            out += _wound_n(state, target, n, dice)
+            out += wounds(state, target, n, dice)
     elif kind == "rally":
         target.status = "ok"
         target.set_disorder(True)
@@ -294,7 +283,7 @@ def _quicksand(state, caster, target, row, dice, ev, extra) -> list[dict]:
             steps.append(f"{_n(u)}: 1d100 {r}" + (f" > {row.dies_above}: one wound instead of death" if hit
                                                   else f" ≤ {row.dies_above}: unharmed"))
             if hit:
-                out += _wound_n(state, u, row.wounds or 1, dice)
+                out += wounds(state, u, row.wounds or 1, dice)
         if alive(u) and u.kind != "character":
             u.set_disorder(True)
             reason = "a survivor of « Destin funeste »"
@@ -345,7 +334,7 @@ def _table_effect(state, caster, beneficiary, row, dice, ev) -> list[dict]:
         steps.append("not applied on the table yet" if row.note else "no effect on the table")
     elif kind == "wound_caster":
         steps.append(f"{_n(caster)} takes {row.wounds} wound(s)")
-        out += _wound_n(state, caster, row.wounds or 1, dice)
+        out += wounds(state, caster, row.wounds or 1, dice)
     elif kind == "lightning":
         r = dice.roll(100)
         ev.setdefault("rolls", []).append({"die": 100, "roll": r})
@@ -353,7 +342,7 @@ def _table_effect(state, caster, beneficiary, row, dice, ev) -> list[dict]:
         steps.append(f"lightning: d100 {r} {'≤' if hit else '>'} {row.pct}: "
                      + (f"{_n(caster)} takes {row.wounds} wounds" if hit else "it misses"))
         if hit:
-            out += _wound_n(state, caster, row.wounds, dice)
+            out += wounds(state, caster, row.wounds, dice)
     elif kind == "silence":
         e = _lasting(state, ev, caster, "silence", row.turns + 1, row.ref)
         steps.append(f"the gods will not answer {_n(caster)} until the end of turn {e['until_turn']}")
