@@ -10,7 +10,7 @@
 ``move``                phase 6: move one unit to (x, y, heading)
 ``react``               phase 5: a charged unit's reaction: stand, counter_charge, evade, fire
                         (any but stand rolls the reaction test, d100)
-``brigade``             deployment: a character takes ``units`` as his brigade (``[]`` disbands it;
+``brigade``             deployment: a character takes ``units`` as his brigade, once (undo to change it;
                         OR-GF90, brigades.py)
 ``battle_orders``       the written battle orders, face down: after both deployments one for each
                         brigade commander, or a change in phase 3 (read a full turn later):

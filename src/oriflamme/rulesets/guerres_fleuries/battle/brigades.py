@@ -105,8 +105,11 @@ def check_form(state: Battle, side: str, cid: str, uids: list[str]) -> None:
         raise IllegalAction(f"brigade: {cid!r} is not a character of side {side} on the table", REF)
     if state.phase != 0 or side in state.done:
         raise IllegalAction("brigade: a brigade is formed while its side deploys (OR-GF90)", REF)
-    if not uids:
-        return  # disband the one he was given (during deployment)
+    if cid in table(state):
+        # as a unit is placed once (OR-GF32), a brigade is given once: undo to change it — so that a
+        # deployment cannot go round forming and disbanding for ever (OR-GF90)
+        raise IllegalAction(f"brigade: {c.name} has been given his brigade (once, while his side deploys; undo to "
+                            f"change it)", REF)
     curse, ref = effect("no_brigade")
     if _same(c.curse, curse):
         raise IllegalAction(f"brigade: {c.name}'s weapon is cursed ({curse}): he cannot command a brigade, "
@@ -163,17 +166,14 @@ def form(state: Battle, cid: str, uids: list[str]) -> None:
 
 
 def candidates(state: Battle, side: str) -> list[tuple[str, tuple[str, ...]]]:
-    """The brigades legal_actions offers while ``side`` deploys: for a character commanding one, its
-    disbanding (``()``); for each other character, the units within the 5 cm chain from him that no one else commands, in the formation and
+    """The brigades legal_actions offers while ``side`` deploys: for each character not commanding
+    one yet, the units within the 5 cm chain from him that no one else commands, in the formation and
     facing of the nearest, nearest first, as many as he may command (a sample: any legal brigade is
     accepted)."""
     out = []
     taken = {u for k, b in table(state).items() if not b["dissolved"] for u in b["units"]}
     for c in state.side_units(side):
-        if c.kind == "character" and c.id in table(state):
-            out.append((c.id, ()))  # he commands one: he may disband it, or be given another (any legal one)
-            continue
-        if c.kind != "character" or _same(c.curse, effect("no_brigade")[0]):
+        if c.kind != "character" or c.id in table(state) or _same(c.curse, effect("no_brigade")[0]):
             continue
         pool = [u for u in state.side_units(side) if u.kind == "troop" and u.id not in taken]
         reach = chain(c, pool)
