@@ -5,6 +5,8 @@ building. Each test quotes the seed line it proves."""
 
 from __future__ import annotations
 
+import json
+import random
 from types import SimpleNamespace
 
 import pytest
@@ -389,3 +391,33 @@ def test_occupants_who_win_do_not_pursue():
     assert b.status == "retreat"
     assert a.pending is None and "pursuing" not in a.markers and a.inside == "house"
     assert any(e["type"] == "no_pursuit" and "GF seed 003 l.796" in e["citations"] for e in events)
+
+
+@pytest.mark.parametrize("reformed,order", [(False, "attendre"), (True, "tirer"), (False, "casser")])
+def test_the_computer_player_s_copies_do_not_depend_on_what_hidden_occupants_did(reformed, order):
+    """l.784 (OR-GF83): the enemy saw the unit go in, not what it did inside. Side B's determinized
+    copies (what its computer player searches) are the same whatever side A's hidden occupants did —
+    reformed or not, whatever their order — digest for digest, and B's evaluation reads the same."""
+    from oriflamme.rulesets.guerres_fleuries.battle import evaluation
+
+    def situation(reformed, order):
+        a = near_house()
+        st = battle(a, troop("e", "B", x=85, y=10, heading=180.0), phase=6, elements=[HOUSE])
+        inside(st, a)
+        a.set_disorder(not reformed)
+        a.order, a.target = order, ("house" if order == "casser" else None)
+        return st
+
+    base = situation(False, "attendre")
+    other = situation(reformed, order)
+    digest = lambda st: json.dumps(st.to_json(), sort_keys=True)  # noqa: E731
+    for k in range(4):
+        c1 = evaluation.determinize(base, "B", random.Random(k))
+        c2 = evaluation.determinize(other, "B", random.Random(k))
+        assert digest(c1) == digest(c2)
+    # redrawn, not copied: over a few draws the occupant is seen both reformed and not
+    states = {evaluation.determinize(base, "B", random.Random(k)).units["a"].disorder for k in range(20)}
+    assert states == {True, False}
+    # side A knows its own unit: nothing of it is redrawn for A
+    mine = evaluation.determinize(other, "A", random.Random(0)).units["a"]
+    assert (mine.disorder, mine.order) == (not reformed, order)

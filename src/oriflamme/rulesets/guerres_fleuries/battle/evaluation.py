@@ -236,6 +236,24 @@ def hidden_units(state: Battle, side: str) -> list[str]:
     return []
 
 
+def redraw_occupants(copy: Battle, side: str, rng) -> None:
+    """The enemy's units hidden in a building (l.784, OR-GF83) as ``side`` may know them: their entry
+    was seen (the ``enter_building`` event is public), so which building holds them is known; what they
+    did inside is not. Whether they reformed since (they go in disordered, l.361, l.788) is redrawn at
+    even odds, and their order of this turn among those they could have been given
+    (:func:`.orders.options`: inside, wait, reform, fire or come out, OR-GF82)."""
+    enemy = copy.other(side)
+    for u in sorted((u for u in copy.side_units(enemy) if u.alive and u.hidden and u.inside), key=lambda u: u.id):
+        u.set_disorder(rng.random() < 0.5)
+        if u.order is None:
+            continue
+        offered = sorted((o for o in orders_mod.options(copy, u) if o["targets"] or not o["needs_target"]),
+                         key=lambda o: o["id"])
+        if offered:
+            o = rng.choice(offered)
+            u.order, u.target = o["id"], (rng.choice(sorted(o["targets"])) if o["needs_target"] else None)
+
+
 def redraw_fog(copy: Battle, side: str, rng) -> None:
     """An encounter battle's hidden deployment as ``side`` cannot see it (GF-K4, K5): the enemy's units
     on movement bases are dealt at random to the enemy's bases (the others become the decoys), and the
@@ -287,11 +305,13 @@ def determinize(state: Battle, side: str, rng) -> Battle:
     redrawn: the orders are cleared, then one of the typical sets of orders the enemy could have
     given (:func:`.orders.typical_sets`, what ``legal_actions`` offers) is drawn with ``rng`` for
     those units, and the private event is rewritten to match. The enemy's written battle orders are
-    redrawn too (:func:`.battle_orders.redraw`). Nothing else is hidden."""
+    redrawn too (:func:`.battle_orders.redraw`), and what the enemy's units hidden in a building did
+    inside (:func:`redraw_occupants`). Nothing else is hidden."""
     copy = state.clone()
     battle_orders.redraw(copy, state.other(side), rng)  # the enemy's written orders are secret (OR-GF94)
     if copy.fog:
         redraw_fog(copy, side, rng)
+    redraw_occupants(copy, side, rng)
     hidden = hidden_units(state, side)
     if not hidden:
         return copy
