@@ -284,3 +284,37 @@ def test_chance_outcomes_are_exact(ruleset):
                 json.dumps([o.to_json() for o in outs])
     assert found, f"{rs.id}: no action that rolls dice in the sampled states"
 
+
+def test_chance_children_are_the_outcomes_applied(ruleset):
+    """Where a ruleset provides ``chance_children`` (the search's shortcut), it gives exactly
+    ``chance_outcomes``, and each child is the state that applying the outcome's dice to a copy
+    gives (digest for digest, dice sealed): the shortcut changes no game."""
+    from oriflamme.core.dice import FixedDice
+    rs = ruleset
+    if not rs.scenario_ids():
+        pytest.skip(f"{rs.id}: no bundled scenario to play yet")
+    checked = 0
+    for case in [c for c in CASES if c.ruleset_id == rs.id and c.seed == 1]:
+        po = played(case)
+        for _, state, legal in po.samples:
+            for a in action_kinds(rs, legal).values():
+                try:
+                    outs = rs.chance_outcomes(state, a)
+                except TooManyDice:
+                    continue
+                if not outs:
+                    continue
+                pairs = rs.chance_children(state, a)
+                if pairs is None:
+                    pytest.skip(f"{rs.id}: no chance_children (the search applies each outcome itself)")
+                assert [o for o, _ in pairs] == outs
+                for o, child in pairs:
+                    again = rs.clone(state)
+                    again.dice = FixedDice(o.dice, state.dice.count)
+                    rs.apply_unchecked(again, a)
+                    assert rs.digest(child) == rs.digest(again)
+                    with pytest.raises(DiceSealed):
+                        child.dice.roll(rs.die_sides)
+                checked += 1
+    assert checked, f"{rs.id}: no action that rolls dice in the sampled states"
+

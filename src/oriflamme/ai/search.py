@@ -96,10 +96,14 @@ def _expand(rs: Ruleset, state, action, rng: random.Random, budget: Budget) -> l
         pass
     count = getattr(state.dice, "count", 0)
     try:
-        outcomes = rs.chance_outcomes(state, action)
+        ready = rs.chance_children(state, action)
+        outcomes = rs.chance_outcomes(state, action) if ready is None else [o for o, _ in ready]
     except TooManyDice:
-        outcomes = []
+        ready, outcomes = None, []
     out: list[tuple[float, object]] = []
+    if ready and outcomes:  # the enumeration's own copies (the same states as applying each outcome's dice)
+        budget.spend(min(rs.die_sides ** 2, 200) + len(outcomes))
+        return [(float(o.probability), child) for o, child in ready]
     if outcomes:
         # the enumeration applied the action once per sequence of faces (up to two dice are
         # common: a miss then its stray shot): charge that, so the budget tracks the work

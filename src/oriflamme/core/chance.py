@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .dice import FixedDice
+from .dice import FixedDice, SealedDice
 from .errors import DiceSealed
 from .ruleset import ChanceOutcome, Ruleset
 
@@ -34,14 +34,27 @@ def enumerate_outcomes(ruleset: Ruleset, state, action, *, max_dice: int = 3, la
                        limit: int = 2000) -> list[ChanceOutcome]:
     """Every outcome of ``action`` in ``state`` with its exact probability (empty when the
     action rolls no die). Outcomes with the same label are merged (their first dice kept)."""
+    return [o for o, _ in enumerate_children(ruleset, state, action, max_dice=max_dice, label_of=label_of,
+                                             limit=limit)]
+
+
+def enumerate_children(ruleset: Ruleset, state, action, *, max_dice: int = 3, label_of=None,
+                       limit: int = 2000, rolls: bool = False) -> list[tuple[ChanceOutcome, object]]:
+    """:func:`enumerate_outcomes` with, for each outcome, the state its representative dice led
+    to (the copy the enumeration already made, its dice sealed): a search need not apply the
+    action again for each outcome. ``rolls=True``: the caller knows the action rolls (its own try
+    on a sealed copy raised), so the enumeration starts at the first die."""
     label_of = label_of or _default_label
     sides = ruleset.die_sides
-    leaves: list[tuple[tuple[int, ...], str]] = []
-    frontier: list[tuple[int, ...]] = [()]
+    first: dict[str, tuple[tuple[int, ...], object]] = {}
+    weight: dict[str, Fraction] = {}
+    frontier: list[tuple[int, ...]] = [(d,) for d in range(1, sides + 1)] if rolls else [()]
+    leaves = 0
     while frontier:
         prefix = frontier.pop(0)
         trial = ruleset.clone(state)
-        trial.dice = FixedDice(prefix, trial.dice.count)
+        count = trial.dice.count
+        trial.dice = FixedDice(prefix, count)
         before = len(ruleset.events(trial))
         try:
             ruleset.apply_unchecked(trial, action)
@@ -49,15 +62,16 @@ def enumerate_outcomes(ruleset: Ruleset, state, action, *, max_dice: int = 3, la
             if len(prefix) >= max_dice:
                 raise TooManyDice(f"the action needs more than {max_dice} dice to enumerate") from None
             frontier.extend(prefix + (d,) for d in range(1, sides + 1))
-            if len(leaves) + len(frontier) > limit:
+            if leaves + len(frontier) > limit:
                 raise TooManyDice(f"more than {limit} outcomes") from None
             continue
         if not prefix:
             return []  # no die rolled
-        leaves.append((prefix, label_of(ruleset.events(trial)[before:])))
-    merged: dict[str, ChanceOutcome] = {}
-    for dice, label in leaves:
-        p = Fraction(1, sides ** len(dice))
-        old = merged.get(label)
-        merged[label] = ChanceOutcome(p + (old.probability if old else 0), old.dice if old else dice, label)
-    return sorted(merged.values(), key=lambda o: o.dice)
+        leaves += 1
+        label = label_of(ruleset.events(trial)[before:])
+        weight[label] = weight.get(label, Fraction(0)) + Fraction(1, sides ** len(prefix))
+        if label not in first:
+            trial.dice = SealedDice(trial.dice.count)
+            first[label] = (prefix, trial)
+    out = [(ChanceOutcome(weight[label], dice, label), child) for label, (dice, child) in first.items()]
+    return sorted(out, key=lambda pair: pair[0].dice)

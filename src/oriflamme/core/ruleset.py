@@ -174,6 +174,14 @@ class Ruleset(ABC):
         action needing more than three dice (a large volley): sample such an action instead."""
         return []
 
+    def chance_children(self, state, action) -> list[tuple[ChanceOutcome, object]] | None:
+        """Optional, for speed: :meth:`chance_outcomes` of an action known to roll (its try on a
+        sealed copy raised ``DiceSealed``), each with the copy of the state its dice lead to, dice
+        sealed — what :func:`~oriflamme.core.chance.enumerate_children` gives a ruleset whose
+        outcomes come from the generic enumeration, so a search applies the action once per
+        sequence of faces, not once more per outcome. None (the default): not provided."""
+        return None
+
     @abstractmethod
     def outcome(self, state) -> Outcome:
         ...

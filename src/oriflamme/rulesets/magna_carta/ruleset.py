@@ -131,6 +131,10 @@ class MagnaCarta(Ruleset):
         from ...core.chance import enumerate_outcomes
         return enumerate_outcomes(self, state, action)
 
+    def chance_children(self, state, action):
+        from ...core.chance import enumerate_children
+        return enumerate_children(self, state, action, rolls=True)
+
     def outcome(self, state) -> Outcome:
         return Outcome(state.over, state.winner, state.result_text)
 
