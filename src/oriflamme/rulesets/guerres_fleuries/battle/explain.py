@@ -113,6 +113,21 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         out["steps_fr"].append("d100 sur la table des interventions divines : "
                                + ", ".join(f"{r.start}–{bounds[i + 1] - 1} {r.effect}" for i, r in enumerate(rows)))
         out["citations"] += [spells.intervention_rule().ref, "OR-GF116"]
+    elif a.type == "orders":
+        from . import fire_announce
+        fire = {}
+        for uid, oid, target in a.orders or ():
+            if oid != fire_announce.FIRE_ORDER:
+                continue
+            pv = fire_announce.preview(state, uid, target)
+            fire[uid] = pv
+            en, fr = fire_announce.ruling_lines(state, uid, pv)
+            out["steps"] += en
+            out["steps_fr"] += fr
+            out["citations"] += pv["citations"]
+        if fire:
+            out["fire"] = fire
+            out["citations"] = list(dict.fromkeys(out["citations"]))
     elif a.type == "move":
         u = state.units[a.unit]
         budget, direction, keep, steps = turn.move_budget(u, state)
