@@ -29,6 +29,7 @@ class FakeGame:
 
     def __init__(self, page: Page, view: dict, after=None):
         self.view, self.after, self.posted, self.explained = view, after, [], []
+        self.explainer = None   # the real engine's ruling on a constructed position, when a test sets it
         self.unknown = []
         page.route("**/api/games/fixture/**", self._unknown)
         page.route_web_socket("**/api/games/fixture/ws**", lambda ws: ws.send(json.dumps({"type": "hello", "version": view["version"]})))
@@ -62,7 +63,8 @@ class FakeGame:
     def _explain(self, route):
         body = json.loads(route.request.post_data)
         self.explained.append(body["action"])
-        route.fulfill(status=200, content_type="application/json", body=json.dumps(fx.ruling_of_move(body["action"])))
+        answer = self.explainer(body["action"]) if self.explainer else fx.ruling_of_move(body["action"])
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(answer))
 
 
 def about(page: Page, uid: str) -> str:
@@ -561,3 +563,75 @@ def test_buildings_their_occupants_and_a_dead_monster_s_body(page: Page, gf_serv
     assert inside.get_attribute("stroke-dasharray") and "l.784" in inside.locator("title").text_content()
     expect(page.get_by_test_id("gf-carcass")).to_have_count(1)
     page.screenshot(path=str(artifacts / "gf-buildings.png"))
+
+
+def _archers_facing_three_bands():
+    """A real position for the engine (tests/guerres_fleuries/battle_combat_kit): side A's a2, ten files of
+    bowmen class C, facing three bands of B three figures wide at 18 cm, b1 left, b2 centre, b3 right."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from guerres_fleuries.battle_combat_kit import battle, troop
+    a = troop("a2", "A", klass="C", missile="arc", weapons=["arc"], x=90, y=90)
+    bands = [troop(uid, "B", figures=3, figures_max=3, frontage=3, ranks=1, x=x, y=72)
+             for uid, x in (("b1", 78), ("b2", 90), ("b3", 102))]
+    s = battle(a, *bands, phase=3)
+    s.acting = "A"
+    return s
+
+
+def test_fire_at_three_targets_with_the_odds_of_each_before_the_orders(page: Page, gf_server, artifacts):
+    """GF seed 003 l.830, l.840: a fire order announces up to three different targets; the server shares
+    the figures between them (OR-GF110) and its ruling — each target's files, figures and percentage
+    before the roll, with citations (OR-GF140) — is shown before the orders are given face down."""
+    from oriflamme.rulesets.guerres_fleuries.battle import orders as gf_orders
+    from oriflamme.rulesets.guerres_fleuries.ruleset import GuerresFleuries
+    rs, pos = GuerresFleuries(), _archers_facing_three_bands()
+    v = fx.view()
+    v["mode"] = "online"; v["seat"] = "A"
+    v["options"]["units"]["a2"]["orders"] = gf_orders.options(pos, pos.units["a2"])   # the engine's, with max_targets
+    game = open_fixture(page, gf_server, v)
+    rulings = []
+
+    def explain(action):
+        r = rs.render_ruling(rs.explain(pos, rs.action_from_json(action)), "en")
+        rulings.append(r)
+        return r
+    game.explainer = explain
+    page.get_by_test_id("gf-order-a2").select_option("tirer")
+    expect(page.get_by_test_id("gf-target-a2-1")).to_be_visible()
+    expect(page.get_by_test_id("gf-target-a2-2")).to_have_count(0)   # a second target once the first is chosen
+    # no target yet: the priorities choose (the nearest enemy, l.1459) — the server says which
+    expect(page.get_by_test_id("gf-fire-plan-a2").get_by_test_id("gf-volley")).to_have_count(1)
+    page.get_by_test_id("gf-target-a2-1").select_option("b3")
+    page.get_by_test_id("gf-target-a2-2").select_option("b1")
+    assert "b3" not in page.get_by_test_id("gf-target-a2-2").locator("option").evaluate_all("os => os.map(o => o.value)")
+    page.get_by_test_id("gf-target-a2-3").select_option("b2")
+    expect(page.get_by_test_id("gf-target-a2-4")).to_have_count(0)   # three at most (data/combat.toml [fire_targets])
+    volleys = page.get_by_test_id("gf-fire-plan-a2").get_by_test_id("gf-volley")
+    expect(volleys).to_have_count(3)
+    last = rulings[-1]
+    assert last["legal"] and [x["target"] for x in last["fire"]["a2"]["volleys"]]
+    for x in last["fire"]["a2"]["volleys"]:
+        item = page.locator(f"[data-testid=gf-fire-plan-a2] [data-testid=gf-volley][data-target={x['target']}]")
+        expect(item.get_by_test_id("gf-pct")).to_have_text(f"{x['percent']} %")
+        expect(item).to_contain_text(f"{x['files']} file(s), {x['firing_figures']} figure(s) firing")
+        assert "OR-GF110" in item.get_by_test_id("citation").all_text_contents()
+    assert sum(x["firing_figures"] for x in last["fire"]["a2"]["volleys"]) > 0
+    assert sorted(x["files"] for x in last["fire"]["a2"]["volleys"]) == [3, 3, 4]     # ten files shared 4-3-3
+    page.screenshot(path=str(artifacts / "gf-fire-three-targets.png"))
+    # emptying the second target drops the third: one target left
+    page.get_by_test_id("gf-target-a2-2").select_option("")
+    expect(page.get_by_test_id("gf-target-a2-3")).to_have_count(0)
+    expect(page.get_by_test_id("gf-target-a2-2")).to_have_value("")          # the second slot offered again, empty
+    expect(volleys).to_have_count(1)
+    page.get_by_test_id("gf-target-a2-2").select_option("b1")
+    page.get_by_test_id("gf-target-a2-3").select_option("b2")
+    expect(volleys).to_have_count(3)
+    # the same ruling in French
+    page.get_by_test_id("lang-switch").get_by_text("FR").click()
+    expect(page.get_by_test_id("gf-fire-plan-a2")).to_contain_text("colonne(s)")
+    expect(page.get_by_test_id("gf-fire-plan-a2")).to_contain_text("Tir — chance avant le jet")
+    page.get_by_test_id("lang-switch").get_by_text("EN").click()
+    page.get_by_test_id("gf-submit-orders").click()
+    assert posted(page, game, 1)["orders"]["a2"] == {"order": "tirer", "target": ["b3", "b1", "b2"]}

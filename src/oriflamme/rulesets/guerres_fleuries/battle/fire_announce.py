@@ -27,6 +27,11 @@ def preview(state: Battle, uid: str, targets) -> dict:
     out = fire_play.plan_preview(trial, uid)
     announced = list(targets) if isinstance(targets, (list, tuple)) else ([targets] if targets else [])
     out["targets"] = announced
+    from .. import display   # each volley's explanation in both languages (the page's switch)
+    for v in out["volleys"]:
+        v["explanation_fr"] = [display.french(x) for x in v["explanation"]]
+        v["explanation"] = [display.english(x) for x in v["explanation"]]
+    out["explanation_fr"] = [display.french(x) for x in out.get("explanation") or []]
     out["citations"] = list(dict.fromkeys(list(out.get("citations") or []) + [DECISION]))
     return out
 
@@ -42,7 +47,7 @@ def ruling_lines(state: Battle, uid: str, pv: dict) -> tuple[list[str], list[str
     for v in pv["volleys"]:
         t = state.units[v["target"]].name or v["target"]
         files = f"{v['files']} file(s), " if v.get("files") else ""
-        files_fr = f"{v['files']} file(s), " if v.get("files") else ""
+        files_fr = f"{v['files']} colonne(s), " if v.get("files") else ""
         en.append(f"{name} at {t}: {files}{v['firing_figures']} figure(s) firing, {v['percent']} % "
                   f"(on the table as it stands now; read again in phase 8)")
         fr.append(f"{name} sur {t} : {files_fr}{v['firing_figures']} figurine(s) tirent, {v['percent']} % "

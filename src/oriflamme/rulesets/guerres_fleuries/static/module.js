@@ -81,7 +81,8 @@ export async function mount(containers, core, view) {
     hover: null,          // the pointer on the table, cm
     dest: null,           // the chosen destination of the selected unit: {x, y, heading}
     preview: null,        // the server's ruling shown in the preview card
-    draft: {},            // this side's orders being chosen: uid -> {order, target}
+    draft: {},            // this side's orders being chosen: uid -> {order, target} (a fire order: targets, up to 3)
+    firePlan: {},         // the server's ruling on each drafted fire order: uid -> {key, r} (POST /explain)
     ack: null,            // hot seat: the side that took the screen for the current secret entry
     showArcs: true,
     detail: null,         // the server's percentages for the selected unit: {key, fire, melee} (GET /moves/<unit>)
@@ -423,7 +424,7 @@ export async function mount(containers, core, view) {
     const draft = st.draft[u.id];
     let label = null, hidden = false, dashed = false, title = "";
     if (u.order_hidden) { hidden = true; title = L("order given, face down until phase 4", "ordre donné, face cachée jusqu'à la phase 4"); }
-    else if (u.order) { label = chitText(u.order); title = `${L("order", "ordre")}: ${nameOf(u.order)}${u.order.target ? " → " + targetName(u.order.target) : ""}`; }
+    else if (u.order) { label = chitText(u.order); title = `${L("order", "ordre")}: ${nameOf(u.order)}${aimedAt(u.order)}`; }
     else if (draft && isOrders(v()) && u.side === mySide()) {
       const o = orderChoices(u.id).find((x) => x.id === draft.order);
       label = chitText(o || { id: draft.order }); dashed = true;
@@ -446,6 +447,9 @@ export async function mount(containers, core, view) {
   const DIRECTIONS = { left: ["left", "gauche"], right: ["right", "droite"], out: ["out of the building", "hors du bâtiment"] };
   // a target is a unit, a direction, or (casser sa formation) a building of the table
   const buildingOf = (id) => ((v().table || {}).terrain || []).find((x) => x.id === id);
+  // an order's target(s): a fire order may announce up to three (l.840)
+  const aimedAt = (o) => { const ts = (o.targets && o.targets.length ? o.targets : (o.target ? [o.target] : []));
+    return ts.length ? " → " + ts.map(targetName).join(", ") : ""; };
   const targetName = (id) => { const t = unitOf(id); if (t) return t.name; if (DIRECTIONS[id]) return L(...DIRECTIONS[id]);
     const b = buildingOf(id); return b ? nameOf(b) : id; };
 
@@ -681,7 +685,8 @@ export async function mount(containers, core, view) {
           title: x.ref || null }, nameOf(x))));
       const chosen = (o.orders || []).find((x) => x.id === d.order);
       let target = null;
-      if (chosen && chosen.needs_target) {
+      if (chosen && chosen.max_targets) target = fireTargets(uid, u, chosen, d);
+      else if (chosen && chosen.needs_target) {
         const targets = (chosen.targets || (o.charge || []).map((c) => c.target) || []);
         const enemies = targets.length ? targets : (view.units || []).filter((x) => x.side !== u.side).map((x) => x.id);
         target = el("select", { testid: "gf-target-" + uid, "aria-label": L("target", "cible"),
@@ -692,6 +697,7 @@ export async function mount(containers, core, view) {
       table.appendChild(el("tr", { class: uid === st.selected ? "sel" : null, dataset: { unit: uid } },
         el("td", {}, el("a", { href: "#", onclick: (e) => { e.preventDefault(); st.selected = uid; st.dest = null; core.render(); } }, u.name)),
         el("td", {}, sel, target)));
+      if (chosen && chosen.max_targets) table.appendChild(el("tr", { class: "gf-fire-row" }, el("td", { colspan: 2 }, firePlanCard(uid))));
     }
     ordersCard.append(table);
     const n = Object.keys(st.draft).length;
@@ -703,6 +709,78 @@ export async function mount(containers, core, view) {
       missing.length ? el("span", { class: "refusal" }, L("an order still needs its target or direction", "un ordre attend encore sa cible ou sa direction")) : null));
   }
 
+  // a fire order announces up to `max_targets` different enemy units (GF seed 003 l.830, l.840): one
+  // select per target, the next offered once the previous is chosen; the figures are shared between
+  // them by the server (battle/volleys.py, OR-GF110), whose ruling is shown before the orders are given
+  const draftTarget = (d) => { const ts = (d.targets || []).filter(Boolean);
+    return ts.length > 1 ? ts : (ts[0] || d.target || null); };
+  function fireTargets(uid, u, chosen, d) {
+    const ts = (d.targets || []).filter(Boolean);
+    const odds = Object.fromEntries(((unitOpts(uid) || {}).fire || []).map((f) => [f.target, f.percent]));
+    const enemies = (v().units || []).filter((x) => x.side !== u.side && !GONE.includes(x.status) && x.x !== null && x.x !== undefined);
+    const box = el("span", { class: "gf-fire-targets", testid: "gf-fire-targets-" + uid });
+    const n = Math.min(chosen.max_targets, ts.length + 1);
+    for (let i = 0; i < n; i++) {
+      const taken = new Set(ts.filter((_, j) => j !== i));
+      box.append(el("select", { testid: `gf-target-${uid}-${i + 1}`, "aria-label": L(`target ${i + 1}`, `cible ${i + 1}`),
+        onchange: (e) => {
+          const next = ts.slice();
+          if (e.target.value) next[i] = e.target.value; else next.splice(i);   // emptying a target drops the ones after it
+          st.draft[uid] = { ...st.draft[uid], targets: next.filter(Boolean), target: null };
+          core.render();
+        } },
+        el("option", { value: "" }, i ? L("— another target —", "— autre cible —") : L("— the priorities choose —", "— les priorités choisissent —")),
+        enemies.filter((x) => !taken.has(x.id)).map((x) => el("option", { value: x.id, selected: ts[i] === x.id ? true : null },
+          targetName(x.id) + (odds[x.id] !== undefined && odds[x.id] !== null ? ` — ${L("alone", "seule")} ${odds[x.id]} %` : "")))));
+    }
+    box.append(el("span", { class: "muted small" }, " " + L(`up to ${chosen.max_targets} targets, the figures shared between them `,
+      `jusqu'à ${chosen.max_targets} cibles, les figurines réparties entre elles `), citeChips(chosen.targets_ref || chosen.ref)));
+    return box;
+  }
+
+  // the server's ruling on this fire order alone (POST /explain of an orders action): the volleys it
+  // would fire now, each target's files, figures and percentage before the roll, with their citations
+  function firePlanCard(uid) {
+    const d = st.draft[uid] || {};
+    const key = JSON.stringify([v().version, draftTarget(d)]);
+    const box = el("div", { class: "gf-fire-plan", testid: "gf-fire-plan-" + uid });
+    const cur = st.firePlan[uid];
+    if (!cur || cur.key !== key) {
+      st.firePlan[uid] = { key, r: null };
+      const side = v().to_act;
+      const proto = (generic().find((o) => o.action.type === "orders") || {}).action || { type: "orders", side };
+      core.explain({ ...proto, orders: { [uid]: { order: d.order, target: draftTarget(d) } } }).then((r) => {
+        if (!st.firePlan[uid] || st.firePlan[uid].key !== key) return;
+        st.firePlan[uid] = { key, r: r || { legal: false, reason: L("no answer", "pas de réponse") } };
+        renderPanel();
+      });
+      box.append(el("p", { class: "muted small" }, L("asking the referee…", "l'arbitre examine…")));
+      return box;
+    }
+    const r = cur.r;
+    if (!r) { box.append(el("p", { class: "muted small" }, L("asking the referee…", "l'arbitre examine…"))); return box; }
+    if (r.legal === false) {
+      box.append(el("p", { class: "refusal", testid: "gf-fire-refusal" }, r.reason || L("not allowed", "interdit"), " ", citeChips(r.ref || "")));
+      return box;
+    }
+    const plan = (r.fire || {})[uid] || { volleys: [] };
+    box.append(el("p", { class: "small" }, el("strong", {}, L("Fire — chance before the roll, on the table as it stands now", "Tir — chance avant le jet, la table telle qu'elle est maintenant")),
+      " ", el("span", { class: "muted" }, L("(read again in phase 8, after the moves)", "(relu en phase 8, après les mouvements)"))));
+    if (!plan.volleys.length) {
+      box.append(el("p", { class: "muted small", testid: "gf-fire-none" }, ((fr() && plan.explanation_fr) || plan.explanation || []).join("; ")));
+    } else {
+      box.append(el("ul", { class: "gf-odds", testid: "gf-fire-volleys" }, plan.volleys.map((x) => {
+        const label = `${targetName(x.target)} — ${x.files ? `${x.files} ${L("file(s)", "colonne(s)")}, ` : ""}${x.firing_figures} ${L("figure(s) firing", "figurine(s) tirent")} —`;
+        const li = oddsItem(label, x.percent, (fr() && x.explanation_fr) || x.explanation, null, x);
+        li.dataset.target = x.target;
+        li.setAttribute("data-testid", "gf-volley");
+        (li.querySelector("details") || li).append(el("p", { class: "ev-ref" }, citeChips((x.citations || []).join("; "))));
+        return li;
+      })));
+    }
+    return box;
+  }
+
   function chargeNote(o, t) {
     const c = (o.charge || []).find((x) => x.target === t);
     if (!c) return "";
@@ -711,7 +789,7 @@ export async function mount(containers, core, view) {
 
   async function submitOrders() {
     const orders = {};
-    for (const [uid, d] of Object.entries(st.draft)) if (d && d.order) orders[uid] = { order: d.order, target: d.target || null };
+    for (const [uid, d] of Object.entries(st.draft)) if (d && d.order) orders[uid] = { order: d.order, target: draftTarget(d) };
     const side = v().to_act;
     const proto = (generic().find((o) => o.action.type === "orders") || {}).action || { type: "orders", side };
     await core.commit({ ...proto, orders });
@@ -755,7 +833,7 @@ export async function mount(containers, core, view) {
       el("dt", {}, L("Base", "Socle")), el("dd", {}, `${fmtCm(u.width || 0)} × ${fmtCm(u.depth || 0)} cm · ${Math.round(u.heading || 0)}°`),
       el("dt", {}, L("Position", "Position")), el("dd", {}, `(${fmtCm(u.x)}, ${fmtCm(u.y)}) cm` + (u.altitude ? ` · ${altitudeName(u.altitude)}` : "")),
       el("dt", {}, L("Order", "Ordre")), el("dd", { testid: "gf-unit-order" }, u.order_hidden ? L("face down", "face cachée")
-        : u.order ? nameOf(u.order) + (u.order.target ? " → " + targetName(u.order.target) : "") : "—"));
+        : u.order ? nameOf(u.order) + aimedAt(u.order) : "—"));
     const status = [];
     if (u.disorder) status.push(L("in disorder", "en désordre"));
     for (const m of u.markers || []) if (!(m === "disorder" && u.disorder)) status.push(markerName(m));
