@@ -87,3 +87,22 @@ def test_an_enemy_on_a_movement_base_cannot_be_announced_nor_is_it_shown():
     r = REF.explain(s, _orders(["left", "right"]))
     assert {v["target"] for v in r["fire"]["archers"]["volleys"]} <= {"left", "right"}
     assert "mid" not in str(r["fire"])
+
+
+def test_each_volley_is_named_in_the_log_in_both_languages():
+    """After the fire (phase 8), each volley's event says which volley, at whom, its figures, percentage
+    and hits, in English and French, its explanation and citations kept (OR-GF110)."""
+    from guerres_fleuries.battle_combat_kit import ByDie
+    from oriflamme.rulesets.guerres_fleuries.battle.actions import record
+    s = _table()
+    s.phase = 8
+    orders.set_order(s.units["archers"], "tirer", ["right", "left"])
+    events = fire_play.resolve(s, ByDie(d100=[1, 100], d4=[4, 4], d6=[6] * 10))
+    record(s, events)
+    fires = [e for e in s.log if e["type"] == "fire"]
+    assert [e["volley"] for e in fires] == [1, 2]
+    for e, who in zip(fires, ("right", "left")):
+        assert e["text"].startswith(f"archers, volley {e['volley']} of 2:") and f"at {who}," in e["text"]
+        assert e["text_fr"].startswith(f"archers, salve {e['volley']} sur 2 :") and f"sur {who}," in e["text_fr"]
+        assert f"{e['percent']} %" in e["text"] and e["ruling"]["citations"] and e["ruling"]["explanation"]
+        assert "OR-GF110" in e["ruling"]["citations"]
