@@ -635,3 +635,127 @@ def test_fire_at_three_targets_with_the_odds_of_each_before_the_orders(page: Pag
     page.get_by_test_id("lang-switch").get_by_text("EN").click()
     page.get_by_test_id("gf-submit-orders").click()
     assert posted(page, game, 1)["orders"]["a2"] == {"order": "tirer", "target": ["b3", "b1", "b2"]}
+
+
+ENCOUNTER = "encounter-in-the-valley"
+
+
+def click_table(page: Page, x: float, y: float) -> None:
+    """A click on the table at (x, y) cm."""
+    sx, sy = page.evaluate("""([x, y]) => { const s = document.querySelector('[data-testid=gf-svg]');
+        const p = s.createSVGPoint(); p.x = x; p.y = y; const q = p.matrixTransform(s.getScreenCTM());
+        return [q.x, q.y]; }""", [x, y])
+    page.mouse.click(sx, sy)
+
+
+def _free_spot(view: dict, xs, ys) -> tuple[float, float]:
+    """The candidate point farthest from every unit and base the view draws."""
+    things = [(u["x"], u["y"]) for u in view["units"] if u.get("x") is not None] + [(b["x"], b["y"]) for b in view.get("bases", [])]
+    return max(((x, y) for x in xs for y in ys), key=lambda p: min((abs(p[0] - a) + abs(p[1] - b) for a, b in things), default=99))
+
+
+def _encounter_with_decoys(base: str) -> tuple[dict, dict]:
+    """An online encounter battle whose side A deploys on movement bases with at least one decoy (GF-K5:
+    1d6 − 2 decoys), after side B (discovered) has set up on the table; A's view."""
+    for _ in range(12):   # 1d6 − 2 decoys: none on a 1 or 2
+        g = call(base, "POST", "/api/games", {"scenario": ENCOUNTER, "ruleset": "guerres-fleuries", "mode": "online"})   # online: the dice are the server's
+        vb = call(base, "GET", f"/api/games/{g['id']}", token=g["seats"]["B"])
+        if vb["to_act"] != "B" or "A" not in vb["encounter"]["movement_bases"]:
+            continue
+        end = next(x["action"] for x in vb["options"]["actions"] if x["action"]["type"] == "end_phase")
+        call(base, "POST", f"/api/games/{g['id']}/actions", {"action": end, "version": vb["version"]}, g["seats"]["B"])
+        va = call(base, "GET", f"/api/games/{g['id']}", token=g["seats"]["A"])
+        if (va["options"].get("bases") or {}) and any(o.get("ambush") for o in va["options"]["units"].values()):
+            return g, va
+    raise AssertionError("no seed gave side A a decoy base and an ambush")
+
+
+def test_encounter_decoys_and_the_ambush_placed_by_clicking_the_table(browser, gf_server, artifacts):
+    """GF seed 003 l.485 (the ambush, GF-K3) and l.491-495 (movement bases and decoys, GF-K5, OR-GF101):
+    side A clicks its decoy base, then a spot — refused outside its zone with the rule, the state unchanged —
+    then a spot in its zone; it places a unit in ambush the same way. Side B's page then shows A's bases as
+    anonymous counters ("?"), never what they carry."""
+    import urllib.error
+    g, va = _encounter_with_decoys(gf_server)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(gf_server + g["links"]["A"])
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    bid = sorted(va["options"]["bases"])[0]
+    before = next(b for b in va["bases"] if b["id"] == bid)
+    assert before["decoy"] is True
+    page.locator(f"[data-testid=gf-base-{bid}] polygon").first.click()
+    expect(page.get_by_test_id("gf-base-name")).to_contain_text(bid)
+    # outside the deployment zone: the server refuses, citing the rule; nothing can be committed
+    click_table(page, 90, 60)
+    expect(page.get_by_test_id("gf-refusal")).to_contain_text("deployment zone")
+    assert "OR-GF101" in " ".join(page.get_by_test_id("gf-preview").get_by_test_id("citation").all_text_contents())
+    expect(page.get_by_test_id("gf-base-dest")).to_have_attribute("fill", "#a3242b")
+    expect(page.get_by_test_id("gf-base-commit")).to_be_disabled()
+    # the same spot sent to the API: refused (409 illegal) with the rule, the state unchanged
+    bad = {"type": "place_base", "side": "A", "base": bid, "x": 90, "y": 60}
+    try:
+        call(gf_server, "POST", f"/api/games/{g['id']}/actions", {"action": bad, "version": va["version"]}, g["seats"]["A"])
+        raise AssertionError("an illegal decoy placement was accepted")
+    except urllib.error.HTTPError as e:
+        body = json.loads(e.read())
+        assert e.code == 409 and body["error"] == "illegal" and "deployment zone" in body["message"] and "OR-GF101" in json.dumps(body), body
+    again = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["A"])
+    assert again["version"] == va["version"] and next(b for b in again["bases"] if b["id"] == bid) == before
+    # inside the zone: ruled legal, then placed
+    x, y = _free_spot(va, range(36, 146, 6), (96.0, 104.0, 112.0, 116.0))
+    click_table(page, x, y)
+    expect(page.get_by_test_id("gf-preview-steps")).to_contain_text("anonymous base")
+    expect(page.get_by_test_id("gf-base-commit")).to_be_enabled()
+    page.get_by_test_id("gf-base-commit").click()
+    expect(page.get_by_test_id("gf-base-name")).to_have_count(0)
+    after = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["A"])
+    placed = next(b for b in after["bases"] if b["id"] == bid)
+    assert after["version"] == va["version"] + 1 and abs(placed["x"] - x) < 0.6 and abs(placed["y"] - y) < 0.6
+    # the ambush: the unit chosen, the mode on, a spot in the enemy's zone refused (GF-K3), a sampled spot placed
+    uid = next(u for u, o in after["options"]["units"].items() if o.get("ambush"))
+    page.get_by_test_id("gf-roster").locator("summary").click()
+    page.get_by_test_id("gf-roster-" + uid).locator("a").click()
+    page.get_by_test_id("gf-ambush-mode").click()
+    click_table(page, 90, 20)
+    expect(page.get_by_test_id("gf-refusal")).to_contain_text("may not stand in ambush there")
+    assert "GF-K3" in " ".join(page.get_by_test_id("gf-preview").get_by_test_id("citation").all_text_contents())
+    expect(page.get_by_test_id("gf-move-commit")).to_be_disabled()
+    page.locator("[data-testid=gf-move-sample]").last.click()   # the ghosts overlap: the topmost
+    expect(page.get_by_test_id("gf-preview-steps")).to_contain_text("the ambush may stand here")
+    expect(page.get_by_test_id("gf-move-commit")).to_have_text("Ambush here")
+    page.get_by_test_id("gf-move-commit").click()
+    for _ in range(100):
+        now = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["A"])
+        if now["version"] == after["version"] + 1:
+            break
+        page.wait_for_timeout(50)
+    assert now["encounter"]["ambush_unit"] == uid
+    page.screenshot(path=str(artifacts / "gf-encounter-side-a.png"))
+    end = next(x["action"] for x in now["options"]["actions"] if x["action"]["type"] == "end_phase")
+    call(gf_server, "POST", f"/api/games/{g['id']}/actions", {"action": end, "version": now["version"]}, g["seats"]["A"])
+    # side B's page: A's bases as anonymous counters, what they carry nowhere
+    final_a = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["A"])   # some bases may be revealed at the turn's start
+    carried = {b["unit"] for b in final_a["bases"] if b.get("unit")}
+    names = {u["name"] for u in now["units"] if u["id"] in carried}
+    pb = ctx.new_page()
+    pb.on("pageerror", lambda e: errors.append(str(e)))
+    pb.goto(gf_server + g["links"]["B"])
+    expect(pb.get_by_test_id("gf-svg")).to_be_visible()
+    vb = pb.evaluate("window.oriflamme.state.view")
+    a_bases = [b for b in vb["bases"] if b["side"] == "A"]
+    assert {b["id"] for b in a_bases} == {b["id"] for b in final_a["bases"] if b["side"] == "A"} and carried
+    for b in a_bases:
+        assert "unit" not in b and "decoy" not in b
+        expect(pb.locator(f"[data-testid=gf-base-{b['id']}] text")).to_have_text("?")
+        assert "what it carries is hidden" in pb.locator(f"[data-testid=gf-base-{b['id']}] title").text_content()
+    assert not ({u["id"] for u in vb["units"]} & carried)
+    shown = pb.locator("body").inner_text() + json.dumps(vb)
+    for uid_ in carried:
+        expect(pb.get_by_test_id("gf-unit-" + uid_)).to_have_count(0)
+    assert not any(n in shown for n in names), [n for n in names if n in shown]
+    pb.screenshot(path=str(artifacts / "gf-encounter-side-b.png"))
+    assert not errors, errors
+    ctx.close()

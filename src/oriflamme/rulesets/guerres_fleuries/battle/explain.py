@@ -128,6 +128,18 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         if fire:
             out["fire"] = fire
             out["citations"] = list(dict.fromkeys(out["citations"]))
+    elif a.type in ("ambush", "place_base"):   # an encounter's deployment: why the spot is allowed
+        from . import encounter
+        if a.type == "ambush":
+            verdict = encounter.check_ambush(state, state.units[a.unit], a.x, a.y, a.heading)
+            out["steps"] += list(verdict.get("explanation") or [])
+            out["citations"] += list(verdict.get("citations") or []) + [encounter.REF_AMBUSH]
+        else:
+            out["steps"].append(f"the base stands inside side {a.side}'s deployment zone; the enemy sees an "
+                                f"anonymous base")
+            out["steps_fr"].append(f"la base est dans la zone de déploiement du camp {a.side} ; l'ennemi voit une "
+                                   f"base anonyme")
+            out["citations"].append(encounter.REF_DEPLOY)
     elif a.type == "move":
         u = state.units[a.unit]
         budget, direction, keep, steps = turn.move_budget(u, state)

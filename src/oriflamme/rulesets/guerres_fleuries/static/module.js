@@ -82,7 +82,10 @@ export async function mount(containers, core, view) {
     dest: null,           // the chosen destination of the selected unit: {x, y, heading}
     preview: null,        // the server's ruling shown in the preview card
     draft: {},            // this side's orders being chosen: uid -> {order, target} (a fire order: targets, up to 3)
-    firePlan: {},         // the server's ruling on each drafted fire order: uid -> {key, r} (POST /explain)
+    firePlan: {},
+    ambush: false,        // an encounter battle: the selected unit is being placed in ambush (GF-K3, l.485)
+    base: null,           // an encounter battle: the own decoy base being placed (GF-K5), and its chosen spot
+    baseDest: null,         // the server's ruling on each drafted fire order: uid -> {key, r} (POST /explain)
     ack: null,            // hot seat: the side that took the screen for the current secret entry
     showArcs: true,
     detail: null,         // the server's percentages for the selected unit: {key, fire, melee} (GET /moves/<unit>)
@@ -238,7 +241,9 @@ export async function mount(containers, core, view) {
     // one's own are outlined (a decoy says so); the server decides what each side sees
     const basesLayer = svg("g", { class: "gf-bases" });
     root.appendChild(basesLayer);
+    basesGhost = null;
     if (!covered()) for (const b of (view.bases || [])) basesLayer.appendChild(drawBase(b));
+    if (basesGhost) basesLayer.appendChild(basesGhost);
     const unitsLayer = svg("g", { class: "gf-units" });
     root.appendChild(unitsLayer);
     const chitLayer = svg("g", { class: "gf-chits" });     // the order chits, never hidden under a unit
@@ -264,14 +269,26 @@ export async function mount(containers, core, view) {
     stage.appendChild(root);
   }
 
+  let basesGhost = null;   // the chosen spot of the decoy base being placed
   function drawBase(b) {
     const own = "decoy" in b;
-    const g = svg("g", { "data-testid": "gf-base-" + b.id, "data-base": b.id, "data-side": b.side, "pointer-events": own ? "none" : null });
+    const pick = own && placeableBase(b.id);
+    const g = svg("g", { "data-testid": "gf-base-" + b.id, "data-base": b.id, "data-side": b.side,
+      "pointer-events": own && !pick ? "none" : null, cursor: pick ? "pointer" : null, class: st.base === b.id ? "gf-base-sel" : null });
+    if (pick) g.addEventListener("click", (e) => { e.stopPropagation(); st.base = st.base === b.id ? null : b.id; st.baseDest = null;
+      st.selected = null; st.dest = null; st.preview = null; core.render(); });
     const c = Array.isArray(b.corners) && b.corners.length === 4 ? b.corners : baseCorners(b.x, b.y, b.heading || 0, b.width, b.depth);
+    if (st.base === b.id && st.baseDest) {
+      const ok = !(st.preview && st.preview.legal === false);
+      basesGhost = svg("polygon", { points: pts(baseCorners(st.baseDest.x, st.baseDest.y, b.heading || 0, b.width, b.depth)),
+        fill: ok ? "#1a7f37" : "#a3242b", "fill-opacity": 0.3, stroke: ok ? "#1a7f37" : "#a3242b", "stroke-width": 0.4,
+        "pointer-events": "none", "data-testid": "gf-base-dest" });
+    }
     const title = own
       ? (b.decoy ? L(`Decoy base ${b.id}`, `Base leurre ${b.id}`) : L(`Movement base ${b.id}: ${b.unit}`, `Base de mouvement ${b.id} : ${b.unit}`))
       : L(`Movement base of ${sideName(b.side)}: what it carries is hidden`, `Base de mouvement de ${sideName(b.side)} : son contenu est caché`);
-    g.appendChild(svg("polygon", { points: pts(c), fill: own ? "none" : colourOf(b.side), "fill-opacity": own ? null : 0.35,
+    g.appendChild(svg("polygon", { points: pts(c), fill: own ? (pick ? "#fffbe9" : "none") : colourOf(b.side),
+      "fill-opacity": own ? (pick ? (st.base === b.id ? 0.9 : 0.5) : null) : 0.35,
       stroke: colourOf(b.side), "stroke-width": 0.5, "stroke-dasharray": "1.2 0.8" }, svg("title", {}, `${title}${b.ref ? " — " + b.ref : ""}`)));
     if (!own || b.decoy) {
       g.appendChild(svg("text", { x: b.x, y: b.y + 0.9, "font-size": 2.4, "text-anchor": "middle", fill: "#222", "pointer-events": "none" },
@@ -370,7 +387,7 @@ export async function mount(containers, core, view) {
       e.stopPropagation();
       if (st.tool === "tape") return;
       st.selected = st.selected === u.id ? null : u.id;
-      st.dest = null; st.preview = null;
+      st.dest = null; st.preview = null; st.base = null; st.baseDest = null; st.ambush = false;
       core.render();
     });
     return g;
@@ -488,8 +505,9 @@ export async function mount(containers, core, view) {
   // movement preview: the allowance around the unit, the sampled destinations (ghosts), the chosen one
   function drawMoves(layer, u) {
     const o = unitOpts(u.id);
-    if (!o || core.state.replay || !(o.moves || o.place)) return;
-    const mv = o.moves || { samples: generic().filter((a) => a.action.type === "place" && a.action.unit === u.id)
+    if (!o || core.state.replay || !(o.moves || o.place || (st.ambush && o.ambush))) return;
+    const kind = st.ambush && o.ambush ? "ambush" : "place";
+    const mv = o.moves || { samples: generic().filter((a) => a.action.type === kind && a.action.unit === u.id)
       .map((a) => [a.action.x, a.action.y, a.action.heading]) };
     const g = svg("g", { "data-testid": "gf-move-preview" });
     if (mv.max_cm) g.appendChild(svg("circle", { cx: u.x, cy: u.y, r: mv.max_cm, fill: colourOf(u.side), "fill-opacity": 0.05,
@@ -568,6 +586,11 @@ export async function mount(containers, core, view) {
     root.addEventListener("pointerup", () => { if (dragging) { dragging = false; renderTools(); } });
     root.addEventListener("pointerleave", () => { st.hover = null; if (!dragging) drawTape(tapeLayer); });
     root.addEventListener("click", (e) => {
+      if (st.tool === "select" && st.base && !core.state.replay) {
+        const p = toTable(root, e);
+        if (p) chooseBaseDest(p[0], p[1]);
+        return;
+      }
       if (st.tool !== "select" || !st.selected) return;
       const u = positions().find((x) => x.id === st.selected);
       if (!u || !canPlace(u.id) || core.state.replay) { st.selected = null; st.dest = null; core.render(); return; }
@@ -579,13 +602,33 @@ export async function mount(containers, core, view) {
   // a move (phase 6) or a placement (deployment) of one unit to the chosen spot: the offered
   // action's fields (type, side) with the spot's coordinates (apply checks any legal point)
   function moveAction(uid, d) {
-    const kind = (unitOpts(uid) || {}).place ? "place" : "move";
+    const o = unitOpts(uid) || {};
+    const kind = st.ambush && o.ambush ? "ambush" : o.place ? "place" : "move";
     const proto = (generic().find((o) => o.action.type === kind && o.action.unit === uid) || {}).action;
     const a = { ...(proto || { type: kind, side: v().to_act, unit: uid }), x: round1(d.x), y: round1(d.y), heading: Math.round(d.heading) };
     delete a.path;
     return a;
   }
-  const canPlace = (uid) => { const o = unitOpts(uid); return !!(o && (o.moves || o.place)); };
+  const canPlace = (uid) => { const o = unitOpts(uid); return !!(o && (o.moves || o.place || (st.ambush && o.ambush))); };
+
+  // an encounter battle's decoy base (GF-K5, l.493): chosen on the table, placed where the player clicks
+  // once the server has ruled on the spot (POST /explain: inside the deployment zone, or refused with the rule)
+  function baseAction(bid, d) {
+    const proto = (generic().find((o) => o.action.type === "place_base" && o.action.base === bid) || {}).action;
+    return { ...(proto || { type: "place_base", side: v().to_act, base: bid }), x: round1(d.x), y: round1(d.y) };
+  }
+  async function chooseBaseDest(x, y) {
+    const bid = st.base;
+    st.baseDest = { x, y };
+    st.preview = { loading: true };
+    core.render();
+    const r = await core.explain(baseAction(bid, st.baseDest));
+    if (st.base !== bid || !st.baseDest) return;
+    st.preview = r;
+    drawTable();
+    renderPanel();
+  }
+  const placeableBase = (bid) => !core.state.replay && v().can_act && !!((opts().bases || {})[bid] || {}).place;
   const round1 = (n) => Math.round(n * 10) / 10;
 
   async function chooseDest(u, x, y, heading) {
@@ -817,6 +860,8 @@ export async function mount(containers, core, view) {
   function renderUnit() {
     const view = v();
     unitCard.innerHTML = "";
+    if (st.base && placeableBase(st.base)) { renderBaseCard(); return; }
+    st.base = null;
     const u = st.selected && positions().find((x) => x.id === st.selected);
     if (!u) {
       unitCard.append(el("h3", {}, L("The table", "La table")),
@@ -868,7 +913,20 @@ export async function mount(containers, core, view) {
         el("p", { class: "help" }, L("Click a ghost base or any spot on the table; the server rules on the path before you commit.",
           "Cliquez un socle fantôme ou un point de la table ; le serveur juge le trajet avant que vous ne validiez.")));
     }
-    if (o && (o.moves || o.place) && !core.state.replay) {
+    if (o && o.ambush && !core.state.replay) {
+      unitCard.append(el("h3", {}, L("Ambush", "Embuscade")),
+        el("p", { class: "help", testid: "gf-ambush-help" }, st.ambush
+          ? L("Click a spot out of the enemy's zone and out of its sight; the server rules on it before you commit. ",
+              "Cliquez un point hors de la zone ennemie et hors de sa vue ; le serveur le juge avant que vous ne validiez. ")
+          : L("Your side discovered its enemy: one unit may stand in ambush anywhere out of the enemy's zone and sight. ",
+              "Votre camp a découvert l'ennemi : une unité peut se placer en embuscade n'importe où hors de la zone et de la vue ennemies. "),
+          citeChips("GF seed 003 l.485; GF-K3")),
+        el("div", { class: "card-actions" }, el("button", { type: "button", class: "btn" + (st.ambush ? " on" : ""), testid: "gf-ambush-mode",
+          "aria-pressed": st.ambush ? "true" : "false",
+          onclick: () => { st.ambush = !st.ambush; st.dest = null; st.preview = null; core.render(); } },
+          st.ambush ? L("Cancel the ambush", "Annuler l'embuscade") : L("Place in ambush", "Placer en embuscade"))));
+    }
+    if (o && (o.moves || o.place || (st.ambush && o.ambush)) && !core.state.replay) {
       if (st.dest) {
         const turn = (d) => el("button", { type: "button", class: "btn icon", title: L(`turn ${d}°`, `tourner de ${d}°`),
           onclick: () => chooseDest(u, st.dest.x, st.dest.y, st.dest.heading + d) }, d > 0 ? "↻" : "↺");
@@ -876,7 +934,8 @@ export async function mount(containers, core, view) {
           turn(-45), el("span", { class: "muted" }, `${st.dest.heading}°`), turn(45),
           el("button", { type: "button", class: "btn primary", testid: "gf-move-commit",
             disabled: st.preview && st.preview.legal === false ? true : null,
-            onclick: () => core.commit(moveAction(u.id, st.dest)) }, o.place ? L("Place here", "Placer ici") : L("Move here", "Aller ici")),
+            onclick: () => { const a = moveAction(u.id, st.dest); st.ambush = false; core.commit(a); } },
+            st.ambush && o.ambush ? L("Ambush here", "Embuscade ici") : o.place ? L("Place here", "Placer ici") : L("Move here", "Aller ici")),
           el("button", { type: "button", class: "btn", onclick: () => { st.dest = null; st.preview = null; core.render(); } }, L("Cancel", "Annuler"))));
       }
     }
@@ -895,6 +954,25 @@ export async function mount(containers, core, view) {
       unitCard.append(el("h3", {}, L("Charge", "Charge")));
       unitCard.append(el("ul", { class: "gf-odds", testid: "gf-charge-odds" }, o.charge.map((c) =>
         oddsItem(`${targetName(c.target)} — ${fmtCm(c.distance_cm)} cm`, c.percent, c.steps, c.ref, c))));
+    }
+  }
+
+  // the own decoy base being placed (GF-K5): where the player clicked, the server's ruling (renderPreview)
+  function renderBaseCard() {
+    const b = (v().bases || []).find((x) => x.id === st.base) || { id: st.base };
+    unitCard.append(el("h3", { testid: "gf-base-name" }, L(`Decoy base ${b.id}`, `Base leurre ${b.id}`)),
+      el("p", { class: "help", testid: "gf-base-help" }, L("Click a spot in your deployment zone: the enemy will see an anonymous base there, as it sees your units' bases. ",
+        "Cliquez un point de votre zone de déploiement : l'ennemi y verra une base anonyme, comme celles de vos unités. "),
+        citeChips(b.ref || "GF seed 003 l.491-495; GF-K5, OR-GF101")));
+    if (st.baseDest) {
+      unitCard.append(el("div", { class: "card-actions" },
+        el("span", { class: "muted" }, `(${fmtCm(st.baseDest.x)}, ${fmtCm(st.baseDest.y)}) cm`),
+        el("button", { type: "button", class: "btn primary", testid: "gf-base-commit",
+          disabled: !st.preview || st.preview.loading || st.preview.legal === false ? true : null,
+          onclick: () => { const a = baseAction(st.base, st.baseDest); st.base = null; st.baseDest = null; st.preview = null; core.commit(a); } },
+          L("Place the decoy here", "Placer le leurre ici")),
+        el("button", { type: "button", class: "btn", onclick: () => { st.base = null; st.baseDest = null; st.preview = null; core.render(); } },
+          L("Cancel", "Annuler"))));
     }
   }
 
@@ -1057,13 +1135,14 @@ export async function mount(containers, core, view) {
       if (old && old.to_act !== view.to_act && isOrders(view)) st.draft = {};
       if (st.selected && !unitOf(st.selected)) st.selected = null;
     },
-    clear() { st.dest = null; st.preview = null; },
+    clear() { st.dest = null; st.preview = null; st.base = null; st.baseDest = null; st.ambush = false; },
     phase, help, endStep,
     stepName: (s) => { const p = (v().phases || []).find((x) => x.id === s); return p ? nameOf(p) : s === "deployment" ? L("Deployment", "Déploiement") : String(s || ""); },
     colourOf,
     onLanguage() { st.preview = null; },
     onKey(e) {
-      if (e.key === "Escape") { st.selected = null; st.dest = null; st.preview = null; st.tape = null; st.tool = "select"; core.render(); return true; }
+      if (e.key === "Escape") { st.selected = null; st.dest = null; st.preview = null; st.tape = null; st.tool = "select";
+        st.base = null; st.baseDest = null; st.ambush = false; core.render(); return true; }
       if (e.key === "m" || e.key === "M") { st.tool = st.tool === "tape" ? "select" : "tape"; core.render(); return true; }
       return false;
     },
