@@ -759,3 +759,43 @@ def test_encounter_decoys_and_the_ambush_placed_by_clicking_the_table(browser, g
     pb.screenshot(path=str(artifacts / "gf-encounter-side-b.png"))
     assert not errors, errors
     ctx.close()
+
+
+def test_a_fire_order_at_three_targets_given_on_the_real_server(page: Page, gf_server):
+    """The real engine: the fire form's preview is the server's ruling of the same orders action, the
+    three targets are given as a list (l.840), kept face down, and read back once revealed."""
+    g = call(gf_server, "POST", "/api/games", {"scenario": SCENARIO, "ruleset": "guerres-fleuries", "mode": "hotseat", "seed": 2})
+    tok = g["seats"]["hotseat"]
+    v = forward_to(gf_server, g, "orders")
+    page.goto(gf_server + g["links"]["hotseat"])
+    page.get_by_test_id("gf-take-screen").click()
+    side = v["to_act"]
+    uid = next(u for u, o in v["options"]["units"].items() if any(x["id"] == "tirer" for x in o.get("orders", [])))
+    enemies = [u["id"] for u in v["units"] if u["side"] != side and u.get("x") is not None][:3]
+    page.get_by_test_id("gf-order-" + uid).select_option("tirer")
+    for i, t in enumerate(enemies, 1):
+        page.get_by_test_id(f"gf-target-{uid}-{i}").select_option(t)
+    expect(page.get_by_test_id(f"gf-target-{uid}-4")).to_have_count(0)
+    action = {"type": "orders", "side": side, "orders": {uid: {"order": "tirer", "target": enemies}}}
+    ruling = call(gf_server, "POST", f"/api/games/{g['id']}/explain", {"action": action}, tok)
+    plan = ruling["fire"][uid]
+    box = page.get_by_test_id("gf-fire-plan-" + uid)
+    if plan["volleys"]:
+        expect(box.get_by_test_id("gf-volley")).to_have_count(len(plan["volleys"]))
+        for x in plan["volleys"]:
+            expect(box.locator(f"[data-target={x['target']}]").get_by_test_id("gf-pct")).to_have_text(f"{x['percent']} %")
+    else:   # out of range or sight at the start of the battle: the engine's reason, as it gives it
+        expect(box.get_by_test_id("gf-fire-none")).to_have_text("; ".join(plan["explanation"]))
+    page.get_by_test_id("gf-submit-orders").click()
+    expect(page.get_by_test_id("gf-cover")).to_be_visible()      # the other side's turn to write
+    mine = call(gf_server, "GET", f"/api/games/{g['id']}", token=tok)
+    assert mine["to_act"] != side
+    page.get_by_test_id("gf-take-screen").click()
+    page.get_by_test_id("gf-submit-orders").click()              # the other side gives no order: revealed
+    expect(page.locator(f"[data-testid=gf-chit][data-unit={uid}]")).to_have_count(1)
+    shown = next(u for u in page.evaluate("window.oriflamme.state.view.units") if u["id"] == uid)
+    assert shown["order"]["id"] == "tirer" and shown["order"]["targets"] == enemies
+    page.get_by_test_id("gf-roster").locator("summary").click()
+    page.get_by_test_id("gf-roster-" + uid).locator("a").click()
+    names = [next(u["name"] for u in v["units"] if u["id"] == t) for t in enemies]
+    expect(page.get_by_test_id("gf-unit-order")).to_contain_text(" → " + ", ".join(names))
