@@ -280,6 +280,8 @@ def _explain(console, rs, state, action_json, lang):
     except OriflammeError as exc:
         console.print(f"[red]{esc(say('refused', lang, reason=str(exc)))}[/]")
         return
+    if lang == "fr":
+        r = rs.render_ruling(r, "fr")
     if r.get("legal") is False:
         console.print(f"[red]{esc(say('refused', lang, reason=str(r.get('reason'))))}[/]")
     for k in ("allowed_cm", "spent_cm", "left_cm", "percent"):
@@ -366,7 +368,11 @@ def play_turn(console, game, inp) -> bool:
     elif cmd == "orders":
         _orders(console, view, uopts, sess, args, side)
     elif cmd == "order":
-        _order(console, view, uopts, sess, args, side)
+        uid = _order(console, view, uopts, sess, args, side)
+        d = sess["draft"].get(uid) if uid else None
+        if d and d["order"] == "tirer":
+            # the volleys this fire order would fire, each target's share and percentage (OR-GF110, OR-GF140)
+            _explain(console, game.ruleset, game.state, {"type": "orders", "side": side, "orders": {uid: d}}, lang)
     elif cmd == "give":
         if not is_orders_phase(view):
             console.print(f"[red]{esc(say('not_orders_phase', lang))}[/]")
@@ -504,6 +510,7 @@ def _order(console, view, uopts, sess, args, side):
     sess["draft"][u["id"]] = {"order": o["id"], "target": target}
     shown = ", ".join(target) if isinstance(target, list) else target
     console.print(esc(say("chosen", lang, uid=u["id"], order=_name(o, lang), target=f" → {shown}" if target else "")), highlight=False)
+    return u["id"]
 
 
 def _move(console, game, view, uopts, sess, args, side, explain: bool):
