@@ -799,3 +799,45 @@ def test_a_fire_order_at_three_targets_given_on_the_real_server(page: Page, gf_s
     page.get_by_test_id("gf-roster-" + uid).locator("a").click()
     names = [next(u["name"] for u in v["units"] if u["id"] == t) for t in enemies]
     expect(page.get_by_test_id("gf-unit-order")).to_contain_text(" → " + ", ".join(names))
+
+
+def test_a_decoy_base_moved_by_clicking_the_table(page: Page, gf_server):
+    """OR-GF101: in phase 6, with the hidden units (l.293), a decoy base moves straight up to the normal
+    move of the side's fastest unit on a base: clicked, then a spot; too far is refused with the rule."""
+    g, _ = _encounter_with_decoys(gf_server)
+    seats = g["seats"]
+    for _ in range(40):   # through the deployment and to the hidden units' pass of phase 6
+        va = call(gf_server, "GET", f"/api/games/{g['id']}", token=seats["A"])
+        if va["over"]:
+            pytest.skip("the battle ended before the decoys moved")
+        if va["to_act"] == "A" and any("max_cm" in b for b in (va["options"].get("bases") or {}).values()):
+            break
+        side = va["to_act"]
+        v = call(gf_server, "GET", f"/api/games/{g['id']}", token=seats[side])
+        acts = v["options"]["actions"]
+        a = next((x["action"] for x in acts if x["action"]["type"] == "end_phase"), None)
+        a = a or next((x["action"] for x in acts if x["action"]["type"] not in ("cast", "omen", "intervene")), acts[0]["action"])
+        call(gf_server, "POST", f"/api/games/{g['id']}/actions", {"action": a, "version": v["version"]}, seats[side])
+    else:
+        raise AssertionError("side A's decoys were never offered a move")
+    bid, mv = next((k, b) for k, b in sorted(va["options"]["bases"].items()) if "max_cm" in b)
+    base = next(b for b in va["bases"] if b["id"] == bid)
+    page.goto(gf_server + g["links"]["A"])
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    page.locator(f"[data-testid=gf-base-{bid}] polygon").first.click()
+    expect(page.get_by_test_id("gf-base-help")).to_contain_text(f"up to {mv['max_cm']:.1f} cm")
+    click_table(page, base["x"], base["y"] - mv["max_cm"] - 8)     # beyond the allowance
+    expect(page.get_by_test_id("gf-refusal")).to_contain_text(f"may move {mv['max_cm']:g} cm")
+    expect(page.get_by_test_id("gf-base-commit")).to_be_disabled()
+    x, y = base["x"], round(base["y"] - mv["max_cm"] / 2, 1)
+    click_table(page, x, y)
+    expect(page.get_by_test_id("gf-preview-steps")).to_contain_text("the decoy base moves")
+    expect(page.get_by_test_id("gf-base-commit")).to_have_text("Move the decoy here")
+    page.get_by_test_id("gf-base-commit").click()
+    for _ in range(100):
+        now = call(gf_server, "GET", f"/api/games/{g['id']}", token=seats["A"])
+        if now["version"] > va["version"]:
+            break
+        page.wait_for_timeout(50)
+    moved = next(b for b in now["bases"] if b["id"] == bid)
+    assert abs(moved["x"] - x) < 0.6 and abs(moved["y"] - y) < 0.6 and moved["heading"] == base["heading"]

@@ -128,9 +128,16 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         if fire:
             out["fire"] = fire
             out["citations"] = list(dict.fromkeys(out["citations"]))
-    elif a.type in ("ambush", "place_base"):   # an encounter's deployment: why the spot is allowed
-        from . import encounter
-        if a.type == "ambush":
+    elif a.type in ("ambush", "place_base", "move_base"):   # an encounter's bases: why the spot is allowed
+        from . import encounter, fog
+        if a.type == "move_base":
+            dist, limit = encounter.check_move_base(state, a), encounter.decoy_allowance(state, a.side)
+            out["steps"].append(f"the decoy base moves {dist:.1f} cm of its {limit:g} cm (the normal move of the "
+                                f"side's fastest unit on a base), straight")
+            out["steps_fr"].append(f"la base leurre se déplace de {dist:.1f} cm sur {limit:g} cm (le mouvement normal "
+                                   f"de l'unité la plus rapide du camp sur une base), en ligne droite")
+            out["citations"] += [fog.data()["base"].ref, "OR-GF101"]
+        elif a.type == "ambush":
             verdict = encounter.check_ambush(state, state.units[a.unit], a.x, a.y, a.heading)
             out["steps"] += list(verdict.get("explanation") or [])
             out["citations"] += list(verdict.get("citations") or []) + [encounter.REF_AMBUSH]

@@ -613,9 +613,14 @@ export async function mount(containers, core, view) {
 
   // an encounter battle's decoy base (GF-K5, l.493): chosen on the table, placed where the player clicks
   // once the server has ruled on the spot (POST /explain: inside the deployment zone, or refused with the rule)
+  // placed in the deployment (place_base), or moved in phase 6 with the hidden units (move_base, OR-GF101)
+  const baseMoves = (bid) => ((opts().bases || {})[bid] || {}).max_cm !== undefined;
   function baseAction(bid, d) {
-    const proto = (generic().find((o) => o.action.type === "place_base" && o.action.base === bid) || {}).action;
-    return { ...(proto || { type: "place_base", side: v().to_act, base: bid }), x: round1(d.x), y: round1(d.y) };
+    const kind = baseMoves(bid) ? "move_base" : "place_base";
+    const proto = (generic().find((o) => o.action.type === kind && o.action.base === bid) || {}).action;
+    const a = { ...(proto || { type: kind, side: v().to_act, base: bid }), x: round1(d.x), y: round1(d.y) };
+    if (kind === "move_base") { const b = (v().bases || []).find((x) => x.id === bid); a.heading = b ? b.heading : (a.heading || 0); }
+    return a;
   }
   async function chooseBaseDest(x, y) {
     const bid = st.base;
@@ -628,7 +633,8 @@ export async function mount(containers, core, view) {
     drawTable();
     renderPanel();
   }
-  const placeableBase = (bid) => !core.state.replay && v().can_act && !!((opts().bases || {})[bid] || {}).place;
+  const placeableBase = (bid) => { const o = (opts().bases || {})[bid] || {};
+    return !core.state.replay && v().can_act && !!(o.place || o.max_cm !== undefined); };
   const round1 = (n) => Math.round(n * 10) / 10;
 
   async function chooseDest(u, x, y, heading) {
@@ -960,17 +966,21 @@ export async function mount(containers, core, view) {
   // the own decoy base being placed (GF-K5): where the player clicked, the server's ruling (renderPreview)
   function renderBaseCard() {
     const b = (v().bases || []).find((x) => x.id === st.base) || { id: st.base };
+    const mv = (opts().bases || {})[st.base] || {};
     unitCard.append(el("h3", { testid: "gf-base-name" }, L(`Decoy base ${b.id}`, `Base leurre ${b.id}`)),
-      el("p", { class: "help", testid: "gf-base-help" }, L("Click a spot in your deployment zone: the enemy will see an anonymous base there, as it sees your units' bases. ",
-        "Cliquez un point de votre zone de déploiement : l'ennemi y verra une base anonyme, comme celles de vos unités. "),
-        citeChips(b.ref || "GF seed 003 l.491-495; GF-K5, OR-GF101")));
+      el("p", { class: "help", testid: "gf-base-help" }, baseMoves(st.base)
+        ? L(`Click a spot up to ${fmtCm(mv.max_cm)} cm away, straight (the normal move of your fastest unit on a base), with your hidden units. `,
+            `Cliquez un point à ${fmtCm(mv.max_cm)} cm au plus, en ligne droite (le mouvement normal de votre unité la plus rapide sur une base), avec vos unités cachées. `)
+        : L("Click a spot in your deployment zone: the enemy will see an anonymous base there, as it sees your units' bases. ",
+            "Cliquez un point de votre zone de déploiement : l'ennemi y verra une base anonyme, comme celles de vos unités. "),
+        citeChips(mv.ref || b.ref || "GF seed 003 l.491-495; GF-K5, OR-GF101")));
     if (st.baseDest) {
       unitCard.append(el("div", { class: "card-actions" },
         el("span", { class: "muted" }, `(${fmtCm(st.baseDest.x)}, ${fmtCm(st.baseDest.y)}) cm`),
         el("button", { type: "button", class: "btn primary", testid: "gf-base-commit",
           disabled: !st.preview || st.preview.loading || st.preview.legal === false ? true : null,
           onclick: () => { const a = baseAction(st.base, st.baseDest); st.base = null; st.baseDest = null; st.preview = null; core.commit(a); } },
-          L("Place the decoy here", "Placer le leurre ici")),
+          baseMoves(st.base) ? L("Move the decoy here", "Déplacer le leurre ici") : L("Place the decoy here", "Placer le leurre ici")),
         el("button", { type: "button", class: "btn", onclick: () => { st.base = null; st.baseDest = null; st.preview = null; core.render(); } },
           L("Cancel", "Annuler"))));
     }
