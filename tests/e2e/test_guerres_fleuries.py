@@ -841,3 +841,27 @@ def test_a_decoy_base_moved_by_clicking_the_table(page: Page, gf_server):
         page.wait_for_timeout(50)
     moved = next(b for b in now["bases"] if b["id"] == bid)
     assert abs(moved["x"] - x) < 0.6 and abs(moved["y"] - y) < 0.6 and moved["heading"] == base["heading"]
+
+
+def test_a_hot_seat_encounter_deployment_passes_the_screen(page: Page, gf_server):
+    """l.491-507, OR-GF100: each side's deployment in an encounter is written on its battle plan, unseen; on
+    one screen the board is covered before each side deploys (as before its orders, OR-GF70)."""
+    g = call(gf_server, "POST", "/api/games", {"scenario": ENCOUNTER, "ruleset": "guerres-fleuries", "mode": "hotseat", "seed": 2})
+    tok = g["seats"]["hotseat"]
+    v = call(gf_server, "GET", f"/api/games/{g['id']}", token=tok)
+    first = v["to_act"]
+    page.goto(gf_server + g["links"]["hotseat"])
+    expect(page.get_by_test_id("gf-cover")).to_be_visible()
+    expect(page.get_by_test_id("gf-cover")).to_contain_text("battle plan")
+    assert page.locator("[data-testid^=gf-unit-]").count() == 0 and page.locator("[data-testid^=gf-base-]").count() == 0
+    page.get_by_test_id("gf-take-screen").click()
+    expect(page.get_by_test_id("gf-cover")).to_be_hidden()
+    expect(page.locator(f"[data-testid^=gf-unit-{first}]").first).to_be_attached()
+    page.wait_for_timeout(1200)   # the page's guard against a hasty "End step"
+    page.get_by_test_id("end-step").click()
+    expect(page.get_by_test_id("gf-cover")).to_be_visible()            # the screen changes hands, live
+    second = call(gf_server, "GET", f"/api/games/{g['id']}", token=tok)["to_act"]
+    assert second != first
+    assert page.locator("[data-testid^=gf-base-]").count() == 0
+    page.get_by_test_id("gf-take-screen").click()
+    expect(page.locator("[data-testid^=gf-base-]").first).to_be_attached()   # its own bases, now

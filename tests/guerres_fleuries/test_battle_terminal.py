@@ -287,3 +287,22 @@ def test_a_fire_order_at_three_targets_prints_each_volley_before_the_orders_are_
         assert f"at {name}: " in out and f"{v['firing_figures']} figure(s) firing, {v['percent']} %" in out
     assert "OR-GF110" in out and "OR-GF140" in out
     assert game.state.units[uid].order is None        # nothing given yet: the draft only
+
+
+def test_an_encounter_deployment_passes_the_keyboard_before_each_side():
+    """l.491-507, OR-GF100, OR-GF141: each side deploys on its battle plan, unseen; the terminal clears and
+    waits for Enter before each side's deployment, as before its orders."""
+    rs = GuerresFleuries()
+    g = Game(rs, rs.load_scenario("encounter-in-the-valley"), 2)
+    first = rs.to_act(g.state)
+    t = Term()
+    out = t.type(g, "", "list")
+    assert "battle plan in secret" in t.prompts[0] and "OR-GF141" in t.prompts[0]
+    assert len([p for p in t.prompts if "battle plan" in p]) == 1      # once per side, not before each command
+    end = next(a for a in rs.legal_actions(g.state) if a.type == "end_phase")
+    g.apply(end)
+    assert rs.to_act(g.state) != first
+    t.prompts.clear()
+    t.type(g, "", "list")
+    assert "battle plan in secret" in t.prompts[0]
+    assert out

@@ -59,6 +59,15 @@ def _phase(view: dict) -> dict:
     return p if isinstance(p, dict) else {"id": p}
 
 
+def secret_plan(view: dict) -> bool:
+    """An encounter's deployment, written on each side's battle plan (l.491-507, OR-GF100, OR-GF141)."""
+    return bool(view.get("encounter")) and str(_phase(view).get("id", "")) == "deployment"
+
+
+def secret_step(view: dict) -> bool:
+    return is_orders_phase(view) or secret_plan(view)
+
+
 def is_orders_phase(view: dict) -> bool:
     if view.get("writing_battle_orders"):
         return True  # the written battle orders after deployment are secret too (OR-GF94)
@@ -309,8 +318,9 @@ def _offered(rs, state, side) -> list:
 
 
 def _hand_over(console, game, sess, view, side, inp) -> bool:
-    """Hot seat, phase 3: the keyboard changes hands before a side chooses its secret orders."""
-    if not is_orders_phase(view) or sess["ack"] == side:
+    """Hot seat, phase 3: the keyboard changes hands before a side chooses its secret orders (and before
+    each side's deployment on its battle plan in an encounter, OR-GF141)."""
+    if not secret_step(view) or sess["ack"] == side:
         return True
     lang = sess["lang"]
     sides = [s["id"] for s in view.get("sides", [])] or ["A", "B"]
@@ -319,7 +329,8 @@ def _hand_over(console, game, sess, view, side, inp) -> bool:
     console.clear()
     console.print("\n" * 3)
     names = {s["id"]: _name(s, lang) or s["id"] for s in view.get("sides", [])}
-    msg = (say("pass_screen", lang, done=names.get(other, other), side=names.get(side, side)) if done
+    msg = (say("plan_away", lang, side=names.get(side, side), other=names.get(other, other)) if secret_plan(view)
+           else say("pass_screen", lang, done=names.get(other, other), side=names.get(side, side)) if done
            else say("look_away", lang, side=names.get(side, side), other=names.get(other, other)))
     try:
         inp(msg + " ")
@@ -336,7 +347,7 @@ def play_turn(console, game, inp) -> bool:
     lang = sess["lang"]
     side = rs.to_act(state)
     view = rs.view(state, side)
-    if not is_orders_phase(view):
+    if not secret_step(view):
         sess["ack"] = None
     if not _hand_over(console, game, sess, view, side, inp):
         return False

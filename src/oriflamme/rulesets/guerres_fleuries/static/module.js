@@ -148,10 +148,13 @@ export async function mount(containers, core, view) {
   const unitOf = (id) => (v().units || []).find((u) => u.id === id);
   const cornersOf = (u) => (Array.isArray(u.corners) && u.corners.length === 4 ? u.corners
     : baseCorners(u.x, u.y, u.heading || 0, u.width || 4, u.depth || 2));
+  // an encounter battle's deployment is written on each side's battle plan, unseen (l.491-507, OR-GF100)
+  const secretPlan = (view) => !!(view.encounter && phaseId(view) === "deployment");
+  const secretStep = (view) => isOrders(view) || !!view.writing_battle_orders || secretPlan(view);
   // hot seat: between the two sides' secret entries, the screen changes hands
   const covered = () => {
     const view = v();
-    return !core.state.replay && view.mode === "hotseat" && view.can_act && (isOrders(view) || view.writing_battle_orders) && st.ack !== view.to_act;
+    return !core.state.replay && view.mode === "hotseat" && view.can_act && secretStep(view) && st.ack !== view.to_act;
   };
 
   /* --- the table --------------------------------------------------------------------------------- */
@@ -678,13 +681,17 @@ export async function mount(containers, core, view) {
     const done = (v().orders_submitted || {})[other];
     cover.append(el("div", { class: "gf-cover-box", style: `--side:${colourOf(side)}` },
       el("h2", {}, L("Pass the screen", "Passez l'écran")),
-      el("p", {}, done
+      secretPlan(v()) ? el("p", {}, L(`${sideName(side)} deploys on its battle plan, in secret: ${sideName(other)} looks away.`,
+        `${sideName(side)} se déploie sur son plan de bataille, en secret : ${sideName(other)} détourne le regard.`), " ",
+        citeChips("GF seed 003 l.491-507; OR-GF100")) : el("p", {}, done
         ? L(`${sideName(other)} has given its orders, face down. ${sideName(side)} now gives its own, in secret.`,
             `${sideName(other)} a donné ses ordres, face cachée. ${sideName(side)} donne maintenant les siens, en secret.`)
         : L(`${sideName(side)} gives its orders in secret: ${sideName(other)} looks away.`,
             `${sideName(side)} donne ses ordres en secret : ${sideName(other)} détourne le regard.`)),
-      el("p", { class: "muted small" }, L("Orders are revealed together in phase 4 (GF Le tour de jeu, phases 3–4).",
-        "Les ordres sont révélés ensemble en phase 4 (GF Le tour de jeu, phases 3–4).")),
+      secretPlan(v()) ? el("p", { class: "muted small" }, L("The other side will see your movement bases as anonymous counters, never what they carry.",
+        "L'autre camp verra vos bases de mouvement comme des pions anonymes, jamais ce qu'elles portent."))
+        : el("p", { class: "muted small" }, L("Orders are revealed together in phase 4 (GF Le tour de jeu, phases 3–4).",
+          "Les ordres sont révélés ensemble en phase 4 (GF Le tour de jeu, phases 3–4).")),
       el("button", { type: "button", class: "btn primary", testid: "gf-take-screen",
         onclick: () => { st.ack = side; st.draft = {}; core.render(); } },
         L(`I play ${sideName(side)}: show my table`, `Je joue ${sideName(side)} : montrer ma table`))));
@@ -1141,7 +1148,7 @@ export async function mount(containers, core, view) {
     },
     update(old, view) {
       if (old && phaseId(old) !== phaseId(view)) { st.dest = null; st.preview = null; }
-      if (!isOrders(view)) st.ack = null;
+      if (!secretStep(view)) st.ack = null;
       if (old && old.to_act !== view.to_act && isOrders(view)) st.draft = {};
       if (st.selected && !unitOf(st.selected)) st.selected = null;
     },
