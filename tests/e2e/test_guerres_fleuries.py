@@ -829,7 +829,13 @@ def test_a_decoy_base_moved_by_clicking_the_table(page: Page, gf_server):
     click_table(page, base["x"], base["y"] - mv["max_cm"] - 8)     # beyond the allowance
     expect(page.get_by_test_id("gf-refusal")).to_contain_text(f"may move {mv['max_cm']:g} cm")
     expect(page.get_by_test_id("gf-base-commit")).to_be_disabled()
-    x, y = base["x"], round(base["y"] - mv["max_cm"] / 2, 1)
+    import math
+    r = mv["max_cm"] * 0.8   # within the allowance, on a free spot (a click on a unit selects the unit)
+    spots = [(round(base["x"] + r * math.cos(math.radians(a)), 1), round(base["y"] + r * math.sin(math.radians(a)), 1))
+             for a in range(0, 360, 15)]
+    spots = [p for p in spots if 6 < p[0] < 174 and 4 < p[1] < 116]
+    x, y = max(spots, key=lambda p: min((math.dist(p, (u["x"], u["y"])) - max(u.get("width") or 0, u.get("depth") or 0) / 2
+                                          for u in va["units"] if u.get("x") is not None), default=99))
     click_table(page, x, y)
     expect(page.get_by_test_id("gf-preview-steps")).to_contain_text("the decoy base moves")
     expect(page.get_by_test_id("gf-base-commit")).to_have_text("Move the decoy here")
