@@ -106,3 +106,14 @@ def test_each_volley_is_named_in_the_log_in_both_languages():
         assert e["text_fr"].startswith(f"archers, salve {e['volley']} sur 2 :") and f"sur {who}," in e["text_fr"]
         assert f"{e['percent']} %" in e["text"] and e["ruling"]["citations"] and e["ruling"]["explanation"]
         assert "OR-GF110" in e["ruling"]["citations"]
+
+
+def test_a_unit_hidden_from_the_enemy_gets_no_preview():
+    """OR-GF140: a ruling may be asked by either seat; the odds of a hidden unit's fire would tell where it
+    stands (GF-K5: on a movement base), so none is given — the order itself stays legal."""
+    s = _table()
+    s.units["archers"].base = "A-base-1"
+    r = REF.explain(s, _orders(["left", "mid"]))
+    assert r["legal"] is True and "fire" not in r
+    assert any("hidden from the enemy" in x for x in r["steps"]) and any("caché à l'ennemi" in x for x in r["steps_fr"])
+    assert not any("%" in x for x in r["steps"])

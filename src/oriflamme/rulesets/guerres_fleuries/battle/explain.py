@@ -119,6 +119,11 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         for uid, oid, target in a.orders or ():
             if oid != fire_announce.FIRE_ORDER:
                 continue
+            if fire_announce.withheld(state, uid):
+                en, fr = fire_announce.withheld_lines(state, uid)
+                out["steps"].append(en)
+                out["steps_fr"].append(fr)
+                continue
             pv = fire_announce.preview(state, uid, target)
             fire[uid] = pv
             en, fr = fire_announce.ruling_lines(state, uid, pv)

@@ -36,6 +36,21 @@ def preview(state: Battle, uid: str, targets) -> dict:
     return out
 
 
+def withheld(state: Battle, uid: str) -> bool:
+    """No preview for a unit the enemy cannot see (on a movement base, marching on a flank, hidden in a
+    building: GF-K4, GF-K5, l.784): a ruling may be asked by either seat of the game, and the odds of
+    a unit's fire tell where it stands (OR-GF140)."""
+    from . import fog
+    u = state.units[uid]
+    return fog.hidden_from(u, state.other(u.side))
+
+
+def withheld_lines(state: Battle, uid: str) -> tuple[str, str]:
+    name = state.units[uid].name or uid
+    return (f"{name} is hidden from the enemy: its fire is not previewed (OR-GF140)",
+            f"{name} est caché à l'ennemi : son tir n'est pas prévisualisé (OR-GF140)")
+
+
 def ruling_lines(state: Battle, uid: str, pv: dict) -> tuple[list[str], list[str]]:
     """One line per volley (English, French) for an orders action's ruling."""
     name = state.units[uid].name or uid
