@@ -29,6 +29,7 @@ class FakeGame:
 
     def __init__(self, page: Page, view: dict, after=None):
         self.view, self.after, self.posted, self.explained = view, after, [], []
+        self.explainer = None   # the real engine's ruling on a constructed position, when a test sets it
         self.unknown = []
         page.route("**/api/games/fixture/**", self._unknown)
         page.route_web_socket("**/api/games/fixture/ws**", lambda ws: ws.send(json.dumps({"type": "hello", "version": view["version"]})))
@@ -62,7 +63,8 @@ class FakeGame:
     def _explain(self, route):
         body = json.loads(route.request.post_data)
         self.explained.append(body["action"])
-        route.fulfill(status=200, content_type="application/json", body=json.dumps(fx.ruling_of_move(body["action"])))
+        answer = self.explainer(body["action"]) if self.explainer else fx.ruling_of_move(body["action"])
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(answer))
 
 
 def about(page: Page, uid: str) -> str:
@@ -561,3 +563,311 @@ def test_buildings_their_occupants_and_a_dead_monster_s_body(page: Page, gf_serv
     assert inside.get_attribute("stroke-dasharray") and "l.784" in inside.locator("title").text_content()
     expect(page.get_by_test_id("gf-carcass")).to_have_count(1)
     page.screenshot(path=str(artifacts / "gf-buildings.png"))
+
+
+def _archers_facing_three_bands():
+    """A real position for the engine (tests/guerres_fleuries/battle_combat_kit): side A's a2, ten files of
+    bowmen class C, facing three bands of B three figures wide at 18 cm, b1 left, b2 centre, b3 right."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from guerres_fleuries.battle_combat_kit import battle, troop
+    a = troop("a2", "A", klass="C", missile="arc", weapons=["arc"], x=90, y=90)
+    bands = [troop(uid, "B", figures=3, figures_max=3, frontage=3, ranks=1, x=x, y=72)
+             for uid, x in (("b1", 78), ("b2", 90), ("b3", 102))]
+    s = battle(a, *bands, phase=3)
+    s.acting = "A"
+    return s
+
+
+def test_fire_at_three_targets_with_the_odds_of_each_before_the_orders(page: Page, gf_server, artifacts):
+    """GF seed 003 l.830, l.840: a fire order announces up to three different targets; the server shares
+    the figures between them (OR-GF110) and its ruling — each target's files, figures and percentage
+    before the roll, with citations (OR-GF140) — is shown before the orders are given face down."""
+    from oriflamme.rulesets.guerres_fleuries.battle import orders as gf_orders
+    from oriflamme.rulesets.guerres_fleuries.ruleset import GuerresFleuries
+    rs, pos = GuerresFleuries(), _archers_facing_three_bands()
+    v = fx.view()
+    v["mode"] = "online"; v["seat"] = "A"
+    v["options"]["units"]["a2"]["orders"] = gf_orders.options(pos, pos.units["a2"])   # the engine's, with max_targets
+    game = open_fixture(page, gf_server, v)
+    rulings = []
+
+    def explain(action):
+        r = rs.render_ruling(rs.explain(pos, rs.action_from_json(action)), "en")
+        rulings.append(r)
+        return r
+    game.explainer = explain
+    page.get_by_test_id("gf-order-a2").select_option("tirer")
+    expect(page.get_by_test_id("gf-target-a2-1")).to_be_visible()
+    expect(page.get_by_test_id("gf-target-a2-2")).to_have_count(0)   # a second target once the first is chosen
+    # no target yet: the priorities choose (the nearest enemy, l.1459) — the server says which
+    expect(page.get_by_test_id("gf-fire-plan-a2").get_by_test_id("gf-volley")).to_have_count(1)
+    page.get_by_test_id("gf-target-a2-1").select_option("b3")
+    page.get_by_test_id("gf-target-a2-2").select_option("b1")
+    assert "b3" not in page.get_by_test_id("gf-target-a2-2").locator("option").evaluate_all("os => os.map(o => o.value)")
+    page.get_by_test_id("gf-target-a2-3").select_option("b2")
+    expect(page.get_by_test_id("gf-target-a2-4")).to_have_count(0)   # three at most (data/combat.toml [fire_targets])
+    volleys = page.get_by_test_id("gf-fire-plan-a2").get_by_test_id("gf-volley")
+    expect(volleys).to_have_count(3)
+    last = rulings[-1]
+    assert last["legal"] and [x["target"] for x in last["fire"]["a2"]["volleys"]]
+    for x in last["fire"]["a2"]["volleys"]:
+        item = page.locator(f"[data-testid=gf-fire-plan-a2] [data-testid=gf-volley][data-target={x['target']}]")
+        expect(item.get_by_test_id("gf-pct")).to_have_text(f"{x['percent']} %")
+        expect(item).to_contain_text(f"{x['files']} file(s), {x['firing_figures']} figure(s) firing")
+        assert "OR-GF110" in item.get_by_test_id("citation").all_text_contents()
+    assert sum(x["firing_figures"] for x in last["fire"]["a2"]["volleys"]) > 0
+    assert sorted(x["files"] for x in last["fire"]["a2"]["volleys"]) == [3, 3, 4]     # ten files shared 4-3-3
+    page.screenshot(path=str(artifacts / "gf-fire-three-targets.png"))
+    # emptying the second target drops the third: one target left
+    page.get_by_test_id("gf-target-a2-2").select_option("")
+    expect(page.get_by_test_id("gf-target-a2-3")).to_have_count(0)
+    expect(page.get_by_test_id("gf-target-a2-2")).to_have_value("")          # the second slot offered again, empty
+    expect(volleys).to_have_count(1)
+    page.get_by_test_id("gf-target-a2-2").select_option("b1")
+    page.get_by_test_id("gf-target-a2-3").select_option("b2")
+    expect(volleys).to_have_count(3)
+    # the same ruling in French
+    page.get_by_test_id("lang-switch").get_by_text("FR").click()
+    expect(page.get_by_test_id("gf-fire-plan-a2")).to_contain_text("colonne(s)")
+    expect(page.get_by_test_id("gf-fire-plan-a2")).to_contain_text("Tir — chance avant le jet")
+    page.get_by_test_id("lang-switch").get_by_text("EN").click()
+    page.get_by_test_id("gf-submit-orders").click()
+    assert posted(page, game, 1)["orders"]["a2"] == {"order": "tirer", "target": ["b3", "b1", "b2"]}
+
+
+ENCOUNTER = "encounter-in-the-valley"
+
+
+def click_table(page: Page, x: float, y: float) -> None:
+    """A click on the table at (x, y) cm."""
+    sx, sy = page.evaluate("""([x, y]) => { const s = document.querySelector('[data-testid=gf-svg]');
+        const p = s.createSVGPoint(); p.x = x; p.y = y; const q = p.matrixTransform(s.getScreenCTM());
+        return [q.x, q.y]; }""", [x, y])
+    page.mouse.click(sx, sy)
+
+
+def _free_spot(view: dict, xs, ys) -> tuple[float, float]:
+    """The candidate point farthest from every unit and base the view draws."""
+    things = [(u["x"], u["y"]) for u in view["units"] if u.get("x") is not None] + [(b["x"], b["y"]) for b in view.get("bases", [])]
+    return max(((x, y) for x in xs for y in ys), key=lambda p: min((abs(p[0] - a) + abs(p[1] - b) for a, b in things), default=99))
+
+
+def _encounter_with_decoys(base: str) -> tuple[dict, dict]:
+    """An online encounter battle whose side A deploys on movement bases with at least one decoy (GF-K5:
+    1d6 − 2 decoys), after side B (discovered) has set up on the table; A's view."""
+    for _ in range(12):   # 1d6 − 2 decoys: none on a 1 or 2
+        g = call(base, "POST", "/api/games", {"scenario": ENCOUNTER, "ruleset": "guerres-fleuries", "mode": "online"})   # online: the dice are the server's
+        vb = call(base, "GET", f"/api/games/{g['id']}", token=g["seats"]["B"])
+        if vb["to_act"] != "B" or "A" not in vb["encounter"]["movement_bases"]:
+            continue
+        end = next(x["action"] for x in vb["options"]["actions"] if x["action"]["type"] == "end_phase")
+        call(base, "POST", f"/api/games/{g['id']}/actions", {"action": end, "version": vb["version"]}, g["seats"]["B"])
+        va = call(base, "GET", f"/api/games/{g['id']}", token=g["seats"]["A"])
+        if (va["options"].get("bases") or {}) and any(o.get("ambush") for o in va["options"]["units"].values()):
+            return g, va
+    raise AssertionError("no seed gave side A a decoy base and an ambush")
+
+
+def test_encounter_decoys_and_the_ambush_placed_by_clicking_the_table(browser, gf_server, artifacts):
+    """GF seed 003 l.485 (the ambush, GF-K3) and l.491-495 (movement bases and decoys, GF-K5, OR-GF101):
+    side A clicks its decoy base, then a spot — refused outside its zone with the rule, the state unchanged —
+    then a spot in its zone; it places a unit in ambush the same way. Side B's page then shows A's bases as
+    anonymous counters ("?"), never what they carry."""
+    import urllib.error
+    g, va = _encounter_with_decoys(gf_server)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(gf_server + g["links"]["A"])
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    bid = sorted(va["options"]["bases"])[0]
+    before = next(b for b in va["bases"] if b["id"] == bid)
+    assert before["decoy"] is True
+    page.locator(f"[data-testid=gf-base-{bid}] polygon").first.click()
+    expect(page.get_by_test_id("gf-base-name")).to_contain_text(bid)
+    # outside the deployment zone: the server refuses, citing the rule; nothing can be committed
+    click_table(page, 90, 60)
+    expect(page.get_by_test_id("gf-refusal")).to_contain_text("deployment zone")
+    assert "OR-GF101" in " ".join(page.get_by_test_id("gf-preview").get_by_test_id("citation").all_text_contents())
+    expect(page.get_by_test_id("gf-base-dest")).to_have_attribute("fill", "#a3242b")
+    expect(page.get_by_test_id("gf-base-commit")).to_be_disabled()
+    # the same spot sent to the API: refused (409 illegal) with the rule, the state unchanged
+    bad = {"type": "place_base", "side": "A", "base": bid, "x": 90, "y": 60}
+    try:
+        call(gf_server, "POST", f"/api/games/{g['id']}/actions", {"action": bad, "version": va["version"]}, g["seats"]["A"])
+        raise AssertionError("an illegal decoy placement was accepted")
+    except urllib.error.HTTPError as e:
+        body = json.loads(e.read())
+        assert e.code == 409 and body["error"] == "illegal" and "deployment zone" in body["message"] and "OR-GF101" in json.dumps(body), body
+    again = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["A"])
+    assert again["version"] == va["version"] and next(b for b in again["bases"] if b["id"] == bid) == before
+    # inside the zone: ruled legal, then placed
+    x, y = _free_spot(va, range(36, 146, 6), (96.0, 104.0, 112.0, 116.0))
+    click_table(page, x, y)
+    expect(page.get_by_test_id("gf-preview-steps")).to_contain_text("anonymous base")
+    expect(page.get_by_test_id("gf-base-commit")).to_be_enabled()
+    page.get_by_test_id("gf-base-commit").click()
+    expect(page.get_by_test_id("gf-base-name")).to_have_count(0)
+    after = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["A"])
+    placed = next(b for b in after["bases"] if b["id"] == bid)
+    assert after["version"] == va["version"] + 1 and abs(placed["x"] - x) < 0.6 and abs(placed["y"] - y) < 0.6
+    # the ambush: the unit chosen, the mode on, a spot in the enemy's zone refused (GF-K3), a sampled spot placed
+    uid = next(u for u, o in after["options"]["units"].items() if o.get("ambush"))
+    page.get_by_test_id("gf-roster").locator("summary").click()
+    page.get_by_test_id("gf-roster-" + uid).locator("a").click()
+    page.get_by_test_id("gf-ambush-mode").click()
+    click_table(page, 90, 20)
+    expect(page.get_by_test_id("gf-refusal")).to_contain_text("may not stand in ambush there")
+    assert "GF-K3" in " ".join(page.get_by_test_id("gf-preview").get_by_test_id("citation").all_text_contents())
+    expect(page.get_by_test_id("gf-move-commit")).to_be_disabled()
+    page.locator("[data-testid=gf-move-sample]").last.click()   # the ghosts overlap: the topmost
+    expect(page.get_by_test_id("gf-preview-steps")).to_contain_text("the ambush may stand here")
+    expect(page.get_by_test_id("gf-move-commit")).to_have_text("Ambush here")
+    page.get_by_test_id("gf-move-commit").click()
+    for _ in range(100):
+        now = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["A"])
+        if now["version"] == after["version"] + 1:
+            break
+        page.wait_for_timeout(50)
+    assert now["encounter"]["ambush_unit"] == uid
+    page.screenshot(path=str(artifacts / "gf-encounter-side-a.png"))
+    end = next(x["action"] for x in now["options"]["actions"] if x["action"]["type"] == "end_phase")
+    call(gf_server, "POST", f"/api/games/{g['id']}/actions", {"action": end, "version": now["version"]}, g["seats"]["A"])
+    # side B's page: A's bases as anonymous counters, what they carry nowhere
+    final_a = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["A"])   # some bases may be revealed at the turn's start
+    carried = {b["unit"] for b in final_a["bases"] if b.get("unit")}
+    names = {u["name"] for u in now["units"] if u["id"] in carried}
+    pb = ctx.new_page()
+    pb.on("pageerror", lambda e: errors.append(str(e)))
+    pb.goto(gf_server + g["links"]["B"])
+    expect(pb.get_by_test_id("gf-svg")).to_be_visible()
+    vb = pb.evaluate("window.oriflamme.state.view")
+    a_bases = [b for b in vb["bases"] if b["side"] == "A"]
+    assert {b["id"] for b in a_bases} == {b["id"] for b in final_a["bases"] if b["side"] == "A"} and carried
+    for b in a_bases:
+        assert "unit" not in b and "decoy" not in b
+        expect(pb.locator(f"[data-testid=gf-base-{b['id']}] text")).to_have_text("?")
+        assert "what it carries is hidden" in pb.locator(f"[data-testid=gf-base-{b['id']}] title").text_content()
+    assert not ({u["id"] for u in vb["units"]} & carried)
+    shown = pb.locator("body").inner_text() + json.dumps(vb)
+    for uid_ in carried:
+        expect(pb.get_by_test_id("gf-unit-" + uid_)).to_have_count(0)
+    assert not any(n in shown for n in names), [n for n in names if n in shown]
+    pb.screenshot(path=str(artifacts / "gf-encounter-side-b.png"))
+    assert not errors, errors
+    ctx.close()
+
+
+def test_a_fire_order_at_three_targets_given_on_the_real_server(page: Page, gf_server):
+    """The real engine: the fire form's preview is the server's ruling of the same orders action, the
+    three targets are given as a list (l.840), kept face down, and read back once revealed."""
+    g = call(gf_server, "POST", "/api/games", {"scenario": SCENARIO, "ruleset": "guerres-fleuries", "mode": "hotseat", "seed": 2})
+    tok = g["seats"]["hotseat"]
+    v = forward_to(gf_server, g, "orders")
+    page.goto(gf_server + g["links"]["hotseat"])
+    page.get_by_test_id("gf-take-screen").click()
+    side = v["to_act"]
+    uid = next(u for u, o in v["options"]["units"].items() if any(x["id"] == "tirer" for x in o.get("orders", [])))
+    enemies = [u["id"] for u in v["units"] if u["side"] != side and u.get("x") is not None][:3]
+    page.get_by_test_id("gf-order-" + uid).select_option("tirer")
+    for i, t in enumerate(enemies, 1):
+        page.get_by_test_id(f"gf-target-{uid}-{i}").select_option(t)
+    expect(page.get_by_test_id(f"gf-target-{uid}-4")).to_have_count(0)
+    action = {"type": "orders", "side": side, "orders": {uid: {"order": "tirer", "target": enemies}}}
+    ruling = call(gf_server, "POST", f"/api/games/{g['id']}/explain", {"action": action}, tok)
+    plan = ruling["fire"][uid]
+    box = page.get_by_test_id("gf-fire-plan-" + uid)
+    if plan["volleys"]:
+        expect(box.get_by_test_id("gf-volley")).to_have_count(len(plan["volleys"]))
+        for x in plan["volleys"]:
+            expect(box.locator(f"[data-target={x['target']}]").get_by_test_id("gf-pct")).to_have_text(f"{x['percent']} %")
+    else:   # out of range or sight at the start of the battle: the engine's reason, as it gives it
+        expect(box.get_by_test_id("gf-fire-none")).to_have_text("; ".join(plan["explanation"]))
+    page.get_by_test_id("gf-submit-orders").click()
+    expect(page.get_by_test_id("gf-cover")).to_be_visible()      # the other side's turn to write
+    mine = call(gf_server, "GET", f"/api/games/{g['id']}", token=tok)
+    assert mine["to_act"] != side
+    page.get_by_test_id("gf-take-screen").click()
+    page.get_by_test_id("gf-submit-orders").click()              # the other side gives no order: revealed
+    expect(page.locator(f"[data-testid=gf-chit][data-unit={uid}]")).to_have_count(1)
+    shown = next(u for u in page.evaluate("window.oriflamme.state.view.units") if u["id"] == uid)
+    assert shown["order"]["id"] == "tirer" and shown["order"]["targets"] == enemies
+    page.get_by_test_id("gf-roster").locator("summary").click()
+    page.get_by_test_id("gf-roster-" + uid).locator("a").click()
+    names = [next(u["name"] for u in v["units"] if u["id"] == t) for t in enemies]
+    expect(page.get_by_test_id("gf-unit-order")).to_contain_text(" → " + ", ".join(names))
+
+
+def test_a_decoy_base_moved_by_clicking_the_table(page: Page, gf_server):
+    """OR-GF101: in phase 6, with the hidden units (l.293), a decoy base moves straight up to the normal
+    move of the side's fastest unit on a base: clicked, then a spot; too far is refused with the rule."""
+    g, _ = _encounter_with_decoys(gf_server)
+    seats = g["seats"]
+    for _ in range(40):   # through the deployment and to the hidden units' pass of phase 6
+        va = call(gf_server, "GET", f"/api/games/{g['id']}", token=seats["A"])
+        if va["over"]:
+            pytest.skip("the battle ended before the decoys moved")
+        if va["to_act"] == "A" and any("max_cm" in b for b in (va["options"].get("bases") or {}).values()):
+            break
+        side = va["to_act"]
+        v = call(gf_server, "GET", f"/api/games/{g['id']}", token=seats[side])
+        acts = v["options"]["actions"]
+        a = next((x["action"] for x in acts if x["action"]["type"] == "end_phase"), None)
+        a = a or next((x["action"] for x in acts if x["action"]["type"] not in ("cast", "omen", "intervene")), acts[0]["action"])
+        call(gf_server, "POST", f"/api/games/{g['id']}/actions", {"action": a, "version": v["version"]}, seats[side])
+    else:
+        raise AssertionError("side A's decoys were never offered a move")
+    bid, mv = next((k, b) for k, b in sorted(va["options"]["bases"].items()) if "max_cm" in b)
+    base = next(b for b in va["bases"] if b["id"] == bid)
+    page.goto(gf_server + g["links"]["A"])
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    page.locator(f"[data-testid=gf-base-{bid}] polygon").first.click()
+    expect(page.get_by_test_id("gf-base-help")).to_contain_text(f"up to {mv['max_cm']:.1f} cm")
+    click_table(page, base["x"], base["y"] - mv["max_cm"] - 8)     # beyond the allowance
+    expect(page.get_by_test_id("gf-refusal")).to_contain_text(f"may move {mv['max_cm']:g} cm")
+    expect(page.get_by_test_id("gf-base-commit")).to_be_disabled()
+    import math
+    r = mv["max_cm"] * 0.8   # within the allowance, on a free spot (a click on a unit selects the unit)
+    spots = [(round(base["x"] + r * math.cos(math.radians(a)), 1), round(base["y"] + r * math.sin(math.radians(a)), 1))
+             for a in range(0, 360, 15)]
+    spots = [p for p in spots if 6 < p[0] < 174 and 4 < p[1] < 116]
+    x, y = max(spots, key=lambda p: min((math.dist(p, (u["x"], u["y"])) - max(u.get("width") or 0, u.get("depth") or 0) / 2
+                                          for u in va["units"] if u.get("x") is not None), default=99))
+    click_table(page, x, y)
+    expect(page.get_by_test_id("gf-preview-steps")).to_contain_text("the decoy base moves")
+    expect(page.get_by_test_id("gf-base-commit")).to_have_text("Move the decoy here")
+    page.get_by_test_id("gf-base-commit").click()
+    for _ in range(100):
+        now = call(gf_server, "GET", f"/api/games/{g['id']}", token=seats["A"])
+        if now["version"] > va["version"]:
+            break
+        page.wait_for_timeout(50)
+    moved = next(b for b in now["bases"] if b["id"] == bid)
+    assert abs(moved["x"] - x) < 0.6 and abs(moved["y"] - y) < 0.6 and moved["heading"] == base["heading"]
+
+
+def test_a_hot_seat_encounter_deployment_passes_the_screen(page: Page, gf_server):
+    """l.491-507, OR-GF100: each side's deployment in an encounter is written on its battle plan, unseen; on
+    one screen the board is covered before each side deploys (as before its orders, OR-GF70)."""
+    g = call(gf_server, "POST", "/api/games", {"scenario": ENCOUNTER, "ruleset": "guerres-fleuries", "mode": "hotseat", "seed": 2})
+    tok = g["seats"]["hotseat"]
+    v = call(gf_server, "GET", f"/api/games/{g['id']}", token=tok)
+    first = v["to_act"]
+    page.goto(gf_server + g["links"]["hotseat"])
+    expect(page.get_by_test_id("gf-cover")).to_be_visible()
+    expect(page.get_by_test_id("gf-cover")).to_contain_text("battle plan")
+    assert page.locator("[data-testid^=gf-unit-]").count() == 0 and page.locator("[data-testid^=gf-base-]").count() == 0
+    page.get_by_test_id("gf-take-screen").click()
+    expect(page.get_by_test_id("gf-cover")).to_be_hidden()
+    expect(page.locator(f"[data-testid^=gf-unit-{first}]").first).to_be_attached()
+    page.wait_for_timeout(1200)   # the page's guard against a hasty "End step"
+    page.get_by_test_id("end-step").click()
+    expect(page.get_by_test_id("gf-cover")).to_be_visible()            # the screen changes hands, live
+    second = call(gf_server, "GET", f"/api/games/{g['id']}", token=tok)["to_act"]
+    assert second != first
+    assert page.locator("[data-testid^=gf-base-]").count() == 0
+    page.get_by_test_id("gf-take-screen").click()
+    expect(page.locator("[data-testid^=gf-base-]").first).to_be_attached()   # its own bases, now

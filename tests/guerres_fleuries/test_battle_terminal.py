@@ -252,3 +252,57 @@ def test_a_fire_order_announces_up_to_three_targets_in_the_terminal(game):
     assert f"→ {foes[0]}, {foes[1]}" in out
     u = game.state.units[uid]
     assert u.order == "tirer" and u.fire_targets == foes
+
+
+def test_a_fire_order_at_three_targets_prints_each_volley_before_the_orders_are_given(game):
+    """l.830, l.840 (OR-GF110, OR-GF140): 'order UNIT tirer T1 T2 T3' prints the server's ruling of that
+    order — each target's files, firing figures and percentage before the roll, with the citations —
+    as the page's fire form does. The shooter is set within range of the three (the table as it stands)."""
+    rs = game.ruleset
+    forward_to(game, "orders")
+    side = rs.to_act(game.state)
+    opts = rs.options(game.state, side)["units"]
+    from oriflamme.rulesets.guerres_fleuries.battle import fire_play
+    shooters = [u for u, o in opts.items() if any(x["id"] == "tirer" for x in o.get("orders", []))]
+    if not shooters:
+        pytest.skip("no unit of the side to act may fire")
+    uid = max(shooters, key=lambda k: (fire_play.max_range(game.state.units[k]), k))
+    u = game.state.units[uid]
+    # the three narrowest enemy troops brought side by side 12 cm in front of the shooter
+    foes = sorted((e for e in game.state.enemies(side) if e.kind == "troop" and e.base is None), key=lambda e: (e.width, e.id))[:3]
+    ahead = -1 if side == "A" else 1    # side A faces y = 0
+    u.x, u.y, u.heading = 90.0, 60.0, (0.0 if side == "A" else 180.0)
+    gap = max(e.width for e in foes) + 1
+    for i, e in enumerate(sorted(foes, key=lambda e: e.id)):
+        e.x, e.y, e.heading = 90.0 + (i - 1) * gap, 60.0 + ahead * (12 + u.depth / 2 + e.depth / 2), (180.0 if side == "A" else 0.0)
+    ids = [e.id for e in foes]
+    action = {"type": "orders", "side": side, "orders": {uid: {"order": "tirer", "target": ids}}}
+    ruling = rs.explain(game.state, rs.action_from_json(action))
+    volleys = ruling["fire"][uid]["volleys"]
+    out = Term().type(game, "", f"order {uid} tirer {' '.join(ids)}")
+    assert f"→ {', '.join(ids)}" in out
+    assert volleys, ruling["steps"]
+    for v in volleys:
+        name = game.state.units[v["target"]].name
+        assert f"at {name}: " in out and f"{v['firing_figures']} figure(s) firing, {v['percent']} %" in out
+    assert "OR-GF110" in out and "OR-GF140" in out
+    assert game.state.units[uid].order is None        # nothing given yet: the draft only
+
+
+def test_an_encounter_deployment_passes_the_keyboard_before_each_side():
+    """l.491-507, OR-GF100, OR-GF141: each side deploys on its battle plan, unseen; the terminal clears and
+    waits for Enter before each side's deployment, as before its orders."""
+    rs = GuerresFleuries()
+    g = Game(rs, rs.load_scenario("encounter-in-the-valley"), 2)
+    first = rs.to_act(g.state)
+    t = Term()
+    out = t.type(g, "", "list")
+    assert "battle plan in secret" in t.prompts[0] and "OR-GF141" in t.prompts[0]
+    assert len([p for p in t.prompts if "battle plan" in p]) == 1      # once per side, not before each command
+    end = next(a for a in rs.legal_actions(g.state) if a.type == "end_phase")
+    g.apply(end)
+    assert rs.to_act(g.state) != first
+    t.prompts.clear()
+    t.type(g, "", "list")
+    assert "battle plan in secret" in t.prompts[0]
+    assert out

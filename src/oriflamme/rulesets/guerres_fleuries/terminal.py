@@ -59,6 +59,15 @@ def _phase(view: dict) -> dict:
     return p if isinstance(p, dict) else {"id": p}
 
 
+def secret_plan(view: dict) -> bool:
+    """An encounter's deployment, written on each side's battle plan (l.491-507, OR-GF100, OR-GF141)."""
+    return bool(view.get("encounter")) and str(_phase(view).get("id", "")) == "deployment"
+
+
+def secret_step(view: dict) -> bool:
+    return is_orders_phase(view) or secret_plan(view)
+
+
 def is_orders_phase(view: dict) -> bool:
     if view.get("writing_battle_orders"):
         return True  # the written battle orders after deployment are secret too (OR-GF94)
@@ -280,6 +289,8 @@ def _explain(console, rs, state, action_json, lang):
     except OriflammeError as exc:
         console.print(f"[red]{esc(say('refused', lang, reason=str(exc)))}[/]")
         return
+    if lang == "fr":
+        r = rs.render_ruling(r, "fr")
     if r.get("legal") is False:
         console.print(f"[red]{esc(say('refused', lang, reason=str(r.get('reason'))))}[/]")
     for k in ("allowed_cm", "spent_cm", "left_cm", "percent"):
@@ -307,8 +318,9 @@ def _offered(rs, state, side) -> list:
 
 
 def _hand_over(console, game, sess, view, side, inp) -> bool:
-    """Hot seat, phase 3: the keyboard changes hands before a side chooses its secret orders."""
-    if not is_orders_phase(view) or sess["ack"] == side:
+    """Hot seat, phase 3: the keyboard changes hands before a side chooses its secret orders (and before
+    each side's deployment on its battle plan in an encounter, OR-GF141)."""
+    if not secret_step(view) or sess["ack"] == side:
         return True
     lang = sess["lang"]
     sides = [s["id"] for s in view.get("sides", [])] or ["A", "B"]
@@ -317,7 +329,8 @@ def _hand_over(console, game, sess, view, side, inp) -> bool:
     console.clear()
     console.print("\n" * 3)
     names = {s["id"]: _name(s, lang) or s["id"] for s in view.get("sides", [])}
-    msg = (say("pass_screen", lang, done=names.get(other, other), side=names.get(side, side)) if done
+    msg = (say("plan_away", lang, side=names.get(side, side), other=names.get(other, other)) if secret_plan(view)
+           else say("pass_screen", lang, done=names.get(other, other), side=names.get(side, side)) if done
            else say("look_away", lang, side=names.get(side, side), other=names.get(other, other)))
     try:
         inp(msg + " ")
@@ -334,7 +347,7 @@ def play_turn(console, game, inp) -> bool:
     lang = sess["lang"]
     side = rs.to_act(state)
     view = rs.view(state, side)
-    if not is_orders_phase(view):
+    if not secret_step(view):
         sess["ack"] = None
     if not _hand_over(console, game, sess, view, side, inp):
         return False
@@ -366,7 +379,11 @@ def play_turn(console, game, inp) -> bool:
     elif cmd == "orders":
         _orders(console, view, uopts, sess, args, side)
     elif cmd == "order":
-        _order(console, view, uopts, sess, args, side)
+        uid = _order(console, view, uopts, sess, args, side)
+        d = sess["draft"].get(uid) if uid else None
+        if d and d["order"] == "tirer":
+            # the volleys this fire order would fire, each target's share and percentage (OR-GF110, OR-GF140)
+            _explain(console, game.ruleset, game.state, {"type": "orders", "side": side, "orders": {uid: d}}, lang)
     elif cmd == "give":
         if not is_orders_phase(view):
             console.print(f"[red]{esc(say('not_orders_phase', lang))}[/]")
@@ -504,6 +521,7 @@ def _order(console, view, uopts, sess, args, side):
     sess["draft"][u["id"]] = {"order": o["id"], "target": target}
     shown = ", ".join(target) if isinstance(target, list) else target
     console.print(esc(say("chosen", lang, uid=u["id"], order=_name(o, lang), target=f" → {shown}" if target else "")), highlight=False)
+    return u["id"]
 
 
 def _move(console, game, view, uopts, sess, args, side, explain: bool):

@@ -58,6 +58,9 @@ TEXTS: dict[str, tuple[str, str]] = {
                "[{side}] units, map, order, give, move, odds, list, help ou quit > "),
     "pass_screen": ("{done} has given its orders, face down. Pass the keyboard to {side}, then press Enter.",
                     "{done} a donné ses ordres, face cachée. Passez le clavier à {side}, puis appuyez sur Entrée."),
+    "plan_away": ("{side} deploys on its battle plan in secret (OR-GF141): {other} looks away. Press Enter.",
+                  "{side} se déploie sur son plan de bataille en secret (OR-GF141) : {other} détourne le regard. "
+                  "Appuyez sur Entrée."),
     "look_away": ("{side} gives its orders in secret: {other} looks away. Press Enter.",
                   "{side} donne ses ordres en secret : {other} détourne le regard. Appuyez sur Entrée."),
     "no_unit": ("no unit {uid!r} of yours here (see 'units')", "aucune unité {uid!r} à vous ici (voir 'units')"),

@@ -113,6 +113,45 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         out["steps_fr"].append("d100 sur la table des interventions divines : "
                                + ", ".join(f"{r.start}–{bounds[i + 1] - 1} {r.effect}" for i, r in enumerate(rows)))
         out["citations"] += [spells.intervention_rule().ref, "OR-GF116"]
+    elif a.type == "orders":
+        from . import fire_announce
+        fire = {}
+        for uid, oid, target in a.orders or ():
+            if oid != fire_announce.FIRE_ORDER:
+                continue
+            if fire_announce.withheld(state, uid):
+                en, fr = fire_announce.withheld_lines(state, uid)
+                out["steps"].append(en)
+                out["steps_fr"].append(fr)
+                continue
+            pv = fire_announce.preview(state, uid, target)
+            fire[uid] = pv
+            en, fr = fire_announce.ruling_lines(state, uid, pv)
+            out["steps"] += en
+            out["steps_fr"] += fr
+            out["citations"] += pv["citations"]
+        if fire:
+            out["fire"] = fire
+            out["citations"] = list(dict.fromkeys(out["citations"]))
+    elif a.type in ("ambush", "place_base", "move_base"):   # an encounter's bases: why the spot is allowed
+        from . import encounter, fog
+        if a.type == "move_base":
+            dist, limit = encounter.check_move_base(state, a), encounter.decoy_allowance(state, a.side)
+            out["steps"].append(f"the decoy base moves {dist:.1f} cm of its {limit:g} cm (the normal move of the "
+                                f"side's fastest unit on a base), straight")
+            out["steps_fr"].append(f"la base leurre se déplace de {dist:.1f} cm sur {limit:g} cm (le mouvement normal "
+                                   f"de l'unité la plus rapide du camp sur une base), en ligne droite")
+            out["citations"] += [fog.data()["base"].ref, "OR-GF101"]
+        elif a.type == "ambush":
+            verdict = encounter.check_ambush(state, state.units[a.unit], a.x, a.y, a.heading)
+            out["steps"] += list(verdict.get("explanation") or [])
+            out["citations"] += list(verdict.get("citations") or []) + [encounter.REF_AMBUSH]
+        else:
+            out["steps"].append(f"the base stands inside side {a.side}'s deployment zone; the enemy sees an "
+                                f"anonymous base")
+            out["steps_fr"].append(f"la base est dans la zone de déploiement du camp {a.side} ; l'ennemi voit une "
+                                   f"base anonyme")
+            out["citations"].append(encounter.REF_DEPLOY)
     elif a.type == "move":
         u = state.units[a.unit]
         budget, direction, keep, steps = turn.move_budget(u, state)

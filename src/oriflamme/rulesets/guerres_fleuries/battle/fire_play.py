@@ -332,8 +332,14 @@ def resolve(state, dice) -> list[dict]:
                   + [f"{hits} {'figure(s)' if ruling['casualties'] == 'figures' else 'wound(s)'} noted on "
                      f"{t.name or t.id}, removed with all the others at the end of the fire phase"],
                   "citations": list(dict.fromkeys(ccites + ruling["citations"] + bcites + ["GF seed 003 l.301"]))}
-            if count > 1:
-                ev.update(volley=i, volleys=count)
+            if count > 1:   # the log names each volley (OR-GF110): which target, its share, its hits
+                what = "figure(s)" if ruling["casualties"] == "figures" else "wound(s)"
+                what_fr = "figurine(s)" if ruling["casualties"] == "figures" else "blessure(s)"
+                ev.update(volley=i, volleys=count,
+                          text=f"{u.name or u.id}, volley {i} of {count}: {figures} figure(s) at {t.name or t.id}, "
+                               f"{ruling['final_pct']} %, {hits} {what}",
+                          text_fr=f"{u.name or u.id}, salve {i} sur {count} : {figures} figurine(s) sur {t.name or t.id}, "
+                                  f"{ruling['final_pct']} %, {hits} {what_fr}")
             events.append(ev)
     events += ledger.apply(state, dice)
     routed = []

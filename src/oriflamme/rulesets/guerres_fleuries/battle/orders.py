@@ -92,8 +92,12 @@ def options(state: Battle, u: Unit) -> list[dict]:
         if oid == "reformer" and u.inside and not u.disorder:
             continue
         name = r.order_names[oid]
-        out.append({"id": oid, "name": name.name_en, "name_fr": name.printed, "needs_target": play.needs_target
-                    or oid == "quart_de_tour", "targets": targets, "ref": play.ref})
+        o = {"id": oid, "name": name.name_en, "name_fr": name.printed, "needs_target": play.needs_target
+             or oid == "quart_de_tour", "targets": targets, "ref": play.ref}
+        if oid == "tirer":  # the targets a fire order may announce (l.830, l.840; OR-GF110)
+            from .combat_data import data
+            o["max_targets"], o["targets_ref"] = data().fire_targets.max_played, REF_TARGETS
+        out.append(o)
     # a unit of a brigade carries out its character's written battle order (l.513-531, OR-GF95)
     return battle_orders.filter_options(state, u, out, lambda f: needs_order(state, f) and bool(charge_targets(state, f)))
 

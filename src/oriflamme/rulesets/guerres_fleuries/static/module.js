@@ -81,7 +81,11 @@ export async function mount(containers, core, view) {
     hover: null,          // the pointer on the table, cm
     dest: null,           // the chosen destination of the selected unit: {x, y, heading}
     preview: null,        // the server's ruling shown in the preview card
-    draft: {},            // this side's orders being chosen: uid -> {order, target}
+    draft: {},            // this side's orders being chosen: uid -> {order, target} (a fire order: targets, up to 3)
+    firePlan: {},
+    ambush: false,        // an encounter battle: the selected unit is being placed in ambush (GF-K3, l.485)
+    base: null,           // an encounter battle: the own decoy base being placed (GF-K5), and its chosen spot
+    baseDest: null,         // the server's ruling on each drafted fire order: uid -> {key, r} (POST /explain)
     ack: null,            // hot seat: the side that took the screen for the current secret entry
     showArcs: true,
     detail: null,         // the server's percentages for the selected unit: {key, fire, melee} (GET /moves/<unit>)
@@ -144,10 +148,13 @@ export async function mount(containers, core, view) {
   const unitOf = (id) => (v().units || []).find((u) => u.id === id);
   const cornersOf = (u) => (Array.isArray(u.corners) && u.corners.length === 4 ? u.corners
     : baseCorners(u.x, u.y, u.heading || 0, u.width || 4, u.depth || 2));
+  // an encounter battle's deployment is written on each side's battle plan, unseen (l.491-507, OR-GF100)
+  const secretPlan = (view) => !!(view.encounter && phaseId(view) === "deployment");
+  const secretStep = (view) => isOrders(view) || !!view.writing_battle_orders || secretPlan(view);
   // hot seat: between the two sides' secret entries, the screen changes hands
   const covered = () => {
     const view = v();
-    return !core.state.replay && view.mode === "hotseat" && view.can_act && (isOrders(view) || view.writing_battle_orders) && st.ack !== view.to_act;
+    return !core.state.replay && view.mode === "hotseat" && view.can_act && secretStep(view) && st.ack !== view.to_act;
   };
 
   /* --- the table --------------------------------------------------------------------------------- */
@@ -237,7 +244,9 @@ export async function mount(containers, core, view) {
     // one's own are outlined (a decoy says so); the server decides what each side sees
     const basesLayer = svg("g", { class: "gf-bases" });
     root.appendChild(basesLayer);
+    basesGhost = null;
     if (!covered()) for (const b of (view.bases || [])) basesLayer.appendChild(drawBase(b));
+    if (basesGhost) basesLayer.appendChild(basesGhost);
     const unitsLayer = svg("g", { class: "gf-units" });
     root.appendChild(unitsLayer);
     const chitLayer = svg("g", { class: "gf-chits" });     // the order chits, never hidden under a unit
@@ -263,14 +272,26 @@ export async function mount(containers, core, view) {
     stage.appendChild(root);
   }
 
+  let basesGhost = null;   // the chosen spot of the decoy base being placed
   function drawBase(b) {
     const own = "decoy" in b;
-    const g = svg("g", { "data-testid": "gf-base-" + b.id, "data-base": b.id, "data-side": b.side, "pointer-events": own ? "none" : null });
+    const pick = own && placeableBase(b.id);
+    const g = svg("g", { "data-testid": "gf-base-" + b.id, "data-base": b.id, "data-side": b.side,
+      "pointer-events": own && !pick ? "none" : null, cursor: pick ? "pointer" : null, class: st.base === b.id ? "gf-base-sel" : null });
+    if (pick) g.addEventListener("click", (e) => { e.stopPropagation(); st.base = st.base === b.id ? null : b.id; st.baseDest = null;
+      st.selected = null; st.dest = null; st.preview = null; core.render(); });
     const c = Array.isArray(b.corners) && b.corners.length === 4 ? b.corners : baseCorners(b.x, b.y, b.heading || 0, b.width, b.depth);
+    if (st.base === b.id && st.baseDest) {
+      const ok = !(st.preview && st.preview.legal === false);
+      basesGhost = svg("polygon", { points: pts(baseCorners(st.baseDest.x, st.baseDest.y, b.heading || 0, b.width, b.depth)),
+        fill: ok ? "#1a7f37" : "#a3242b", "fill-opacity": 0.3, stroke: ok ? "#1a7f37" : "#a3242b", "stroke-width": 0.4,
+        "pointer-events": "none", "data-testid": "gf-base-dest" });
+    }
     const title = own
       ? (b.decoy ? L(`Decoy base ${b.id}`, `Base leurre ${b.id}`) : L(`Movement base ${b.id}: ${b.unit}`, `Base de mouvement ${b.id} : ${b.unit}`))
       : L(`Movement base of ${sideName(b.side)}: what it carries is hidden`, `Base de mouvement de ${sideName(b.side)} : son contenu est caché`);
-    g.appendChild(svg("polygon", { points: pts(c), fill: own ? "none" : colourOf(b.side), "fill-opacity": own ? null : 0.35,
+    g.appendChild(svg("polygon", { points: pts(c), fill: own ? (pick ? "#fffbe9" : "none") : colourOf(b.side),
+      "fill-opacity": own ? (pick ? (st.base === b.id ? 0.9 : 0.5) : null) : 0.35,
       stroke: colourOf(b.side), "stroke-width": 0.5, "stroke-dasharray": "1.2 0.8" }, svg("title", {}, `${title}${b.ref ? " — " + b.ref : ""}`)));
     if (!own || b.decoy) {
       g.appendChild(svg("text", { x: b.x, y: b.y + 0.9, "font-size": 2.4, "text-anchor": "middle", fill: "#222", "pointer-events": "none" },
@@ -369,7 +390,7 @@ export async function mount(containers, core, view) {
       e.stopPropagation();
       if (st.tool === "tape") return;
       st.selected = st.selected === u.id ? null : u.id;
-      st.dest = null; st.preview = null;
+      st.dest = null; st.preview = null; st.base = null; st.baseDest = null; st.ambush = false;
       core.render();
     });
     return g;
@@ -423,7 +444,7 @@ export async function mount(containers, core, view) {
     const draft = st.draft[u.id];
     let label = null, hidden = false, dashed = false, title = "";
     if (u.order_hidden) { hidden = true; title = L("order given, face down until phase 4", "ordre donné, face cachée jusqu'à la phase 4"); }
-    else if (u.order) { label = chitText(u.order); title = `${L("order", "ordre")}: ${nameOf(u.order)}${u.order.target ? " → " + targetName(u.order.target) : ""}`; }
+    else if (u.order) { label = chitText(u.order); title = `${L("order", "ordre")}: ${nameOf(u.order)}${aimedAt(u.order)}`; }
     else if (draft && isOrders(v()) && u.side === mySide()) {
       const o = orderChoices(u.id).find((x) => x.id === draft.order);
       label = chitText(o || { id: draft.order }); dashed = true;
@@ -446,6 +467,9 @@ export async function mount(containers, core, view) {
   const DIRECTIONS = { left: ["left", "gauche"], right: ["right", "droite"], out: ["out of the building", "hors du bâtiment"] };
   // a target is a unit, a direction, or (casser sa formation) a building of the table
   const buildingOf = (id) => ((v().table || {}).terrain || []).find((x) => x.id === id);
+  // an order's target(s): a fire order may announce up to three (l.840)
+  const aimedAt = (o) => { const ts = (o.targets && o.targets.length ? o.targets : (o.target ? [o.target] : []));
+    return ts.length ? " → " + ts.map(targetName).join(", ") : ""; };
   const targetName = (id) => { const t = unitOf(id); if (t) return t.name; if (DIRECTIONS[id]) return L(...DIRECTIONS[id]);
     const b = buildingOf(id); return b ? nameOf(b) : id; };
 
@@ -484,8 +508,9 @@ export async function mount(containers, core, view) {
   // movement preview: the allowance around the unit, the sampled destinations (ghosts), the chosen one
   function drawMoves(layer, u) {
     const o = unitOpts(u.id);
-    if (!o || core.state.replay || !(o.moves || o.place)) return;
-    const mv = o.moves || { samples: generic().filter((a) => a.action.type === "place" && a.action.unit === u.id)
+    if (!o || core.state.replay || !(o.moves || o.place || (st.ambush && o.ambush))) return;
+    const kind = st.ambush && o.ambush ? "ambush" : "place";
+    const mv = o.moves || { samples: generic().filter((a) => a.action.type === kind && a.action.unit === u.id)
       .map((a) => [a.action.x, a.action.y, a.action.heading]) };
     const g = svg("g", { "data-testid": "gf-move-preview" });
     if (mv.max_cm) g.appendChild(svg("circle", { cx: u.x, cy: u.y, r: mv.max_cm, fill: colourOf(u.side), "fill-opacity": 0.05,
@@ -564,6 +589,11 @@ export async function mount(containers, core, view) {
     root.addEventListener("pointerup", () => { if (dragging) { dragging = false; renderTools(); } });
     root.addEventListener("pointerleave", () => { st.hover = null; if (!dragging) drawTape(tapeLayer); });
     root.addEventListener("click", (e) => {
+      if (st.tool === "select" && st.base && !core.state.replay) {
+        const p = toTable(root, e);
+        if (p) chooseBaseDest(p[0], p[1]);
+        return;
+      }
       if (st.tool !== "select" || !st.selected) return;
       const u = positions().find((x) => x.id === st.selected);
       if (!u || !canPlace(u.id) || core.state.replay) { st.selected = null; st.dest = null; core.render(); return; }
@@ -575,13 +605,39 @@ export async function mount(containers, core, view) {
   // a move (phase 6) or a placement (deployment) of one unit to the chosen spot: the offered
   // action's fields (type, side) with the spot's coordinates (apply checks any legal point)
   function moveAction(uid, d) {
-    const kind = (unitOpts(uid) || {}).place ? "place" : "move";
+    const o = unitOpts(uid) || {};
+    const kind = st.ambush && o.ambush ? "ambush" : o.place ? "place" : "move";
     const proto = (generic().find((o) => o.action.type === kind && o.action.unit === uid) || {}).action;
     const a = { ...(proto || { type: kind, side: v().to_act, unit: uid }), x: round1(d.x), y: round1(d.y), heading: Math.round(d.heading) };
     delete a.path;
     return a;
   }
-  const canPlace = (uid) => { const o = unitOpts(uid); return !!(o && (o.moves || o.place)); };
+  const canPlace = (uid) => { const o = unitOpts(uid); return !!(o && (o.moves || o.place || (st.ambush && o.ambush))); };
+
+  // an encounter battle's decoy base (GF-K5, l.493): chosen on the table, placed where the player clicks
+  // once the server has ruled on the spot (POST /explain: inside the deployment zone, or refused with the rule)
+  // placed in the deployment (place_base), or moved in phase 6 with the hidden units (move_base, OR-GF101)
+  const baseMoves = (bid) => ((opts().bases || {})[bid] || {}).max_cm !== undefined;
+  function baseAction(bid, d) {
+    const kind = baseMoves(bid) ? "move_base" : "place_base";
+    const proto = (generic().find((o) => o.action.type === kind && o.action.base === bid) || {}).action;
+    const a = { ...(proto || { type: kind, side: v().to_act, base: bid }), x: round1(d.x), y: round1(d.y) };
+    if (kind === "move_base") { const b = (v().bases || []).find((x) => x.id === bid); a.heading = b ? b.heading : (a.heading || 0); }
+    return a;
+  }
+  async function chooseBaseDest(x, y) {
+    const bid = st.base;
+    st.baseDest = { x, y };
+    st.preview = { loading: true };
+    core.render();
+    const r = await core.explain(baseAction(bid, st.baseDest));
+    if (st.base !== bid || !st.baseDest) return;
+    st.preview = r;
+    drawTable();
+    renderPanel();
+  }
+  const placeableBase = (bid) => { const o = (opts().bases || {})[bid] || {};
+    return !core.state.replay && v().can_act && !!(o.place || o.max_cm !== undefined); };
   const round1 = (n) => Math.round(n * 10) / 10;
 
   async function chooseDest(u, x, y, heading) {
@@ -625,13 +681,17 @@ export async function mount(containers, core, view) {
     const done = (v().orders_submitted || {})[other];
     cover.append(el("div", { class: "gf-cover-box", style: `--side:${colourOf(side)}` },
       el("h2", {}, L("Pass the screen", "Passez l'écran")),
-      el("p", {}, done
+      secretPlan(v()) ? el("p", {}, L(`${sideName(side)} deploys on its battle plan, in secret: ${sideName(other)} looks away.`,
+        `${sideName(side)} se déploie sur son plan de bataille, en secret : ${sideName(other)} détourne le regard.`), " ",
+        citeChips("GF seed 003 l.491-507; OR-GF100")) : el("p", {}, done
         ? L(`${sideName(other)} has given its orders, face down. ${sideName(side)} now gives its own, in secret.`,
             `${sideName(other)} a donné ses ordres, face cachée. ${sideName(side)} donne maintenant les siens, en secret.`)
         : L(`${sideName(side)} gives its orders in secret: ${sideName(other)} looks away.`,
             `${sideName(side)} donne ses ordres en secret : ${sideName(other)} détourne le regard.`)),
-      el("p", { class: "muted small" }, L("Orders are revealed together in phase 4 (GF Le tour de jeu, phases 3–4).",
-        "Les ordres sont révélés ensemble en phase 4 (GF Le tour de jeu, phases 3–4).")),
+      secretPlan(v()) ? el("p", { class: "muted small" }, L("The other side will see your movement bases as anonymous counters, never what they carry.",
+        "L'autre camp verra vos bases de mouvement comme des pions anonymes, jamais ce qu'elles portent."))
+        : el("p", { class: "muted small" }, L("Orders are revealed together in phase 4 (GF Le tour de jeu, phases 3–4).",
+          "Les ordres sont révélés ensemble en phase 4 (GF Le tour de jeu, phases 3–4).")),
       el("button", { type: "button", class: "btn primary", testid: "gf-take-screen",
         onclick: () => { st.ack = side; st.draft = {}; core.render(); } },
         L(`I play ${sideName(side)}: show my table`, `Je joue ${sideName(side)} : montrer ma table`))));
@@ -681,7 +741,8 @@ export async function mount(containers, core, view) {
           title: x.ref || null }, nameOf(x))));
       const chosen = (o.orders || []).find((x) => x.id === d.order);
       let target = null;
-      if (chosen && chosen.needs_target) {
+      if (chosen && chosen.max_targets) target = fireTargets(uid, u, chosen, d);
+      else if (chosen && chosen.needs_target) {
         const targets = (chosen.targets || (o.charge || []).map((c) => c.target) || []);
         const enemies = targets.length ? targets : (view.units || []).filter((x) => x.side !== u.side).map((x) => x.id);
         target = el("select", { testid: "gf-target-" + uid, "aria-label": L("target", "cible"),
@@ -692,6 +753,7 @@ export async function mount(containers, core, view) {
       table.appendChild(el("tr", { class: uid === st.selected ? "sel" : null, dataset: { unit: uid } },
         el("td", {}, el("a", { href: "#", onclick: (e) => { e.preventDefault(); st.selected = uid; st.dest = null; core.render(); } }, u.name)),
         el("td", {}, sel, target)));
+      if (chosen && chosen.max_targets) table.appendChild(el("tr", { class: "gf-fire-row" }, el("td", { colspan: 2 }, firePlanCard(uid))));
     }
     ordersCard.append(table);
     const n = Object.keys(st.draft).length;
@@ -703,6 +765,78 @@ export async function mount(containers, core, view) {
       missing.length ? el("span", { class: "refusal" }, L("an order still needs its target or direction", "un ordre attend encore sa cible ou sa direction")) : null));
   }
 
+  // a fire order announces up to `max_targets` different enemy units (GF seed 003 l.830, l.840): one
+  // select per target, the next offered once the previous is chosen; the figures are shared between
+  // them by the server (battle/volleys.py, OR-GF110), whose ruling is shown before the orders are given
+  const draftTarget = (d) => { const ts = (d.targets || []).filter(Boolean);
+    return ts.length > 1 ? ts : (ts[0] || d.target || null); };
+  function fireTargets(uid, u, chosen, d) {
+    const ts = (d.targets || []).filter(Boolean);
+    const odds = Object.fromEntries(((unitOpts(uid) || {}).fire || []).map((f) => [f.target, f.percent]));
+    const enemies = (v().units || []).filter((x) => x.side !== u.side && !GONE.includes(x.status) && x.x !== null && x.x !== undefined);
+    const box = el("span", { class: "gf-fire-targets", testid: "gf-fire-targets-" + uid });
+    const n = Math.min(chosen.max_targets, ts.length + 1);
+    for (let i = 0; i < n; i++) {
+      const taken = new Set(ts.filter((_, j) => j !== i));
+      box.append(el("select", { testid: `gf-target-${uid}-${i + 1}`, "aria-label": L(`target ${i + 1}`, `cible ${i + 1}`),
+        onchange: (e) => {
+          const next = ts.slice();
+          if (e.target.value) next[i] = e.target.value; else next.splice(i);   // emptying a target drops the ones after it
+          st.draft[uid] = { ...st.draft[uid], targets: next.filter(Boolean), target: null };
+          core.render();
+        } },
+        el("option", { value: "" }, i ? L("— another target —", "— autre cible —") : L("— the priorities choose —", "— les priorités choisissent —")),
+        enemies.filter((x) => !taken.has(x.id)).map((x) => el("option", { value: x.id, selected: ts[i] === x.id ? true : null },
+          targetName(x.id) + (odds[x.id] !== undefined && odds[x.id] !== null ? ` — ${L("alone", "seule")} ${odds[x.id]} %` : "")))));
+    }
+    box.append(el("span", { class: "muted small" }, " " + L(`up to ${chosen.max_targets} targets, the figures shared between them `,
+      `jusqu'à ${chosen.max_targets} cibles, les figurines réparties entre elles `), citeChips(chosen.targets_ref || chosen.ref)));
+    return box;
+  }
+
+  // the server's ruling on this fire order alone (POST /explain of an orders action): the volleys it
+  // would fire now, each target's files, figures and percentage before the roll, with their citations
+  function firePlanCard(uid) {
+    const d = st.draft[uid] || {};
+    const key = JSON.stringify([v().version, draftTarget(d)]);
+    const box = el("div", { class: "gf-fire-plan", testid: "gf-fire-plan-" + uid });
+    const cur = st.firePlan[uid];
+    if (!cur || cur.key !== key) {
+      st.firePlan[uid] = { key, r: null };
+      const side = v().to_act;
+      const proto = (generic().find((o) => o.action.type === "orders") || {}).action || { type: "orders", side };
+      core.explain({ ...proto, orders: { [uid]: { order: d.order, target: draftTarget(d) } } }).then((r) => {
+        if (!st.firePlan[uid] || st.firePlan[uid].key !== key) return;
+        st.firePlan[uid] = { key, r: r || { legal: false, reason: L("no answer", "pas de réponse") } };
+        renderPanel();
+      });
+      box.append(el("p", { class: "muted small" }, L("asking the referee…", "l'arbitre examine…")));
+      return box;
+    }
+    const r = cur.r;
+    if (!r) { box.append(el("p", { class: "muted small" }, L("asking the referee…", "l'arbitre examine…"))); return box; }
+    if (r.legal === false) {
+      box.append(el("p", { class: "refusal", testid: "gf-fire-refusal" }, r.reason || L("not allowed", "interdit"), " ", citeChips(r.ref || "")));
+      return box;
+    }
+    const plan = (r.fire || {})[uid] || { volleys: [] };
+    box.append(el("p", { class: "small" }, el("strong", {}, L("Fire — chance before the roll, on the table as it stands now", "Tir — chance avant le jet, la table telle qu'elle est maintenant")),
+      " ", el("span", { class: "muted" }, L("(read again in phase 8, after the moves)", "(relu en phase 8, après les mouvements)"))));
+    if (!plan.volleys.length) {
+      box.append(el("p", { class: "muted small", testid: "gf-fire-none" }, ((fr() && plan.explanation_fr) || plan.explanation || []).join("; ")));
+    } else {
+      box.append(el("ul", { class: "gf-odds", testid: "gf-fire-volleys" }, plan.volleys.map((x) => {
+        const label = `${targetName(x.target)} — ${x.files ? `${x.files} ${L("file(s)", "colonne(s)")}, ` : ""}${x.firing_figures} ${L("figure(s) firing", "figurine(s) tirent")} —`;
+        const li = oddsItem(label, x.percent, (fr() && x.explanation_fr) || x.explanation, null, x);
+        li.dataset.target = x.target;
+        li.setAttribute("data-testid", "gf-volley");
+        (li.querySelector("details") || li).append(el("p", { class: "ev-ref" }, citeChips((x.citations || []).join("; "))));
+        return li;
+      })));
+    }
+    return box;
+  }
+
   function chargeNote(o, t) {
     const c = (o.charge || []).find((x) => x.target === t);
     if (!c) return "";
@@ -711,7 +845,7 @@ export async function mount(containers, core, view) {
 
   async function submitOrders() {
     const orders = {};
-    for (const [uid, d] of Object.entries(st.draft)) if (d && d.order) orders[uid] = { order: d.order, target: d.target || null };
+    for (const [uid, d] of Object.entries(st.draft)) if (d && d.order) orders[uid] = { order: d.order, target: draftTarget(d) };
     const side = v().to_act;
     const proto = (generic().find((o) => o.action.type === "orders") || {}).action || { type: "orders", side };
     await core.commit({ ...proto, orders });
@@ -739,6 +873,8 @@ export async function mount(containers, core, view) {
   function renderUnit() {
     const view = v();
     unitCard.innerHTML = "";
+    if (st.base && placeableBase(st.base)) { renderBaseCard(); return; }
+    st.base = null;
     const u = st.selected && positions().find((x) => x.id === st.selected);
     if (!u) {
       unitCard.append(el("h3", {}, L("The table", "La table")),
@@ -755,7 +891,7 @@ export async function mount(containers, core, view) {
       el("dt", {}, L("Base", "Socle")), el("dd", {}, `${fmtCm(u.width || 0)} × ${fmtCm(u.depth || 0)} cm · ${Math.round(u.heading || 0)}°`),
       el("dt", {}, L("Position", "Position")), el("dd", {}, `(${fmtCm(u.x)}, ${fmtCm(u.y)}) cm` + (u.altitude ? ` · ${altitudeName(u.altitude)}` : "")),
       el("dt", {}, L("Order", "Ordre")), el("dd", { testid: "gf-unit-order" }, u.order_hidden ? L("face down", "face cachée")
-        : u.order ? nameOf(u.order) + (u.order.target ? " → " + targetName(u.order.target) : "") : "—"));
+        : u.order ? nameOf(u.order) + aimedAt(u.order) : "—"));
     const status = [];
     if (u.disorder) status.push(L("in disorder", "en désordre"));
     for (const m of u.markers || []) if (!(m === "disorder" && u.disorder)) status.push(markerName(m));
@@ -790,7 +926,20 @@ export async function mount(containers, core, view) {
         el("p", { class: "help" }, L("Click a ghost base or any spot on the table; the server rules on the path before you commit.",
           "Cliquez un socle fantôme ou un point de la table ; le serveur juge le trajet avant que vous ne validiez.")));
     }
-    if (o && (o.moves || o.place) && !core.state.replay) {
+    if (o && o.ambush && !core.state.replay) {
+      unitCard.append(el("h3", {}, L("Ambush", "Embuscade")),
+        el("p", { class: "help", testid: "gf-ambush-help" }, st.ambush
+          ? L("Click a spot out of the enemy's zone and out of its sight; the server rules on it before you commit. ",
+              "Cliquez un point hors de la zone ennemie et hors de sa vue ; le serveur le juge avant que vous ne validiez. ")
+          : L("Your side discovered its enemy: one unit may stand in ambush anywhere out of the enemy's zone and sight. ",
+              "Votre camp a découvert l'ennemi : une unité peut se placer en embuscade n'importe où hors de la zone et de la vue ennemies. "),
+          citeChips("GF seed 003 l.485; GF-K3")),
+        el("div", { class: "card-actions" }, el("button", { type: "button", class: "btn" + (st.ambush ? " on" : ""), testid: "gf-ambush-mode",
+          "aria-pressed": st.ambush ? "true" : "false",
+          onclick: () => { st.ambush = !st.ambush; st.dest = null; st.preview = null; core.render(); } },
+          st.ambush ? L("Cancel the ambush", "Annuler l'embuscade") : L("Place in ambush", "Placer en embuscade"))));
+    }
+    if (o && (o.moves || o.place || (st.ambush && o.ambush)) && !core.state.replay) {
       if (st.dest) {
         const turn = (d) => el("button", { type: "button", class: "btn icon", title: L(`turn ${d}°`, `tourner de ${d}°`),
           onclick: () => chooseDest(u, st.dest.x, st.dest.y, st.dest.heading + d) }, d > 0 ? "↻" : "↺");
@@ -798,7 +947,8 @@ export async function mount(containers, core, view) {
           turn(-45), el("span", { class: "muted" }, `${st.dest.heading}°`), turn(45),
           el("button", { type: "button", class: "btn primary", testid: "gf-move-commit",
             disabled: st.preview && st.preview.legal === false ? true : null,
-            onclick: () => core.commit(moveAction(u.id, st.dest)) }, o.place ? L("Place here", "Placer ici") : L("Move here", "Aller ici")),
+            onclick: () => { const a = moveAction(u.id, st.dest); st.ambush = false; core.commit(a); } },
+            st.ambush && o.ambush ? L("Ambush here", "Embuscade ici") : o.place ? L("Place here", "Placer ici") : L("Move here", "Aller ici")),
           el("button", { type: "button", class: "btn", onclick: () => { st.dest = null; st.preview = null; core.render(); } }, L("Cancel", "Annuler"))));
       }
     }
@@ -817,6 +967,29 @@ export async function mount(containers, core, view) {
       unitCard.append(el("h3", {}, L("Charge", "Charge")));
       unitCard.append(el("ul", { class: "gf-odds", testid: "gf-charge-odds" }, o.charge.map((c) =>
         oddsItem(`${targetName(c.target)} — ${fmtCm(c.distance_cm)} cm`, c.percent, c.steps, c.ref, c))));
+    }
+  }
+
+  // the own decoy base being placed (GF-K5): where the player clicked, the server's ruling (renderPreview)
+  function renderBaseCard() {
+    const b = (v().bases || []).find((x) => x.id === st.base) || { id: st.base };
+    const mv = (opts().bases || {})[st.base] || {};
+    unitCard.append(el("h3", { testid: "gf-base-name" }, L(`Decoy base ${b.id}`, `Base leurre ${b.id}`)),
+      el("p", { class: "help", testid: "gf-base-help" }, baseMoves(st.base)
+        ? L(`Click a spot up to ${fmtCm(mv.max_cm)} cm away, straight (the normal move of your fastest unit on a base), with your hidden units. `,
+            `Cliquez un point à ${fmtCm(mv.max_cm)} cm au plus, en ligne droite (le mouvement normal de votre unité la plus rapide sur une base), avec vos unités cachées. `)
+        : L("Click a spot in your deployment zone: the enemy will see an anonymous base there, as it sees your units' bases. ",
+            "Cliquez un point de votre zone de déploiement : l'ennemi y verra une base anonyme, comme celles de vos unités. "),
+        citeChips(mv.ref || b.ref || "GF seed 003 l.491-495; GF-K5, OR-GF101")));
+    if (st.baseDest) {
+      unitCard.append(el("div", { class: "card-actions" },
+        el("span", { class: "muted" }, `(${fmtCm(st.baseDest.x)}, ${fmtCm(st.baseDest.y)}) cm`),
+        el("button", { type: "button", class: "btn primary", testid: "gf-base-commit",
+          disabled: !st.preview || st.preview.loading || st.preview.legal === false ? true : null,
+          onclick: () => { const a = baseAction(st.base, st.baseDest); st.base = null; st.baseDest = null; st.preview = null; core.commit(a); } },
+          baseMoves(st.base) ? L("Move the decoy here", "Déplacer le leurre ici") : L("Place the decoy here", "Placer le leurre ici")),
+        el("button", { type: "button", class: "btn", onclick: () => { st.base = null; st.baseDest = null; st.preview = null; core.render(); } },
+          L("Cancel", "Annuler"))));
     }
   }
 
@@ -975,17 +1148,18 @@ export async function mount(containers, core, view) {
     },
     update(old, view) {
       if (old && phaseId(old) !== phaseId(view)) { st.dest = null; st.preview = null; }
-      if (!isOrders(view)) st.ack = null;
+      if (!secretStep(view)) st.ack = null;
       if (old && old.to_act !== view.to_act && isOrders(view)) st.draft = {};
       if (st.selected && !unitOf(st.selected)) st.selected = null;
     },
-    clear() { st.dest = null; st.preview = null; },
+    clear() { st.dest = null; st.preview = null; st.base = null; st.baseDest = null; st.ambush = false; },
     phase, help, endStep,
     stepName: (s) => { const p = (v().phases || []).find((x) => x.id === s); return p ? nameOf(p) : s === "deployment" ? L("Deployment", "Déploiement") : String(s || ""); },
     colourOf,
     onLanguage() { st.preview = null; },
     onKey(e) {
-      if (e.key === "Escape") { st.selected = null; st.dest = null; st.preview = null; st.tape = null; st.tool = "select"; core.render(); return true; }
+      if (e.key === "Escape") { st.selected = null; st.dest = null; st.preview = null; st.tape = null; st.tool = "select";
+        st.base = null; st.baseDest = null; st.ambush = false; core.render(); return true; }
       if (e.key === "m" || e.key === "M") { st.tool = st.tool === "tape" ? "select" : "tape"; core.render(); return true; }
       return false;
     },
