@@ -495,8 +495,11 @@ def phase9_charges(state: Battle) -> None:
 
 
 def phase10_melee(state: Battle) -> None:
-    """Every unit in contact fights; losses together; the loser recoils and tests (gf-combat's melee_play)."""
+    """Every unit in contact fights; losses together; the loser recoils and tests (gf-combat's melee_play);
+    the winner follows beaten occupants into their building (l.792, OR-GF135)."""
+    held, start = buildings_play.occupancy(state), len(state.log)
     record(state, melee_play.resolve(state, state.dice))
+    buildings_play.follow_in(state, held, start)
 
 
 def phase11_rally(state: Battle) -> None:
