@@ -25,7 +25,7 @@ from oriflamme.geometry import tabletop as tt
 
 from .. import referee
 from ..rows import Row, load, one
-from . import moves, orders
+from . import curses, moves, orders
 from .charges import charge_move
 from .actions import emit
 from .rules import rules
@@ -182,6 +182,17 @@ def react(state: Battle, u: Unit, reaction: str) -> None:
         emit(state, "reaction", f"{u.name} stands and awaits {charger.name}'s charge",
              f"{u.name} reste en place et attend la charge de {charger.name}", side=u.side, ref=REF, unit=u.id,
              reaction="stand")
+        return
+    row = table()[reaction]
+    cursed = curses.evil_eye(state, u)
+    if cursed is not None:  # "ratent automatiquement leurs tests de réactions" (l.218, OR-GF137): no die
+        eye = curses.evil_eye_rule()
+        emit(state, "reaction", f"{u.name}: reaction test to {row.name_en} fails automatically: {cursed.name}'s weapon "
+             "is cursed with Mauvais œil — it takes the charge",
+             f"{u.name} : le test de réaction pour {row.printed} est raté d'office : l'arme de {cursed.name} est "
+             "maudite (Mauvais œil) — elle subit la charge", side=u.side, ref=eye.ref, decision=eye.decision,
+             unit=u.id, reaction=reaction, result="failed",
+             ruling={"explanation": [eye.text_en], "citations": [eye.ref, eye.decision]})
         return
     d100 = state.dice.roll(100)
     sit: dict = {"kind": "command_test", "test": "reaction", "d100": d100}
