@@ -102,8 +102,9 @@ def fire_condition(state: Battle, u: Unit) -> tuple[bool, list[str]]:
     return ok, steps
 
 
-def why_not(state: Battle, u: Unit, reaction: str) -> tuple[str, str] | None:
-    """Why ``u`` may not choose ``reaction`` now (the reason and its citation), None if it may."""
+def why_not(state: Battle, u: Unit, reaction: str, formation_orders: set[str] | None = None) -> tuple[str, str] | None:
+    """Why ``u`` may not choose ``reaction`` now (the reason and its citation), None if it may
+    (``formation_orders``: the formation changes its orders allow, when already known)."""
     row = table().get(reaction)
     if row is None:
         return f"{reaction!r} is not a reaction (may: {', '.join(table())})", REF
@@ -121,7 +122,7 @@ def why_not(state: Battle, u: Unit, reaction: str) -> tuple[str, str] | None:
     if row.formation:
         if u.kind != "troop":
             return f"{u.name} is no troop: only troops change formation", row.ref
-        offered = {o["id"] for o in _formation_options(state, u)}
+        offered = formation_orders if formation_orders is not None else {o["id"] for o in _formation_options(state, u)}
         if row.order not in offered:
             return (f"{u.name} may not change into {row.formation} ({u.formation} now; open order only from line, "
                     "l.389)", f"{row.ref}; {row.decision}")
@@ -146,7 +147,8 @@ def _formation_options(state: Battle, u: Unit) -> list[dict]:
 
 
 def choices(state: Battle, u: Unit) -> list[str]:
-    return [r for r in table() if why_not(state, u, r) is None]
+    known = {o["id"] for o in _formation_options(state, u)} if u.kind == "troop" and not u.inside else set()
+    return [r for r in table() if why_not(state, u, r, known) is None]
 
 
 def pending(state: Battle, side: str) -> list[Unit]:
