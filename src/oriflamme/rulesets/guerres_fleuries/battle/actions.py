@@ -8,7 +8,8 @@
                         ``{"orders": {uid: {"order": id, "target": uid | null}}}``; a fire
                         order may announce up to three targets as a list of unit ids (l.840)
 ``move``                phase 6: move one unit to (x, y, heading)
-``react``               phase 5: a charged unit's reaction: stand, counter_charge, evade, fire
+``react``               phase 5: a charged unit's reaction: stand, counter_charge, evade, fire,
+                        form_column, form_line, form_open, cancel_change (data/reactions.toml)
                         (any but stand rolls the reaction test, d100)
 ``brigade``             deployment: a character takes ``units`` as his brigade, once (undo to change it;
                         OR-GF90, brigades.py)

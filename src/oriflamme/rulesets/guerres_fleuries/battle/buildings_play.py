@@ -20,6 +20,7 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import buildings as bdata
+from ..rows import Row, one
 from .actions import emit
 from .rules import rules
 from .state import Battle, Unit
@@ -35,6 +36,7 @@ REF_DEFENCE = "GF seed 003 l.800-810"
 REF_BURN = "GF seed 003 l.814"
 REF_COLLAPSE = "GF seed 003 l.908"
 REF_EXTINGUISH = "GF seed 003 l.816-820"
+REF_FOLLOW = "GF seed 003 l.792"
 
 
 def play():
@@ -187,21 +189,26 @@ def fight_fire(state: Battle, u: Unit, el) -> None:
          decision="OR-GF89", unit=u.id, building=el.id)
 
 
-def enter(state: Battle, u: Unit, el) -> None:
+def enter(state: Battle, u: Unit, el, follow: str | None = None) -> None:
+    """The unit goes in (by its order; or, ``follow``: the occupants it beat came out, l.792, OR-GF135)."""
     c = el.geometry.centroid
     u.inside, u.inside_points = el.id, [list(p) for p in el.points]
     u.x, u.y = round(c.x, 2), round(c.y, 2)
     u.moved = True
     u.set_disorder(True)
     name, name_fr = el.name or el.id, el.name_fr or el.name or el.id
-    emit(state, "enter_building", f"{u.name} breaks its formation and enters {name}",
-         f"{u.name} casse sa formation et entre dans {name_fr}", side=u.side, ref=REF_ENTER, decision="OR-GF81, OR-GF83",
+    en, fr = f"{u.name} breaks its formation and enters {name}", f"{u.name} casse sa formation et entre dans {name_fr}"
+    if follow is not None:
+        en, fr = f"{u.name} follows {follow} into {name}", f"{u.name} suit {follow} et entre dans {name_fr}"
+    emit(state, "enter_building", en, fr, side=u.side, ref=REF_FOLLOW if follow else REF_ENTER,
+         decision="OR-GF81, OR-GF83" + (", OR-GF135" if follow else ""),
          unit=u.id, building=el.id,
-         ruling={"explanation": [f"{u.name} breaks its formation and enters {name}",
+         ruling={"explanation": [en,
                                  "the manoeuvre takes the whole phase; the unit must reform",
                                  "inside: dense cover; hidden from the enemy until it fires, leaves or an enemy "
                                  "stands against the building"],
-                 "citations": [REF_ORDER, REF_ENTER, REF_HIDDEN, REF_INSIDE, "OR-GF81", "OR-GF83"]})
+                 "citations": [REF_ORDER, REF_ENTER, REF_HIDDEN, REF_INSIDE, "OR-GF81", "OR-GF83"]
+                 + ([REF_FOLLOW, "OR-GF135"] if follow else [])})
     u.hidden = True  # after the entry is seen: from now on its events are its side's only (OR-GF83)
     c = state.units.get(u.led_by or "")
     if c is not None and c.alive:  # the character who controls it goes in with it (OR-GF41, OR-GF81)
@@ -268,6 +275,74 @@ def place_outside(state: Battle, u: Unit, el, heading: float) -> tuple[float, fl
         if table.covers(fp) and not any(fp.intersection(o).area > 0.01 for o in others):
             return x, y
     return first if first is not None else (round(c.x, 2), round(c.y, 2))
+
+
+# --- the attacker going in (l.792, OR-GF135) -------------------------------------------------------------
+class FollowIn(Row):
+    printed: str
+    text_en: str
+
+
+def follow_rule() -> FollowIn:
+    return one(FollowIn, bdata.FILE, "follow_in")
+
+
+def occupancy(state: Battle) -> dict[str, list[str]]:
+    """Each occupied building's units (before a melee: :func:`follow_in` reads who came out)."""
+    out: dict[str, list[str]] = {}
+    for u in state.units.values():
+        if u.alive and u.inside and u.kind != "character":
+            out.setdefault(u.inside, []).append(u.id)
+    return out
+
+
+def why_not_in(state: Battle, w: Unit | None, el) -> tuple[str, str] | None:
+    """Why the winner ``w`` does not follow the occupants it beat into ``el``, in English and French
+    (None: it goes in)."""
+    from .fighters import in_combat
+    if w is None or not w.alive or w.status != "ok":
+        return "it is not in good order", "elle n'est pas en bon ordre"
+    if w.kind not in play().who:
+        return ("only troops go into a building (l.798; a character has his four orders, l.343)",
+                "seules les troupes entrent dans un bâtiment (l.798 ; un personnage a ses quatre ordres, l.343)")
+    if w.pending and w.pending.get("move") == "poursuite":
+        return ("it pursues the beaten occupants (l.1554: the pursuit is systematic)",
+                "elle poursuit les occupants vaincus (l.1554 : la poursuite est systématique)")
+    if in_combat(state, w):
+        return "it fights another enemy", "elle combat un autre ennemi"
+    if w.altitude:
+        return "it is in the air", "elle est en l'air"
+    if tt.nearest_distance(w.footprint(), el.geometry) > rules().distances.contact_tolerance_cm + 1e-6:
+        return "it is not against the building", "elle n'est pas contre le bâtiment"
+    if w.figures > capacity(el):
+        return (f"the building holds {capacity(el)} figures, not {w.figures} (OR-GF80; the rest left outside, "
+                "l.673, is not played)",
+                f"le bâtiment tient {capacity(el)} figurines, pas {w.figures} (OR-GF80 ; le reste laissé dehors, "
+                "l.673, n'est pas joué)")
+    return None
+
+
+def follow_in(state: Battle, before: dict[str, list[str]], start: int) -> None:
+    """After the melee phase: a building whose occupants all came out of it (recoil, retreat, rout) is
+    entered by the unit that beat them from against its wall, unless :func:`why_not_in` (OR-GF135)."""
+    rule = follow_rule()
+    for bid, ids in sorted(before.items()):
+        if occupants(state, bid) or not standing(state, bid) or burning(state, bid):
+            continue
+        el = element(state, bid)
+        for ev in list(state.log[start:]):
+            if ev.get("type") != "melee_outcome" or ev.get("loser") not in ids or not ev.get("winner"):
+                continue
+            w, loser = state.units.get(ev["winner"]), state.units[ev["loser"]]
+            why = why_not_in(state, w, el)
+            if why is None:
+                enter(state, w, el, follow=loser.name)
+                break
+            if w is not None:
+                name, name_fr = el.name or el.id, el.name_fr or el.name or el.id
+                emit(state, "stays_outside", f"{w.name} does not go into {name}: {why[0]}",
+                     f"{w.name} n'entre pas dans {name_fr} : {why[1]}", side=w.side, ref=rule.ref,
+                     decision=rule.decision, unit=w.id, building=bid)
 
 
 # --- hidden occupants (l.784) ------------------------------------------------------------------------

@@ -42,7 +42,13 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
     if a.type == "react":
         r = {"stand": ("stands", "reste en place"), "counter_charge": ("counter-charges (reaction test)",
              "contre-charge (test de réaction)"), "evade": ("evades (reaction test)", "s'évade (test de réaction)"),
-             "fire": ("fires at the charger (reaction test)", "tire sur le chargeur (test de réaction)")}
+             "fire": ("fires at the charger (reaction test)", "tire sur le chargeur (test de réaction)"),
+             "form_column": ("changes into column at once (reaction test)", "passe en colonne immédiatement (test de réaction)"),
+             "form_line": ("changes into line at once (reaction test)", "passe en ligne immédiatement (test de réaction)"),
+             "form_open": ("changes into open order at once (reaction test)",
+                           "passe en ordre ouvert immédiatement (test de réaction)"),
+             "cancel_change": ("cancels its formation change (reaction test)",
+                               "annule son changement de formation (test de réaction)")}
         en, fr_ = r.get(a.reaction, (a.reaction, a.reaction))
         return f"{name(a.unit)} {fr_ if fr else en}"
     if a.type == "cast":

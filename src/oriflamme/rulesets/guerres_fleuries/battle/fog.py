@@ -55,6 +55,11 @@ class FlankEntryRow(Printed):
     gap_cm: float
 
 
+class ShiftsRow(Printed):
+    half_hidden_share: float
+    sight_corners: int
+
+
 class HideRow(Printed):
     in_kinds: list[str]
     behind_kinds: list[str]
@@ -70,7 +75,7 @@ def data() -> dict:
     out = {"encounter": one(Printed, FILE, "encounter"), "base": one(BaseRow, FILE, "base"),
            "detection": one(DetectionRow, FILE, "detection"), "reveal": one(RevealRow, FILE, "reveal"),
            "hidden_last": one(Printed, FILE, "hidden_last"), "flank_entry": one(FlankEntryRow, FILE, "flank_entry"),
-           "hide": one(HideRow, FILE, "hide")}
+           "hide": one(HideRow, FILE, "hide"), "shifts": one(ShiftsRow, FILE, "detection_shifts")}
     det, hide = out["detection"], out["hide"]
     for kid in det.high_terrain + det.low_terrain + det.linear_obstacle + hide.in_kinds + hide.behind_kinds:
         terrain.kind(kid)  # an unknown terrain kind is refused, naming it
@@ -263,17 +268,73 @@ def position_of(state: Battle, bid: str, looker: Unit) -> tuple[str, str]:
         if kind in getattr(det, pid):
             return pid, f"the base stands mostly on {terrain.kind(kind).name_en}: {label(pid)}"
     line = LineString([(looker.x, looker.y), base_pose(state, bid)[:2]])
+    why = line_stopped(state, bid, looker, line, shape)
+    if why is not None:
+        return "linear_obstacle", why
+    return "open", f"nothing hides the base: {label('open')}"
+
+
+def line_stopped(state: Battle, bid: str, looker: Unit, line, shape=None) -> str | None:
+    """What stops the sight line from ``looker`` to base ``bid`` (l.1365): a linear obstacle on it (or
+    against the base), another unit or base on it; None when nothing does."""
+    det = data()["detection"]
     for el in state.battlefield.elements:
-        if el.kind in det.linear_obstacle and (el.geometry.intersects(line) or el.geometry.distance(shape) < 0.5):
-            return "linear_obstacle", f"{terrain.kind(el.kind).name_en} between the character and the base: " \
-                f"{label('linear_obstacle')}"
+        if el.kind in det.linear_obstacle and (el.geometry.intersects(line)
+                                              or (shape is not None and el.geometry.distance(shape) < 0.5)):
+            return f"{terrain.kind(el.kind).name_en} between the character and the base: " \
+                f"{detection_data().positions['linear_obstacle'].names[0]}"
     between = any(o.id != looker.id and o.alive and o.base != bid and o.status != "flank"
                   and o.footprint().intersects(line) for o in state.units.values())
     between = between or any(other != bid and carried(state, other) is None and base_shape(state, other).intersects(line)
                              for other in bases(state))
     if between:
-        return "linear_obstacle", "a unit or a base stands between the character and the base (l.1365)"
-    return "open", f"nothing hides the base: {label('open')}"
+        return "a unit or a base stands between the character and the base (l.1365)"
+    return None
+
+
+def ground(state: Battle, x: float, y: float) -> float:
+    """The ground's level at (x, y): the height of the hill it stands on, 0 off the hills (OR-GF132)."""
+    pt = tt.Point(x, y)
+    level = 0.0
+    for el in state.battlefield.elements:
+        k = terrain.kind(el.kind)
+        rule = terrain.sight_rules()[k.sight]
+        if rule.rule == "hill" and el.geometry.area > 0 and el.geometry.covers(pt):
+            level = max(level, rule.height)
+    return level
+
+
+def shifts(state: Battle, bid: str, looker: Unit, pos: str) -> tuple[list[dict], list[str]]:
+    """The detection shifts that hold (l.1351-1353; OR-GF132-134): the referee's ``shifts`` and why."""
+    row, det = data()["shifts"], data()["detection"]
+    terms, steps = [], []
+    if state.turn in getattr(state.scenario, "twilight_turns", ()):
+        terms.append({"modifier": "dawn_or_dusk", "count": 1})
+        steps.append(f"turn {state.turn} is fought at dawn or dusk (the scenario's twilight turns): 2 columns right")
+    x, y, _ = base_pose(state, bid)
+    low, high = ground(state, x, y), ground(state, looker.x, looker.y)
+    if low < high:
+        terms.append({"modifier": "target_low_terrain", "count": 1})
+        steps.append(f"the base stands lower than {looker.name} (ground {low:g} against {high:g}): 1 column left")
+    hidden = None
+    if low > high:
+        hidden = f"the base stands higher than {looker.name} (ground {low:g} against {high:g}): 1 column right"
+    elif pos == "open":
+        shape = base_shape(state, bid)
+        corners = list(shape.exterior.coords)[:row.sight_corners]
+        stopped = sum(1 for c in corners
+                      if line_stopped(state, bid, looker, LineString([(looker.x, looker.y), c])) is not None)
+        covered = sum(el.geometry.intersection(shape).area for el in state.battlefield.at(shape)
+                      if el.geometry.area > 0 and el.kind in det.high_terrain + det.low_terrain)
+        if stopped >= row.half_hidden_share * len(corners):
+            hidden = (f"{stopped} of the {len(corners)} sight lines to the base's corners are stopped: half the base is "
+                      "hidden, 1 column right")
+        elif covered >= row.half_hidden_share * shape.area - 1e-9:
+            hidden = (f"cover holds {covered / shape.area:.0%} of the base: half the base is hidden, 1 column right")
+    if hidden:
+        terms.append({"modifier": "half_hidden_or_high", "count": 1})
+        steps.append(hidden)
+    return terms, steps
 
 
 def chance(ruling: dict) -> float:
@@ -311,7 +372,9 @@ def detection_phase(state: Battle) -> None:
             dist, looker = min(((tt.nearest_distance(c.footprint(), shape), c) for c in lookers),
                                key=lambda t: (t[0], t[1].id))
             pos, why = position_of(state, bid, looker)
-            situation = {"kind": "detection", "target_position": pos, "distance_cm": round(dist, 1)}
+            terms, shift_steps = shifts(state, bid, looker, pos)
+            situation = {"kind": "detection", "target_position": pos, "distance_cm": round(dist, 1),
+                         **({"shifts": terms} if terms else {})}
             preview = referee.adjudicate(situation)
             p = chance(preview)
             d10 = None
@@ -322,9 +385,10 @@ def detection_phase(state: Battle) -> None:
                 ruling = preview
             found = bool(ruling.get("revealed"))
             steps = [f"{looker.name} ({looker.id}) is the nearest character, {dist:.1f} cm from base {bid}",
-                     why, f"chance to reveal: {p:.0%}", *ruling.get("explanation", [])]
+                     why, *shift_steps, f"chance to reveal: {p:.0%}", *ruling.get("explanation", [])]
             row = detection_data().positions[pos]
-            cites = [det.ref, *ruling.get("citations", [])]
+            cites = [det.ref, *([data()["shifts"].ref, *(data()["shifts"].decision or "").split(", ")] if terms else []),
+                     *ruling.get("citations", [])]
             emit(state, "detection",
                  f"Side {side} looks for base {bid} ({dist:.0f} cm, {row.names[0]}, {p:.0%})"
                  + (f": d10 {d10}" if d10 is not None else "") + (" — found" if found else " — not found"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
-from . import battle_orders, buildings_play, fighters, fog, moves, odds
+from . import battle_orders, buildings_play, curses, fighters, fog, moves, odds
 from .rules import rules
 from .state import Battle, Unit
 
@@ -21,7 +21,7 @@ def needs_order(state: Battle, u: Unit) -> bool:
     rallied unit keeps its order to reform until it has reformed (l.1096)."""
     return (u.alive and u.status == "ok" and "red" not in u.markers and "green" not in u.markers
             and "uncontrolled_advance" not in u.markers and not (u.order == "reformer" and u.disorder)
-            and not fighters.in_combat(state, u))
+            and not fighters.in_combat(state, u) and not curses.possessed(state, u))
 
 
 def eligible(state: Battle, side: str) -> list[Unit]:
@@ -123,6 +123,9 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
         u = state.units.get(uid)
         if u is None or u.side != side:
             raise IllegalAction(f"orders: {uid!r} is not a unit of side {side}", REF_WHO)
+        if curses.possessed(state, u):
+            raise IllegalAction(f"orders: {u.name} is possessed by his weapon: he takes no order",
+                                f"{curses.possession_rule().ref}; {curses.possession_rule().decision}")
         if not needs_order(state, u):
             raise IllegalAction(f"orders: {u.name} receives no order this turn (moved in phase 1, red marker, "
                                 f"in combat, routing or retreating)", REF_WHO)

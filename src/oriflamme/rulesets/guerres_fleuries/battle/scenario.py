@@ -20,7 +20,7 @@ from .state import SIDES
 PACKAGE = "oriflamme.rulesets.guerres_fleuries"
 DEFAULT_BATTLEFIELD = "valley-of-flowers"
 FIELDS = {"id", "name", "name_fr", "description", "description_fr", "battlefield", "armies", "sides", "turns",
-          "ruleset", "format", "encounter"}
+          "ruleset", "format", "encounter", "twilight_turns"}
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,8 @@ class Scenario:
     battlefield: dict = field(hash=False, compare=False)  # the battlefield document (gf-geom's JSON)
     #: an encounter battle plays reconnaissance, movement bases and flank marches (l.485; OR-GF100)
     encounter: bool = False
+    #: the turns fought at dawn or dusk: the detection shift "A l'aube ou au crépuscule" (l.1352; OR-GF134)
+    twilight_turns: tuple[int, ...] = ()
 
     def side(self, sid: str) -> Side:
         return next(s for s in self.sides if s.id == sid)
@@ -135,12 +137,17 @@ def from_data(data, source: str = "<scenario>") -> Scenario:
     encounter = data.get("encounter", False)
     if not isinstance(encounter, bool):
         raise ScenarioError(f"{source}: field encounter: expected true or false (an encounter battle, GF seed 003 l.485)")
+    twilight = data.get("twilight_turns", [])
+    if not isinstance(twilight, list) or any(isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= turns
+                                             for t in twilight):
+        raise ScenarioError(f"{source}: field twilight_turns: expected a list of turn numbers from 1 to {turns} "
+                            "(the turns at dawn or dusk, GF seed 003 l.1352; OR-GF134)")
     name = _text(data, "name", source, f"{sides[0].name} vs {sides[1].name}")
     desc = _text(data, "description", source)
     return Scenario(id=_text(data, "id", source, "custom"), name=name, name_fr=_text(data, "name_fr", source, name),
                     description=desc, description_fr=_text(data, "description_fr", source, desc), turns=turns,
                     sides=tuple(sides), armies=docs, battlefield=_battlefield(data.get("battlefield"), source),
-                    encounter=encounter)
+                    encounter=encounter, twilight_turns=tuple(sorted(set(twilight))))
 
 
 def to_json(sc: Scenario) -> dict:
@@ -148,4 +155,5 @@ def to_json(sc: Scenario) -> dict:
             "description": sc.description, "description_fr": sc.description_fr, "turns": sc.turns,
             "sides": {s.id: {"name": s.name, "name_fr": s.name_fr} for s in sc.sides},
             "armies": {k: v for k, v in sc.armies.items()}, "battlefield": sc.battlefield,
-            **({"encounter": True} if sc.encounter else {})}
+            **({"encounter": True} if sc.encounter else {}),
+            **({"twilight_turns": list(sc.twilight_turns)} if sc.twilight_turns else {})}

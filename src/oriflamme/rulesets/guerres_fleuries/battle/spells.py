@@ -17,7 +17,7 @@ from oriflamme.geometry import tabletop
 
 from ..magic import data as magic_data
 from ..rows import Row, load, one
-from . import lasting, morale_play
+from . import brigades, lasting, morale_play
 from .casualties import remove_figures, wounds
 from .fighters import alive, friends, shape, touching, units
 
@@ -209,6 +209,10 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
         before = target.FC
         target.FC = max(0, target.FC - row.amount)
         steps.append(f"« {printed} »: {_n(target)}'s FC {before} → {target.FC} for the day")
+        if spell == brigades.effect("leaves_brigade")[0] and target.id in brigades.active(state):
+            gone = brigades.defiance(state, target.id)  # one unit of his brigade breaks formation (l.1204, OR-GF96)
+            if gone:
+                steps.append(f"his brigade: {_n(state.units[gone])} breaks formation and leaves it (OR-GF96)")
     elif kind == "heal":
         n = _wounds(row, dice, ev)
         healed = _heal(target, n)

@@ -15,7 +15,7 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import (battle_orders, brigades, buildings_play, command, crash_play, encounter, fighters, fire_play, fog, lasting,
+from . import (battle_orders, brigades, buildings_play, command, crash_play, curses, encounter, fighters, fire_play, fog, lasting,
                melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory)
 from .actions import emit, record
 from .charges import charge_move
@@ -195,7 +195,9 @@ def advance(state: Battle) -> None:
 
 
 def characters_orders(state: Battle) -> None:
-    """Characters not given an order wait (they receive one automatically in phase 3, l.343)."""
+    """Characters not given an order wait (they receive one automatically in phase 3, l.343); a
+    character possessed by his weapon charges the nearest enemy in reach (l.211, OR-GF136)."""
+    curses.possessed_orders(state, orders_mod.charge_targets)
 
 
 # --- the decisions --------------------------------------------------------------------------------------
@@ -495,8 +497,12 @@ def phase9_charges(state: Battle) -> None:
 
 
 def phase10_melee(state: Battle) -> None:
-    """Every unit in contact fights; losses together; the loser recoils and tests (gf-combat's melee_play)."""
+    """Every unit in contact fights; losses together; the loser recoils and tests (gf-combat's melee_play);
+    the winner follows beaten occupants into their building (l.792, OR-GF135)."""
+    held, start = buildings_play.occupancy(state), len(state.log)
     record(state, melee_play.resolve(state, state.dice))
+    buildings_play.follow_in(state, held, start)
+    curses.roll_possession(state)  # a bearer of Possession who fought or fired this turn (l.211, OR-GF136)
 
 
 def phase11_rally(state: Battle) -> None:
