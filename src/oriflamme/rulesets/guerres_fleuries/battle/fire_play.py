@@ -20,7 +20,7 @@ from oriflamme.geometry import tabletop
 from .. import fire as fd
 from .. import movement as mv
 from ..referee import adjudicate
-from . import combat_data, lasting, morale_play, spells, volleys
+from . import combat_data, lasting, morale_play, spell_modifiers, spells, volleys
 from .casualties import Ledger
 from .fighters import (alive, cover_of, depth, enemies, finish, friends, in_combat, in_woods, pose, shape,
                        sight_obstacles, target_armour, target_kind, touching, unit, units, width)
@@ -233,6 +233,7 @@ def situation(state, u, t, figures: int) -> tuple[dict, list[str]]:
         why.append("the shooter is disordered")
     if given:
         sit["modifiers"] = given
+    spell_modifiers.fire(state, u, t, sit, why)  # the spells lasting on the shooter or the target (OR-GF120)
     return sit, why
 
 

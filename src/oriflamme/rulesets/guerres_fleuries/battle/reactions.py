@@ -16,6 +16,7 @@ from __future__ import annotations
 from oriflamme.core.errors import IllegalAction
 
 from .. import referee
+from . import spell_modifiers
 from .charges import charge_move
 from .actions import emit
 from .state import Battle, Unit
@@ -80,6 +81,9 @@ def react(state: Battle, u: Unit, reaction: str) -> None:
     if u.led_by and u.led_by in state.units:
         sit["character"] = {"FC": state.units[u.led_by].FC}
         sit["modifiers"] = [{"modifier": "character_controls", "count": 1}]
+    # a spell lasting on the unit (Hurlement, OR-GF120)
+    spell_modifiers.reaction(state, u, sit, [], {"creature": "command_creatures", "monster": "command_monsters"}
+                             .get(u.kind, "command"))
     ruling = referee.adjudicate(sit)
     ok = bool(ruling.get("success"))
     names = {"counter_charge": ("counter-charge", "contre-charger"), "evade": ("evade", "s'évader"),

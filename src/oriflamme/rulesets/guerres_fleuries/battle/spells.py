@@ -37,6 +37,14 @@ class SpellEffect(Row):
     dies_above: int | None = None
     modifier: str | None = None
     beast_modifier: str | None = None
+    #: the lasting effects a spell of effect "modifiers" leaves (battle/spell_modifiers.py reads them)
+    lasts: tuple[str, ...] = ()
+    #: the percentage a floored modifier never goes below ("score minimal de 20%", l.1252)
+    floor_pct: int | None = None
+    #: a reaction-test modifier (data/modifiers/command*.toml) lasting with the morale one
+    reaction_modifier: str | None = None
+    #: a fire modifier (data/modifiers/fire.toml) on the units struck, for the spell's turns
+    fire_modifier: str | None = None
 
 
 class TableEffect(Row):
@@ -98,6 +106,15 @@ def applied(spell: str) -> bool:
 
 def _n(u) -> str:
     return u.name or u.id
+
+
+#: what a lasting effect of battle/spell_modifiers.py does, for the cast's explanation
+LASTS_TEXT = {
+    "double_pbc": "its PBC is doubled before the modifiers (GF-H5)",
+    "fire_modifier": "the spell's modifier applies to his fire and his blows",
+    "attacked_modifier": "every shot and blow at it reads the spell's modifier",
+    "reaction_modifier": "its reaction tests read the spell's modifier",
+}
 
 
 # --- who a spell may be cast at ---------------------------------------------------------------------
@@ -238,6 +255,9 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
         e = _lasting(state, ev, target, "morale_modifier", n, row.ref, modifier=row.modifier, spell=spell)
         steps.append(f"« {printed} » on {_n(target)}: its morale tests read the spell's modifier for {n} turn(s), "
                      f"until turn {e['until_turn']}")
+        if row.reaction_modifier:
+            _lasting(state, ev, target, "reaction_modifier", n, row.ref, modifier=row.reaction_modifier, spell=spell)
+            steps.append(f"its reaction tests too, until turn {e['until_turn']}")
     elif kind == "no_morale_tests":
         n = _turns(row, dice, ev)
         e = _lasting(state, ev, target, "no_morale_tests", n, row.ref, spell=spell)
@@ -250,6 +270,13 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
         e = _lasting(state, ev, target, "missile_shield", n, row.ref, spell=spell)
         steps.append(f"« {printed} » on {_n(target)}: missiles cannot reach him for {n} turn(s), until turn "
                      f"{e['until_turn']}")
+    elif kind == "modifiers":
+        n = _turns(row, dice, ev) if (row.turns or row.turns_die) else None
+        for effect in row.lasts:
+            e = _lasting(state, ev, target, effect, n, row.ref, modifier=row.modifier, spell=spell,
+                         **({"floor": row.floor_pct} if row.floor_pct is not None else {}))
+        until = "for the whole battle (a day)" if n is None else f"for {n} turn(s), until turn {e['until_turn']}"
+        steps.append(f"« {printed} » on {_n(target)}: {LASTS_TEXT[row.lasts[0]]} {until}")
     elif kind == "quicksand":
         out += _quicksand(state, caster, target, row, dice, ev, extra)
     elif kind == "tremors":
@@ -313,6 +340,10 @@ def _tremors(state, caster, target, row, dice, ev, extra) -> list[dict]:
             e = _lasting(state, ev, u, "morale_modifier", row.turns, row.ref, modifier=row.modifier,
                          spell="secousses_telluriques_de_xiuhtecuhtli")
             steps.append(f"{_n(u)}: -2 to its morale tests until turn {e['until_turn']}")
+        if row.fire_modifier:
+            e = _lasting(state, ev, u, "fire_modifier", row.turns, row.ref, modifier=row.fire_modifier,
+                         spell="secousses_telluriques_de_xiuhtecuhtli")
+            steps.append(f"{_n(u)}: -3 to its fire until turn {e['until_turn']}")
     return out
 
 
