@@ -292,3 +292,71 @@ def test_the_lasting_spells_are_cited_by_unit():
     assert spell_modifiers.citations(st, hero) == []
     _cast(st, "possession", "hero")
     assert spell_modifiers.citations(st, hero) == ["GF seed 003 l.1276"]
+
+
+# --- a spell cast at a building: Eclair (l.1216) and Secousses telluriques (l.1308); l.802; OR-GF121 ----------
+
+def _building_battle(*units, elements):
+    from guerres_fleuries.test_battle_buildings import battle as building_battle
+    return building_battle(*units, elements=elements)
+
+
+HUT = {"id": "hut", "kind": "hameau", "name": "Hut", "material": "batiment_en_bois", "floors": 1,
+       "points": [[80, 50], [90, 50], [90, 58], [80, 58]]}
+HOUSE = {"id": "house", "kind": "hameau", "name": "Stone house", "material": "batiment_en_pierre", "floors": 2,
+         "points": [[80, 50], [90, 50], [90, 58], [80, 58]]}
+
+
+def test_eclair_at_a_wooden_building_deals_the_magic_damage_and_sets_it_alight():
+    """l.1216: "Il ne peut prendre pour cible qu'une figurine (ou un bâtiment)"; l.802: "Dans le cas de la
+    magie, le bâtiment subit 3 points de dégâts le 1er tour"; a lightning sets a flammable building alight
+    (OR-GF121), so it burns in phase 8 (l.814)."""
+    assert "(ou un bâtiment)" in line(1216)
+    p = _priest(x=85, y=75)
+    st = _building_battle(p, troop("e", "B", x=30, y=10), elements=[HUT])
+    ev = magic_play.cast(st, "priest", "eclair", "hut", ByDie(d100=[1], d4=[4, 4, 4, 4]))
+    assert ev[0]["success"] and st.buildings["hut"]["damage"] == 3 and st.buildings["hut"]["burning"]
+    assert "GF seed 003 l.802" in ev[0]["citations"] and "OR-GF121" in ev[0]["citations"]
+    assert any("catches fire" in s for s in ev[0]["explanation"])
+    assert [e["type"] for e in st.log] == ["building_damage", "building_fire"]
+
+
+def test_eclair_at_a_stone_building_damages_it_without_fire():
+    p = _priest(x=85, y=75)
+    st = _building_battle(p, troop("e", "B", x=30, y=10), elements=[HOUSE])
+    ev = magic_play.cast(st, "priest", "eclair", "house", ByDie(d100=[1], d6=[6, 6, 6]))
+    assert st.buildings["house"]["damage"] == 3 and not st.buildings["house"]["burning"]
+    assert any("does not burn" in s for s in ev[0]["explanation"])
+
+
+def test_secousses_at_a_building_deal_3_points_and_shake_the_units_against_it():
+    """l.1308: "Le prêtre prend pour cible une unité ou un bâtiment … Ce sort inflige 3 points de dégâts à un
+    édifice"; the units against it are struck (−3 to their fire this turn)."""
+    assert "3 points de dégâts à un édifice" in line(1308)
+    p = _priest(x=85, y=75)
+    against = troop("against", "B", x=85, y=60, figures=10, figures_max=10, frontage=5, ranks=2, heading=0.0,
+                    missile="arc")
+    st = _building_battle(p, against, elements=[HUT])
+    record(st, magic_play.cast(st, "priest", "secousses_telluriques_de_xiuhtecuhtli", "hut",
+                               ByDie(d100=[1], d4=[1, 1, 1, 1])))
+    assert st.buildings["hut"]["damage"] == 3 and not st.buildings["hut"]["burning"]
+    assert lasting.has(st, "against", "fire_modifier")["modifier"] == "spell_secousses"
+
+
+def test_a_spell_whose_text_names_no_building_is_not_cast_at_one():
+    from oriflamme.core.errors import IllegalAction
+    p = _priest(x=85, y=75)
+    st = _building_battle(p, troop("e", "B", x=30, y=10), elements=[HUT])
+    with pytest.raises(IllegalAction) as exc:
+        magic_play.cast(st, "priest", "blessure", "hut", ByDie(d100=[1]))
+    assert "l.1168" in exc.value.ref and not st.log and "hut" not in st.buildings
+
+
+def test_the_engine_offers_and_accepts_a_cast_at_a_building():
+    from oriflamme.rulesets.guerres_fleuries.battle import engine
+    from oriflamme.rulesets.guerres_fleuries.battle.actions import Action
+    p = _priest(x=85, y=75)
+    st = _building_battle(p, troop("e", "B", x=30, y=10), elements=[HUT])
+    offered = [a for a in engine.casts(st, "A") if a.target == "hut"]
+    assert {a.spell for a in offered} == {"eclair", "secousses_telluriques_de_xiuhtecuhtli"}
+    engine.check_cast(st, Action("cast", "A", unit="priest", spell="eclair", target="hut"))

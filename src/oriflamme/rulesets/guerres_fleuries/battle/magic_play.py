@@ -32,10 +32,12 @@ REF_CONTACT = "GF seed 003 l.1256-1258"
 APPLIED = tuple(sid for sid in magic_data().spells if spells.applied(sid))
 
 
-def _situation(state, caster, spell: str, target) -> dict:
+def _situation(state, caster, spell: str, target, building=None) -> dict:
     # the army's type and level ("Prêtre-guerrier mineur") as the magic table prints it ("Prêtre guerrier mineur")
     sit = {"kind": "magic", "caster": (caster.type or caster.name).replace("-", " "), "spell": spell}
     sp = magic_data().spells.get(spell)
+    if building is not None and (sp is None or sp.distance_cm is not None):
+        sit["distance_cm"] = round(tabletop.nearest_distance(shape(caster), building.geometry), 3)
     if target is not None and target.id != caster.id and (sp is None or sp.distance_cm is not None):
         sit["distance_cm"] = round(tabletop.nearest_distance(shape(caster), shape(target)), 3)
     if in_combat(state, caster):
@@ -47,7 +49,8 @@ def _situation(state, caster, spell: str, target) -> dict:
 
 def _check(state, caster_id: str, spell: str, target_id: str | None):
     caster = unit(state, caster_id)
-    target = unit(state, target_id) if target_id else None
+    building = spells.building(state, target_id)
+    target = unit(state, target_id) if target_id and building is None else None
     if caster.kind != "character" or not caster.alive:
         raise IllegalAction(f"{caster.name or caster.id} cannot cast: only a living priest or warrior-priest "
                             "calls on his god", "GF seed 003 l.1136")
@@ -62,7 +65,12 @@ def _check(state, caster_id: str, spell: str, target_id: str | None):
     if chosen and spell not in chosen:
         raise IllegalAction(f"{caster.name or caster.id} did not choose « {spell} » before the battle "
                             f"(chosen: {', '.join(chosen)})", REF_CHOSEN)
-    if spell in magic_data().spells:
+    row = spells.spell_effects().get(spell)
+    if building is not None and (row is None or not row.on_building):
+        raise IllegalAction(f"« {magic_data().spells[spell].printed if row else spell} » is not cast at a building "
+                            "(only a spell whose text names one: Eclair, Secousses telluriques)",
+                            row.ref if row else "GF seed 003 l.1216, l.1308")
+    if spell in magic_data().spells and building is None:
         ok, need = spells.target_ok(state, caster, spell, target)
         if not ok:
             raise IllegalAction(f"« {magic_data().spells[spell].printed} » is cast at {need}",
@@ -70,11 +78,11 @@ def _check(state, caster_id: str, spell: str, target_id: str | None):
         if magic_data().spells[spell].distance_cm is None and spell == "main_de_la_mort" and not touching(caster, target):
             raise IllegalAction("« Main de la mort » strikes an enemy in base contact with the priest", REF_CONTACT)
     try:
-        sit = _situation(state, caster, spell, target)
+        sit = _situation(state, caster, spell, target, building)
         ruling = adjudicate(sit)
     except RefereeError as exc:
         raise IllegalAction(str(exc), "GF La magie > Procédure") from None
-    return caster, target, sit, ruling
+    return caster, target or building, sit, ruling
 
 
 def preview(state, caster_id: str, spell: str, target_id: str | None = None) -> dict:
@@ -108,7 +116,9 @@ def cast(state, caster_id: str, spell: str, target_id: str | None, dice) -> list
           "d100": roll, "success": full["success"], "ruling": full, "text": text, "text_fr": text_fr,
           "explanation": steps, "citations": cites}
     events = [ev]
-    if full["success"] and target is not None:
+    if full["success"] and target is not None and spells.building(state, target_id) is not None:  # l.802
+        events += spells.strike_building(state, caster, target, full["spell"], dice, ev)
+    elif full["success"] and target is not None:
         events += _effects(state, caster, target, full, dice, ev)
     elif not full["success"] and full.get("failure_d100") is not None:
         events += spells.failure(state, caster, full["failure_d100"], dice, ev)

@@ -45,6 +45,9 @@ class SpellEffect(Row):
     reaction_modifier: str | None = None
     #: a fire modifier (data/modifiers/fire.toml) on the units struck, for the spell's turns
     fire_modifier: str | None = None
+    #: what the spell does to a building it is cast at (its text names one): "damage" (the magic damage
+    #: of l.802), "damage_and_fire" (and a flammable building catches fire, OR-GF121); None: no building
+    on_building: str | None = None
 
 
 class TableEffect(Row):
@@ -322,16 +325,17 @@ def _quicksand(state, caster, target, row, dice, ev, extra) -> list[dict]:
     return out
 
 
-def _tremors(state, caster, target, row, dice, ev, extra) -> list[dict]:
+def _tremors(state, caster, target, row, dice, ev, extra, struck=None) -> list[dict]:
     """« Secousses telluriques » (l.1308): creatures and monsters struck test morale at -4 and are disordered;
-    the others take -2 on a morale test this turn (OR-GF112)."""
+    the others take -2 on a morale test this turn (OR-GF112) and fire at -3 (OR-GF120). ``struck``: the
+    units struck when the target is a building (those inside or against it)."""
     steps, out = ev["explanation"], []
-    for u in _struck(state, target):
+    for u in (_struck(state, target) if struck is None else struck):
         if u.kind in ("creature", "monster"):
             u.set_disorder(True)
             reason = "struck by « Secousses telluriques »"
             steps.append(f"{_n(u)} is disordered and tests its morale at -4")
-            if u.id == target.id:
+            if target is not None and u.id == target.id:
                 extra.append((row.beast_modifier, reason))
             else:
                 out.append(morale_play.test(state, u.id, "magic_target", dice, caster.id, deferred=False,
@@ -344,6 +348,47 @@ def _tremors(state, caster, target, row, dice, ev, extra) -> list[dict]:
             e = _lasting(state, ev, u, "fire_modifier", row.turns, row.ref, modifier=row.fire_modifier,
                          spell="secousses_telluriques_de_xiuhtecuhtli")
             steps.append(f"{_n(u)}: -3 to its fire until turn {e['until_turn']}")
+    return out
+
+
+# --- a spell cast at a building (l.802: "Dans le cas de la magie, le bâtiment subit 3 points de dégâts le 1er
+# tour, 4 le 2e, etc."; l.1216, l.1308) -------------------------------------------------------------------
+def building(state, bid: str | None):
+    """The standing building ``bid`` of the battlefield (an element of a building kind), or None."""
+    from . import buildings_play
+    if not bid or bid in getattr(state, "units", {}):
+        return None
+    for el in buildings_play.elements(state):
+        if el.id == bid:
+            return el if buildings_play.standing(state, bid) else None
+    return None
+
+
+def strike_building(state, caster, el, spell: str, dice, ev) -> list[dict]:
+    """The spell's effect on the building ``el``: its magic damage (buildings_play.magic_damage, GF-K2),
+    a flammable building set alight by a lightning (OR-GF121), and the tremors' effects on the units
+    inside or against it (l.1308 "toutes les autres unités … en contact … subissent les effets")."""
+    from . import buildings_play
+    row = spell_effects()[spell]
+    printed = magic_data().spells[spell].printed
+    steps, out = ev["explanation"], []
+    name = el.name or el.id
+    ev["citations"] += ["GF seed 003 l.802", "GF-K2"]
+    dealt = buildings_play.magic_damage(state, el.id, dice)
+    rec = buildings_play.record(state, el.id)
+    steps.append(f"« {printed} » strikes {name}: " + (f"{dealt[0]['points']} point(s) of damage, {rec['damage']} of "
+                                                      f"its defence {rec['defence']}" if dealt else "no damage"))
+    if rec.get("destroyed"):
+        steps.append(f"{name} collapses")
+    elif row.on_building == "damage_and_fire":
+        ev["citations"].append("OR-GF121")
+        if buildings_play.structure(el).flammable and not buildings_play.burning(state, el.id):
+            buildings_play.set_alight(state, el.id)
+            steps.append(f"{name} ({buildings_play.structure(el).name_en}) catches fire (OR-GF121)")
+        elif not buildings_play.structure(el).flammable:
+            steps.append(f"{name} ({buildings_play.structure(el).name_en}) does not burn (l.814)")
+    if row.effect == "tremors":
+        out += _tremors(state, caster, None, row, dice, ev, [], struck=buildings_play.around(state, el))
     return out
 
 
