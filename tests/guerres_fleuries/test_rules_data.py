@@ -124,7 +124,8 @@ def test_creature_modifiers_read_both_columns_with_the_leading_sign(kind, side):
 
 
 #: the spells' modifiers on fire, melee and reaction tests, printed in the spells' texts (OR-GF120)
-SPELL_ROWS = {"spell_brume", "spell_malediction", "spell_possession", "spell_secousses", "spell_hurlement"}
+SPELL_ROWS = {"spell_brume", "spell_malediction", "spell_possession", "spell_secousses", "spell_hurlement",
+              "spell_vent"}
 
 
 @pytest.mark.parametrize("kind", ["command", "command_creatures", "command_monsters", "fire", "melee",
@@ -138,7 +139,7 @@ def test_spell_modifiers_carry_the_printed_number(kind):
     for m in rows:
         n = ref_lines(m.ref)[0]
         assert m.printed in no_markup(line(n)), (kind, m.id)
-        sign, number = re.search(r"([+-])\s?(\d+)\s?%?\s*(?:à|au|de|lors|malus|pour)", m.printed).groups()
+        sign, number = re.search(r"([+-])\s?(\d+)\s?%?\s*(?:à|au|de|lors|malus|pour|et)", m.printed).groups()
         printed = (-1 if sign == "-" else 1) * int(number)
         if "GF-C1" in (m.decision or ""):
             printed = -abs(printed)

@@ -129,7 +129,8 @@ def _effects(state, caster, target, ruling, dice, ev) -> list[dict]:
     """The spell's effect (battle/spells.py), then, on an enemy unit, the magic attack's disorder (l.1440)
     and morale test (l.1593) with the spell's own modifier where it prints one."""
     out, extra = spells.apply(state, caster, target, ruling["spell"], dice, ev)
-    if target.side != caster.side and target.alive and target.kind != "character":
+    weather = spells.spell_effects()[ruling["spell"]].effect in spells.WEATHER  # an area, not a unit (OR-GF122)
+    if target.side != caster.side and target.alive and target.kind != "character" and not weather:
         target.set_disorder(True)
         ev["explanation"].append(f"{target.name or target.id}, target of a magic attack, is disordered")
         ev["citations"].append("GF seed 003 l.1440")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from .. import modifiers as mods
 from ..magic import data as magic_data
 from ..referee import adjudicate
-from . import lasting
+from . import lasting, weather
 
 DOUBLE_FIELD = "force_divine"
 
@@ -49,6 +49,8 @@ def _entries(state, shooter_or_striker, target, own: str) -> list[tuple[dict, st
             out.append((e, f"{_n(shooter_or_striker)} is under « {_spell(e)} » ({_until(e)})"))
     if target is not None:
         for e in lasting.active(state, target.id, "attacked_modifier"):
+            if weather.swept(state, e):  # "Tous les sorts de nuages, brouillards, etc. sont balayés" (l.1314)
+                continue
             if e.get("modifier") not in seen:
                 seen.add(e.get("modifier"))
                 out.append((e, f"{_n(target)} is blurred by « {_spell(e)} » ({_until(e)})"))
@@ -89,6 +91,9 @@ def _apply(sit: dict, table: str, entries, why: list[str], score_field: str) -> 
 def fire(state, u, t, sit: dict, why: list[str]) -> None:
     """Add to the fire situation of ``u`` shooting at ``t`` the spells' modifiers (in place)."""
     entries = _entries(state, u, t, "fire_modifier")
+    w = weather.wind(state)
+    if w is not None and w.get("modifier"):
+        entries.append((w, f"the wind of « {_spell(w)} » blows ({_until(w)})"))
     if entries:
         _apply(sit, "fire", entries, why, "modified_pct")
 

@@ -22,6 +22,8 @@ from .casualties import remove_figures, wounds
 from .fighters import alive, friends, shape, touching, units
 
 FILE = "spell_effects.toml"
+#: the spells that bring weather on the table (battle/weather.py): not a magic attack on the unit named
+WEATHER = ("rain", "wind")
 SEVERITY_ORDER = ("stunned", "blind", "cut", "wounded", "light", "severe", "serious", "critical")
 
 
@@ -48,6 +50,12 @@ class SpellEffect(Row):
     #: what the spell does to a building it is cast at (its text names one): "damage" (the magic damage
     #: of l.802), "damage_and_fire" (and a flammable building catches fire, OR-GF121); None: no building
     on_building: str | None = None
+    #: the weather spells (battle/weather.py, OR-GF122): the rain's disc, the move lost in the mud or by
+    #: flyers in the wind, the ranges left by the wind, the fires' damage multiplied by it
+    radius_cm: float | None = None
+    move_lost: str | None = None
+    range_factor: str | None = None
+    damage_factor: int | None = None
 
 
 class TableEffect(Row):
@@ -280,11 +288,48 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
                          **({"floor": row.floor_pct} if row.floor_pct is not None else {}))
         until = "for the whole battle (a day)" if n is None else f"for {n} turn(s), until turn {e['until_turn']}"
         steps.append(f"« {printed} » on {_n(target)}: {LASTS_TEXT[row.lasts[0]]} {until}")
+    elif kind == "rain":
+        _rain(state, target, row, dice, ev)
+    elif kind == "wind":
+        from .weather import TABLE
+        e = _lasting(state, ev, _Table(TABLE), "wind", row.turns, row.ref, spell=spell, modifier=row.fire_modifier,
+                     range_factor=row.range_factor, damage_factor=row.damage_factor, move_lost=row.move_lost)
+        steps.append(f"« {printed} »: a wind over the whole table until turn {e['until_turn']}: every shot at -5 "
+                     f"and the ranges halved, fires doubled, flyers slowed, mists swept away")
     elif kind == "quicksand":
         out += _quicksand(state, caster, target, row, dice, ev, extra)
     elif kind == "tremors":
         out += _tremors(state, caster, target, row, dice, ev, extra)
     return out, extra
+
+
+class _Table:
+    """The table itself, for its lasting weather (battle/weather.py)."""
+
+    def __init__(self, uid: str):
+        self.id = uid
+
+
+def _rain(state, target, row, dice, ev) -> None:
+    """« Pluie diluvienne de Tlaloc » (l.1270): rain over a disc of 50 cm diameter around the target for
+    1d4 turns (the units under it do not move), mud for the day (a quarter of the move off), the fires
+    under it put out at once (OR-GF122)."""
+    from . import buildings_play
+    from .weather import TABLE
+    steps, table = ev["explanation"], _Table(TABLE)
+    n = _turns(row, dice, ev)
+    centre = [round(target.x, 3), round(target.y, 3)]
+    e = _lasting(state, ev, table, "rain", n, row.ref, centre=centre, radius_cm=row.radius_cm)
+    _lasting(state, ev, table, "mud", None, row.ref, centre=centre, radius_cm=row.radius_cm, move_lost=row.move_lost)
+    steps.append(f"« {magic_data().spells['pluie_diluvienne_de_tlaloc'].printed} »: rain within {row.radius_cm:g} cm "
+                 f"of {_n(target)} until turn {e['until_turn']}: the units under it do not move; the ground is mud "
+                 f"for the day")
+    disc = tabletop.Point(*centre).buffer(row.radius_cm)
+    for el in buildings_play.elements(state):
+        if buildings_play.burning(state, el.id) and el.geometry.intersects(disc):
+            rec = buildings_play.record(state, el.id)
+            rec["burning"], rec["fire_turn"] = False, 0
+            steps.append(f"the rain puts out the fire of {el.name or el.id}")
 
 
 def _struck(state, target) -> list:
