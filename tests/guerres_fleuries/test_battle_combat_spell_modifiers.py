@@ -360,3 +360,54 @@ def test_the_engine_offers_and_accepts_a_cast_at_a_building():
     offered = [a for a in engine.casts(st, "A") if a.target == "hut"]
     assert {a.spell for a in offered} == {"eclair", "secousses_telluriques_de_xiuhtecuhtli"}
     engine.check_cast(st, Action("cast", "A", unit="priest", spell="eclair", target="hut"))
+
+
+# --- Vol d'Ehecatl: the character set down where the cast says (l.1320; OR-GF123) ---------------------------
+
+def test_vol_d_ehecatl_sets_the_character_down_up_to_100_cm_away():
+    """l.1320: "Le prêtre fait se déplacer instantanément de 100cm un personnage qui se trouve dans un rayon
+    de 20cm"."""
+    from oriflamme.core.errors import IllegalAction
+    assert "instantanément de 100cm" in line(1320)
+    p = _priest(x=85, y=100)
+    hero = _hero("hero", "A", x=95, y=100, heading=0.0)
+    st = battle(p, hero, troop("foe", "B", x=90, y=5, figures=2, figures_max=2, frontage=2, ranks=1))
+    before = (hero.x, hero.y, list(st.log))
+    for dest, ref in (((95, 8.0, None), "l.590"), ((5, 20.0, None), "l.1320"), ((179.5, 100.0, None), "l.628")):
+        with pytest.raises(IllegalAction) as exc:  # too near the enemy, too far, off the table
+            magic_play.cast(st, "priest", "vol_d_ehecatl", "hero", ByDie(d100=[1]), destination=dest)
+        assert ref in exc.value.ref and (hero.x, hero.y, st.log) == before
+    with pytest.raises(IllegalAction):
+        magic_play.cast(st, "priest", "vol_d_ehecatl", "hero", ByDie(d100=[1]))  # no destination
+    ev = magic_play.cast(st, "priest", "vol_d_ehecatl", "hero", ByDie(d100=[1]), destination=(95, 20.0, 90.0))
+    assert ev[0]["success"] and (hero.x, hero.y, hero.heading) == (95, 20.0, 90.0)
+    assert "OR-GF123" in ev[0]["citations"] and any("80.0 cm" in s for s in ev[0]["explanation"])
+
+
+def test_a_destination_is_refused_for_any_other_spell():
+    from oriflamme.core.errors import IllegalAction
+    p = _priest(x=85, y=100)
+    hero = _hero("hero", "A", x=95, y=100)
+    st = battle(p, hero)
+    with pytest.raises(IllegalAction):
+        magic_play.cast(st, "priest", "aura_de_pouvoir", "hero", ByDie(d100=[1]), destination=(95, 60, None))
+    assert hero.y == 100 and not st.log
+
+
+def test_the_cast_action_carries_the_jump_destination_and_the_engine_offers_one():
+    from oriflamme.rulesets.guerres_fleuries.battle import engine
+    from oriflamme.rulesets.guerres_fleuries.battle.actions import action_from_json, choice_of
+    a = action_from_json({"type": "cast", "side": "A", "unit": "priest", "spell": "vol_d_ehecatl", "target": "hero",
+                          "x": 95, "y": 20})
+    assert (a.x, a.y, a.heading) == (95.0, 20.0, None)
+    assert action_from_json(a.to_json()) == a
+    plain = action_from_json({"type": "cast", "side": "A", "unit": "priest", "spell": "blessure", "target": "foe"})
+    assert plain.to_json() == {"type": "cast", "side": "A", "unit": "priest", "spell": "blessure", "target": "foe"}
+    assert choice_of(a.to_json()) == choice_of({**a.to_json(), "x": 50, "y": 50})
+    p = _priest(x=85, y=100)
+    hero = _hero("hero", "A", x=95, y=100, heading=0.0)
+    st = battle(p, hero, troop("foe", "B", x=90, y=5, figures=2, figures_max=2, frontage=2, ranks=1), phase=3)
+    jumps = [x for x in engine.casts(st, "A") if x.spell == "vol_d_ehecatl"]
+    assert jumps and all(x.x is not None for x in jumps)
+    for x in jumps:
+        engine.check_cast(st, x)

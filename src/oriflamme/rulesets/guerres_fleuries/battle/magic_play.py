@@ -47,7 +47,7 @@ def _situation(state, caster, spell: str, target, building=None) -> dict:
     return sit
 
 
-def _check(state, caster_id: str, spell: str, target_id: str | None):
+def _check(state, caster_id: str, spell: str, target_id: str | None, destination=None):
     caster = unit(state, caster_id)
     building = spells.building(state, target_id)
     target = unit(state, target_id) if target_id and building is None else None
@@ -77,6 +77,11 @@ def _check(state, caster_id: str, spell: str, target_id: str | None):
                                 spells.spell_effects()[spell].ref)
         if magic_data().spells[spell].distance_cm is None and spell == "main_de_la_mort" and not touching(caster, target):
             raise IllegalAction("« Main de la mort » strikes an enemy in base contact with the priest", REF_CONTACT)
+    if row is not None and row.effect == "jump":
+        spells.check_jump(state, target, destination, row)  # Vol d'Ehecatl: where he lands (OR-GF123)
+    elif destination is not None:
+        raise IllegalAction(f"« {magic_data().spells[spell].printed} » moves nobody: no destination is given",
+                            row.ref if row else REF_CHOSEN)
     try:
         sit = _situation(state, caster, spell, target, building)
         ruling = adjudicate(sit)
@@ -85,19 +90,20 @@ def _check(state, caster_id: str, spell: str, target_id: str | None):
     return caster, target or building, sit, ruling
 
 
-def preview(state, caster_id: str, spell: str, target_id: str | None = None) -> dict:
+def preview(state, caster_id: str, spell: str, target_id: str | None = None, destination=None) -> dict:
     """The spell's threshold before the d100 (the referee's ``success_if_d100_below``), its range."""
-    caster, target, sit, ruling = _check(state, caster_id, spell, target_id)
+    caster, target, sit, ruling = _check(state, caster_id, spell, target_id, destination)
     return {"unit": caster_id, "target": target_id, "spell": ruling["spell"], "situation": sit,
             "percent": max(0, ruling["threshold"] - 1), "success_if_d100_below": ruling["threshold"],
             "in_range": ruling.get("in_range", True), "ruling": ruling,
             "explanation": ruling["explanation"], "citations": ruling["citations"]}
 
 
-def cast(state, caster_id: str, spell: str, target_id: str | None, dice) -> list[dict]:
+def cast(state, caster_id: str, spell: str, target_id: str | None, dice, destination=None) -> list[dict]:
     """Cast a spell now: refused with the rule (IllegalAction) when it may not be cast; else the d100
-    (and the failure d100), the ruling, and the effects on the table."""
-    caster, target, sit, ruling = _check(state, caster_id, spell, target_id)
+    (and the failure d100), the ruling, and the effects on the table. ``destination``: (x, y, heading or
+    None) where *Vol d'Ehecatl* sets its character down."""
+    caster, target, sit, ruling = _check(state, caster_id, spell, target_id, destination)
     if not ruling.get("in_range", True):
         raise IllegalAction(f"{target.name or target.id} is out of range of « {ruling['spell_printed']} »",
                             "GF seed 003 l.1151")
@@ -119,6 +125,9 @@ def cast(state, caster_id: str, spell: str, target_id: str | None, dice) -> list
     if full["success"] and target is not None and spells.building(state, target_id) is not None:  # l.802
         events += spells.strike_building(state, caster, target, full["spell"], dice, ev)
     elif full["success"] and target is not None:
+        if destination is not None:
+            ev["destination"] = [destination[0], destination[1],
+                                 target.heading if destination[2] is None else destination[2]]
         events += _effects(state, caster, target, full, dice, ev)
     elif not full["success"] and full.get("failure_d100") is not None:
         events += spells.failure(state, caster, full["failure_d100"], dice, ev)
