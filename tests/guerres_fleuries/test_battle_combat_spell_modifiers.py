@@ -411,3 +411,19 @@ def test_the_cast_action_carries_the_jump_destination_and_the_engine_offers_one(
     assert jumps and all(x.x is not None for x in jumps)
     for x in jumps:
         engine.check_cast(st, x)
+
+
+def test_the_cast_at_a_building_and_the_jump_are_described_and_previewed():
+    from oriflamme.rulesets.guerres_fleuries.battle import explain
+    from oriflamme.rulesets.guerres_fleuries.battle.actions import Action
+    p = _priest(x=85, y=75)
+    st = _building_battle(p, troop("e", "B", x=30, y=10), elements=[HUT])
+    a = Action("cast", "A", unit="priest", spell="eclair", target="hut")
+    assert "Hut" in explain.describe(st, a) and "Hut" in explain.describe(st, a, "fr")
+    hero = _hero("hero", "A", x=95, y=100, heading=0.0)
+    st = battle(_priest(x=85, y=100), hero)
+    jump = Action("cast", "A", unit="priest", spell="vol_d_ehecatl", target="hero", x=95.0, y=20.0)
+    assert "(95.0, 20.0)" in explain.describe(st, jump)
+    assert magic_play.preview(st, "priest", "vol_d_ehecatl", "hero", destination=(95.0, 20.0, None))["percent"] > 0
+    from oriflamme.rulesets.guerres_fleuries.ruleset import GuerresFleuries
+    assert explain.ruling(GuerresFleuries(), st, jump)["percent"] > 0  # the odds shown before the cast
