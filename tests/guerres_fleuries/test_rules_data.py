@@ -97,6 +97,8 @@ def _printed_split(n: int, printed: str) -> str:
                                   "melee_monsters"])
 def test_modifiers_are_printed_verbatim_with_their_value(kind):
     for m in modifiers.modifiers(kind).values():
+        if m.id in SPELL_ROWS:  # printed outside the list: test_spell_modifiers_carry_the_printed_number
+            continue
         n = ref_lines(m.ref)[0]
         rest = _printed_split(n, m.printed)
         assert m.value == printed_value(rest.split("|")[0]), (kind, m.id, rest)
@@ -106,6 +108,8 @@ def test_modifiers_are_printed_verbatim_with_their_value(kind):
 def test_creature_modifiers_read_both_columns_with_the_leading_sign(kind, side):
     """GF-H4: "- 5/2" is -5 for other creatures, -2 for the Ptéradon."""
     for m in modifiers.modifiers(kind).values():
+        if m.id in SPELL_ROWS:
+            continue
         rest = _printed_split(ref_lines(m.ref)[0], m.printed)
         sign = -1 if rest.startswith("-") else 1
         parts = rest.lstrip("+- ").split("/")
@@ -119,12 +123,35 @@ def test_creature_modifiers_read_both_columns_with_the_leading_sign(kind, side):
     assert modifiers.modifiers("melee_pteradon")["enemy_shields"].value == -1  # "- 2/-1"
 
 
+#: the spells' modifiers on fire, melee and reaction tests, printed in the spells' texts (OR-GF120)
+SPELL_ROWS = {"spell_brume", "spell_malediction", "spell_possession", "spell_secousses", "spell_hurlement",
+              "spell_vent"}
+
+
+@pytest.mark.parametrize("kind", ["command", "command_creatures", "command_monsters", "fire", "melee",
+                                  "melee_creatures", "melee_monsters", "melee_pteradon"])
+def test_spell_modifiers_carry_the_printed_number(kind):
+    """A spell's modifier (l.1186-1308) is a sentence of its text, verbatim, and its value the number the
+    sentence prints: per point up to ``max_count`` for a curse with a minimal score; a hostile "+10 %" to a
+    test lowers its threshold (GF-C1)."""
+    rows = [m for m in modifiers.modifiers(kind).values() if m.id in SPELL_ROWS]
+    assert rows, kind
+    for m in rows:
+        n = ref_lines(m.ref)[0]
+        assert m.printed in no_markup(line(n)), (kind, m.id)
+        sign, number = re.search(r"([+-])\s?(\d+)\s?%?\s*(?:à|au|de|lors|malus|pour|et)", m.printed).groups()
+        printed = (-1 if sign == "-" else 1) * int(number)
+        if "GF-C1" in (m.decision or ""):
+            printed = -abs(printed)
+        assert m.value * (m.max_count or 1) == printed, (kind, m.id, printed)
+
+
 def test_every_printed_modifier_line_is_in_the_data():
     spans = {"command": (1385, 1391), "command_creatures": (1760, 1764), "command_monsters": (1913, 1917),
              "fire": (1494, 1504), "melee": (1562, 1576), "melee_creatures": (1790, 1799),
              "melee_monsters": (1948, 1955)}
     for kind, (a, b) in spans.items():
-        cited = {ref_lines(m.ref)[0] for m in modifiers.modifiers(kind).values()}
+        cited = {ref_lines(m.ref)[0] for m in modifiers.modifiers(kind).values() if m.id not in SPELL_ROWS}
         printed = {n for n in range(a, b + 1) if line(n).lstrip("| ").startswith("-")}
         assert cited == printed, kind
 

@@ -17,7 +17,9 @@
                         brigade commander, or a change in phase 3 (read a full turn later):
                         ``{"orders": {character id: {"order": id, "target": unit id | null}}}``
 ``cast``                a priest's spell, at once, in one of its side's steps (phases 2, 3, 6):
-                        ``{"unit": caster, "spell": id, "target": unit id | null}`` (OR-GF40)
+                        ``{"unit": caster, "spell": id, "target": unit id | building id | null}``
+                        (OR-GF40, OR-GF121); *Vol d'Ehecatl* adds the jump's destination ``"x"``,
+                        ``"y"`` (and ``"heading"``, else kept) (OR-GF123)
 ``ambush``              encounter battle, deployment: the side that discovered its enemy places
                         one unit anywhere out of the enemy zone and sight (GF-K3, l.485)
 ``place_base``          encounter battle, deployment: put a decoy movement base in the zone (GF-K5)
@@ -52,6 +54,8 @@ TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test"
          "ambush": ("unit", "x", "y", "heading"), "place_base": ("base", "x", "y"),
          "flank_march": ("unit", "edge", "y", "turn"), "hide": ("unit",),
          "omen": ("unit",), "intervene": ("unit", "target"), "move_base": ("base", "x", "y", "heading")}
+#: fields an action may carry or leave out (absent: None): the jump of Vol d'Ehecatl (OR-GF123)
+OPTIONAL = {"cast": ("x", "y", "heading")}
 ORDER_FIELDS = ("order", "target")
 MAX_UNITS = 200
 MAX_TARGETS = 10  # the codec's bound; the rule's (three, l.830) is checked with the orders (orders.check)
@@ -83,6 +87,9 @@ class Action:
                 out["orders"] = {uid: {"order": oid, "target": list(tgt) if isinstance(tgt, tuple) else tgt}
                                  for uid, oid, tgt in self.orders}
             else:
+                out[k] = getattr(self, k)
+        for k in OPTIONAL.get(self.type, ()):
+            if getattr(self, k) is not None:
                 out[k] = getattr(self, k)
         return out
 
@@ -134,10 +141,13 @@ def action_from_json(data) -> Action:
     if side not in SIDES:
         raise IllegalAction(f"field side: expected A or B (got {side!r:.20})")
     fields = TYPES[kind]
-    extra = set(data) - {"type", "side", *fields}
+    extra = set(data) - {"type", "side", *fields, *OPTIONAL.get(kind, ())}
     if extra:
         raise IllegalAction(f"unknown field(s) for {kind}: {', '.join(sorted(map(str, extra)))}")
     vals: dict = {}
+    for f in OPTIONAL.get(kind, ()):
+        if data.get(f) is not None:
+            vals[f] = _number(data, f)
     for f in fields:
         if f not in data:
             raise IllegalAction(f"field {f}: missing for {kind}")
@@ -178,6 +188,9 @@ def choice_of(data: dict) -> str:
                            "edge": data.get("edge")}, sort_keys=True)
     if isinstance(data, dict) and data.get("type") in ("orders", "battle_orders"):
         return json.dumps({"type": data["type"], "side": data.get("side")}, sort_keys=True)
+    if isinstance(data, dict) and data.get("type") == "cast" and data.get("x") is not None:
+        # the jump's destination (Vol d'Ehecatl, OR-GF123) is a free parameter
+        return json.dumps({k: v for k, v in data.items() if k not in ("x", "y", "heading")}, sort_keys=True)
     if isinstance(data, dict) and data.get("type") == "brigade":
         return json.dumps({"type": "brigade", "side": data.get("side"), "unit": data.get("unit")}, sort_keys=True)
     return json.dumps(data, sort_keys=True)

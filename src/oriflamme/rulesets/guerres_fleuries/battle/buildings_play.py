@@ -480,8 +480,11 @@ def burn(state: Battle, dice) -> None:
             continue
         rec["fire_turn"] += 1
         row = bdata.data().damage["fire"]
-        damage(state, el, row.on_turn(rec["fire_turn"]), f"fire, turn {rec['fire_turn']}",
-               f"incendie, tour {rec['fire_turn']}", dice)
+        from .weather import fire_damage_factor  # the wind of Ehecatl doubles the fires (l.1314, OR-GF122)
+        times = fire_damage_factor(state)
+        damage(state, el, row.on_turn(rec["fire_turn"]) * times, f"fire, turn {rec['fire_turn']}"
+               + (f", × {times} in the wind" if times != 1 else ""),
+               f"incendie, tour {rec['fire_turn']}" + (f", × {times} dans le vent" if times != 1 else ""), dice)
         if rec["destroyed"]:
             continue
         fire = bdata.data().fire

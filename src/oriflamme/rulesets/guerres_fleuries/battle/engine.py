@@ -118,13 +118,23 @@ def casts(state: Battle, side: str) -> list[Action]:
                     break
                 if spells_mod.target_ok(state, c, spell, t)[0]:
                     pool.append(t)
+            if spells_mod.spell_effects()[spell].on_building:  # the nearest standing building (OR-GF121)
+                from . import buildings_play
+                standing = sorted((tt.nearest_distance(fp, el.geometry), el.id) for el in buildings_play.elements(state)
+                                  if buildings_play.standing(state, el.id))
+                pool += [spells_mod.building(state, bid) for d, bid in standing[:1] if reach is None or d <= reach]
+            jump = spells_mod.spell_effects()[spell].effect == "jump"
             for t in pool:
+                dest = spells_mod.jump_sample(state, t) if jump else None
+                if jump and dest is None:
+                    continue
                 try:
-                    pv = magic_play.preview(state, c.id, spell, t.id)
+                    pv = magic_play.preview(state, c.id, spell, t.id, destination=dest)
                 except IllegalAction:
                     continue
                 if pv.get("in_range", True):
-                    out.append(Action("cast", side, unit=c.id, spell=spell, target=t.id))
+                    out.append(Action("cast", side, unit=c.id, spell=spell, target=t.id,
+                                      **({"x": dest[0], "y": dest[1], "heading": dest[2]} if jump else {})))
     return out
 
 
@@ -148,12 +158,15 @@ def check_cast(state: Battle, a: Action) -> None:
     if a.spell not in SPELLS:
         raise IllegalAction(f"spell {a.spell!r}: the battle plays {', '.join(SPELLS)} (the others are ruled by "
                             "the referee only)", REF_MAGIC)
-    if a.target is None or a.target not in state.units or not state.units[a.target].alive \
-            or fog.hidden_from(state.units[a.target], a.side):
-        raise IllegalAction(f"spell {a.spell}: its target must be a unit on the table", REF_MAGIC)
-    pv = magic_play.preview(state, a.unit, a.spell, a.target)  # raises with the rule when it may not
+    bld = spells.building(state, a.target)  # Eclair, Secousses: "ou un bâtiment" (l.1216, l.1308; OR-GF121)
+    if bld is None and (a.target is None or a.target not in state.units or not state.units[a.target].alive
+                        or fog.hidden_from(state.units[a.target], a.side)):
+        raise IllegalAction(f"spell {a.spell}: its target must be a unit or a standing building on the table", REF_MAGIC)
+    pv = magic_play.preview(state, a.unit, a.spell, a.target,  # raises with the rule when it may not
+                            destination=None if a.x is None else (a.x, a.y, a.heading))
     if not pv.get("in_range", True):
-        raise IllegalAction(f"spell {a.spell}: {state.units[a.target].name} is out of its range", "GF seed 003 l.1151")
+        name = bld.name or bld.id if bld is not None else state.units[a.target].name
+        raise IllegalAction(f"spell {a.spell}: {name} is out of its range", "GF seed 003 l.1151")
 
 
 def zone_samples(state: Battle, side: str, out: list) -> None:
@@ -292,7 +305,8 @@ def apply(state: Battle, a: Action) -> list[dict]:
         reactions.react(state, state.units[a.unit], a.reaction)
         command.follow(state, before)
     elif a.type == "cast":
-        turn.record(state, magic_play.cast(state, a.unit, a.spell, a.target, state.dice))
+        turn.record(state, magic_play.cast(state, a.unit, a.spell, a.target, state.dice,
+                                           destination=None if a.x is None else (a.x, a.y, a.heading)))
         victory.check_broken(state)
     elif a.type == "omen":
         omens.spend(state, a.side, a.unit)

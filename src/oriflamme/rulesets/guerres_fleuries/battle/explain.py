@@ -55,8 +55,13 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
         from ..magic import data as magic_data
         sp = magic_data().spells.get(a.spell)
         label = (sp.printed if fr else sp.name_en) if sp else a.spell
-        return (f"{name(a.unit)} lance « {label} » sur {name(a.target)}" if fr
-                else f"{name(a.unit)} casts « {label} » at {name(a.target)}")
+        from . import spells as spells_mod
+        bld = spells_mod.building(state, a.target)  # a spell cast at a building (OR-GF121)
+        what = (bld.name_fr or bld.name or bld.id) if bld is not None and fr else \
+            (bld.name or bld.id) if bld is not None else name(a.target)
+        to = "" if a.x is None else (f" → ({a.x:.1f}, {a.y:.1f})")  # Vol d'Ehecatl's destination (OR-GF123)
+        return (f"{name(a.unit)} lance « {label} » sur {what}{to}" if fr
+                else f"{name(a.unit)} casts « {label} » at {what}{to}")
     if a.type == "ambush":
         return (f"Placer {name(a.unit)} en embuscade en ({a.x:.1f}, {a.y:.1f})" if fr
                 else f"Place {name(a.unit)} in ambush at ({a.x:.1f}, {a.y:.1f})")
@@ -98,7 +103,8 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         out["citations"] += [turn.REF_COMMAND, "GF-C1"]
     elif a.type == "cast":
         from . import magic_play
-        pv = magic_play.preview(state, a.unit, a.spell, a.target)
+        pv = magic_play.preview(state, a.unit, a.spell, a.target,
+                                destination=None if a.x is None else (a.x, a.y, a.heading))
         out["percent"] = pv["percent"]
         out["steps"] += pv["explanation"]
         out["citations"] += pv["citations"] + ["OR-GF40"]

@@ -20,7 +20,7 @@ from oriflamme.geometry import tabletop
 from .. import fire as fd
 from .. import movement as mv
 from ..referee import adjudicate
-from . import combat_data, lasting, morale_play, spells, volleys
+from . import combat_data, lasting, morale_play, spell_modifiers, spells, volleys, weather
 from .casualties import Ledger
 from .fighters import (alive, cover_of, depth, enemies, finish, friends, in_combat, in_woods, pose, shape,
                        sight_obstacles, target_armour, target_kind, touching, unit, units, width)
@@ -158,10 +158,12 @@ def eligibility(state, u, t) -> dict:
     out["distance_cm"] = round(dist, 2)
     alt = mv.altitudes().get(ALTITUDE.get(t.altitude or ""))
     extra = alt.extra_range_cm if alt else 0  # GF-E7: + 50 cm at flight altitude (data/movement.toml)
-    if dist + extra > max_range(u):
+    left = weather.range_factor(state)  # the wind halves the ranges (l.1314, OR-GF122)
+    if dist + extra > max_range(u) * left:
         reasons.append(f"{t.name or t.id} is {dist:.1f} cm away ({how}"
-                       f"{', + flight altitude' if extra else ''}), beyond the maximum range {max_range(u)} cm")
-        cites += ["GF seed 003 l.854", "GF-E7"]
+                       f"{', + flight altitude' if extra else ''}), beyond the maximum range {max_range(u)} cm"
+                       + (", halved by the wind" if left != 1 else ""))
+        cites += ["GF seed 003 l.854", "GF-E7"] + (["GF seed 003 l.1314", "OR-GF122"] if left != 1 else [])
         return out
     out["eligible"] = True
     reasons.append(f"{t.name or t.id}: visible, in the fire arc, {dist:.1f} cm away ({how})")
@@ -208,8 +210,13 @@ def base_situation(u, t, distance_cm: float, armour: str, figures: int, kind_of_
 def situation(state, u, t, figures: int) -> tuple[dict, list[str]]:
     """The part-1 fire situation of ``u`` shooting at ``t``, and what was read off the table."""
     dist, _ = distance(u, t)
-    sit = base_situation(u, t, round(dist, 3), target_armour(t), figures, target_kind(t))
     why, given = [], []
+    left = weather.range_factor(state)
+    if left != 1:  # the ranges halved: the distance read against the printed ranges counts double (OR-GF122)
+        why.append(f"the wind of Ehecatl halves the ranges: {dist:.1f} cm counts as {dist / float(left):.1f} cm "
+                   "(GF seed 003 l.1314, OR-GF122)")
+        dist = dist / float(left)
+    sit = base_situation(u, t, round(dist, 3), target_armour(t), figures, target_kind(t))
     if in_woods(state, u):
         sit["from_woods"] = True
     if t.altitude and ALTITUDE.get(t.altitude):
@@ -233,6 +240,7 @@ def situation(state, u, t, figures: int) -> tuple[dict, list[str]]:
         why.append("the shooter is disordered")
     if given:
         sit["modifiers"] = given
+    spell_modifiers.fire(state, u, t, sit, why)  # the spells lasting on the shooter or the target (OR-GF120)
     return sit, why
 
 

@@ -6,7 +6,9 @@ is the state's own record, so the effects replay, clone and round-trip with it; 
 The effects read elsewhere: ``morale_modifier`` (morale_play.situation), ``no_morale_tests`` and
 ``morale_auto_pass`` (morale_play.test), ``missile_shield`` (fire_play.eligibility), ``dazzled``
 (turn.movers, fire_play.can_fire), ``crossing`` (an interpenetration, fire_play.can_fire, OR-GF117), ``no_command_tests`` (turn.needs_command_test), ``silence`` (a
-priest's casts, battle/spells.py)."""
+priest's casts, battle/spells.py), ``fire_modifier``, ``melee_modifier``, ``attacked_modifier``,
+``double_pbc`` and ``reaction_modifier`` (the fire, melee and reaction situations, battle/spell_modifiers.py);
+``rain``, ``mud`` and ``wind``, the table's own (unit ``"table"``, battle/weather.py)."""
 
 from __future__ import annotations
 

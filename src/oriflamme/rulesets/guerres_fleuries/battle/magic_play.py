@@ -32,10 +32,12 @@ REF_CONTACT = "GF seed 003 l.1256-1258"
 APPLIED = tuple(sid for sid in magic_data().spells if spells.applied(sid))
 
 
-def _situation(state, caster, spell: str, target) -> dict:
+def _situation(state, caster, spell: str, target, building=None) -> dict:
     # the army's type and level ("Prêtre-guerrier mineur") as the magic table prints it ("Prêtre guerrier mineur")
     sit = {"kind": "magic", "caster": (caster.type or caster.name).replace("-", " "), "spell": spell}
     sp = magic_data().spells.get(spell)
+    if building is not None and (sp is None or sp.distance_cm is not None):
+        sit["distance_cm"] = round(tabletop.nearest_distance(shape(caster), building.geometry), 3)
     if target is not None and target.id != caster.id and (sp is None or sp.distance_cm is not None):
         sit["distance_cm"] = round(tabletop.nearest_distance(shape(caster), shape(target)), 3)
     if in_combat(state, caster):
@@ -45,9 +47,10 @@ def _situation(state, caster, spell: str, target) -> dict:
     return sit
 
 
-def _check(state, caster_id: str, spell: str, target_id: str | None):
+def _check(state, caster_id: str, spell: str, target_id: str | None, destination=None):
     caster = unit(state, caster_id)
-    target = unit(state, target_id) if target_id else None
+    building = spells.building(state, target_id)
+    target = unit(state, target_id) if target_id and building is None else None
     if caster.kind != "character" or not caster.alive:
         raise IllegalAction(f"{caster.name or caster.id} cannot cast: only a living priest or warrior-priest "
                             "calls on his god", "GF seed 003 l.1136")
@@ -62,34 +65,45 @@ def _check(state, caster_id: str, spell: str, target_id: str | None):
     if chosen and spell not in chosen:
         raise IllegalAction(f"{caster.name or caster.id} did not choose « {spell} » before the battle "
                             f"(chosen: {', '.join(chosen)})", REF_CHOSEN)
-    if spell in magic_data().spells:
+    row = spells.spell_effects().get(spell)
+    if building is not None and (row is None or not row.on_building):
+        raise IllegalAction(f"« {magic_data().spells[spell].printed if row else spell} » is not cast at a building "
+                            "(only a spell whose text names one: Eclair, Secousses telluriques)",
+                            row.ref if row else "GF seed 003 l.1216, l.1308")
+    if spell in magic_data().spells and building is None:
         ok, need = spells.target_ok(state, caster, spell, target)
         if not ok:
             raise IllegalAction(f"« {magic_data().spells[spell].printed} » is cast at {need}",
                                 spells.spell_effects()[spell].ref)
         if magic_data().spells[spell].distance_cm is None and spell == "main_de_la_mort" and not touching(caster, target):
             raise IllegalAction("« Main de la mort » strikes an enemy in base contact with the priest", REF_CONTACT)
+    if row is not None and row.effect == "jump":
+        spells.check_jump(state, target, destination, row)  # Vol d'Ehecatl: where he lands (OR-GF123)
+    elif destination is not None:
+        raise IllegalAction(f"« {magic_data().spells[spell].printed} » moves nobody: no destination is given",
+                            row.ref if row else REF_CHOSEN)
     try:
-        sit = _situation(state, caster, spell, target)
+        sit = _situation(state, caster, spell, target, building)
         ruling = adjudicate(sit)
     except RefereeError as exc:
         raise IllegalAction(str(exc), "GF La magie > Procédure") from None
-    return caster, target, sit, ruling
+    return caster, target or building, sit, ruling
 
 
-def preview(state, caster_id: str, spell: str, target_id: str | None = None) -> dict:
+def preview(state, caster_id: str, spell: str, target_id: str | None = None, destination=None) -> dict:
     """The spell's threshold before the d100 (the referee's ``success_if_d100_below``), its range."""
-    caster, target, sit, ruling = _check(state, caster_id, spell, target_id)
+    caster, target, sit, ruling = _check(state, caster_id, spell, target_id, destination)
     return {"unit": caster_id, "target": target_id, "spell": ruling["spell"], "situation": sit,
             "percent": max(0, ruling["threshold"] - 1), "success_if_d100_below": ruling["threshold"],
             "in_range": ruling.get("in_range", True), "ruling": ruling,
             "explanation": ruling["explanation"], "citations": ruling["citations"]}
 
 
-def cast(state, caster_id: str, spell: str, target_id: str | None, dice) -> list[dict]:
+def cast(state, caster_id: str, spell: str, target_id: str | None, dice, destination=None) -> list[dict]:
     """Cast a spell now: refused with the rule (IllegalAction) when it may not be cast; else the d100
-    (and the failure d100), the ruling, and the effects on the table."""
-    caster, target, sit, ruling = _check(state, caster_id, spell, target_id)
+    (and the failure d100), the ruling, and the effects on the table. ``destination``: (x, y, heading or
+    None) where *Vol d'Ehecatl* sets its character down."""
+    caster, target, sit, ruling = _check(state, caster_id, spell, target_id, destination)
     if not ruling.get("in_range", True):
         raise IllegalAction(f"{target.name or target.id} is out of range of « {ruling['spell_printed']} »",
                             "GF seed 003 l.1151")
@@ -108,7 +122,12 @@ def cast(state, caster_id: str, spell: str, target_id: str | None, dice) -> list
           "d100": roll, "success": full["success"], "ruling": full, "text": text, "text_fr": text_fr,
           "explanation": steps, "citations": cites}
     events = [ev]
-    if full["success"] and target is not None:
+    if full["success"] and target is not None and spells.building(state, target_id) is not None:  # l.802
+        events += spells.strike_building(state, caster, target, full["spell"], dice, ev)
+    elif full["success"] and target is not None:
+        if destination is not None:
+            ev["destination"] = [destination[0], destination[1],
+                                 target.heading if destination[2] is None else destination[2]]
         events += _effects(state, caster, target, full, dice, ev)
     elif not full["success"] and full.get("failure_d100") is not None:
         events += spells.failure(state, caster, full["failure_d100"], dice, ev)
@@ -119,7 +138,8 @@ def _effects(state, caster, target, ruling, dice, ev) -> list[dict]:
     """The spell's effect (battle/spells.py), then, on an enemy unit, the magic attack's disorder (l.1440)
     and morale test (l.1593) with the spell's own modifier where it prints one."""
     out, extra = spells.apply(state, caster, target, ruling["spell"], dice, ev)
-    if target.side != caster.side and target.alive and target.kind != "character":
+    weather = spells.spell_effects()[ruling["spell"]].effect in spells.WEATHER  # an area, not a unit (OR-GF122)
+    if target.side != caster.side and target.alive and target.kind != "character" and not weather:
         target.set_disorder(True)
         ev["explanation"].append(f"{target.name or target.id}, target of a magic attack, is disordered")
         ev["citations"].append("GF seed 003 l.1440")

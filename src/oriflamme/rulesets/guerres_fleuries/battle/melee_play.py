@@ -19,7 +19,7 @@ from .. import melee as md
 from .. import modifiers as mods
 from ..names import RefereeError
 from ..referee import adjudicate
-from . import combat_data, morale_play, overlap
+from . import combat_data, morale_play, overlap, spell_modifiers
 from .casualties import Ledger, captures
 from .fighters import (alive, arc, being, cover_of, depth, finish, mark, melee_weapon_of, pose, set_pose, shape,
                        target_armour, target_kind, tolerance, touching, unit, units, unmark, width)
@@ -123,6 +123,8 @@ def situation(state, a, b) -> tuple[dict, list[str]]:
         add("fights_in_the_air", "both fight in the air")
     if given:
         sit["modifiers"] = given
+    # the spells lasting on the striker or the target (OR-GF120)
+    spell_modifiers.melee(state, a, b, sit, why, row.modifiers if row else "melee")
     return sit, why
 
 

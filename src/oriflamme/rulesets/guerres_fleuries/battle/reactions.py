@@ -25,7 +25,7 @@ from oriflamme.geometry import tabletop as tt
 
 from .. import referee
 from ..rows import Row, load, one
-from . import curses, moves, orders
+from . import curses, moves, orders, spell_modifiers
 from .charges import charge_move
 from .actions import emit
 from .rules import rules
@@ -207,6 +207,9 @@ def react(state: Battle, u: Unit, reaction: str) -> None:
     if u.led_by and u.led_by in state.units:
         sit["character"] = {"FC": state.units[u.led_by].FC}
         sit["modifiers"] = [{"modifier": "character_controls", "count": 1}]
+    # a spell lasting on the unit (Hurlement, OR-GF120)
+    spell_modifiers.reaction(state, u, sit, [], {"creature": "command_creatures", "monster": "command_monsters"}
+                             .get(u.kind, "command"))
     ruling = referee.adjudicate(sit)
     ok = bool(ruling.get("success"))
     row = table()[reaction]

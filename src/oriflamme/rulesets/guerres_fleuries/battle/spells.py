@@ -9,6 +9,7 @@ row whose effect the table cannot represent is explained and listed as not appli
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from pydantic import Field
@@ -22,6 +23,8 @@ from .casualties import remove_figures, wounds
 from .fighters import alive, friends, shape, touching, units
 
 FILE = "spell_effects.toml"
+#: the spells that bring weather on the table (battle/weather.py): not a magic attack on the unit named
+WEATHER = ("rain", "wind")
 SEVERITY_ORDER = ("stunned", "blind", "cut", "wounded", "light", "severe", "serious", "critical")
 
 
@@ -37,6 +40,23 @@ class SpellEffect(Row):
     dies_above: int | None = None
     modifier: str | None = None
     beast_modifier: str | None = None
+    #: the lasting effects a spell of effect "modifiers" leaves (battle/spell_modifiers.py reads them)
+    lasts: tuple[str, ...] = ()
+    #: the percentage a floored modifier never goes below ("score minimal de 20%", l.1252)
+    floor_pct: int | None = None
+    #: a reaction-test modifier (data/modifiers/command*.toml) lasting with the morale one
+    reaction_modifier: str | None = None
+    #: a fire modifier (data/modifiers/fire.toml) on the units struck, for the spell's turns
+    fire_modifier: str | None = None
+    #: what the spell does to a building it is cast at (its text names one): "damage" (the magic damage
+    #: of l.802), "damage_and_fire" (and a flammable building catches fire, OR-GF121); None: no building
+    on_building: str | None = None
+    #: the weather spells (battle/weather.py, OR-GF122): the rain's disc, the move lost in the mud or by
+    #: flyers in the wind, the ranges left by the wind, the fires' damage multiplied by it
+    radius_cm: float | None = None
+    move_lost: str | None = None
+    range_factor: str | None = None
+    damage_factor: int | None = None
 
 
 class TableEffect(Row):
@@ -98,6 +118,15 @@ def applied(spell: str) -> bool:
 
 def _n(u) -> str:
     return u.name or u.id
+
+
+#: what a lasting effect of battle/spell_modifiers.py does, for the cast's explanation
+LASTS_TEXT = {
+    "double_pbc": "its PBC is doubled before the modifiers (GF-H5)",
+    "fire_modifier": "the spell's modifier applies to his fire and his blows",
+    "attacked_modifier": "every shot and blow at it reads the spell's modifier",
+    "reaction_modifier": "its reaction tests read the spell's modifier",
+}
 
 
 # --- who a spell may be cast at ---------------------------------------------------------------------
@@ -242,6 +271,9 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
         e = _lasting(state, ev, target, "morale_modifier", n, row.ref, modifier=row.modifier, spell=spell)
         steps.append(f"« {printed} » on {_n(target)}: its morale tests read the spell's modifier for {n} turn(s), "
                      f"until turn {e['until_turn']}")
+        if row.reaction_modifier:
+            _lasting(state, ev, target, "reaction_modifier", n, row.ref, modifier=row.reaction_modifier, spell=spell)
+            steps.append(f"its reaction tests too, until turn {e['until_turn']}")
     elif kind == "no_morale_tests":
         n = _turns(row, dice, ev)
         e = _lasting(state, ev, target, "no_morale_tests", n, row.ref, spell=spell)
@@ -254,11 +286,116 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
         e = _lasting(state, ev, target, "missile_shield", n, row.ref, spell=spell)
         steps.append(f"« {printed} » on {_n(target)}: missiles cannot reach him for {n} turn(s), until turn "
                      f"{e['until_turn']}")
+    elif kind == "modifiers":
+        n = _turns(row, dice, ev) if (row.turns or row.turns_die) else None
+        for effect in row.lasts:
+            e = _lasting(state, ev, target, effect, n, row.ref, modifier=row.modifier, spell=spell,
+                         **({"floor": row.floor_pct} if row.floor_pct is not None else {}))
+        until = "for the whole battle (a day)" if n is None else f"for {n} turn(s), until turn {e['until_turn']}"
+        steps.append(f"« {printed} » on {_n(target)}: {LASTS_TEXT[row.lasts[0]]} {until}")
+    elif kind == "jump":
+        x, y, heading = ev["destination"]
+        before = (target.x, target.y)
+        target.x, target.y, target.heading = x, y, heading
+        steps.append(f"« {printed} »: {_n(target)} is set down {math.hypot(x - before[0], y - before[1]):.1f} cm "
+                     f"away, at ({x:g}, {y:g})")
+        ev["citations"].append("OR-GF123")
+    elif kind == "rain":
+        _rain(state, target, row, dice, ev)
+    elif kind == "wind":
+        from .weather import TABLE
+        e = _lasting(state, ev, _Table(TABLE), "wind", row.turns, row.ref, spell=spell, modifier=row.fire_modifier,
+                     range_factor=row.range_factor, damage_factor=row.damage_factor, move_lost=row.move_lost)
+        steps.append(f"« {printed} »: a wind over the whole table until turn {e['until_turn']}: every shot at -5 "
+                     f"and the ranges halved, fires doubled, flyers slowed, mists swept away")
     elif kind == "quicksand":
         out += _quicksand(state, caster, target, row, dice, ev, extra)
     elif kind == "tremors":
         out += _tremors(state, caster, target, row, dice, ev, extra)
     return out, extra
+
+
+def check_jump(state, u, destination, row) -> None:
+    """Where *Vol d'Ehecatl* (l.1320, "se déplacer instantanément de 100cm") may set ``u`` down (OR-GF123):
+    at most the spell's distance from where he stands, on the table, not within the enemy standoff, not in
+    a standing building nor on a dead monster's body; not a character in a building or directly
+    controlling a unit (he moves with it). Raises IllegalAction with the rule, the state unchanged."""
+    from oriflamme.core.errors import IllegalAction
+
+    from . import buildings_play, crash_play, moves
+    from .rules import rules
+    name = _n(u) if u is not None else "the character"
+    if destination is None or destination[0] is None or destination[1] is None:
+        raise IllegalAction(f"« Vol d'Ehecatl » needs where {name} is set down (x, y)", row.ref)
+    if getattr(u, "leads", None):
+        raise IllegalAction(f"{name} directly controls a unit: he moves with it", "OR-GF41; OR-GF123")
+    if getattr(u, "inside", None):
+        raise IllegalAction(f"{name} is in a building: he leaves it only by breaking formation",
+                            "GF seed 003 l.788; OR-GF123")
+    x, y, heading = destination[0], destination[1], u.heading if destination[2] is None else destination[2]
+    far = math.hypot(x - u.x, y - u.y)
+    if far > row.amount + 1e-6:
+        raise IllegalAction(f"« Vol d'Ehecatl » moves {name} {row.amount} cm at most ({far:.1f} cm asked)",
+                            f"{row.ref}; OR-GF123")
+    fp = moves.footprint_at(u, x, y, heading)
+    if not moves.table_box().covers(fp):
+        raise IllegalAction(f"{name} would leave the table", "GF seed 003 l.628")
+    standoff = rules().distances.enemy_standoff_cm
+    for o in units(state):
+        if o.side != u.side and alive(o) and o.base is None and not o.hidden \
+                and tabletop.nearest_distance(fp, o.footprint()) < standoff - 1e-6:
+            raise IllegalAction(f"{name} may not be set down within {standoff:g} cm of the enemy {_n(o)}",
+                                "GF seed 003 l.590; OR-GF123")
+    for el in buildings_play.elements(state):
+        if buildings_play.standing(state, el.id) and fp.intersection(el.geometry).area > 0.01:
+            raise IllegalAction(f"{name} would be set down in {el.name or el.id}", "GF seed 003 l.788; OR-GF123")
+    if crash_play.carcass_in_the_way(state, fp) is not None:
+        raise IllegalAction(f"{name} would be set down on a dead monster's body", "OR-GF87; OR-GF123")
+
+
+def jump_sample(state, u) -> tuple[float, float, float] | None:
+    """A destination offered for *Vol d'Ehecatl* (the computer's sample; any other is checked by
+    :func:`check_jump`): straight ahead, as far as the spell allows, else half as far; None if neither."""
+    row = spell_effects()["vol_d_ehecatl"]
+    from oriflamme.core.errors import IllegalAction
+    for d in (row.amount, row.amount / 2):
+        p = tabletop.moved(tabletop.Pose(u.x, u.y, u.heading), d)
+        dest = (round(p.x, 1), round(p.y, 1), u.heading)
+        try:
+            check_jump(state, u, dest, row)
+        except IllegalAction:
+            continue
+        return dest
+    return None
+
+
+class _Table:
+    """The table itself, for its lasting weather (battle/weather.py)."""
+
+    def __init__(self, uid: str):
+        self.id = uid
+
+
+def _rain(state, target, row, dice, ev) -> None:
+    """« Pluie diluvienne de Tlaloc » (l.1270): rain over a disc of 50 cm diameter around the target for
+    1d4 turns (the units under it do not move), mud for the day (a quarter of the move off), the fires
+    under it put out at once (OR-GF122)."""
+    from . import buildings_play
+    from .weather import TABLE
+    steps, table = ev["explanation"], _Table(TABLE)
+    n = _turns(row, dice, ev)
+    centre = [round(target.x, 3), round(target.y, 3)]
+    e = _lasting(state, ev, table, "rain", n, row.ref, centre=centre, radius_cm=row.radius_cm)
+    _lasting(state, ev, table, "mud", None, row.ref, centre=centre, radius_cm=row.radius_cm, move_lost=row.move_lost)
+    steps.append(f"« {magic_data().spells['pluie_diluvienne_de_tlaloc'].printed} »: rain within {row.radius_cm:g} cm "
+                 f"of {_n(target)} until turn {e['until_turn']}: the units under it do not move; the ground is mud "
+                 f"for the day")
+    disc = tabletop.Point(*centre).buffer(row.radius_cm)
+    for el in buildings_play.elements(state):
+        if buildings_play.burning(state, el.id) and el.geometry.intersects(disc):
+            rec = buildings_play.record(state, el.id)
+            rec["burning"], rec["fire_turn"] = False, 0
+            steps.append(f"the rain puts out the fire of {el.name or el.id}")
 
 
 def _struck(state, target) -> list:
@@ -299,16 +436,17 @@ def _quicksand(state, caster, target, row, dice, ev, extra) -> list[dict]:
     return out
 
 
-def _tremors(state, caster, target, row, dice, ev, extra) -> list[dict]:
+def _tremors(state, caster, target, row, dice, ev, extra, struck=None) -> list[dict]:
     """« Secousses telluriques » (l.1308): creatures and monsters struck test morale at -4 and are disordered;
-    the others take -2 on a morale test this turn (OR-GF112)."""
+    the others take -2 on a morale test this turn (OR-GF112) and fire at -3 (OR-GF120). ``struck``: the
+    units struck when the target is a building (those inside or against it)."""
     steps, out = ev["explanation"], []
-    for u in _struck(state, target):
+    for u in (_struck(state, target) if struck is None else struck):
         if u.kind in ("creature", "monster"):
             u.set_disorder(True)
             reason = "struck by « Secousses telluriques »"
             steps.append(f"{_n(u)} is disordered and tests its morale at -4")
-            if u.id == target.id:
+            if target is not None and u.id == target.id:
                 extra.append((row.beast_modifier, reason))
             else:
                 out.append(morale_play.test(state, u.id, "magic_target", dice, caster.id, deferred=False,
@@ -317,6 +455,51 @@ def _tremors(state, caster, target, row, dice, ev, extra) -> list[dict]:
             e = _lasting(state, ev, u, "morale_modifier", row.turns, row.ref, modifier=row.modifier,
                          spell="secousses_telluriques_de_xiuhtecuhtli")
             steps.append(f"{_n(u)}: -2 to its morale tests until turn {e['until_turn']}")
+        if row.fire_modifier:
+            e = _lasting(state, ev, u, "fire_modifier", row.turns, row.ref, modifier=row.fire_modifier,
+                         spell="secousses_telluriques_de_xiuhtecuhtli")
+            steps.append(f"{_n(u)}: -3 to its fire until turn {e['until_turn']}")
+    return out
+
+
+# --- a spell cast at a building (l.802: "Dans le cas de la magie, le bâtiment subit 3 points de dégâts le 1er
+# tour, 4 le 2e, etc."; l.1216, l.1308) -------------------------------------------------------------------
+def building(state, bid: str | None):
+    """The standing building ``bid`` of the battlefield (an element of a building kind), or None."""
+    from . import buildings_play
+    if not bid or bid in getattr(state, "units", {}):
+        return None
+    for el in buildings_play.elements(state):
+        if el.id == bid:
+            return el if buildings_play.standing(state, bid) else None
+    return None
+
+
+def strike_building(state, caster, el, spell: str, dice, ev) -> list[dict]:
+    """The spell's effect on the building ``el``: its magic damage (buildings_play.magic_damage, GF-K2),
+    a flammable building set alight by a lightning (OR-GF121), and the tremors' effects on the units
+    inside or against it (l.1308 "toutes les autres unités … en contact … subissent les effets")."""
+    from . import buildings_play
+    row = spell_effects()[spell]
+    printed = magic_data().spells[spell].printed
+    steps, out = ev["explanation"], []
+    name = el.name or el.id
+    ev["citations"] += ["GF seed 003 l.802", "GF-K2"]
+    dealt = buildings_play.magic_damage(state, el.id, dice)
+    rec = buildings_play.record(state, el.id)
+    steps.append(f"« {printed} » strikes {name}: " + (f"{dealt[0]['points']} point(s) of damage, {rec['damage']} of "
+                                                      f"its defence {rec['defence']}" if dealt else "no damage"))
+    if rec.get("destroyed"):
+        steps.append(f"{name} collapses")
+    elif row.on_building == "damage_and_fire":
+        ev["citations"].append("OR-GF121")
+        if buildings_play.structure(el).flammable and not buildings_play.burning(state, el.id):
+            buildings_play.set_alight(state, el.id)
+            steps.append(f"{name} ({buildings_play.structure(el).name_en}) catches fire (OR-GF121)")
+        elif not buildings_play.structure(el).flammable:
+            steps.append(f"{name} ({buildings_play.structure(el).name_en}) does not burn (l.814)")
+    if row.effect == "tremors":
+        out += _tremors(state, caster, None, row, dice, ev, [], struck=buildings_play.around(state, el))
     return out
 
 

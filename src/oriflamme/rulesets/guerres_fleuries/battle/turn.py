@@ -15,8 +15,8 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import (battle_orders, brigades, buildings_play, command, crash_play, curses, encounter, fighters, fire_play, fog, lasting,
-               melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory)
+from . import (battle_orders, brigades, buildings_play, command, crash_play, curses, encounter, fighters, fire_play, fog,
+               lasting, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory, weather)
 from .actions import emit, record
 from .charges import charge_move
 from .deploy import deploy_all, zones
@@ -112,7 +112,7 @@ def movers(state: Battle, side: str) -> list[Unit]:
     out = []
     for u in state.side_units(side):
         if u.moved or u.status != "ok" or u.order is None or u.inside or fighters.in_combat(state, u) \
-                or lasting.has(state, u.id, "dazzled"):
+                or lasting.has(state, u.id, "dazzled") or weather.rained_on(state, u):  # l.1270, OR-GF122
             continue  # a unit in a building leaves it only by breaking formation (l.788, OR-GF82)
         if u.kind == "character" and u.leads:
             continue  # he moves with the unit he controls (OR-GF41)
@@ -261,6 +261,11 @@ def move_budget(u: Unit, state: Battle | None = None) -> tuple[float, str, bool,
         budget = float(budget * left)
         steps.append({"text": f"{row.names[0]}: {row.air_cost} of the air move; {budget:g} cm left", "ref": row.ref,
                       "decision": "OR-GF43"})
+    if state is not None and budget > 0:  # the mud, a flyer in the wind (l.1270, l.1314; OR-GF122)
+        factor, wsteps = weather.move_factor(state, u)
+        if factor != 1:
+            budget = float(budget * factor)
+            steps += wsteps + [{"text": f"{budget:g} cm left", "ref": wsteps[-1]["ref"], "decision": "OR-GF122"}]
     quick = lasting.has(state, u.id, "double_move") if state is not None else None
     if quick and budget > 0:
         budget *= 2

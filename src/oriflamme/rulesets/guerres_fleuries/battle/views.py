@@ -145,7 +145,9 @@ def _options(state: Battle, side: str | None, legal) -> dict:
                                "label_fr": explain.describe(state, a, "fr")})
         if a.type == "cast":
             out["units"].setdefault(a.unit, {}).setdefault("casts", []).append(
-                {"spell": a.spell, "target": a.target, "label": explain.describe(state, a),
+                {"spell": a.spell, "target": a.target, **({"x": a.x, "y": a.y, "heading": a.heading}
+                                                           if a.x is not None else {}),
+                 "label": explain.describe(state, a),
                  "label_fr": explain.describe(state, a, "fr")})
     if any(a.type == "battle_orders" for a in legal):
         out["battle_orders"] = {c.id: {"name": c.name, "choices": battle_orders.choices(state, c),

@@ -59,7 +59,8 @@ def melee(situation: dict) -> dict:
            f"{fd.armours()[armour].names[0]}: PBC {base} %", row.ref, row_decision(row.decision, armour))
     if boolean(situation, "force_divine"):
         base *= 2
-        r.step(f"Force divine: the PBC is doubled before the modifiers: {base} %", "GF-H5")
+        r.step(f"Force divine (or Pouvoir des ténèbres): the PBC is doubled before the modifiers: {base} %",
+               "GF seed 003 l.1228, l.1290", "GF-H5")
 
     implied = []
     cls = None
