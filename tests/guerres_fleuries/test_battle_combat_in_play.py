@@ -30,8 +30,9 @@ def _play(seed: int):
 
 
 # random games that meet melee, morale and casualties (seed 3 met no casualty once the deployment
-# offered brigades, which changed the random players' choices)
-@pytest.mark.parametrize("seed", [5, 13])
+# offered brigades, seed 13 no melee once phase 5 offered formation changes as reactions: both changed
+# the random players' choices)
+@pytest.mark.parametrize("seed", [5, 7])
 def test_every_combat_event_is_explained_and_cited(seed):
     r, st = _play(seed)
     assert r.outcome(st).over
