@@ -190,6 +190,12 @@ def test_online_seat_cannot_act_for_the_other_side_and_sees_updates(client):
     assert not vb["can_act"] and "options" not in vb
     r = act(client, g["id"], b, {"type": "end_step"})
     assert r.status_code == 403 and r.json()["error"] == "not_your_turn"
+    # nor ask for a ruling on an action while the other side is to act: a ruling on the other
+    # side's action could tell what this seat may not see (hidden units, face-down orders)
+    r = client.post(f"/api/games/{g['id']}/explain", headers=H(b), json={"action": {"type": "end_step"}})
+    assert r.status_code == 403 and r.json()["error"] == "not_your_turn"
+    r = client.post(f"/api/games/{g['id']}/explain", headers=H(a), json={"action": {"type": "end_step"}})
+    assert r.status_code == 200
     assert view(client, g["id"], a)["version"] == 0
     with client.websocket_connect(f"/api/games/{g['id']}/ws?seat={b}") as ws:
         assert ws.receive_json() == {"type": "hello", "version": 0}

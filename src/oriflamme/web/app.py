@@ -397,11 +397,12 @@ def create_app(db_path: str | Path | None = None, limits: Limits | None = None) 
 
     @app.post("/api/games/{game_id}/explain", **schema.route("Explain", "Ruling", params=["lang"]))
     async def post_explain(game_id: str, request: Request):
-        live, _seat = await hub.enter(game_id, _token(request))
+        live, seat = await hub.enter(game_id, _token(request))
         body = await _body(request, Explain)
         rs, lang = live.ruleset, _lang(request)
 
         def explain():
+            hub.refuse_if_not_to_act(live, seat)  # a ruling is the acting seat's (hidden information)
             try:
                 action = rs.action_from_json(body.action)
                 ruling = rs.explain(live.game.state, action)

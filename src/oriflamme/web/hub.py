@@ -445,11 +445,9 @@ class Hub:
         """One piece's options (the list a view leaves out, e.g. a rider's moves), for the seat
         to act."""
         g = live.game
-        to_act = g.to_act()
-        if to_act is None:
+        if g.to_act() is None:
             raise HubError(409, "over", "the game is over")
-        if seat != HOTSEAT and seat != to_act:
-            raise HubError(403, "not_your_turn", f"side {to_act} is to act; this seat plays side {seat}")
+        self.refuse_if_not_to_act(live, seat)
         try:
             detail = g.ruleset.option_detail(g.state, key)
         except KeyError:
@@ -468,6 +466,17 @@ class Hub:
             info["can_answer"] = (live.undo_requested_by is not None and live.undo_requested_by != seat
                                   and not g.outcome().over)
         return info
+
+    @staticmethod
+    def refuse_if_not_to_act(live: LiveGame, seat: str) -> str | None:
+        """Only the seat to act (or the hot-seat) acts, reads a piece's options or asks for a
+        ruling on an action: a ruling on the other side's action could tell what its seat may not
+        see (a unit hidden from it, its face-down orders). ``403 not_your_turn``. Returns the
+        side to act."""
+        to_act = live.game.to_act()
+        if seat != HOTSEAT and to_act is not None and seat != to_act:
+            raise HubError(403, "not_your_turn", f"side {to_act} is to act; this seat plays side {seat}")
+        return to_act
 
     @staticmethod
     def _refuse_if_over(live: LiveGame, what: str) -> None:
@@ -505,9 +514,7 @@ class Hub:
             raise HubError(409, "stale", f"the game is at version {live.version}, not {version}: reload the view",
                            version=live.version)
         self._refuse_if_over(live, "no action can be taken")
-        to_act = g.to_act()
-        if seat != HOTSEAT and seat != to_act:
-            raise HubError(403, "not_your_turn", f"side {to_act} is to act; this seat plays side {seat}")
+        to_act = self.refuse_if_not_to_act(live, seat)
         try:
             action = rs.action_from_json(action_json)
         except IllegalAction as exc:
