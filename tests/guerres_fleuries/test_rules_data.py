@@ -132,7 +132,7 @@ SPELL_ROWS = {"spell_brume", "spell_malediction", "spell_possession", "spell_sec
                                   "melee_creatures", "melee_monsters", "melee_pteradon"])
 def test_spell_modifiers_carry_the_printed_number(kind):
     """A spell's modifier (l.1186-1308) is a sentence of its text, verbatim, and its value the number the
-    sentence prints: per point up to ``max_count`` for a curse with a minimal score; a hostile "+10 %" to a
+    sentence prints: per point, as many as the spell's ``amount``, for a curse with a minimal score; a hostile "+10 %" to a
     test lowers its threshold (GF-C1)."""
     rows = [m for m in modifiers.modifiers(kind).values() if m.id in SPELL_ROWS]
     assert rows, kind
@@ -143,7 +143,9 @@ def test_spell_modifiers_carry_the_printed_number(kind):
         printed = (-1 if sign == "-" else 1) * int(number)
         if "GF-C1" in (m.decision or ""):
             printed = -abs(printed)
-        assert m.value * (m.max_count or 1) == printed, (kind, m.id, printed)
+        from oriflamme.rulesets.guerres_fleuries.battle.spells import spell_effects
+        per_point = {"spell_malediction": spell_effects()["malediction"].amount}  # -1 a point, 30 points
+        assert m.value * per_point.get(m.id, 1) == printed, (kind, m.id, printed)
 
 
 def test_every_printed_modifier_line_is_in_the_data():

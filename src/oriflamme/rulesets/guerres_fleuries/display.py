@@ -39,6 +39,7 @@ def _pairs():
         (m.codes.values(), printed, lambda r: r.name_en),
         (m.states.values(), lambda r: r.names[1], lambda r: r.name_en),
         (mg.spells.values(), printed, lambda r: r.name_en),
+        ([r for r in mg.spells.values() if r.distance_en], lambda r: r.distance, lambda r: r.distance_en),
         (combat_data.data().causes.values(), printed, lambda r: r.en),
         (fire.priorities(), printed, lambda r: r.name_en),
         (movement.flights().values(), first, lambda r: r.name_en),

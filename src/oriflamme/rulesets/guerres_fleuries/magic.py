@@ -34,6 +34,8 @@ class Spell(Row):
     name_en: str
     difficulty: int
     distance: str
+    #: the distance in English where the printed one is words ("le champ de bataille"; the display)
+    distance_en: str | None = None
     distance_cm: int | None = None
     effect: str
     effect_en: str

@@ -13,7 +13,7 @@ read them here, so the previews (the percentage before the roll) and the rolls r
 The modifiers are rows of ``data/modifiers/<table>.toml`` (the printed sentence, its value, its line), so
 the referee's explanation lists them with their citations. A modifier counts once however many times
 its spell was cast (OR-GF120). A ``floor`` (*Malédiction*'s "score minimal de 20%") takes the modifier's
-points one by one (its row's value is −1, its ``max_count`` the printed 30) down to the floor at most,
+points one by one (its row's value is −1; the ``cap``, the printed 30, is the spell's row) down to the floor at most,
 from the percentage the referee rules without it (fire: the modified PBT, melee: the PMC)."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def _apply(sit: dict, table: str, entries, why: list[str], score_field: str) -> 
         mid, floor = e["modifier"], e["floor"]
         row = rows[mid]
         score = adjudicate(sit).get(score_field)
-        cap = row.max_count or 1
+        cap = e.get("cap") or 1
         count = 0 if score is None else max(0, min(cap, int(score) - floor))
         if not count:
             why.append(f"{reason}: his percentage ({score}) is already at or below {floor}: no more taken")

@@ -290,7 +290,7 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
         n = _turns(row, dice, ev) if (row.turns or row.turns_die) else None
         for effect in row.lasts:
             e = _lasting(state, ev, target, effect, n, row.ref, modifier=row.modifier, spell=spell,
-                         **({"floor": row.floor_pct} if row.floor_pct is not None else {}))
+                         **({"floor": row.floor_pct, "cap": row.amount} if row.floor_pct is not None else {}))
         until = "for the whole battle (a day)" if n is None else f"for {n} turn(s), until turn {e['until_turn']}"
         steps.append(f"« {printed} » on {_n(target)}: {LASTS_TEXT[row.lasts[0]]} {until}")
     elif kind == "jump":

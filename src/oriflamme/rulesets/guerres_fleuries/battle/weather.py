@@ -69,7 +69,7 @@ def move_factor(state, u) -> tuple[Fraction, list[dict]]:
     mud = in_mud(state, u)
     if mud is not None:
         factor *= 1 - Fraction(mud["move_lost"])
-        steps.append({"text": f"the ground is mud (« Pluie diluvienne »): - {mud['move_lost']} of the move",
+        steps.append({"text": f"the ground is mud (the rain of Tlaloc): - {mud['move_lost']} of the move",
                       "ref": mud["ref"], "decision": "OR-GF122"})
     w = wind(state)
     if w is not None and getattr(u, "altitude", None) and w.get("move_lost"):
