@@ -256,32 +256,36 @@ def action_kinds(rs, legal) -> dict:
     return by
 
 
-def test_chance_outcomes_are_exact(ruleset):
-    """For sampled actions that roll, the outcomes' probabilities are exact Fractions summing to
-    1, their dice are faces of the ruleset's die, and the first die's faces are all covered. At
-    least one such action is found in the bundled games. An action with more dice than
-    :func:`oriflamme.core.chance.enumerate_outcomes` allows raises ``TooManyDice``: skipped."""
-    rs = ruleset
+def rolling_actions(rs):
+    """The sampled actions of the bundled games that roll dice, as ``(state, action, outcomes)``;
+    an action with more dice than :func:`oriflamme.core.chance.enumerate_outcomes` allows (e.g. a
+    volley of many bows) raises ``TooManyDice`` and is left out."""
     if not rs.scenario_ids():
         pytest.skip(f"{rs.id}: no bundled scenario to play yet")
-    found = too_many = 0
     for case in [c for c in CASES if c.ruleset_id == rs.id and c.seed == 1]:
-        po = played(case)
-        for _, state, legal in po.samples:
+        for _, state, legal in played(case).samples:
             for a in action_kinds(rs, legal).values():
                 try:
                     outs = rs.chance_outcomes(state, a)
-                except TooManyDice:  # e.g. a volley of many bows: too many dice to enumerate
-                    too_many += 1
+                except TooManyDice:
                     continue
-                if not outs:
-                    continue
-                found += 1
-                assert all(isinstance(o.probability, Fraction) and o.probability > 0 for o in outs)
-                assert sum(o.probability for o in outs) == 1, [o.to_json() for o in outs]
-                assert all(1 <= d <= rs.die_sides for o in outs for d in o.dice)
-                assert len({o.label for o in outs}) == len(outs)
-                json.dumps([o.to_json() for o in outs])
+                if outs:
+                    yield state, a, outs
+
+
+def test_chance_outcomes_are_exact(ruleset):
+    """For sampled actions that roll, the outcomes' probabilities are exact Fractions summing to
+    1, their dice are faces of the ruleset's die, and the first die's faces are all covered. At
+    least one such action is found in the bundled games."""
+    rs = ruleset
+    found = 0
+    for _, _, outs in rolling_actions(rs):
+        found += 1
+        assert all(isinstance(o.probability, Fraction) and o.probability > 0 for o in outs)
+        assert sum(o.probability for o in outs) == 1, [o.to_json() for o in outs]
+        assert all(1 <= d <= rs.die_sides for o in outs for d in o.dice)
+        assert len({o.label for o in outs}) == len(outs)
+        json.dumps([o.to_json() for o in outs])
     assert found, f"{rs.id}: no action that rolls dice in the sampled states"
 
 
@@ -291,30 +295,19 @@ def test_chance_children_are_the_outcomes_applied(ruleset):
     gives (digest for digest, dice sealed): the shortcut changes no game."""
     from oriflamme.core.dice import FixedDice
     rs = ruleset
-    if not rs.scenario_ids():
-        pytest.skip(f"{rs.id}: no bundled scenario to play yet")
     checked = 0
-    for case in [c for c in CASES if c.ruleset_id == rs.id and c.seed == 1]:
-        po = played(case)
-        for _, state, legal in po.samples:
-            for a in action_kinds(rs, legal).values():
-                try:
-                    outs = rs.chance_outcomes(state, a)
-                except TooManyDice:
-                    continue
-                if not outs:
-                    continue
-                pairs = rs.chance_children(state, a)
-                if pairs is None:
-                    pytest.skip(f"{rs.id}: no chance_children (the search applies each outcome itself)")
-                assert [o for o, _ in pairs] == outs
-                for o, child in pairs:
-                    again = rs.clone(state)
-                    again.dice = FixedDice(o.dice, state.dice.count)
-                    rs.apply_unchecked(again, a)
-                    assert rs.digest(child) == rs.digest(again)
-                    with pytest.raises(DiceSealed):
-                        child.dice.roll(rs.die_sides)
-                checked += 1
+    for state, a, outs in rolling_actions(rs):
+        pairs = rs.chance_children(state, a)
+        if pairs is None:
+            pytest.skip(f"{rs.id}: no chance_children (the search applies each outcome itself)")
+        assert [o for o, _ in pairs] == outs
+        for o, child in pairs:
+            again = rs.clone(state)
+            again.dice = FixedDice(o.dice, state.dice.count)
+            rs.apply_unchecked(again, a)
+            assert rs.digest(child) == rs.digest(again)
+            with pytest.raises(DiceSealed):
+                child.dice.roll(rs.die_sides)
+        checked += 1
     assert checked, f"{rs.id}: no action that rolls dice in the sampled states"
 
