@@ -311,3 +311,14 @@ def test_chance_children_are_the_outcomes_applied(ruleset):
         checked += 1
     assert checked, f"{rs.id}: no action that rolls dice in the sampled states"
 
+
+def test_advised_actions_are_legal(case, playout):
+    """What a ruleset advises its computer players to weigh (``Ruleset.advised_actions``, optional)
+    is always among the legal actions it is given: advice never makes an illegal action playable."""
+    rs = case.ruleset
+    for _, state, legal in playout.samples:
+        side = rs.to_act(state)
+        if side is None or side == CHANCE:
+            continue
+        advised = rs.advised_actions(state, side, legal)
+        assert all(a in legal for a in advised)

@@ -252,7 +252,7 @@ def test_orders_that_roll_a_d4_first_are_sampled_not_enumerated():
     rs = ruleset()
     for seed in range(12):
         g = b_to_give_orders(seed=f"ai-d4-{seed}", pick=2)
-        for a in rs.legal_actions(g.state, "B"):
+        for a in (a for a in rs.legal_actions(g.state, "B") if a.type == "orders"):
             trial = rs.clone(g.state)
             try:
                 rs.apply_unchecked(trial, a)
@@ -419,3 +419,127 @@ def test_a_front_meeting_the_enemy_askew_fights_with_fewer_figures():
     a.y = b.y + b.depth / 2 + a.depth / 2 + 0.2     # base to base
     touching = evaluation.Reading(st)
     assert touching.contact("A2", "B2") == melee_play.figures_in_contact(a, b)[0]
+
+
+# --- the tactician's set of orders and the advised actions (gf-ai2) -----------------------------------
+def tactician_orders(state, side="A"):
+    units = orders_mod.eligible(state, side)
+    opts = {u.id: {o["id"]: o for o in orders_mod.options(state, u)} for u in units}
+    return odds.tactician_set(odds.Reading(state), side, units, opts)
+
+
+def test_a_missile_unit_fires_only_with_a_target_in_range_else_it_advances():
+    """An order to fire is open to any missile unit (l.407), but it has a target only within the
+    weapon's range, measured between the farthest points of the two units (GF-E7), and in the unit's
+    front arc (l.822-840): out of range the tactician advances the slingers towards the enemies they
+    could hit, and orders them to fire once one stands in range in front of them. A sling's 22 cm
+    never reach a unit 25 cm wide: against troops alone they are read as a troop."""
+    g = game("ai-tactics")
+    to_phase(g, 3)
+    st = g.state.clone()
+    slingers = st.units["A4"]
+    slingers.markers = [m for m in slingers.markers if m != "red"]   # it passed its command test
+    rng = odds.max_range(slingers)
+    for e in st.side_units("B"):
+        e.y = e.depth / 2 + 1                  # the enemy back at its edge: out of range
+    rd = odds.Reading(st)
+    assert 0 < rng < rd.gap("A4", "B8")
+    monster, club = rd.pieces["B8"], rd.pieces["B2"]    # 6 cm and 25 cm wide
+    assert odds.can_be_in_range(rd.pieces["A4"], monster) and not odds.can_be_in_range(rd.pieces["A4"], club)
+    assert tactician_orders(st)["A4"] == ("avancer", None)
+    # the monster steps within range, straight in front of the slingers
+    target = st.units["B8"]
+    target.x, target.y = slingers.x, slingers.y - slingers.depth / 2 - target.depth / 2 - 2
+    rd = odds.Reading(st)
+    assert odds.farthest(rd.pieces["A4"], rd.pieces["B8"]) <= rng and odds.in_range(rd, rd.pieces["A4"])
+    assert tactician_orders(st)["A4"] == ("tirer", None)
+    # the same monster behind the slingers is outside their front arc: no target, no fire
+    target.y = slingers.y + slingers.depth / 2 + target.depth / 2 + 2
+    assert not odds.in_range(odds.Reading(st), odds.Reading(st).pieces["A4"])
+    assert tactician_orders(st)["A4"][0] != "tirer"
+    # with only 25 cm-wide troops left to shoot at, no advance to fire: the slingers, beaten in melee
+    # by every Saurian troop, do not walk up to them
+    st.units = {k: v for k, v in st.units.items() if v.side == "A" or v.kind == "troop"}
+    assert tactician_orders(st)["A4"] != ("avancer", None)
+
+
+def test_the_tactician_set_is_offered_and_advised_to_the_search():
+    """The tactician's set is one of the typical sets ``legal_actions`` lists, and the ruleset's
+    ``advised_actions`` names it (with the other sets read off the odds) among the legal actions."""
+    g = game("ai-tactics")
+    to_phase(g, 3)
+    rs, st = g.ruleset, g.state
+    acts = rs.legal_actions(st, "A")
+    wanted = tuple(sorted((k, v[0], v[1]) for k, v in
+                          evaluation.battle_orders.legalize(st, "A", tactician_orders(st)).items()))
+    advised = rs.advised_actions(st, "A", acts)
+    assert advised and all(a in acts and a.type == "orders" for a in advised)
+    assert wanted in {a.orders for a in advised}
+    # outside the orders phase, nothing is advised
+    to_phase(g, 6)
+    assert rs.advised_actions(g.state, "A", rs.legal_actions(g.state, "A")) == []
+
+
+def test_the_search_weighs_the_advised_actions_whatever_it_samples(monkeypatch):
+    """With every group sampled down to one member, the advised orders are still among the
+    candidates the search values (core hook ``Ruleset.advised_actions``)."""
+    g = game("ai-tactics")
+    to_phase(g, 3)
+    rs, st = g.ruleset, g.state
+    advised = rs.advised_actions(st, "A", rs.legal_actions(st, "A"))
+    seen = []
+    original = search.expand
+
+    def spy(rs_, root, action, rng, budget):
+        seen.append(action)
+        return original(rs_, root, action, rng, budget)
+    monkeypatch.setattr("oriflamme.ai.players.expand", spy)
+    monkeypatch.setattr("oriflamme.ai.players.LEVELS", {"easy": odds_level_one()})
+    SearchPlayer("easy", rs, seed=1, nodes=400, deterministic=True).decide(st, "A")
+    assert all(a in seen for a in advised)
+
+
+def odds_level_one():
+    """``easy`` sampling one member of each group at the root, and no refinement budget to speak of."""
+    from oriflamme.ai.players import LEVELS
+    return LEVELS["easy"].__class__(**{**LEVELS["easy"].__dict__, "per_group": 1, "root_cap": 3})
+
+
+def test_a_spell_cast_has_exact_outcomes_down_to_the_failure_table():
+    """A cast rolls its d100 against the threshold (l.1151) and, when it fails, the magic failure
+    table's d100 (l.1154). The search reads the exact odds — the spell works, or each row of the
+    table, the priest's death (97-100) included — face by face the same as the engine's rulings."""
+    from fractions import Fraction
+    from oriflamme.rulesets.guerres_fleuries.battle import engine, spells
+    from oriflamme.rulesets.guerres_fleuries.ruleset import _ThenSampled
+    g = game("ai-tactics")
+    to_phase(g, 3)
+    rs, st = g.ruleset, g.state
+    cast = next(a for a in rs.legal_actions(st, "A") if a.type == "cast" and a.spell == "brume_de_tezcatlipoca")
+    out = rs.chance_outcomes(st, cast)
+    assert sum(o.probability for o in out) == 1
+
+    def ruling(first: int, second: int) -> dict:
+        t = rs.clone(st)
+        t.dice = _ThenSampled((first, second), t.dice.count)
+        n = len(t.log)
+        engine.apply(t, engine.check(st, cast))
+        return next(e for e in t.log[n:] if e["type"] == "magic")
+    works = sum(ruling(d, 1)["success"] for d in range(1, 101))
+    assert out[0].label == "works" and out[0].probability == Fraction(works, 100)
+    rows = spells.failure_rows()
+    fail_die = next(d for d in range(100, 0, -1) if not ruling(d, 1)["success"])
+    by_row = {}
+    for f in range(1, 101):
+        ev = ruling(fail_die, f)
+        assert not ev["success"]
+        assert ev["ruling"]["table"]["failure_d100"] == f
+        row = spells.row_for(rows, f)
+        by_row.setdefault(row.start, []).append(ev["ruling"]["table"]["failure_en"])
+    assert all(len(set(texts)) == 1 for texts in by_row.values())   # one ruling per row of the table
+    by_row = {start: len(texts) for start, texts in by_row.items()}
+    failed = {o.dice[1]: o.probability for o in out[1:]}
+    assert failed == {start: Fraction(100 - works, 100) * Fraction(n, 100) for start, n in by_row.items()}
+    # the earth swallows the priest, or the gods claim his soul: both are there, at their odds
+    deadly = [o for o in out if o.dice[1:] and o.dice[1] >= 97]
+    assert len(deadly) == 2 and sum(o.probability for o in deadly) == Fraction(100 - works, 100) * Fraction(4, 100)

@@ -137,6 +137,7 @@ class SearchPlayer:
         evaluate = Evaluator(rs, side, self.rng, lv.playouts)
         roots = [rs.determinize(state, side, self.rng) for _ in range(lv.determinizations)] if self.hidden else [rs.clone(state)]
         cands = candidates(rs, acts, self.rng, lv.per_group, lv.root_cap)
+        cands += [a for a in rs.advised_actions(state, side, acts) if a not in cands]
         # depth 1: every candidate's expected value, averaged over the determinizations. A
         # search level keeps half its budget for the deeper plies; the candidates valued when
         # the share is spent compete (the groups are interleaved, so each is represented)

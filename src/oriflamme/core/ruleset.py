@@ -413,6 +413,13 @@ class Ruleset(ABC):
         material, threats, cover, odds, formation, the wounded and the objectives."""
         return None
 
+    def advised_actions(self, state, side: str, actions: list) -> list:
+        """Optional: the members of ``actions`` (the legal actions of ``side``) the ruleset advises the
+        computer players to weigh whatever their sampling of large choice sets keeps (AI) — e.g. the
+        sets of orders it reads off its own odds. They are still valued by the search like any other
+        candidate, never taken on trust. Default: none."""
+        return []
+
     def determinize(self, state, side: str, rng):
         """A copy of ``state`` as ``side`` might believe it to be: what :meth:`view` hides from
         ``side`` redrawn at random with ``rng`` (a :class:`random.Random`), everything it sees

@@ -221,6 +221,19 @@ def evaluate(state: Battle, side: str) -> float:
     return math.tanh(total / w.scale)
 
 
+def advised(state: Battle, side: str, actions: list) -> list:
+    """The ``Ruleset.advised_actions`` hook: the orders actions among ``actions`` whose set is one the
+    referee's odds give (:func:`.odds.favoured_sets`), so the search always weighs them even where it
+    samples a few of the typical sets."""
+    if state.phase != 3 or not any(getattr(a, "type", None) == "orders" for a in actions):
+        return []
+    units = orders_mod.eligible(state, side)
+    opts = {u.id: {o["id"]: o for o in orders_mod.options(state, u)} for u in units}
+    wanted = {tuple(sorted((k, v[0], v[1]) for k, v in battle_orders.legalize(state, side, s).items()))
+              for s in favoured_sets(state, side, units, opts)}
+    return [a for a in actions if getattr(a, "type", None) == "orders" and a.orders in wanted]
+
+
 # --- hidden information ----------------------------------------------------------------------------
 def hidden_units(state: Battle, side: str) -> list[str]:
     """The enemy units whose orders ``side`` may not see now: those the enemy's face-down orders of

@@ -84,7 +84,9 @@ class Wounds(BaseModel):
 class Distance(BaseModel):
     model_config = ConfigDict(extra="forbid")
     contact_cm: float = Field(ge=0)
+    command_cm: int = Field(gt=0)
     ref: str
+    ref_command: str
 
 
 class EvaluationData(BaseModel):
@@ -291,7 +293,8 @@ def command_success(u: Unit, character: Unit | None, distance: float) -> float:
         return 1.0
     fc = character.FC if character is not None else None
     # the referee counts the distance in whole slices (GF-C2): one ruling per slice, its threshold read
-    band = None if fc is None else ("near" if distance <= 15 else int(distance // 15) * 15)
+    near = load_weights().distance.command_cm
+    band = None if fc is None else ("near" if distance <= near else int(distance // near) * near)
     key = (u.race, u.cls, fc, band)
     hit = _COMMAND.get(key)
     if hit is None:
@@ -698,4 +701,81 @@ def favoured_sets(state: Battle, side: str, units: list[Unit], opts: dict) -> li
                     chosen[u.id] = (oid, None)
                     break
         out.append(chosen)
+    out.append(tactician_set(rd, side, units, opts))
     return out
+
+
+def in_range(rd: Reading, u: Piece) -> bool:
+    """Whether a visible enemy stands within ``u``'s missile range (farthest points, GF-E7) and in its
+    front arc: an order to fire would have a target (l.822-840)."""
+    for e in rd.pieces.values():
+        if e.u.side == u.u.side or e.u.hidden or u.outside_front(e):
+            continue
+        if rd.gap(u.u.id, e.u.id) <= u.range and farthest(u, e) <= u.range:
+            return True
+    return False
+
+
+def can_be_in_range(u: Piece, e: Piece) -> bool:
+    """Whether ``e`` can stand within ``u``'s range at all: the range runs between the farthest points
+    of the two units (GF-E7), so even straight in front at no gap the two rectangles span
+    hypot(half their widths summed, their depths summed) — a sling of 22 cm never reaches a unit 25 cm
+    wide, only a character or a monster."""
+    return u.range > 0 and math.hypot(u.hw + e.hw, 2.0 * (u.hd + e.hd)) <= u.range
+
+
+def tactician_set(rd: Reading, side: str, units: list[Unit], opts: dict) -> dict:
+    """A set of orders unit by unit, read off the referee's odds and the ranges (gf-ai): a disordered
+    unit reforms; a unit charges the enemy in reach it beats by the most (:meth:`Reading.charge`);
+    a missile unit fires when an enemy is in its range and arc, else advances towards one when an
+    enemy can stand in its range at all (:func:`can_be_in_range`; its moves of phase 6 are chosen by
+    the evaluation, which weighs the enemies that could charge it), else it is read as a troop; a troop advances when it beats the nearest enemy, else falls back from an
+    enemy that beats it and stands within that enemy's charge move, else holds; a character
+    advances with the troops it commands when it stands more than 15 cm behind them (GF-C2), else
+    holds. The orders the other sets give a missile unit (fire whatever the range) leave it idle
+    far from the enemy."""
+    enemies = [p for p in rd.pieces.values() if p.u.side != side and not p.u.hidden]
+    troops = [p for p in rd.pieces.values() if p.u.side == side and p.u.kind == "troop"]
+    chosen: dict = {}
+
+    def threatened(p: Piece, margin: float) -> bool:
+        return any(rd.exchange(p.u.id, e.u.id) < 0 and rd.gap(p.u.id, e.u.id) <= e.reach + margin
+                   for e in enemies if e.u.status == "ok")
+
+    for u in units:
+        o = opts.get(u.id, {})
+        p = rd.pieces.get(u.id)
+        if p is None or not o:
+            continue
+        pick = "reformer" if "reformer" in o else None
+        best = None
+        for t in ((o.get("charger") or {}).get("targets") or []) if pick is None else []:
+            if t in rd.pieces:
+                v = rd.charge(u.id, t)
+                if v > 0 and (best is None or v > best[0]):
+                    best = (v, t)
+        if best is not None:
+            chosen[u.id] = ("charger", best[1])
+            continue
+        if pick is None and u.kind == "character":
+            ahead = min((rd.gap(u.id, t.u.id) for t in troops), default=0.0)
+            pick = "avancer" if ahead > load_weights().distance.command_cm and not threatened(p, 0.0) else "attendre"
+        elif pick is None and p.range > 0:
+            if in_range(rd, p):
+                pick = "tirer"
+            elif any(can_be_in_range(p, e) for e in enemies):
+                pick = "avancer"
+        if pick is None and u.kind != "character":
+            nearest = min(enemies, key=lambda e: rd.gap(u.id, e.u.id), default=None)
+            if nearest is not None and rd.exchange(u.id, nearest.u.id) > 0:
+                pick = "avancer"
+            elif threatened(p, 0.0) and max(p.exposed) < 0.5:
+                pick = "se_retirer"
+            else:
+                pick = "attendre"
+        for oid in (pick, "attendre"):
+            if oid in o:
+                chosen[u.id] = (oid, None)
+                break
+    return chosen
+
