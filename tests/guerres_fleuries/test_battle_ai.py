@@ -543,3 +543,25 @@ def test_a_spell_cast_has_exact_outcomes_down_to_the_failure_table():
     # the earth swallows the priest, or the gods claim his soul: both are there, at their odds
     deadly = [o for o in out if o.dice[1:] and o.dice[1] >= 97]
     assert len(deadly) == 2 and sum(o.probability for o in deadly) == Fraction(100 - works, 100) * Fraction(4, 100)
+
+
+def test_a_priest_s_odds_do_not_depend_on_what_the_cache_held_before():
+    """The evaluation is a function of the position alone: a priest who has cast this turn is valued
+    the same by a fresh process (empty caches) as by one that read his odds before. Once, the cold
+    read returned nothing (the preview refuses a second cast in a turn) and the warm one the cached
+    chance: the same seed played different games in a fresh process and in a pool's worker."""
+    from oriflamme.rulesets.guerres_fleuries.battle import magic_play
+    st = game("ai-spell").state.clone()
+    priest, target = st.units["A7"], st.units["B2"]
+    priest.x, priest.y = target.x, target.y + target.depth / 2 + priest.depth / 2 + 10
+    chance = magic_play.preview(st, "A7", "blessure", "B2")["percent"] / 100
+    odds._SPELL.clear()
+    fresh = evaluation.terms(st, "A")["spell"]
+    st.log.append({"type": "magic", "unit": "A7", "turn": st.turn, "side": "A", "text": "", "text_fr": ""})
+    with pytest.raises(Exception):
+        magic_play.preview(st, "A7", "blessure", "B2")     # one spell a turn
+    odds._SPELL.clear()
+    cold = evaluation.terms(st, "A")["spell"]
+    assert odds.spell_chance(st, priest, target) == pytest.approx(chance)
+    warm = evaluation.terms(st, "A")["spell"]
+    assert cold == warm == pytest.approx(fresh) and cold > 0

@@ -120,13 +120,13 @@ def spell_term(rd: Reading, side: str) -> float:
     for c in rd.pieces.values():
         if c.u.side != side or c.u.status != "ok" or not odds.is_priest(c.u):
             continue
+        chance = odds.spell_chance(rd.state, c.u)
+        if chance is None:
+            continue
         best = 0.0
         for e in rd.pieces.values():
             if e.u.side == side or rd.gap(c.u.id, e.u.id) > reach:
                 continue
-            chance = odds.spell_chance(rd.state, c.u, e.u)
-            if chance is None:
-                break
             v = e.value
             if e.u.kind != "character" and e.u.status == "ok":
                 ret, rout = charge_morale(rd.state, e.u, c.u)

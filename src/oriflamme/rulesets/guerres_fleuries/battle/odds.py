@@ -323,20 +323,29 @@ def is_priest(u: Unit) -> bool:
     return u.kind == "character" and u.FM > 0 and "pr" in (u.type or "").lower()
 
 
-def spell_chance(state: Battle, caster: Unit, target: Unit) -> float | None:
-    """The chance that ``caster``'s Blessure works (the part-1 magic referee's threshold, through
-    gf-combat's preview), cached by what it reads of the caster; None when it cannot be read now
-    (the priest has cast this turn and nothing is cached)."""
-    key = (caster.id, caster.FM, tuple(map(str, caster.wounds)))
+def spell_chance(state: Battle, caster: Unit, target: Unit | None = None) -> float | None:
+    """The chance that ``caster``'s Blessure works: the part-1 magic referee's threshold on the caster's
+    own situation (gf-combat's ``magic_play._situation``: the priest's type and level, base contact,
+    wounds; the distance decides only whether the target is in range, read by the caller), cached by
+    that situation. None when the priest cannot cast it at all: he did not choose it before the
+    battle, or the gods do not answer him now (a failure's silence). It is read whether or not he
+    has cast this turn (the term values what he may do next), so the answer never depends on what
+    the cache held before (once it did: a process that had read a priest's odds earlier valued him
+    where a fresh one did not, and the same seed played two games)."""
+    from . import magic_play, spells
+    chosen = list(getattr(caster, "spells", None) or [])
+    if (chosen and WOUND_SPELL not in chosen) or spells.silenced(state, caster):
+        return None
+    sit = magic_play._situation(state, caster, WOUND_SPELL, None)
+    key = tuple(sorted((k, str(v)) for k, v in sit.items()))
     hit = _SPELL.get(key)
     if hit is None:
-        from . import magic_play
         try:
-            hit = max(0.0, min(1.0, magic_play.preview(state, caster.id, WOUND_SPELL, target.id)["percent"] / 100.0))
-        except Exception:  # noqa: BLE001 - cast already this turn, or a situation the referee refuses
-            return None
+            hit = max(0.0, min(1.0, (float(adjudicate(sit)["threshold"]) - 1.0) / 100.0))
+        except Exception:  # noqa: BLE001 - a situation the referee refuses: no spell counted
+            hit = -1.0
         _SPELL[key] = hit
-    return hit
+    return None if hit < 0 else hit
 
 
 def spell_range() -> float:
