@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 
-from . import battle_orders, odds, orders as orders_mod, victory
+from . import battle_orders, odds, orders as orders_mod, spells, victory
 from .odds import (DATA, EvaluationData, Reading, charge_morale, closeness, command_success, edge_exposure,  # noqa: F401
                    exchange, farthest, favoured_sets, fire_kills, in_contact_count, kill_value, load_weights,
                    melee_kills)
@@ -239,8 +239,8 @@ def hidden_units(state: Battle, side: str) -> list[str]:
     """The enemy units whose orders ``side`` may not see now: those the enemy's face-down orders of
     this turn name (the private event of phase 3, :func:`.turn.give_orders`), before the reveal."""
     enemy = state.other(side)
-    if state.revealed or not state.orders_in.get(enemy):
-        return []
+    if state.revealed or not state.orders_in.get(enemy) or spells.orders_face_up(state, enemy) is not None:
+        return []  # not given yet, revealed, or laid face up under Paroles de vérité (OR-GF124)
     for ev in reversed(state.log):
         if ev.get("turn") != state.turn:
             break

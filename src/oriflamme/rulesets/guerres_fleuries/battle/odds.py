@@ -734,15 +734,21 @@ def can_be_in_range(u: Piece, e: Piece) -> bool:
 
 
 def tactician_set(rd: Reading, side: str, units: list[Unit], opts: dict) -> dict:
-    """A set of orders unit by unit, read off the referee's odds and the ranges (gf-ai): a disordered
-    unit reforms; a unit charges the enemy in reach it beats by the most (:meth:`Reading.charge`);
-    a missile unit fires when an enemy is in its range and arc, else advances towards one when an
-    enemy can stand in its range at all (:func:`can_be_in_range`; its moves of phase 6 are chosen by
-    the evaluation, which weighs the enemies that could charge it), else it is read as a troop; a troop advances when it beats the nearest enemy, else falls back from an
-    enemy that beats it and stands within that enemy's charge move, else holds; a character
-    advances with the troops it commands when it stands more than 15 cm behind them (GF-C2), else
-    holds. The orders the other sets give a missile unit (fire whatever the range) leave it idle
-    far from the enemy."""
+    """A set of orders unit by unit, read off the referee's odds and the ranges (gf-ai):
+
+    * a disordered unit reforms;
+    * a troop, creature or monster charges the enemy in reach it beats by the most
+      (:meth:`Reading.charge`); a character never charges (a general or a priest is a tenth of an
+      army's points, and the odds read no wound table nor capture: in game 4 of the 100-game run the
+      Aztec general charged the Saurian slingers alone and was killed);
+    * a missile unit fires when an enemy is in its range and arc, else advances when an enemy can
+      stand in its range at all (:func:`can_be_in_range`; its moves of phase 6 are chosen by the
+      evaluation, which weighs the enemies that could charge it), else it is read as a troop — the
+      other sets order every missile unit to fire whatever the range, which leaves it idle;
+    * a troop advances when it beats the nearest enemy, else falls back from an enemy that beats it
+      and stands within that enemy's charge move (not from its own table edge), else holds;
+    * a character advances when the troops it commands are more than ``command_cm`` ahead (GF-C2),
+      else holds."""
     enemies = [p for p in rd.pieces.values() if p.u.side != side and not p.u.hidden]
     troops = [p for p in rd.pieces.values() if p.u.side == side and p.u.kind == "troop"]
     chosen: dict = {}
@@ -758,7 +764,7 @@ def tactician_set(rd: Reading, side: str, units: list[Unit], opts: dict) -> dict
             continue
         pick = "reformer" if "reformer" in o else None
         best = None
-        for t in ((o.get("charger") or {}).get("targets") or []) if pick is None else []:
+        for t in ((o.get("charger") or {}).get("targets") or []) if pick is None and u.kind != "character" else []:
             if t in rd.pieces:
                 v = rd.charge(u.id, t)
                 if v > 0 and (best is None or v > best[0]):

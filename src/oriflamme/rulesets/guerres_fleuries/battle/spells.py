@@ -175,6 +175,16 @@ def target_ok(state, caster, spell: str, target) -> tuple[bool, str]:
     return ok, need
 
 
+def face_up_key(side: str) -> str:
+    """The lasting entry's holder for *Paroles de vérité* on ``side`` (the side, not a unit)."""
+    return f"orders:{side}"
+
+
+def orders_face_up(state, side: str) -> dict | None:
+    """*Paroles de vérité* (l.1264, OR-GF124): ``side`` lays its orders first and face up this turn."""
+    return lasting.has(state, face_up_key(side), "orders_face_up")
+
+
 def silenced(state, caster) -> dict | None:
     """The gods' silence on ``caster`` (failure table 47-56, intervention 57-66), if it lasts this turn."""
     return lasting.has(state, caster.id, "silence")
@@ -308,6 +318,15 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
                      range_factor=row.range_factor, damage_factor=row.damage_factor, move_lost=row.move_lost)
         steps.append(f"« {printed} »: a wind over the whole table until turn {e['until_turn']}: every shot at -5 "
                      f"and the ranges halved, fires doubled, flyers slowed, mists swept away")
+    elif kind == "orders_face_up":
+        side = target.side
+        turn = getattr(state, "turn", 0)
+        now = getattr(state, "phase", 0) <= 3 and not state.orders_in.get(side)
+        when = turn if now else turn + 1
+        ev.setdefault("lasting", []).append({"unit": face_up_key(side), "effect": "orders_face_up", "from_turn": when,
+                                             "until_turn": when, "ref": row.ref, "spell": spell})
+        steps.append(f"« {printed} »: side {side} lays its orders first and face up "
+                     + ("this turn" if now else f"in turn {when}") + " (OR-GF124)")
     elif kind == "quicksand":
         out += _quicksand(state, caster, target, row, dice, ev, extra)
     elif kind == "tremors":

@@ -16,7 +16,7 @@ from oriflamme.geometry import tabletop as tt
 
 from .. import referee
 from . import (battle_orders, brigades, buildings_play, command, crash_play, curses, encounter, fighters, fire_play, fog,
-               lasting, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, victory, weather)
+               lasting, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, spells, victory, weather)
 from .actions import emit, record
 from .charges import charge_move
 from .deploy import deploy_all, zones
@@ -150,7 +150,8 @@ def advance(state: Battle) -> None:
                     state.acting = side
                     return
         elif p == 3:
-            for side in SIDES:
+            # a side under Paroles de vérité lays its orders first (l.1264, OR-GF124)
+            for side in sorted(SIDES, key=lambda s: spells.orders_face_up(state, s) is None):
                 if not state.orders_in[side]:
                     if orders_mod.eligible(state, side):
                         state.acting = side
@@ -237,11 +238,18 @@ def give_orders(state: Battle, side: str, given: dict[str, tuple[str, str | None
         orders_mod.set_order(state.units[uid], oid, target)
     state.orders_in[side] = True
     listing = {uid: {"order": oid, "target": t} for uid, (oid, t) in sorted(given.items())}
-    emit(state, "orders", f"Side {side} gives its orders ({len(given)} units), face down",
-         f"Le camp {side} donne ses ordres ({len(given)} unités), face cachée", side=side,
-         ref=rules().phase(3).ref, private=side, orders=listing)
-    emit(state, "orders_given", f"Side {side} has given its orders (face down)",
-         f"Le camp {side} a donné ses ordres (face cachée)", side=side, ref=rules().phase(3).ref)
+    bound = spells.orders_face_up(state, side)
+    if bound is not None:  # Paroles de vérité: face up, for both sides to see (l.1264, OR-GF124)
+        emit(state, "orders", f"Side {side} gives its orders ({len(given)} units), face up (« Paroles de vérité »)",
+             f"Le camp {side} donne ses ordres ({len(given)} unités), face visible (« Paroles de vérité »)", side=side,
+             ref=bound["ref"], decision="OR-GF124", orders=listing, face_up=True)
+    else:
+        emit(state, "orders", f"Side {side} gives its orders ({len(given)} units), face down",
+             f"Le camp {side} donne ses ordres ({len(given)} unités), face cachée", side=side,
+             ref=rules().phase(3).ref, private=side, orders=listing)
+    emit(state, "orders_given", f"Side {side} has given its orders" + (" (face up)" if bound else " (face down)"),
+         f"Le camp {side} a donné ses ordres" + (" (face visible)" if bound else " (face cachée)"), side=side,
+         ref=rules().phase(3).ref)
 
 
 def move_budget(u: Unit, state: Battle | None = None) -> tuple[float, str, bool, list[dict]]:

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from oriflamme.geometry import tabletop as tt
 
-from . import battle_orders, brigades, buildings_play, explain, fighters, fog, orders as orders_mod, turn, victory
+from . import battle_orders, brigades, buildings_play, explain, fighters, fog, orders as orders_mod, spells, turn, victory
 from .rules import rules
 from .state import Battle, Unit, plain
 
 
 def order_visible(state: Battle, u: Unit, side: str | None) -> bool:
-    return state.revealed or (side is not None and u.side == side)
+    """The orders are face down until the reveal (l.275), but for the side's own and for a side laying
+    them face up under *Paroles de vérité* (l.1264, OR-GF124)."""
+    return (state.revealed or (side is not None and u.side == side)
+            or (state.orders_in.get(u.side, False) and spells.orders_face_up(state, u.side) is not None))
 
 
 def order_json(u: Unit) -> dict | None:
