@@ -690,15 +690,9 @@ def favoured_sets(state: Battle, side: str, units: list[Unit], opts: dict) -> li
             if "reformer" in o:
                 chosen[u.id] = ("reformer", None)
                 continue
-            charge = o.get("charger")
-            best = None
-            for t in (charge or {}).get("targets") or []:
-                if t in rd.pieces:
-                    v = rd.charge(u.id, t)
-                    if v > 0 and (best is None or v > best[0]):
-                        best = (v, t)
+            best = best_charge(rd, u, o)
             if best is not None:
-                chosen[u.id] = ("charger", best[1])
+                chosen[u.id] = ("charger", best)
                 continue
             if "tirer" in o:
                 chosen[u.id] = ("tirer", None)
@@ -712,6 +706,18 @@ def favoured_sets(state: Battle, side: str, units: list[Unit], opts: dict) -> li
         out.append(chosen)
     out.append(tactician_set(rd, side, units, opts))
     return out
+
+
+def best_charge(rd: Reading, u: Unit, offered: dict) -> str | None:
+    """The target of the charge order offered to ``u`` that pays it the most (:meth:`Reading.charge`),
+    None when none pays."""
+    best = None
+    for t in (offered.get("charger") or {}).get("targets") or []:
+        if t in rd.pieces:
+            v = rd.charge(u.id, t)
+            if v > 0 and (best is None or v > best[0]):
+                best = (v, t)
+    return None if best is None else best[1]
 
 
 def in_range(rd: Reading, u: Piece) -> bool:
@@ -763,14 +769,9 @@ def tactician_set(rd: Reading, side: str, units: list[Unit], opts: dict) -> dict
         if p is None or not o:
             continue
         pick = "reformer" if "reformer" in o else None
-        best = None
-        for t in ((o.get("charger") or {}).get("targets") or []) if pick is None and u.kind != "character" else []:
-            if t in rd.pieces:
-                v = rd.charge(u.id, t)
-                if v > 0 and (best is None or v > best[0]):
-                    best = (v, t)
+        best = best_charge(rd, u, o) if pick is None and u.kind != "character" else None
         if best is not None:
-            chosen[u.id] = ("charger", best[1])
+            chosen[u.id] = ("charger", best)
             continue
         if pick is None and u.kind == "character":
             ahead = min((rd.gap(u.id, t.u.id) for t in troops), default=0.0)
