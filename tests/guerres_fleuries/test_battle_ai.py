@@ -565,3 +565,34 @@ def test_a_priest_s_odds_do_not_depend_on_what_the_cache_held_before():
     assert odds.spell_chance(st, priest, target) == pytest.approx(chance)
     warm = evaluation.terms(st, "A")["spell"]
     assert cold == warm == pytest.approx(fresh) and cold > 0
+
+
+def test_a_spell_lasting_on_a_unit_counts_for_the_side_it_helps():
+    """The odds read no lasting modifier (OR-GF120), so the evaluation counts the spell itself: a blessing
+    on a friend (Force divine, cast at a friendly unit) helps the caster's side, a curse on an enemy
+    (Cauchemars, at an enemy unit) too; worth less as it runs out, nothing once over; the weather (cast
+    at "any") not at all. Without it, a search reading a cast's exact odds never casts them."""
+    st = game("ai-lasting").state.clone()
+    st.turn = 2
+    before = evaluation.terms(st, "A")["lasting"]
+    assert before == 0.0
+    friend, foe = st.units["A2"], st.units["B2"]
+
+    def lasting(unit, spell, until):
+        st.log.append({"type": "magic", "turn": st.turn, "text": "", "text_fr": "",
+                       "lasting": [{"unit": unit.id, "effect": "melee_modifier", "from_turn": st.turn,
+                                    "until_turn": until, "ref": "test", "spell": spell},
+                                   {"unit": unit.id, "effect": "fire_modifier", "from_turn": st.turn,
+                                    "until_turn": until, "ref": "test", "spell": spell}]})
+    lasting(friend, "force_divine", st.turn + 3)
+    blessed = evaluation.terms(st, "A")["lasting"]
+    norm = (st.start_points["A"] + st.start_points["B"]) / 2
+    assert blessed == pytest.approx(friend.points / norm)              # counted once, whole (3 turns to run)
+    assert evaluation.terms(st, "B")["lasting"] == pytest.approx(-blessed)
+    lasting(foe, "cauchemars", st.turn)                                # a curse on B's unit, its last turn
+    assert evaluation.terms(st, "A")["lasting"] == pytest.approx(blessed + foe.points / 3 / norm)
+    st.turn += 1                                                       # the curse is over, the blessing runs on
+    assert evaluation.terms(st, "A")["lasting"] == pytest.approx(blessed)
+    lasting(foe, "pluie_diluvienne_de_tlaloc", st.turn + 2)            # the weather: no side's
+    assert evaluation.terms(st, "A")["lasting"] == pytest.approx(blessed)
+    assert evaluation.evaluate(st, "A") > evaluation.evaluate(st, "B")

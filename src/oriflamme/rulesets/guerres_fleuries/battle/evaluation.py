@@ -24,7 +24,9 @@ enemy's; the weighted sum goes through ``tanh`` to -1 (lost) … +1 (won); the e
   (nothing once the side has ended its moves);
 * **edge**: units too near their own table edge to retreat or rout without leaving it (lost whole);
 * **command**: the troops' chance to pass their next command test, the nearest character commanding;
-* **spell**: a priest's Blessure at the best enemy within its range.
+* **spell**: a priest's Blessure at the best enemy within its range;
+* **lasting**: the spells lasting on the units, a blessing for its holder's side, a curse for the
+  other (the odds read no lasting modifier: without it an exact search would never cast them).
 
 **What the side may see.** Everything on the table is public but the enemy's orders before phase 4
 (:func:`.views.order_visible`) and, in an encounter battle, what the enemy's movement bases carry and
@@ -41,7 +43,7 @@ from __future__ import annotations
 
 import math
 
-from . import battle_orders, odds, orders as orders_mod, spells, victory
+from . import battle_orders, lasting, odds, orders as orders_mod, spells, victory
 from .odds import (DATA, EvaluationData, Reading, charge_morale, closeness, command_success, edge_exposure,  # noqa: F401
                    exchange, farthest, favoured_sets, fire_kills, in_contact_count, kill_value, load_weights,
                    melee_kills)
@@ -102,11 +104,13 @@ def terms(state: Battle, side: str) -> dict[str, float]:
     edge = {s: edge_term(rd, s) for s in (side, enemy)}
     command = {s: command_term(rd, s) for s in (side, enemy)}
     spell = {s: spell_term(rd, s) for s in (side, enemy)}
+    blessed = lasting_term(state)
     return {"points": points[enemy] - points[side], "figures": figures[enemy] - figures[side],
             "morale": morale[enemy] - morale[side], "threats": threats / norm, "charges": charges / norm,
             "fire": (fire[side] - fire[enemy]) / norm, "orders": orders / norm,
             "edge": (edge[enemy] - edge[side]) / norm, "command": (command[side] - command[enemy]) / norm,
-            "spell": (spell[side] - spell[enemy]) / norm}
+            "spell": (spell[side] - spell[enemy]) / norm,
+            "lasting": (blessed.get(side, 0.0) - blessed.get(enemy, 0.0)) / norm}
 
 
 def spell_term(rd: Reading, side: str) -> float:
@@ -136,6 +140,36 @@ def spell_term(rd: Reading, side: str) -> float:
             best = max(best, chance * v)
         total += best
     return total
+
+
+def lasting_term(state: Battle) -> dict[str, float]:
+    """The spells lasting on the units this turn (battle/lasting.py), per side they help: a blessing (a
+    spell cast at a friend, data/spell_effects.toml ``targets``) helps its holder's side, a curse (cast
+    at an enemy) the other side; each worth the holder's points alive (``evaluate`` weighs it by the
+    weights' ``lasting_spell`` share), whole with ``lasting_turns`` turns or more to run (or the whole battle), less as it runs out.
+    The weather (cast at "any") is not counted. Each cast counts once (a spell may write several
+    entries: its fire and its melee modifiers)."""
+    w = load_weights().weights
+    rows = spells.spell_effects()
+    out: dict[str, float] = {}
+    seen = set()
+    for e in lasting.entries(state.log):
+        row = rows.get(e.get("spell") or "")
+        u = state.units.get(e.get("unit") or "")
+        if row is None or row.targets == "any" or u is None or not u.alive:
+            continue
+        until = e.get("until_turn")
+        if e.get("from_turn", 0) > state.turn or (until is not None and until < state.turn):
+            continue
+        key = (e["spell"], u.id, e.get("from_turn"))
+        if key in seen:
+            continue
+        seen.add(key)
+        left = w.lasting_turns if until is None else min(w.lasting_turns, until - state.turn + 1)
+        value = u.points * u.figures / max(1, u.figures_max) * left / w.lasting_turns
+        helped = u.side if not row.targets.startswith("enemy") else state.other(u.side)
+        out[helped] = out.get(helped, 0.0) + value
+    return out
 
 
 def edge_term(rd: Reading, side: str) -> float:
@@ -217,7 +251,7 @@ def evaluate(state: Battle, side: str) -> float:
     t = terms(state, side)
     total = (w.points * t["points"] + w.figures * t["figures"] + w.morale * t["morale"] + w.threats * t["threats"]
              + w.charges * t["charges"] + w.fire * t["fire"] + w.orders * t["orders"] + w.edge * t["edge"]
-             + w.command * t["command"] + w.spell * t["spell"])
+             + w.command * t["command"] + w.spell * t["spell"] + w.lasting_spell * t["lasting"])
     return math.tanh(total / w.scale)
 
 

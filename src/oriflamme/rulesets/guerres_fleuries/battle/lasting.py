@@ -32,6 +32,11 @@ def _entries(log) -> list[dict]:
     return entries
 
 
+def entries(log) -> list[dict]:
+    """Every lasting entry written in ``log``, oldest first (each holds its turns)."""
+    return _entries(log)
+
+
 def active(state, unit_id: str, effect: str | None = None) -> list[dict]:
     """The lasting effects on ``unit_id`` this turn (of kind ``effect`` when given), oldest first."""
     turn = getattr(state, "turn", 0)

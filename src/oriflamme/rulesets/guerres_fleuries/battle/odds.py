@@ -65,6 +65,9 @@ class Weights(BaseModel):
     ref_spell: str
     command: float = Field(ge=0)
     ref_command: str
+    lasting_spell: float = Field(ge=0)
+    lasting_turns: int = Field(gt=0)
+    ref_lasting_spell: str
 
 
 class StatusShares(BaseModel):
