@@ -8,16 +8,15 @@ from typing import Any
 
 import hashlib
 import json
-import random
 from fractions import Fraction
 
 from oriflamme.core.chance import TooManyDice, enumerate_outcomes
-from oriflamme.core.dice import FixedDice, SealedDice
+from oriflamme.core.dice import FixedDice
 from oriflamme.core.errors import DiceSealed, IllegalAction, ScenarioError
 from oriflamme.core.ruleset import ChanceOutcome, Outcome, Ruleset, ScenarioInfo, SideInfo
 
 from . import builder, referee
-from .battle import engine, evaluation, explain, fog, scenario as scenarios, spells as magic_spells, views
+from .battle import engine, evaluation, explain, fog, scenario as scenarios, views
 from .battle.actions import Action, action_from_json, choice_of
 from .battle.muster import units_of
 from .battle.state import Battle
@@ -110,10 +109,6 @@ class GuerresFleuries(Ruleset):
             a = engine.check(state, action)
         except IllegalAction:
             return []
-        if a.type == "cast":
-            fast = self._cast_outcomes(state, a)
-            if fast is not None:
-                return fast
         if a.type != "command_test":
             # the generic enumeration gives every die ``die_sides`` (100) faces, but an action of a
             # battle may roll a d4 or a d6 first (a charge's morale test, a capture): enumerate
@@ -160,51 +155,6 @@ class GuerresFleuries(Ruleset):
             if got is None or label(got) != want:
                 return None
             out.append(ChanceOutcome(Fraction(share, 100), dice, want))
-        return out
-
-    def _cast_outcomes(self, state: Battle, a: Action) -> list[ChanceOutcome] | None:
-        """A spell's d100 against its threshold (l.1151), and on a failure the d100 of the magic failure
-        table (l.1154), exactly: the spell works, or one outcome per row of the table (the priest
-        ignored, wounded, swallowed by the earth…), each with its probability and representative dice.
-        The dice the effects roll next (a morale test's d4, a wound's location) are not enumerated:
-        the search samples them after the representative dice. A sampled cast would rarely show the
-        rows that kill the priest (4 % of the failures): the computer players cast at exact odds.
-        None when a trial does not fit (the caller then samples the cast)."""
-        def trial(prefix: tuple[int, ...]):
-            t = self.clone(state)
-            t.dice = _ThenSampled(prefix, t.dice.count)
-            before = len(t.log)
-            try:
-                engine.apply(t, a)
-            except (DiceSealed, IllegalAction):
-                return None
-            return next((e for e in t.log[before:] if e["type"] == "magic" and e.get("unit") == a.unit), None)
-        first = trial((1, 1))
-        threshold = (((first or {}).get("ruling") or {}).get("table") or {}).get("threshold")
-        if not isinstance(threshold, int) or isinstance(threshold, bool):
-            return None
-        # the spell works on a d100 below its threshold (l.1151: "d100 65 against 65 — it fails"):
-        # read off the ruling at the threshold itself rather than assumed
-        works = max(0, min(100, threshold))
-        if 1 <= works <= 100:
-            at = trial((works, 1))
-            if at is None:
-                return None
-            works -= 0 if at.get("success") else 1
-        out = []
-        if works:
-            if not first.get("success"):
-                return None
-            out.append(ChanceOutcome(Fraction(works, 100), (1,), "works"))
-        if works < 100:
-            rows = magic_spells.failure_rows()
-            ends = [r.start for r in rows[1:]] + [101]
-            for row, end in zip(rows, ends):
-                ev = trial((100, row.start))
-                if ev is None or ev.get("success") or magic_spells.row_for(rows, row.start) is not row:
-                    return None
-                out.append(ChanceOutcome(Fraction((100 - works) * (end - row.start), 10000), (100, row.start),
-                                         f"fails, {row.start}-{end - 1}: {row.effect}"))
         return out
 
     def outcome(self, state: Battle) -> Outcome:
@@ -392,19 +342,3 @@ class GuerresFleuries(Ruleset):
 
     def army_roll(self, doc: dict, request: dict, dice) -> dict:
         return builder.roll(doc, request, dice)
-
-
-class _ThenSampled:
-    """Dice that show ``prefix`` first, then fixed pseudo-random faces (a trial of a chance outcome
-    whose effects roll more dice than its representative ones)."""
-    __slots__ = ("values", "count", "rng")
-
-    def __init__(self, prefix, count: int = 0):
-        self.values, self.count, self.rng = list(prefix), count, random.Random(0)
-
-    def roll(self, sides: int = 10) -> int:
-        self.count += 1
-        return self.values.pop(0) if self.values else self.rng.randint(1, sides)
-
-    def clone(self):
-        return SealedDice(self.count)
