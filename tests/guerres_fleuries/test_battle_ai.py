@@ -555,3 +555,36 @@ def test_a_spell_lasting_on_a_unit_counts_for_the_side_it_helps():
     assert evaluation.terms(st, "A")["lasting"] == pytest.approx(blessed)
     lasting(foe, "pluie_diluvienne_de_tlaloc", st.turn + 2)            # the weather: no side's
     assert evaluation.terms(st, "A")["lasting"] == pytest.approx(blessed)
+
+
+def test_the_orders_offered_read_none_of_the_enemy_s_face_down_orders(monkeypatch):
+    """The sets of orders offered to side B (``legal_actions``, and the ones advised to its search) read
+    the morale odds of A's units, which depend on whether a disordered unit was ordered to charge
+    (l.281-283): they must read A's orders as unknown until the reveal (l.275), else the offer tells B
+    something of A's face-down orders."""
+    rs = ruleset()
+    g = b_to_give_orders(pick=2)
+    st = g.state.clone()
+    a_unit, b_unit = st.units["A1"], st.units["B3"]
+    b_unit.markers = [m for m in b_unit.markers if m != "red"]   # it takes orders this turn
+    a_unit.set_disorder(True)
+    a_unit.order = "charger"                 # what A wrote face down
+    b_unit.x, b_unit.y = a_unit.x, a_unit.y - a_unit.depth / 2 - b_unit.depth / 2 - 10
+    seen = []
+    original = odds.charge_morale
+
+    def spy(state, u, other, cause="charge"):
+        if u.side == "A":
+            seen.append(u.order)
+        return original(state, u, other, cause)
+    monkeypatch.setattr(odds, "charge_morale", spy)
+    offered = rs.legal_actions(st, "B")
+    rs.advised_actions(st, "B", offered)
+    assert seen and set(seen) == {None}
+    assert st.units["A1"].order == "charger"          # the live state untouched
+    # once revealed, the orders are read as they are
+    st.revealed = True
+    seen.clear()
+    odds.favoured_sets(st, "B", orders_mod.eligible(st, "B"),
+                       {u.id: {o["id"]: o for o in orders_mod.options(st, u)} for u in orders_mod.eligible(st, "B")})
+    assert "charger" in seen

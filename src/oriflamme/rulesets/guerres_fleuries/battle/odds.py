@@ -673,6 +673,22 @@ def exchange(state: Battle, a: str, b: str, *, charging: bool = False) -> float:
 
 
 # --- orders that follow the odds ---------------------------------------------------------------------
+def as_seen(state: Battle, side: str) -> Battle:
+    """``state`` as ``side`` may read its enemy's orders: a copy with them cleared while they lie face
+    down (given in phase 3, before the reveal of phase 4, l.275; not under *Paroles de vérité*,
+    OR-GF124), else ``state`` itself. The sets of orders offered to a side (``legal_actions``) read the
+    enemy's morale odds, which depend on whether a disordered unit was ordered to charge: read off
+    the true orders, the offer told the second side something of the first side's face-down orders."""
+    from . import spells
+    enemy = state.other(side)
+    if state.revealed or not state.orders_in.get(enemy) or spells.orders_face_up(state, enemy) is not None:
+        return state
+    copy = state.clone()
+    for u in copy.side_units(enemy):
+        u.order, u.target = None, None
+    return copy
+
+
 def favoured_sets(state: Battle, side: str, units: list[Unit], opts: dict) -> list[dict]:
     """Two typical sets of orders read off the referee's melee odds (:meth:`Reading.exchange`), for
     :func:`.orders.typical_sets` (what ``legal_actions`` lists; any set stays legal): each unit
@@ -681,6 +697,7 @@ def favoured_sets(state: Battle, side: str, units: list[Unit], opts: dict) -> li
     holds (first set) or falls back (second set)."""
     if not units:
         return []
+    state = as_seen(state, side)
     rd = Reading(state)
     enemies = [p for p in rd.pieces.values() if p.u.side != side]
     out = []
