@@ -26,7 +26,7 @@ enemy's; the weighted sum goes through ``tanh`` to -1 (lost) … +1 (won); the e
 * **command**: the troops' chance to pass their next command test, the nearest character commanding;
 * **spell**: a priest's Blessure at the best enemy within its range;
 * **lasting**: the spells lasting on the units, a blessing for its holder's side, a curse for the
-  other (the odds read no lasting modifier: without it an exact search would never cast them).
+  other (the odds read no lasting modifier); its weight is 0 for now (measured, docs/guerres-fleuries/ai.md).
 
 **What the side may see.** Everything on the table is public but the enemy's orders before phase 4
 (:func:`.views.order_visible`) and, in an encounter battle, what the enemy's movement bases carry and
@@ -273,7 +273,7 @@ def hidden_units(state: Battle, side: str) -> list[str]:
     """The enemy units whose orders ``side`` may not see now: those the enemy's face-down orders of
     this turn name (the private event of phase 3, :func:`.turn.give_orders`), before the reveal."""
     enemy = state.other(side)
-    if state.revealed or not state.orders_in.get(enemy) or spells.orders_face_up(state, enemy) is not None:
+    if not spells.orders_face_down(state, enemy):
         return []  # not given yet, revealed, or laid face up under Paroles de vérité (OR-GF124)
     for ev in reversed(state.log):
         if ev.get("turn") != state.turn:

@@ -681,7 +681,7 @@ def as_seen(state: Battle, side: str) -> Battle:
     the true orders, the offer told the second side something of the first side's face-down orders."""
     from . import spells
     enemy = state.other(side)
-    if state.revealed or not state.orders_in.get(enemy) or spells.orders_face_up(state, enemy) is not None:
+    if not spells.orders_face_down(state, enemy):
         return state
     copy = state.clone()
     for u in copy.side_units(enemy):

@@ -185,6 +185,12 @@ def orders_face_up(state, side: str) -> dict | None:
     return lasting.has(state, face_up_key(side), "orders_face_up")
 
 
+def orders_face_down(state, side: str) -> bool:
+    """Whether ``side``'s orders of this turn lie face down: given (phase 3), not yet revealed (phase 4,
+    l.275), not laid face up under *Paroles de vérité* (OR-GF124). What the other side may not read."""
+    return bool(state.orders_in.get(side)) and not state.revealed and orders_face_up(state, side) is None
+
+
 def silenced(state, caster) -> dict | None:
     """The gods' silence on ``caster`` (failure table 47-56, intervention 57-66), if it lasts this turn."""
     return lasting.has(state, caster.id, "silence")

@@ -20,8 +20,8 @@ from .state import Battle, Unit, plain
 def order_visible(state: Battle, u: Unit, side: str | None) -> bool:
     """The orders are face down until the reveal (l.275), but for the side's own and for a side laying
     them face up under *Paroles de vérité* (l.1264, OR-GF124)."""
-    return (state.revealed or (side is not None and u.side == side)
-            or (state.orders_in.get(u.side, False) and spells.orders_face_up(state, u.side) is not None))
+    return ((side is not None and u.side == side) or state.revealed
+            or (state.orders_in.get(u.side, False) and not spells.orders_face_down(state, u.side)))
 
 
 def order_json(u: Unit) -> dict | None:
