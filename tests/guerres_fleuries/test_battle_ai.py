@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis.strategies import floats
 
 from oriflamme.ai import search
 from oriflamme.ai.players import SearchPlayer
@@ -21,6 +24,9 @@ from oriflamme.rulesets.guerres_fleuries.battle.actions import Action
 
 from .battle_engine_kit import SCENARIO, game, ruleset, to_phase
 
+
+def st_floats(lo, hi):
+    return floats(lo, hi, allow_nan=False)
 
 
 def short_scenario(turns: int = 2):
@@ -322,6 +328,41 @@ def test_a_charge_from_the_edge_of_the_table_counts_its_rout_as_the_whole_unit()
     assert values[0] < values[1]
 
 
+def test_a_melee_lost_at_the_edge_of_the_table_costs_the_whole_unit(monkeypatch):
+    """The loser of a round (more figures lost, l.1554) tests its morale (cause lost_combat, with its
+    modifier) and a retreat or rout that leaves the table loses the whole unit (l.946, l.1094): the
+    same two units, the same blows, the exchange is worth more to A when B stands at its own edge;
+    with the outcome's weight at 0 the edge changes nothing."""
+    st = game("ai-edge-melee").state.clone()
+    a, b = st.units["A2"], st.units["B2"]
+    ret, rout = evaluation.charge_morale(st, b, a, "lost_combat")
+    assert ret + rout > 0
+    def exchange_with_room(room: float) -> float:
+        b.x, b.y, b.heading = 90.0, b.depth / 2 + room, 180.0
+        a.x, a.y, a.heading = 90.0, b.y + b.depth / 2 + a.depth / 2, 0.0
+        return evaluation.Reading(st).exchange("A2", "B2")
+    at_edge, room_to_flee = exchange_with_room(1.0), exchange_with_room(100.0)
+    assert at_edge > room_to_flee
+    rd = evaluation.Reading(st)
+    assert rd.exchange("B2", "A2") == pytest.approx(-rd.exchange("A2", "B2"))   # antisymmetric
+    weights = odds.load_weights()
+    monkeypatch.setattr(odds, "load_weights", lambda *a: weights.model_copy(
+        update={"weights": weights.weights.model_copy(update={"melee_outcome": 0.0})}))
+    assert exchange_with_room(1.0) == pytest.approx(exchange_with_room(100.0))
+
+
+@given(lost=st_floats(0, 6), killed=st_floats(0, 6))
+def test_the_chance_to_lose_a_round_is_a_probability_and_grows_with_the_blows_taken(lost, killed):
+    """loses_more: P(Poisson(lost) > Poisson(killed)); the two chances and the tie add up to 1 at
+    most, and more blows taken never lower the chance to lose."""
+    p, q = odds.loses_more(lost, killed), odds.loses_more(killed, lost)
+    assert 0.0 <= p <= 1.0 and 0.0 <= q <= 1.0 and p + q <= 1.0 + 1e-9
+    assert odds.loses_more(lost + 0.5, killed) >= p - 1e-9
+    if lost == 0:
+        assert p == 0.0
+    assert odds.loses_more(1.0, 0.0) == pytest.approx(1 - math.exp(-1.0))
+
+
 def test_the_command_term_pulls_a_character_near_the_troops():
     """GF-C2: the nearest friendly character commands, adding his FC within 15 cm, less the farther he
     stands; the term follows the part-1 command test referee, d100 by d100."""
@@ -458,8 +499,12 @@ def test_a_missile_unit_fires_only_with_a_target_in_range_else_it_advances():
     assert not odds.in_range(odds.Reading(st), odds.Reading(st).pieces["A4"])
     assert tactician_orders(st)["A4"][0] != "tirer"
     # with only 25 cm-wide troops left to shoot at, no advance to fire: the slingers, beaten in melee
-    # by every Saurian troop, do not walk up to them
+    # by every Saurian troop, do not walk up to them (the troops in mid-table, where a lost combat
+    # would not drive them off their edge: the melee's outcome, Reading.outcome, weighs that)
     st.units = {k: v for k, v in st.units.items() if v.side == "A" or v.kind == "troop"}
+    for e in st.side_units("B"):
+        e.y = 60.0
+    assert rng < odds.Reading(st).gap("A4", "B2")
     assert tactician_orders(st)["A4"] != ("avancer", None)
 
 

@@ -68,6 +68,8 @@ class Weights(BaseModel):
     lasting_spell: float = Field(ge=0)
     lasting_turns: int = Field(gt=0)
     ref_lasting_spell: str
+    melee_outcome: float = Field(ge=0)
+    ref_melee_outcome: str
 
 
 class StatusShares(BaseModel):
@@ -460,12 +462,39 @@ class Reading:
         if hit is None:
             pa, pb = self.pieces[a], self.pieces[b]
             na, nb = self.contact(a, b, heading), self.contact(b, a, None, heading)
-            hit = (melee_kills(pa.u, pb.u, charging=charging, flank=pb.outside_front(pa), keys=(pa.striker, pb.target),
-                               contact=na) * pb.value
-                   - melee_kills(pb.u, pa.u, flank=pa.outside_front(pb), keys=(pb.striker, pa.target), contact=nb)
-                   * pa.value)
+            ka = melee_kills(pa.u, pb.u, charging=charging, flank=pb.outside_front(pa), keys=(pa.striker, pb.target),
+                             contact=na)
+            kb = melee_kills(pb.u, pa.u, flank=pa.outside_front(pb), keys=(pb.striker, pa.target), contact=nb)
+            hit = ka * pb.value - kb * pa.value
+            w = load_weights().weights.melee_outcome
+            if w:
+                hit += w * self.outcome(a, b, ka, kb)
             self._exchange[key] = hit
         return hit
+
+    def flight_cost(self, x: Unit, ret: float, rout: float) -> float:
+        """The points a retreat or a rout of ``x`` costs at their chances: the [status] shares of its
+        points alive, its whole points where the move leaves the table (:func:`edge_exposure`, l.946,
+        l.1094), the whole unit for fanatics (destroyed by either result, l.1100, l.1108)."""
+        alive = x.points * x.figures / max(1, x.figures_max)
+        if x.fanatic:
+            return (ret + rout) * alive
+        st = load_weights().status
+        e_ret, e_rout = self.pieces[x.id].exposed
+        return (ret * (e_ret + (1.0 - e_ret) * st.retreat) + rout * (e_rout + (1.0 - e_rout) * st.rout)) * alive
+
+    def outcome(self, a: str, b: str, a_kills: float, b_kills: float) -> float:
+        """What the round's outcome is worth to ``a`` beyond the figures: the side that loses more
+        figures loses the combat and tests its morale (l.1554-1558, cause *lost_combat*), and a
+        retreat or a rout near its own edge loses the whole unit (:meth:`flight_cost`). The figures
+        each side loses are read as Poisson counts of the expected casualties (:func:`loses_more`)."""
+        ua, ub = self.pieces[a].u, self.pieces[b].u
+        value = 0.0
+        if ub.kind != "character" and ub.status == "ok":
+            value += loses_more(a_kills, b_kills) * self.flight_cost(ub, *charge_morale(self.state, ub, ua, "lost_combat"))
+        if ua.kind != "character" and ua.status == "ok":
+            value -= loses_more(b_kills, a_kills) * self.flight_cost(ua, *charge_morale(self.state, ua, ub, "lost_combat"))
+        return value
 
     def contact(self, a: str, b: str, heading: float | None = None, other: float | None = None) -> int:
         """The figures of ``a`` that would fight ``b``: gf-combat's count on the table when the two
@@ -508,13 +537,7 @@ class Reading:
             u, t = self.pieces[a].u, self.pieces[b].u
             st = load_weights().status
 
-            def risk(x: Unit, ret: float, rout: float) -> float:
-                alive = x.points * x.figures / max(1, x.figures_max)
-                if x.fanatic:
-                    return (ret + rout) * alive
-                e_ret, e_rout = self.pieces[x.id].exposed
-                return (ret * (e_ret + (1.0 - e_ret) * st.retreat) * alive
-                        + rout * (e_rout + (1.0 - e_rout) * st.rout) * alive)
+            risk = self.flight_cost
             ret, rout = charge_morale(self.state, u, t)
             cause = "charge_monster_or_character" if u.kind in ("monster", "character") else "charge"
             t_ret, t_rout = charge_morale(self.state, t, u, cause) if t.status == "ok" else (0.0, 0.0)
@@ -528,6 +551,31 @@ class Reading:
                 hit = -go * st.disorder * u.points * u.figures / max(1, u.figures_max) - risk(u, ret, rout)
             self._charge[key] = hit
         return hit
+
+
+@lru_cache(maxsize=4096)
+def _loses_more(lost: float, killed: float) -> float:
+    if lost <= 0.0:
+        return 0.0
+    top = int(lost + killed + 8.0 * math.sqrt(lost + killed + 1.0)) + 2
+    px = [math.exp(-lost)]
+    for k in range(1, top + 1):
+        px.append(px[-1] * lost / k)
+    above = [0.0] * (top + 2)  # above[y] = P(X > y)
+    for y in range(top, -1, -1):
+        above[y] = above[y + 1] + px[y + 1] if y + 1 <= top else 0.0
+    total, py = 0.0, math.exp(-killed)
+    for y in range(top + 1):
+        total += py * above[y]
+        py = py * killed / (y + 1)
+    return min(1.0, total)
+
+
+def loses_more(lost: float, killed: float) -> float:
+    """The chance a side loses more figures than the other in a round of melee (the loser of l.1554):
+    the figures each loses read as Poisson counts of the expected casualties — ``lost``, what it
+    suffers, ``killed``, what it inflicts (rounded to 0.01 for the cache)."""
+    return _loses_more(round(max(0.0, lost), 2), round(max(0.0, killed), 2))
 
 
 def charge_reaches(state: Battle, u: Unit, t: Unit, reach_cm: float) -> bool:
@@ -650,7 +698,7 @@ def _morale_odds(u: Unit, key: tuple, char) -> tuple[float, float]:
     for mid, on in (("character_controls", char is not None), ("outnumbers", outnumbers),
                     ("outnumbered_2", outnumbered), ("tester_retiring", u.status == "retreat"),
                     ("tester_routing", u.status == "rout"), ("fanatic_or_bestial", u.fanatic or u.bestial),
-                    ("disordered_receiving_charge", receiving)):
+                    ("disordered_receiving_charge", receiving), ("lost_last_combat", key[13] == "lost_combat")):
         if on and mid in table:
             given.append({"modifier": mid, "count": 1})
     if given:
