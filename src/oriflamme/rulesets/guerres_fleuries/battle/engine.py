@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import (battle_orders, brigades, command, encounter, fog, magic_play, moves, omens, reactions,
+from . import (battle_orders, brigades, command, encounter, fog, illusion, magic_play, moves, omens, reactions,
                orders as orders_mod, spells, turn, victory)
 from .actions import Action, action_from_json
 from .rules import rules
@@ -159,6 +159,10 @@ def check_cast(state: Battle, a: Action) -> None:
         raise IllegalAction(f"spell {a.spell!r}: the battle plays {', '.join(SPELLS)} (the others are ruled by "
                             "the referee only)", REF_MAGIC)
     bld = spells.building(state, a.target)  # Eclair, Secousses: "ou un bâtiment" (l.1216, l.1308; OR-GF121)
+    if bld is None and a.target in state.units and illusion.invisible(state, state.units[a.target]) \
+            and state.units[a.target].side != a.side:
+        raise IllegalAction(f"spell {a.spell}: {state.units[a.target].name} is invisible: a spell needs a target "
+                            "its priest sees", f"{illusion.REF}; {illusion.DECISION}")
     if bld is None and (a.target is None or a.target not in state.units or not state.units[a.target].alive
                         or fog.hidden_from(state.units[a.target], a.side)):
         raise IllegalAction(f"spell {a.spell}: its target must be a unit or a standing building on the table", REF_MAGIC)
@@ -287,8 +291,20 @@ def apply(state: Battle, a: Action) -> list[dict]:
         u = state.units[a.unit]
         if fog.in_cover(u):  # a unit hidden in cover that moves is placed on the table (l.497)
             fog.reveal_unit(state, u, "it moves", "elle se déplace", fog.data()["hide"].ref)
+        if illusion.invisible(state, u):  # "si elle ne bouge ni ne tire" (l.1240, OR-GF126)
+            illusion.reveal(state, u, "it moves", "elle bouge")
         hidden = fog.blocked_move(state, u, a.x, a.y, a.heading) if state.fog else []
-        if hidden:
+        unseen = illusion.blocked(state, u, a.x, a.y, a.heading)
+        if unseen:
+            # it runs into enemies made invisible by an illusion: they are revealed, it stays (OR-GF126)
+            u.moved = True
+            for o in unseen:
+                illusion.reveal(state, o, f"{u.name} runs into it", f"{u.name} tombe dessus")
+            from .actions import emit
+            emit(state, "move_blocked", f"{u.name} runs into invisible enemies and stays where it stands",
+                 f"{u.name} tombe sur des ennemis invisibles et reste sur place", side=a.side,
+                 ref=illusion.REF, decision=illusion.DECISION, unit=u.id)
+        elif hidden:
             # it runs into enemies it could not see: they are revealed, it stays (OR-GF103)
             u.moved = True
             for o in hidden:

@@ -154,8 +154,8 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
                                     f"{', '.join(o['targets'] or [])} (got {target!r})", o["ref"])
         elif oid == "tirer":
             if target is not None and (target not in state.units or state.units[target].side == side
-                                       or state.units[target].base is not None  # hidden: unknown (GF-K4, K5)
-                                       or state.units[target].status == "flank"):
+                                       # hidden: unknown (GF-K4, K5; a building, l.784; an illusion, l.1240)
+                                       or fog.hidden_from(state.units[target], side)):
                 raise IllegalAction(f"orders: {u.name} fires at an enemy unit (got {target!r})", o["ref"])
         elif target is not None:
             raise IllegalAction(f"orders: {u.name}'s order {oid} takes no target", o["ref"])

@@ -15,7 +15,7 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import (battle_orders, brigades, buildings_play, command, crash_play, curses, encounter, fighters, fire_play, fog,
+from . import (battle_orders, brigades, buildings_play, command, crash_play, curses, encounter, fighters, fire_play, fog, illusion,
                lasting, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, spells, victory, weather)
 from .actions import emit, record
 from .charges import charge_move
@@ -136,6 +136,7 @@ def advance(state: Battle) -> None:
     while not state.over:
         crash_play.settle(state)       # flyers killed in the air crash; dead monsters' bodies (l.889, l.897)
         buildings_play.detect(state)   # occupants found by an enemy against their building (l.784)
+        illusion.watch(state)          # invisible units that moved, fired, fought, were detected or whose time is up (l.1240)
         p = state.phase
         if p == 0:
             pending = [s for s in (state.fog.get("queue") or SIDES) if s not in state.done] or battle_orders.to_write(state)
