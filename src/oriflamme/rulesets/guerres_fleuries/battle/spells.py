@@ -342,6 +342,9 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
     elif kind == "invisible":
         from . import illusion
         illusion.vanish(state, caster, target, _turns(row, dice, ev), ev)
+    elif kind == "possess":
+        from . import coyolxauhqui
+        coyolxauhqui.take(state, caster, target, ev)
     elif kind == "quicksand":
         out += _quicksand(state, caster, target, row, dice, ev, extra)
     elif kind == "tremors":
