@@ -32,6 +32,8 @@
                         (l.1324, OR-GF115)
 ``intervene``           phases 3, 6: a priest's divine intervention for a friendly unit in base
                         contact, once a battle (l.155, OR-GF116): ``{"unit": priest, "target": unit}``
+``release``             phases 3, 6: a priest cancels his « Possession de Coyolxauhqui » on an enemy
+                        character (l.1282, OR-GF127): ``{"unit": priest, "target": character}``
 ======================  =====================================================================
 
 Every event has ``n``, ``turn``, ``phase``, ``type``, ``side``, ``text``/``text_fr`` and ``ref``;
@@ -53,7 +55,8 @@ TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test"
          "react": ("unit", "reaction"), "brigade": ("unit", "units"), "battle_orders": ("orders",),
          "ambush": ("unit", "x", "y", "heading"), "place_base": ("base", "x", "y"),
          "flank_march": ("unit", "edge", "y", "turn"), "hide": ("unit",),
-         "omen": ("unit",), "intervene": ("unit", "target"), "move_base": ("base", "x", "y", "heading")}
+         "omen": ("unit",), "intervene": ("unit", "target"),
+         "release": ("unit", "target"), "move_base": ("base", "x", "y", "heading")}
 #: fields an action may carry or leave out (absent: None): the jump of Vol d'Ehecatl (OR-GF123)
 OPTIONAL = {"cast": ("x", "y", "heading")}
 ORDER_FIELDS = ("order", "target")

@@ -372,8 +372,9 @@ def detect(state: Battle) -> None:
             if e.altitude != "flight" and not e.inside and tt.nearest_distance(e.footprint(), el.geometry) <= tol + 1e-6:
                 reveal(state, u, f"{e.name} stands against the building", f"{e.name} est contre le bâtiment")
                 break
-    for u in state.units.values():  # a unit that left (or died) is hidden no more
-        if u.hidden and (not u.inside or not u.alive):
+    from . import illusion
+    for u in state.units.values():  # a unit that left (or died) is hidden no more — unless an illusion hides it
+        if u.hidden and (not u.inside or not u.alive) and not (u.alive and illusion.invisible(state, u)):
             u.hidden = False
 
 

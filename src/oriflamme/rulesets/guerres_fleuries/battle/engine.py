@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import (battle_orders, brigades, command, encounter, fog, magic_play, moves, omens, reactions,
+from . import (battle_orders, brigades, command, coyolxauhqui, encounter, fog, illusion, magic_play, moves, omens, reactions,
                orders as orders_mod, spells, turn, victory)
 from .actions import Action, action_from_json
 from .rules import rules
@@ -43,7 +43,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
         out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
     elif state.phase == 3:
         out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
-        out += casts(state, who) + interventions(state, who)
+        out += casts(state, who) + interventions(state, who) + releases(state, who)
         for s in battle_orders.change_sets(state, who):
             out.append(Action("battle_orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
         for s in orders_mod.typical_sets(state, who):
@@ -53,7 +53,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
             kept = battle_orders.reactions_kept(state, u, reactions.choices(state, u))
             out += [Action("react", who, unit=u.id, reaction=r) for r in kept]
     elif state.phase == 6:
-        out += casts(state, who) + interventions(state, who)
+        out += casts(state, who) + interventions(state, who) + releases(state, who)
         out += encounter.move_base_samples(state, who)
         for u in turn.movers(state, who):
             budget, direction, keep, _ = turn.move_budget(u, state)
@@ -138,6 +138,11 @@ def casts(state: Battle, side: str) -> list[Action]:
     return out
 
 
+def releases(state: Battle, side: str) -> list[Action]:
+    """A priest's side may cancel his « Possession de Coyolxauhqui » (l.1282, OR-GF127)."""
+    return [Action("release", side, unit=c, target=t) for c, t in coyolxauhqui.releases(state, side)]
+
+
 def interventions(state: Battle, side: str) -> list[Action]:
     """A priest's divine intervention (his skill, l.155; OR-GF116): each friendly unit in base contact."""
     out = []
@@ -159,6 +164,10 @@ def check_cast(state: Battle, a: Action) -> None:
         raise IllegalAction(f"spell {a.spell!r}: the battle plays {', '.join(SPELLS)} (the others are ruled by "
                             "the referee only)", REF_MAGIC)
     bld = spells.building(state, a.target)  # Eclair, Secousses: "ou un bâtiment" (l.1216, l.1308; OR-GF121)
+    if bld is None and a.target in state.units and illusion.invisible(state, state.units[a.target]) \
+            and state.units[a.target].side != a.side:
+        raise IllegalAction(f"spell {a.spell}: {state.units[a.target].name} is invisible: a spell needs a target "
+                            "its priest sees", f"{illusion.REF}; {illusion.DECISION}")
     if bld is None and (a.target is None or a.target not in state.units or not state.units[a.target].alive
                         or fog.hidden_from(state.units[a.target], a.side)):
         raise IllegalAction(f"spell {a.spell}: its target must be a unit or a standing building on the table", REF_MAGIC)
@@ -196,16 +205,20 @@ def check(state: Battle, action) -> Action:
                             ph.ref if ph else turn.REF_DEPLOY)
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
     expected = {0: ("place", "end_phase", "brigade", "battle_orders", "ambush", "place_base", "flank_march", "hide"),
-                2: ("command_test", "omen"), 3: ("orders", "cast", "battle_orders", "omen", "intervene"),
-                5: ("react",), 6: ("move", "end_phase", "cast", "intervene", "move_base")}[state.phase]
+                2: ("command_test", "omen"), 3: ("orders", "cast", "battle_orders", "omen", "intervene", "release"),
+                5: ("react",), 6: ("move", "end_phase", "cast", "intervene", "move_base", "release")}[state.phase]
     if state.phase == 0 and a.side in state.done and a.type != "battle_orders":
         raise IllegalAction(f"side {a.side} has deployed: it writes its battle orders now", battle_orders.REF_WRITE)
     if a.type not in expected:
         raise IllegalAction(f"{a.type} is not an action of this phase (expected: {', '.join(expected)})", ph_ref)
     if a.type in ("place", "command_test", "move", "cast", "react", "ambush", "flank_march", "hide", "omen",
-                  "intervene"):
+                  "intervene", "release"):
         u = state.units.get(a.unit)
-        if u is None or u.side != a.side or not u.alive:
+        if u is not None and a.type == "move" and coyolxauhqui.master(state, u) is not None:
+            if coyolxauhqui.master(state, u) != a.side:  # the priest's side moves him (OR-GF127)
+                raise IllegalAction(f"{u.name} is possessed by an enemy priest: that side moves him",
+                                    f"{coyolxauhqui.REF}; {coyolxauhqui.DECISION}")
+        elif u is None or u.side != a.side or not u.alive:
             raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", ph_ref)
     if a.type == "place":
         if u.moved:
@@ -234,6 +247,8 @@ def check(state: Battle, action) -> Action:
         check_cast(state, a)
     elif a.type == "omen":
         omens.check(state, a.side, a.unit)
+    elif a.type == "release":
+        coyolxauhqui.release_check(state, a.side, a.unit, a.target)
     elif a.type == "intervene":
         ok, why, ref = spells.intervention_check(state, u, state.units.get(a.target or ""))
         if not ok:
@@ -287,8 +302,20 @@ def apply(state: Battle, a: Action) -> list[dict]:
         u = state.units[a.unit]
         if fog.in_cover(u):  # a unit hidden in cover that moves is placed on the table (l.497)
             fog.reveal_unit(state, u, "it moves", "elle se déplace", fog.data()["hide"].ref)
+        if illusion.invisible(state, u):  # "si elle ne bouge ni ne tire" (l.1240, OR-GF126)
+            illusion.reveal(state, u, "it moves", "elle bouge")
         hidden = fog.blocked_move(state, u, a.x, a.y, a.heading) if state.fog else []
-        if hidden:
+        unseen = illusion.blocked(state, u, a.x, a.y, a.heading)
+        if unseen:
+            # it runs into enemies made invisible by an illusion: they are revealed, it stays (OR-GF126)
+            u.moved = True
+            for o in unseen:
+                illusion.reveal(state, o, f"{u.name} runs into it", f"{u.name} tombe dessus")
+            from .actions import emit
+            emit(state, "move_blocked", f"{u.name} runs into invisible enemies and stays where it stands",
+                 f"{u.name} tombe sur des ennemis invisibles et reste sur place", side=a.side,
+                 ref=illusion.REF, decision=illusion.DECISION, unit=u.id)
+        elif hidden:
             # it runs into enemies it could not see: they are revealed, it stays (OR-GF103)
             u.moved = True
             for o in hidden:
@@ -310,6 +337,8 @@ def apply(state: Battle, a: Action) -> list[dict]:
         victory.check_broken(state)
     elif a.type == "omen":
         omens.spend(state, a.side, a.unit)
+    elif a.type == "release":
+        coyolxauhqui.release(state, a.unit, a.target)
     elif a.type == "intervene":
         out = spells.intervention(state, state.units[a.unit], state.units[a.target], state.dice)
         from .fighters import finish

@@ -81,6 +81,9 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
     if a.type == "omen":
         return (f"Dépenser un présage : relancer le test de commandement de {name(a.unit)}" if fr
                 else f"Spend an omen: re-roll {name(a.unit)}'s command test")
+    if a.type == "release":
+        return (f"{name(a.unit)} annule la « Possession de Coyolxauhqui » sur {name(a.target)}" if fr
+                else f"{name(a.unit)} cancels « Possession de Coyolxauhqui » on {name(a.target)}")
     if a.type == "intervene":
         return (f"{name(a.unit)} demande une intervention divine pour {name(a.target)}" if fr
                 else f"{name(a.unit)} calls for a divine intervention for {name(a.target)}")

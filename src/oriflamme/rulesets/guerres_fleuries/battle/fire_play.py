@@ -131,6 +131,10 @@ def eligibility(state, u, t) -> dict:
                        f"(until turn {shield['until_turn']})")
         cites.append(shield["ref"])
         return out
+    if getattr(t, "hidden", False) and not getattr(t, "inside", None):
+        reasons.append(f"{t.name or t.id} is invisible (« Illusion de Tezcatlipoca »): it is not seen")
+        cites += ["GF seed 003 l.1240", "OR-GF126"]
+        return out
     if getattr(t, "hidden", False):
         reasons.append(f"{t.name or t.id} is hidden in a building: it is not seen")
         cites += ["GF seed 003 l.784", "OR-GF83"]
@@ -317,9 +321,12 @@ def resolve(state, dice) -> list[dict]:
             events.append({"type": "fire", "unit": u.id, "side": u.side, "target": None,
                            "explanation": csteps, "citations": ccites})
             continue
-        if getattr(u, "hidden", False):  # firing gives it away (l.784)
-            from . import buildings_play
-            buildings_play.reveal(state, u, "it fires", "elle tire")
+        if getattr(u, "hidden", False):  # firing gives it away (l.784; an illusion's, l.1240)
+            from . import buildings_play, illusion
+            if u.inside:
+                buildings_play.reveal(state, u, "it fires", "elle tire")
+            else:
+                illusion.reveal(state, u, "it fires", "elle tire")
         count = len(plan["volleys"])
         for i, v in enumerate(plan["volleys"], 1):
             t = unit(state, v["target"])

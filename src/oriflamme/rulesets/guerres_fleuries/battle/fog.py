@@ -166,7 +166,10 @@ def in_cover(u: Unit) -> bool:
 
 
 def reveal_unit(state: Battle, u: Unit, why_en: str, why_fr: str, ref: str) -> None:
-    if in_cover(u):
+    from . import illusion
+    if illusion.invisible(state, u):  # « Illusion de Tezcatlipoca » (l.1240, OR-GF126)
+        illusion.reveal(state, u, why_en, why_fr, ref)
+    elif in_cover(u):
         u.base = None
         emit(state, "unit_revealed", f"{u.name} ({u.id}) hidden in cover is revealed ({why_en})",
              f"{u.name} ({u.id}), cachée à couvert, est dévoilée ({why_fr})", side=u.side, ref=ref,
@@ -233,21 +236,25 @@ def blocked_move(state: Battle, u: Unit, x: float, y: float, heading: float) -> 
 
 
 def reveal_chargers(state: Battle) -> None:
-    """A unit on a base that charges is revealed when the orders are (its target is named, l.283)."""
+    """A unit on a base that charges is revealed when the orders are (its target is named, l.283); so is
+    an invisible one (it will move, l.1240, OR-GF126)."""
+    from . import illusion
     for u in list(state.units.values()):
-        if u.base is not None and u.order == "charger" and u.alive:
+        if (u.base is not None or illusion.invisible(state, u)) and u.order == "charger" and u.alive:
             reveal_unit(state, u, "it charges", "elle charge", "GF seed 003 l.283; OR-GF103")
 
 
 def reveal_firers(state: Battle) -> None:
-    """A unit that fires is revealed (l.1363): one on a base with an order to fire and a target."""
-    from . import fire_play
+    """A unit that fires is revealed (l.1363): one on a base with an order to fire and a target; and an
+    invisible one (l.1240: "si elle ne bouge ni ne tire", OR-GF126)."""
+    from . import fire_play, illusion
     for u in list(state.units.values()):
-        if u.base is None or u.order != fire_play.FIRE_ORDER or not u.alive:
+        seen_by_illusion = illusion.invisible(state, u) is not None
+        if (u.base is None and not seen_by_illusion) or u.order != fire_play.FIRE_ORDER or not u.alive:
             continue
         ok, _ = fire_play.can_fire(state, u)
         if ok and fire_play.choose_target(state, u)[0] is not None:
-            reveal_unit(state, u, "it fires", "elle tire", "GF seed 003 l.1363")
+            reveal_unit(state, u, "it fires", "elle tire", illusion.REF if seen_by_illusion else "GF seed 003 l.1363")
 
 
 # --- the detection phase (l.250, l.1342-1367) ---------------------------------------------------------

@@ -80,6 +80,7 @@ def _character(side: str, uid: str, entry: dict, summary: dict, points: int) -> 
     curse = summary.get("curse") if isinstance(summary.get("curse"), dict) else {}
     u.curse = curse.get("curse") if curse.get("cursed") else None
     u.magic_item = entry.get("magic_item") or None
+    u.magic_weapon = entry.get("magic_weapon") or None
     u.set_formation("open")
     return equip(u)
 

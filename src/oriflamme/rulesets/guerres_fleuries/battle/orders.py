@@ -7,7 +7,7 @@ from __future__ import annotations
 from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
-from . import battle_orders, buildings_play, curses, fighters, fog, moves, odds
+from . import battle_orders, buildings_play, coyolxauhqui, curses, fighters, fog, moves, odds
 from .rules import rules
 from .state import Battle, Unit
 
@@ -25,7 +25,12 @@ def needs_order(state: Battle, u: Unit) -> bool:
 
 
 def eligible(state: Battle, side: str) -> list[Unit]:
-    return [u for u in state.side_units(side) if needs_order(state, u)]
+    """The units ``side`` gives an order to: its own, but a character an enemy priest possesses, and the
+    enemy characters its priests possess (« Possession de Coyolxauhqui », l.1282, OR-GF127)."""
+    own = [u for u in state.side_units(side) if needs_order(state, u) and coyolxauhqui.master(state, u) in (None, side)]
+    held = [u for u in state.units.values() if u.side != side and coyolxauhqui.master(state, u) == side
+            and needs_order(state, u)]
+    return own + sorted(held, key=lambda u: u.id)
 
 
 def charge_targets(state: Battle, u: Unit) -> list[tuple[str, float]]:
@@ -60,6 +65,8 @@ def options(state: Battle, u: Unit) -> list[dict]:
             continue
         if u.kind == "character" and oid not in CHARACTER_ORDERS():
             continue
+        if oid in coyolxauhqui.forbidden_rule().orders and coyolxauhqui.master(state, u) is not None:
+            continue  # possessed: not to kill himself nor attack a friend (l.1284, OR-GF127)
         if u.inside and oid not in buildings_play.play().inside_orders:
             continue  # in a building: wait, reform, fire or come out (l.792, OR-GF82)
         targets = None
@@ -121,8 +128,11 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
     be given now. Units left without an order do nothing (l.337-339)."""
     for uid, (oid, target) in orders.items():
         u = state.units.get(uid)
-        if u is None or u.side != side:
+        if u is None or (u.side != side and coyolxauhqui.master(state, u) != side):
             raise IllegalAction(f"orders: {uid!r} is not a unit of side {side}", REF_WHO)
+        err = coyolxauhqui.refusal(state, side, u, oid, target)  # « Possession de Coyolxauhqui » (l.1282-1284)
+        if err is not None:
+            raise err
         if curses.possessed(state, u):
             raise IllegalAction(f"orders: {u.name} is possessed by his weapon: he takes no order",
                                 f"{curses.possession_rule().ref}; {curses.possession_rule().decision}")
@@ -154,8 +164,8 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
                                     f"{', '.join(o['targets'] or [])} (got {target!r})", o["ref"])
         elif oid == "tirer":
             if target is not None and (target not in state.units or state.units[target].side == side
-                                       or state.units[target].base is not None  # hidden: unknown (GF-K4, K5)
-                                       or state.units[target].status == "flank"):
+                                       # hidden: unknown (GF-K4, K5; a building, l.784; an illusion, l.1240)
+                                       or fog.hidden_from(state.units[target], side)):
                 raise IllegalAction(f"orders: {u.name} fires at an enemy unit (got {target!r})", o["ref"])
         elif target is not None:
             raise IllegalAction(f"orders: {u.name}'s order {oid} takes no target", o["ref"])

@@ -145,6 +145,8 @@ TARGET_TEXT = {
     "friendly_character_or_monster": "a friendly character or monster",
     "friendly_character": "a friendly character",
     "friendly_unit_or_character": "a friendly unit or character",
+    "friendly_in_contact_or_character_or_monster": "a friendly unit in base contact with the priest, or a friendly "
+                                                   "character or monster (the priest included), not already hidden",
 }
 
 
@@ -171,6 +173,10 @@ def target_ok(state, caster, spell: str, target) -> tuple[bool, str]:
         "friendly_character_or_monster": friend and target.kind in ("character", "monster"),
         "friendly_character": friend and char,
         "friendly_unit_or_character": friend,
+        # Illusion (l.1238): "une unité base-contre-base avec lui ou un personnage/monstre dans les 15cm" (OR-GF125)
+        "friendly_in_contact_or_character_or_monster": friend and (target.kind in ("character", "monster")
+                                                                   or touching(caster, target))
+        and not (target.hidden or target.base is not None or target.status == "flank"),
     }[row.targets]
     return ok, need
 
@@ -333,6 +339,12 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
                                              "until_turn": when, "ref": row.ref, "spell": spell})
         steps.append(f"« {printed} »: side {side} lays its orders first and face up "
                      + ("this turn" if now else f"in turn {when}") + " (OR-GF124)")
+    elif kind == "invisible":
+        from . import illusion
+        illusion.vanish(state, caster, target, _turns(row, dice, ev), ev)
+    elif kind == "possess":
+        from . import coyolxauhqui
+        coyolxauhqui.take(state, caster, target, ev)
     elif kind == "quicksand":
         out += _quicksand(state, caster, target, row, dice, ev, extra)
     elif kind == "tremors":

@@ -75,6 +75,7 @@ class Unit:
     led_by: str | None = None
     curse: str | None = None       # a character's magic weapon's curse, as printed (l.203-218)
     magic_item: str | None = None  # a character's magic item, as the army names it (l.225-240)
+    magic_weapon: str | None = None  # a character's magic weapon's power, as the army names it (l.188-199)
     brigade: str | None = None  # the character whose brigade the unit stands in now (brigades.py)
     altitude: str | None = None
     markers: list[str] = field(default_factory=list)

@@ -15,7 +15,7 @@ from oriflamme.core.errors import IllegalAction
 from oriflamme.geometry import tabletop as tt
 
 from .. import referee
-from . import (battle_orders, brigades, buildings_play, command, crash_play, curses, encounter, fighters, fire_play, fog,
+from . import (battle_orders, brigades, buildings_play, command, coyolxauhqui, crash_play, curses, encounter, fighters, fire_play, fog, illusion,
                lasting, melee_play, morale_play, moves, orders as orders_mod, rally, reactions, spells, victory, weather)
 from .actions import emit, record
 from .charges import charge_move
@@ -109,8 +109,10 @@ def on_road_in_column(state: Battle, u: Unit) -> bool:
 
 
 def movers(state: Battle, side: str) -> list[Unit]:
+    """The units ``side`` moves in phase 6: its own with a move order — and an enemy character its priest
+    possesses, who carries out the priest's orders (« Possession de Coyolxauhqui », OR-GF127)."""
     out = []
-    for u in state.side_units(side):
+    for u in [v for v in state.units.values() if v.alive and (coyolxauhqui.master(state, v) or v.side) == side]:
         if u.moved or u.status != "ok" or u.order is None or u.inside or fighters.in_combat(state, u) \
                 or lasting.has(state, u.id, "dazzled") or weather.rained_on(state, u):  # l.1270, OR-GF122
             continue  # a unit in a building leaves it only by breaking formation (l.788, OR-GF82)
@@ -136,6 +138,8 @@ def advance(state: Battle) -> None:
     while not state.over:
         crash_play.settle(state)       # flyers killed in the air crash; dead monsters' bodies (l.889, l.897)
         buildings_play.detect(state)   # occupants found by an enemy against their building (l.784)
+        illusion.watch(state)
+        coyolxauhqui.watch(state)      # a possessed character wounded or killed is free (l.1282, OR-GF127)          # invisible units that moved, fired, fought, were detected or whose time is up (l.1240)
         p = state.phase
         if p == 0:
             pending = [s for s in (state.fog.get("queue") or SIDES) if s not in state.done] or battle_orders.to_write(state)
@@ -237,6 +241,7 @@ def give_orders(state: Battle, side: str, given: dict[str, tuple[str, str | None
     for uid, (oid, target) in given.items():
         orders_mod.set_order(state.units[uid], oid, target)
     state.orders_in[side] = True
+    coyolxauhqui.note_orders(state, side, given)  # an enemy character it possesses resists at the reveal (OR-GF128)
     listing = {uid: {"order": oid, "target": t} for uid, (oid, t) in sorted(given.items())}
     bound = spells.orders_face_up(state, side)
     if bound is not None:  # Paroles de vérité: face up, for both sides to see (l.1264, OR-GF124)
@@ -348,6 +353,7 @@ def phase4_reveal(state: Battle) -> None:
                for u in state.units.values() if u.order is not None and u.base is None and not u.hidden}
     emit(state, "orders_revealed", "The orders are revealed", "Les ordres sont révélés",
          ref=rules().phase(4).ref, orders=listing)
+    coyolxauhqui.resist(state)  # each order to a possessed character: obeyed or resisted (l.1282, OR-GF128)
     for u in [u for u in state.units.values() if u.order == "charger" and u.alive]:
         target = state.units.get(u.target or "")
         if target is None or not target.alive or u.status != "ok":

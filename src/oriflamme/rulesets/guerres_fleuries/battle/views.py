@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from oriflamme.geometry import tabletop as tt
 
-from . import battle_orders, brigades, buildings_play, explain, fighters, fog, orders as orders_mod, spells, turn, victory
+from . import battle_orders, brigades, coyolxauhqui, buildings_play, explain, fighters, fog, orders as orders_mod, spells, turn, victory
 from .rules import rules
 from .state import Battle, Unit, plain
 
@@ -20,8 +20,11 @@ from .state import Battle, Unit, plain
 def order_visible(state: Battle, u: Unit, side: str | None) -> bool:
     """The orders are face down until the reveal (l.275), but for the side's own and for a side laying
     them face up under *Paroles de vérité* (l.1264, OR-GF124)."""
-    return ((side is not None and u.side == side) or state.revealed
-            or (state.orders_in.get(u.side, False) and not spells.orders_face_down(state, u.side)))
+    # a character an enemy priest possesses takes his orders from the priest's side (OR-GF127): they are
+    # that side's, face down to his own until the reveal
+    owner = coyolxauhqui.master(state, u) or u.side
+    return ((side is not None and owner == side) or state.revealed
+            or (state.orders_in.get(owner, False) and not spells.orders_face_down(state, owner)))
 
 
 def order_json(u: Unit) -> dict | None:
