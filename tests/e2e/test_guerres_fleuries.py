@@ -985,3 +985,66 @@ def test_the_jump_of_vol_d_ehecatl_picked_on_the_table(page: Page, gf_server, ar
     assert {k: sent[k] for k in ("type", "side", "unit", "spell", "target", "y")} == {
         "type": "cast", "side": "A", "unit": "priest", "spell": "vol_d_ehecatl", "target": "hero", "y": 45}
     assert abs(sent["x"] - 95) < 0.6 and "heading" not in sent     # the heading kept (left out)
+
+
+def test_a_flank_march_s_entry_and_a_hiding_place_picked_on_the_table(browser, gf_server, artifacts):
+    """l.505-511 (GF-K4, OR-GF104) and l.497 (OR-GF105), on the real server: the discovered side clicks near a
+    side edge to write where its flank march enters — on the enemy's half it is refused with the rule, on its
+    own half it is written, shown on its own table only — and clicks a spot in the open to hide a unit: refused
+    (l.497), nothing to commit."""
+    for _ in range(12):
+        g = call(gf_server, "POST", "/api/games", {"scenario": ENCOUNTER, "ruleset": "guerres-fleuries", "mode": "online"})
+        vb = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["B"])
+        if vb["to_act"] == "B":
+            break
+    else:
+        raise AssertionError("side B was never the discovered side")
+    uid = next(u for u, o in sorted(vb["options"]["units"].items()) if o.get("flank_march"))
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(gf_server + g["links"]["B"])
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    page.get_by_test_id("gf-roster").locator("summary").click()
+    page.get_by_test_id("gf-roster-" + uid).locator("a").click()
+    page.get_by_test_id("gf-pick-flank").click()
+    expect(page.get_by_test_id("gf-pick-help")).to_contain_text("left or right edge")
+    click_table(page, 3, 100)                                # side A's half: refused
+    expect(page.get_by_test_id("gf-refusal")).to_contain_text("centre line")
+    assert "l.505" in " ".join(page.get_by_test_id("gf-preview").get_by_test_id("citation").all_text_contents())
+    expect(page.get_by_test_id("gf-pick-edge")).to_have_value("left")
+    expect(page.get_by_test_id("gf-pick-commit")).to_be_disabled()
+    click_table(page, 177, 25)                               # near the right edge, on B's half
+    expect(page.get_by_test_id("gf-pick-edge")).to_have_value("right")
+    expect(page.get_by_test_id("gf-preview-steps")).to_contain_text("may try to enter from turn")
+    y = float(page.get_by_test_id("gf-pick-y").input_value())
+    assert abs(y - 25) < 0.6
+    page.get_by_test_id("gf-pick-commit").click()
+    expect(page.get_by_test_id("gf-flank-written")).to_have_count(1)
+    mine = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["B"])
+    force = mine["encounter"]["flank_marches"]["right"]
+    assert force["units"] == [uid] and force["y"] == y and mine["version"] == vb["version"] + 1
+    theirs = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["A"])
+    assert theirs["encounter"]["flank_marches"] == {} and f'"{uid}"' not in json.dumps(theirs["units"])
+    # a hiding place in the open: the server refuses it with the rule; nothing is committed
+    other = next(u for u, o in sorted(mine["options"]["units"].items()) if o.get("hide_at") and u != uid)
+    me = next(u for u in mine["units"] if u["id"] == other)
+    page.get_by_test_id("gf-roster-" + other).locator("a").click()
+    page.get_by_test_id("gf-pick-hide").click()
+    expect(page.get_by_test_id("gf-pick-help")).to_contain_text("battle plan")
+    expect(page.get_by_test_id("gf-pick-commit")).to_be_disabled()          # no place yet
+    click_table(page, me["x"], me["y"])
+    expect(page.get_by_test_id("gf-refusal")).to_contain_text("set up on the table")
+    assert "l.497" in " ".join(page.get_by_test_id("gf-preview").get_by_test_id("citation").all_text_contents())
+    expect(page.get_by_test_id("gf-pick-commit")).to_be_disabled()
+    page.screenshot(path=str(artifacts / "gf-flank-and-hide.png"))
+    assert call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["B"])["version"] == mine["version"]
+    # side A's page: no trace of B's flank march
+    pa = ctx.new_page()
+    pa.on("pageerror", lambda e: errors.append(str(e)))
+    pa.goto(gf_server + g["links"]["A"])
+    expect(pa.get_by_test_id("gf-svg")).to_be_visible()
+    expect(pa.get_by_test_id("gf-flank-written")).to_have_count(0)
+    assert not errors, errors
+    ctx.close()
