@@ -871,3 +871,180 @@ def test_a_hot_seat_encounter_deployment_passes_the_screen(page: Page, gf_server
     assert page.locator("[data-testid^=gf-base-]").count() == 0
     page.get_by_test_id("gf-take-screen").click()
     expect(page.locator("[data-testid^=gf-base-]").first).to_be_attached()   # its own bases, now
+
+
+# --- actions picked on the table: a spell's target building, the jump of Vol d'Ehecatl (click to place) ---
+HUT = {"id": "hut", "kind": "hameau", "name": "Hut", "material": "batiment_en_bois", "floors": 1,
+       "points": [[80, 50], [90, 50], [90, 58], [80, 58]]}
+HALL = {"id": "hall", "kind": "hameau", "name": "Hall", "material": "batiment_en_bois", "floors": 1,
+        "points": [[110, 60], [122, 60], [122, 68], [110, 68]]}
+
+
+def _priest_by_two_huts():
+    """A real position for the engine: side A's priest Ixtlil (Eclair, Vol d'Ehecatl) at (85, 75), a friendly
+    hero at (95, 80), two wooden buildings in Eclair's 30 cm — the hut, nearest (the one the engine offers), and
+    the hall — and an enemy band e at (30, 10); phase 3, side A to act."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from guerres_fleuries.test_battle_combat_spell_modifiers import _building_battle, _hero, _priest, troop
+    p = _priest(x=85, y=75, spells=["eclair", "vol_d_ehecatl"])
+    s = _building_battle(p, _hero("hero", "A", x=95, y=80), troop("e", "B", x=30, y=10), elements=[HUT, HALL])
+    s.phase, s.acting = 3, "A"
+    return s
+
+
+def _open_real_position(page: Page, base: str, pos) -> tuple[FakeGame, list]:
+    """The fixture page on the engine's own view, options and rulings of ``pos`` (side A's seat)."""
+    from oriflamme.rulesets.guerres_fleuries.ruleset import GuerresFleuries
+    rs = GuerresFleuries()
+    real = rs.view(pos, "A")
+    v = fx.view()
+    v.update(mode="online", seat="A", units=real["units"], table=real["table"], options=rs.options(pos, "A"))
+    game = open_fixture(page, base, v)
+    rulings = []
+
+    def explain(action):
+        r = rs.render_ruling(rs.explain(pos, rs.action_from_json(action)), "en")
+        rulings.append(r)
+        return r
+    game.explainer = explain
+    return game, rulings
+
+
+def test_a_spell_cast_at_a_building_clicked_on_the_table(page: Page, gf_server, artifacts):
+    """l.1216 ("Il ne peut prendre pour cible qu'une figurine (ou un bâtiment)"), OR-GF121: the engine offers
+    Eclair at the nearest building only; the player clicks another building on the table, the server's ruling
+    of that cast is shown, and the cast sent names the clicked building."""
+    pos = _priest_by_two_huts()
+    game, rulings = _open_real_position(page, gf_server, pos)
+    offered = [c["target"] for c in game.view["options"]["units"]["priest"]["casts"] if c["spell"] == "eclair"]
+    assert offered == ["hut"]                                # the list offers the hut, not the hall
+    page.get_by_test_id("gf-unit-priest").click()
+    page.get_by_test_id("gf-pick-cast-eclair").click()
+    expect(page.get_by_test_id("gf-pick-help")).to_contain_text("Click a unit or a building")
+    expect(page.get_by_test_id("gf-pick-target")).to_have_value("hut")
+    click_table(page, 116, 64)                               # the hall, on the table
+    expect(page.get_by_test_id("gf-pick-target")).to_have_value("hall")
+    expect(page.locator("[data-testid=gf-pick-target-mark][data-id=hall]")).to_have_count(1)
+    expect(page.get_by_test_id("gf-preview-steps")).to_contain_text("casts « Lightning » at Hall")
+    expect(page.get_by_test_id("gf-preview-steps")).to_contain_text("in range")
+    assert game.explained[-1] == {"type": "cast", "side": "A", "unit": "priest", "spell": "eclair", "target": "hall"}
+    assert rulings[-1]["legal"]
+    page.screenshot(path=str(artifacts / "gf-cast-at-a-building.png"))
+    page.get_by_test_id("gf-pick-commit").click()
+    assert posted(page, game, 1) == {"type": "cast", "side": "A", "unit": "priest", "spell": "eclair", "target": "hall"}
+
+
+def test_the_jump_of_vol_d_ehecatl_picked_on_the_table(page: Page, gf_server, artifacts):
+    """l.1320 ("se déplacer instantanément de 100cm"), OR-GF123: the player clicks who flies (a friendly
+    character), then a spot; the click fills x and y, the distance is shown, a spot within 5 cm of an enemy is
+    refused with the rule (l.590) and cannot be committed; a good spot is cast with its x, y."""
+    import math
+    pos = _priest_by_two_huts()
+    game, rulings = _open_real_position(page, gf_server, pos)
+    page.get_by_test_id("gf-unit-priest").click()
+    page.get_by_test_id("gf-pick-cast-vol_d_ehecatl").click()
+    expect(page.get_by_test_id("gf-pick-reach")).to_have_count(1)
+    page.get_by_test_id("gf-unit-hero").click()             # who flies
+    expect(page.get_by_test_id("gf-pick-target")).to_have_value("hero")
+    # beside the enemy band: refused, with the rule
+    click_table(page, 30, 15.5)
+    expect(page.get_by_test_id("gf-refusal")).to_contain_text("within 5 cm of the enemy")
+    cites = " ".join(page.get_by_test_id("gf-preview").get_by_test_id("citation").all_text_contents())
+    assert "OR-GF123" in cites and "l.590" in cites, cites
+    expect(page.get_by_test_id("gf-pick-commit")).to_be_disabled()
+    expect(page.get_by_test_id("gf-pick-dest")).to_have_attribute("fill", "#a3242b")
+    bad = game.explained[-1]
+    assert bad["target"] == "hero" and abs(bad["x"] - 30) < 0.6 and abs(bad["y"] - 15.5) < 0.6, bad
+    assert float(page.get_by_test_id("gf-pick-x").input_value()) == bad["x"]
+    assert float(page.get_by_test_id("gf-pick-y").input_value()) == bad["y"]
+    expect(page.get_by_test_id("gf-pick-distance")).to_contain_text(f"{math.hypot(bad['x'] - 95, bad['y'] - 80):.1f} cm from hero")
+    # in a building: refused too
+    click_table(page, 85, 54)
+    expect(page.get_by_test_id("gf-refusal")).to_contain_text("would be set down in Hut")
+    # 40 cm straight ahead: ruled, then cast
+    click_table(page, 95, 40)
+    expect(page.get_by_test_id("gf-preview-steps")).to_contain_text("Flight of Ehecatl")
+    expect(page.get_by_test_id("gf-pick-commit")).to_be_enabled()
+    good = game.explained[-1]
+    assert abs(good["x"] - 95) < 0.6 and abs(good["y"] - 40) < 0.6 and rulings[-1]["legal"], (good, rulings[-1])
+    expect(page.get_by_test_id("gf-pick-distance")).to_contain_text(f"{math.hypot(good['x'] - 95, good['y'] - 80):.1f} cm from hero")
+    page.screenshot(path=str(artifacts / "gf-jump.png"))
+    # the typed fallback: y typed in the field, ruled again
+    page.get_by_test_id("gf-pick-y").fill("45")
+    page.get_by_test_id("gf-pick-y").dispatch_event("change")
+    expect(page.get_by_test_id("gf-pick-distance")).to_contain_text("from hero")
+    for _ in range(100):
+        if game.explained[-1].get("y") == 45:
+            break
+        page.wait_for_timeout(25)
+    expect(page.get_by_test_id("gf-pick-commit")).to_be_enabled()
+    page.get_by_test_id("gf-pick-commit").click()
+    sent = posted(page, game, 1)
+    assert {k: sent[k] for k in ("type", "side", "unit", "spell", "target", "y")} == {
+        "type": "cast", "side": "A", "unit": "priest", "spell": "vol_d_ehecatl", "target": "hero", "y": 45}
+    assert abs(sent["x"] - 95) < 0.6 and "heading" not in sent     # the heading kept (left out)
+
+
+def test_a_flank_march_s_entry_and_a_hiding_place_picked_on_the_table(browser, gf_server, artifacts):
+    """l.505-511 (GF-K4, OR-GF104) and l.497 (OR-GF105), on the real server: the discovered side clicks near a
+    side edge to write where its flank march enters — on the enemy's half it is refused with the rule, on its
+    own half it is written, shown on its own table only — and clicks a spot in the open to hide a unit: refused
+    (l.497), nothing to commit."""
+    for _ in range(12):
+        g = call(gf_server, "POST", "/api/games", {"scenario": ENCOUNTER, "ruleset": "guerres-fleuries", "mode": "online"})
+        vb = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["B"])
+        if vb["to_act"] == "B":
+            break
+    else:
+        raise AssertionError("side B was never the discovered side")
+    uid = next(u for u, o in sorted(vb["options"]["units"].items()) if o.get("flank_march"))
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(gf_server + g["links"]["B"])
+    expect(page.get_by_test_id("gf-svg")).to_be_visible()
+    page.get_by_test_id("gf-roster").locator("summary").click()
+    page.get_by_test_id("gf-roster-" + uid).locator("a").click()
+    page.get_by_test_id("gf-pick-flank").click()
+    expect(page.get_by_test_id("gf-pick-help")).to_contain_text("left or right edge")
+    click_table(page, 3, 100)                                # side A's half: refused
+    expect(page.get_by_test_id("gf-refusal")).to_contain_text("centre line")
+    assert "l.505" in " ".join(page.get_by_test_id("gf-preview").get_by_test_id("citation").all_text_contents())
+    expect(page.get_by_test_id("gf-pick-edge")).to_have_value("left")
+    expect(page.get_by_test_id("gf-pick-commit")).to_be_disabled()
+    click_table(page, 177, 25)                               # near the right edge, on B's half
+    expect(page.get_by_test_id("gf-pick-edge")).to_have_value("right")
+    expect(page.get_by_test_id("gf-preview-steps")).to_contain_text("may try to enter from turn")
+    y = float(page.get_by_test_id("gf-pick-y").input_value())
+    assert abs(y - 25) < 0.6
+    page.get_by_test_id("gf-pick-commit").click()
+    expect(page.get_by_test_id("gf-flank-written")).to_have_count(1)
+    mine = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["B"])
+    force = mine["encounter"]["flank_marches"]["right"]
+    assert force["units"] == [uid] and force["y"] == y and mine["version"] == vb["version"] + 1
+    theirs = call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["A"])
+    assert theirs["encounter"]["flank_marches"] == {} and f'"{uid}"' not in json.dumps(theirs["units"])
+    # a hiding place in the open: the server refuses it with the rule; nothing is committed
+    other = next(u for u, o in sorted(mine["options"]["units"].items()) if o.get("hide_at") and u != uid)
+    me = next(u for u in mine["units"] if u["id"] == other)
+    page.get_by_test_id("gf-roster-" + other).locator("a").click()
+    page.get_by_test_id("gf-pick-hide").click()
+    expect(page.get_by_test_id("gf-pick-help")).to_contain_text("battle plan")
+    expect(page.get_by_test_id("gf-pick-commit")).to_be_disabled()          # no place yet
+    click_table(page, me["x"], me["y"])
+    expect(page.get_by_test_id("gf-refusal")).to_contain_text("set up on the table")
+    assert "l.497" in " ".join(page.get_by_test_id("gf-preview").get_by_test_id("citation").all_text_contents())
+    expect(page.get_by_test_id("gf-pick-commit")).to_be_disabled()
+    page.screenshot(path=str(artifacts / "gf-flank-and-hide.png"))
+    assert call(gf_server, "GET", f"/api/games/{g['id']}", token=g["seats"]["B"])["version"] == mine["version"]
+    # side A's page: no trace of B's flank march
+    pa = ctx.new_page()
+    pa.on("pageerror", lambda e: errors.append(str(e)))
+    pa.goto(gf_server + g["links"]["A"])
+    expect(pa.get_by_test_id("gf-svg")).to_be_visible()
+    expect(pa.get_by_test_id("gf-flank-written")).to_have_count(0)
+    assert not errors, errors
+    ctx.close()

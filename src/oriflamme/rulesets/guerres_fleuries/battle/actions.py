@@ -25,7 +25,9 @@
 ``place_base``          encounter battle, deployment: put a decoy movement base in the zone (GF-K5)
 ``move_base``           encounter battle, phase 6 with the hidden units: move a decoy base (OR-GF101)
 ``hide``                encounter battle, deployment: a unit in a house, a building, jungle or a wood
-                        stays off the table, hidden (l.497, OR-GF105)
+                        stays off the table, hidden (l.497, OR-GF105); where it stands, or, for a unit
+                        not yet placed, at the optional ``"x"``, ``"y"`` (and ``"heading"``) it is
+                        placed at first (the place written on the battle plan)
 ``flank_march``         encounter battle, deployment: send a unit off the table to enter by a side
                         edge at ``y`` from turn ``turn`` (GF-K4, l.505-511), hidden from the enemy
 ``omen``                phases 2-3: spend omen points to re-roll a unit's failed command test
@@ -57,8 +59,9 @@ TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test"
          "flank_march": ("unit", "edge", "y", "turn"), "hide": ("unit",),
          "omen": ("unit",), "intervene": ("unit", "target"),
          "release": ("unit", "target"), "move_base": ("base", "x", "y", "heading")}
-#: fields an action may carry or leave out (absent: None): the jump of Vol d'Ehecatl (OR-GF123)
-OPTIONAL = {"cast": ("x", "y", "heading")}
+#: fields an action may carry or leave out (absent: None): the jump of Vol d'Ehecatl (OR-GF123), the
+#: place a unit not yet placed hides at (l.497, OR-GF105)
+OPTIONAL = {"cast": ("x", "y", "heading"), "hide": ("x", "y", "heading")}
 ORDER_FIELDS = ("order", "target")
 MAX_UNITS = 200
 MAX_TARGETS = 10  # the codec's bound; the rule's (three, l.830) is checked with the orders (orders.check)
@@ -191,8 +194,8 @@ def choice_of(data: dict) -> str:
                            "edge": data.get("edge")}, sort_keys=True)
     if isinstance(data, dict) and data.get("type") in ("orders", "battle_orders"):
         return json.dumps({"type": data["type"], "side": data.get("side")}, sort_keys=True)
-    if isinstance(data, dict) and data.get("type") == "cast" and data.get("x") is not None:
-        # the jump's destination (Vol d'Ehecatl, OR-GF123) is a free parameter
+    if isinstance(data, dict) and data.get("type") in ("cast", "hide") and data.get("x") is not None:
+        # the jump's destination (Vol d'Ehecatl, OR-GF123) and a hiding unit's place are free parameters
         return json.dumps({k: v for k, v in data.items() if k not in ("x", "y", "heading")}, sort_keys=True)
     if isinstance(data, dict) and data.get("type") == "brigade":
         return json.dumps({"type": "brigade", "side": data.get("side"), "unit": data.get("unit")}, sort_keys=True)

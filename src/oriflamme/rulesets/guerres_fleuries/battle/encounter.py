@@ -262,15 +262,22 @@ def flank_samples(state: Battle, side: str) -> list[Action]:
     return out
 
 
-def check_hide(state: Battle, u: Unit) -> list[str]:
+def check_hide(state: Battle, u: Unit, at: tuple | None = None) -> list[str]:
     """May ``u`` stay off the table, hidden where it stands (l.497, OR-GF105)? Mostly in a house, a
-    large building, jungle or a wood, or against a building. Returns the steps."""
+    large building, jungle or a wood, or against a building. ``at``: the (x, y, heading) a unit not yet
+    placed is placed at first (the deployment's own check: its zone, no friend under it). Returns the steps."""
     hide = fog.data()["hide"]
     if u.base is not None:
         raise IllegalAction(f"{u.name} is hidden already (on a movement base or in cover)", hide.ref)
     if u.kind not in ("troop", "character"):
         raise IllegalAction(f"{u.name}: only troops and characters hide in houses or the jungle", hide.ref)
-    fp = u.footprint()
+    if at is not None:
+        from . import turn
+        if u.moved:
+            raise IllegalAction(f"{u.name} has already been placed: it hides where it stands (undo to change it)",
+                                turn.REF_DEPLOY)
+        turn.check_place(state, u, *at)
+    fp = u.footprint() if at is None else moves.footprint_at(u, *at)
     for el in state.battlefield.at(fp):
         if el.kind in hide.in_kinds and el.geometry.area > 0 and el.geometry.intersection(fp).area >= fp.area / 2:
             return [f"{u.name} stands mostly in {terrain_name(el.kind)}: it may stay off the table, its place written"]
@@ -326,7 +333,14 @@ def check(state: Battle, a: Action) -> None:
         u = state.units.get(a.unit or "")
         if u is None or u.side != a.side or not u.alive:
             raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", fog.data()["hide"].ref)
-        check_hide(state, u)
+        check_hide(state, u, hide_at(a, u))
+
+
+def hide_at(a: Action, u: Unit) -> tuple | None:
+    """The place a ``hide`` action writes for a unit not yet placed (x, y, heading: its own if left out)."""
+    if a.x is None or a.y is None:
+        return None
+    return (a.x, a.y, u.heading if a.heading is None else a.heading)
 
 
 def apply(state: Battle, a: Action) -> None:
@@ -348,7 +362,10 @@ def apply(state: Battle, a: Action) -> None:
              private=a.side, base=a.base, to=[a.x, a.y])
     elif a.type == "hide":
         u = state.units[a.unit]
-        steps = check_hide(state, u)
+        at = hide_at(a, u)
+        steps = check_hide(state, u, at)
+        if at is not None:   # placed where it hides, on the battle plan (l.497)
+            moves.apply_move(u, *at)
         u.base = fog.IN_COVER
         u.moved = True  # placed where it hides
         hide = fog.data()["hide"]

@@ -72,6 +72,9 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
         return (f"Déplacer la base leurre {a.base} vers ({a.x:.1f}, {a.y:.1f})" if fr
                 else f"Move the decoy base {a.base} to ({a.x:.1f}, {a.y:.1f})")
     if a.type == "hide":
+        if a.x is not None:   # a unit not yet placed: the place written on the plan
+            return (f"Cacher {name(a.unit)} en ({a.x:.1f}, {a.y:.1f}), hors de la table (position écrite sur le plan)"
+                    if fr else f"Hide {name(a.unit)} at ({a.x:.1f}, {a.y:.1f}), off the table (its place written on the plan)")
         return (f"Cacher {name(a.unit)} hors de la table (position écrite sur le plan)" if fr
                 else f"Hide {name(a.unit)} off the table (its place written on the plan)")
     if a.type == "flank_march":
@@ -167,6 +170,17 @@ def ruling(rs, state: Battle, a: Action) -> dict:
             out["steps_fr"].append(f"la base est dans la zone de déploiement du camp {a.side} ; l'ennemi voit une "
                                    f"base anonyme")
             out["citations"].append(encounter.REF_DEPLOY)
+    elif a.type == "hide":   # why the unit may stay off the table there (l.497, OR-GF105)
+        from . import encounter, fog
+        u = state.units[a.unit]
+        out["steps"] += encounter.check_hide(state, u, encounter.hide_at(a, u))
+        hide = fog.data()["hide"]
+        out["citations"] += [hide.ref, hide.decision]
+    elif a.type == "flank_march":   # the plan's verdict: the edge, the place, the turn, the points (GF-K4)
+        from . import encounter
+        verdict = encounter.check_flank(state, a)["verdict"]
+        out["steps"] += list(verdict.get("explanation") or [])
+        out["citations"] += list(verdict.get("citations") or []) + [encounter.REF_FLANK]
     elif a.type == "move":
         u = state.units[a.unit]
         budget, direction, keep, steps = turn.move_budget(u, state)

@@ -155,6 +155,9 @@ def _options(state: Battle, side: str | None, legal) -> dict:
                                                            if a.x is not None else {}),
                  "label": explain.describe(state, a),
                  "label_fr": explain.describe(state, a, "fr")})
+            book = out["units"][a.unit].setdefault("spells", {})
+            if a.spell not in book:
+                book[a.spell] = spell_json(a.spell)
     if any(a.type == "battle_orders" for a in legal):
         out["battle_orders"] = {c.id: {"name": c.name, "choices": battle_orders.choices(state, c),
                                        "barred": battle_orders.barred(state, c)}
@@ -191,4 +194,25 @@ def _options(state: Battle, side: str | None, legal) -> dict:
                 out["units"].setdefault(a.unit, {})[a.type] = True
             elif a.type == "place_base":
                 out.setdefault("bases", {})[a.base] = {"place": True}
+        if state.fog and any(a.type == "end_phase" for a in legal):
+            # a unit not yet placed may hide at a place written on the plan (l.497, OR-GF105): any spot, the
+            # server rules on it (encounter.check_hide)
+            for u in state.side_units(side):
+                if not u.moved and u.base is None and u.kind in ("troop", "character"):
+                    out["units"].setdefault(u.id, {})["hide_at"] = {"ref": fog.data()["hide"].ref,
+                                                                    "decision": fog.data()["hide"].decision}
+    return out
+
+
+def spell_json(spell: str) -> dict:
+    """What the page needs to let a spell's target or destination be picked on the table: its names, its
+    range, whether a building may be its target (OR-GF121) and how far it sets a character down (OR-GF123).
+    The rules' own numbers (data/magic.toml, data/spell_effects.toml); the server still checks every cast."""
+    from ..magic import data as magic_data
+    sp, row = magic_data().spells[spell], spells.spell_effects()[spell]
+    out = {"name": sp.name_en, "name_fr": sp.printed, "range_cm": sp.distance_cm, "buildings": bool(row.on_building),
+           "ref": row.ref}
+    if row.effect == "jump":
+        out["jump_cm"] = row.amount
+        out["decision"] = row.decision
     return out

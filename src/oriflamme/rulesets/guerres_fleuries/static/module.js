@@ -9,7 +9,10 @@
  * unit's arcs, its movement preview (the allowance, the distance left and the terrain penalties,
  * the server's ruling on the chosen spot), the fire and charge percentages before any roll, and
  * the orders: chosen in secret, shown face down to the other side until phase 4, with a
- * "pass the screen" cover between the two sides' entries in a hot-seat game.
+ * "pass the screen" cover between the two sides' entries in a hot-seat game. The actions that carry
+ * a place or a target are picked on the table too (a spell's target unit or building, the jump of
+ * *Vol d'Ehecatl*, a flank march's entry point, a hiding unit's place): the click fills the action,
+ * the server's ruling is shown, the player confirms; the list and typed fields stay as a fallback.
  *
  * It computes no rule: what a unit may do comes from `view.options` (the server's options()),
  * every preview is the server's `/explain`, every action committed is built from those options.
@@ -89,6 +92,9 @@ export async function mount(containers, core, view) {
     ack: null,            // hot seat: the side that took the screen for the current secret entry
     showArcs: true,
     detail: null,         // the server's percentages for the selected unit: {key, fire, melee} (GET /moves/<unit>)
+    // an action with a place or a target picked on the table (clickToPlace): {kind: "cast" | "flank" | "hide",
+    // unit, spell, target, x, y, heading, edge, turn}; the server rules on it (POST /explain) before it is committed
+    pick: null,
     get view() { return core.state.view; },
   };
 
@@ -262,7 +268,8 @@ export async function mount(containers, core, view) {
       for (const u of units) if (u !== sel) unitsLayer.appendChild(drawUnit(u));
       if (sel) unitsLayer.appendChild(drawUnit(sel));  // the selected unit last: on top
       for (const u of units) { const c = orderChit(u); if (c) chitLayer.appendChild(c); }
-      if (sel) drawMoves(ghostLayer, sel);
+      if (sel && !st.pick) drawMoves(ghostLayer, sel);
+      drawPick(ghostLayer);
     }
     const tapeLayer = svg("g", { class: "gf-tape", "pointer-events": "none", "data-testid": "gf-tape-layer" });
     root.appendChild(tapeLayer);
@@ -389,8 +396,9 @@ export async function mount(containers, core, view) {
     g.addEventListener("click", (e) => {
       e.stopPropagation();
       if (st.tool === "tape") return;
+      if (st.pick && !core.state.replay) { pickUnit(u, e); return; }
       st.selected = st.selected === u.id ? null : u.id;
-      st.dest = null; st.preview = null; st.base = null; st.baseDest = null; st.ambush = false;
+      st.dest = null; st.preview = null; st.base = null; st.baseDest = null; st.ambush = false; st.pick = null;
       core.render();
     });
     return g;
@@ -542,7 +550,15 @@ export async function mount(containers, core, view) {
     const sel = st.selected && positions().find((u) => u.id === st.selected);
     const mv = sel && unitOpts(sel.id) && unitOpts(sel.id).moves;
     // the pointer's distance from the selected unit, and what its allowance leaves
-    if (st.tool === "select" && sel && mv && mv.max_cm && st.hover && !st.dest) {
+    const jp = st.pick && st.pick.kind === "cast" && jumpOf(st.pick) && unitOf(st.pick.target);
+    if (st.tool === "select" && jp && st.hover && jp.x !== null && jp.x !== undefined) {
+      // the pointer's straight distance from the character who would fly, against the spell's reach (a measure, not a ruling)
+      const d = Math.hypot(st.hover[0] - jp.x, st.hover[1] - jp.y), reach = jumpOf(st.pick).jump_cm;
+      layer.appendChild(svg("line", { x1: jp.x, y1: jp.y, x2: st.hover[0], y2: st.hover[1], stroke: d <= reach ? "#1a7f37" : "#a3242b",
+        "stroke-width": 0.3, "stroke-dasharray": "1 0.6" }));
+      layer.appendChild(tapeLabel(st.hover[0], st.hover[1] - 2, `${fmtCm(d)} cm / ${fmtCm(reach)} cm`, "gf-hover-distance"));
+    }
+    if (st.tool === "select" && sel && mv && mv.max_cm && st.hover && !st.dest && !st.pick) {
       const d = Math.hypot(st.hover[0] - sel.x, st.hover[1] - sel.y);
       const left = mv.max_cm - d;
       layer.appendChild(svg("line", { x1: sel.x, y1: sel.y, x2: st.hover[0], y2: st.hover[1], stroke: left >= 0 ? "#1a7f37" : "#a3242b",
@@ -589,6 +605,12 @@ export async function mount(containers, core, view) {
     root.addEventListener("pointerup", () => { if (dragging) { dragging = false; renderTools(); } });
     root.addEventListener("pointerleave", () => { st.hover = null; if (!dragging) drawTape(tapeLayer); });
     root.addEventListener("click", (e) => {
+      if (st.tool === "select" && st.pick && !core.state.replay) {
+        const p = toTable(root, e);
+        const b = e.target.closest && e.target.closest("[data-testid=gf-terrain], [data-testid=gf-building]");
+        if (p) pickAt(p[0], p[1], b ? b.getAttribute("data-id") : null);
+        return;
+      }
       if (st.tool === "select" && st.base && !core.state.replay) {
         const p = toTable(root, e);
         if (p) chooseBaseDest(p[0], p[1]);
@@ -648,6 +670,227 @@ export async function mount(containers, core, view) {
     if (!st.dest) return;
     st.preview = r ? { ...r, isMove: true } : null;
     renderPanel();
+  }
+
+  /* --- actions picked on the table (click to place) ------------------------------------------------
+   * A spell's target (a unit or, for the spells that may strike one, a building: OR-GF121), the jump of
+   * *Vol d'Ehecatl* (x, y, heading: OR-GF123), a flank march's edge and place (GF-K4, OR-GF104), a unit's
+   * hiding place (l.497, OR-GF105): a click fills the action, the server rules on it (POST /explain), the
+   * player confirms. Every field may also be chosen from a list or typed (the fallback). The page reads
+   * no rule: what may be picked is what the server's options offer, every verdict is the server's. */
+  const castsOf = (o, spell) => (o.casts || []).filter((c) => c.spell === spell);
+  const spellsOf = (o) => { const book = { ...(o.spells || {}) };
+    for (const c of o.casts || []) if (!book[c.spell]) book[c.spell] = { name: c.spell };
+    return book; };
+  const spellOf = (pk) => ((unitOpts(pk.unit) || {}).spells || {})[pk.spell] || {};
+  const jumpOf = (pk) => { const sp = spellOf(pk); return sp.jump_cm ? sp : null; };
+  const buildingIds = () => ((v().table || {}).buildings || []).filter((b) => !b.destroyed).map((b) => b.id);
+  const hasPoint = (pk) => pk.x !== null && pk.x !== undefined && pk.y !== null && pk.y !== undefined;
+
+  function pickAction(pk) {
+    const side = v().to_act;
+    if (pk.kind === "cast") {
+      const proto = castsOf(unitOpts(pk.unit) || {}, pk.spell)[0] || {};
+      const a = { type: "cast", side, unit: pk.unit, spell: pk.spell, target: pk.target ?? proto.target ?? null };
+      if (jumpOf(pk) && hasPoint(pk)) {
+        a.x = round1(pk.x); a.y = round1(pk.y);
+        if (pk.heading !== null && pk.heading !== undefined) a.heading = Math.round(pk.heading);
+      }
+      return a;
+    }
+    if (pk.kind === "flank") return { type: "flank_march", side, unit: pk.unit, edge: pk.edge, y: round1(pk.y), turn: pk.turn };
+    const a = { type: "hide", side, unit: pk.unit };
+    if (hasPoint(pk)) { a.x = round1(pk.x); a.y = round1(pk.y); a.heading = Math.round(pk.heading || 0); }
+    return a;
+  }
+
+  function startPick(kind, u, o, spell) {
+    st.dest = null; st.ambush = false; st.base = null; st.baseDest = null;
+    if (kind === "cast") {
+      const c = castsOf(o, spell)[0] || {};
+      // the offered cast first (for a jump, its sampled spot); the heading left out: the character keeps his own
+      st.pick = { kind, unit: u.id, spell, target: c.target ?? null, x: c.x ?? null, y: c.y ?? null, heading: null };
+    } else if (kind === "flank") {
+      const proto = (generic().find((x) => x.action.type === "flank_march" && x.action.unit === u.id) || {}).action || {};
+      st.pick = { kind, unit: u.id, edge: proto.edge || "left", y: proto.y ?? u.y, turn: proto.turn ?? 4 };
+    } else {
+      st.pick = { kind, unit: u.id, x: null, y: null, heading: u.heading || 0 };
+    }
+    askPick();
+  }
+
+  let pickAsk = 0;
+  async function askPick() {
+    const pk = st.pick;
+    if (!pk) return;
+    // a hide at no chosen place is only possible where the unit stands in cover already
+    if (pk.kind === "hide" && !hasPoint(pk) && !(unitOpts(pk.unit) || {}).hide) { st.preview = null; core.render(); return; }
+    const n = ++pickAsk;
+    st.preview = { loading: true };
+    core.render();
+    const r = await core.explain(pickAction(pk));
+    if (n !== pickAsk || st.pick !== pk) return;
+    st.preview = r;
+    drawTable();
+    renderPanel();
+  }
+
+  // a unit clicked while picking: a spell's target (for the jump: a friendly character flies, any other
+  // unit's spot is a destination); for a flank march or a hiding place, the spot under the pointer
+  function pickUnit(u, e) {
+    const pk = st.pick;
+    if (pk.kind === "cast" && (!jumpOf(pk) || (u.side === unitOf(pk.unit).side && u.kind === "character"))) {
+      pk.target = u.id;
+      askPick();
+      return;
+    }
+    const p = toTable(e.currentTarget.ownerSVGElement || e.currentTarget, e);
+    if (p) pickAt(p[0], p[1], null);
+  }
+
+  function pickAt(x, y, elId) {
+    const pk = st.pick;
+    if (pk.kind === "cast") {
+      if (elId && spellOf(pk).buildings && buildingIds().includes(elId)) { pk.target = elId; askPick(); return; }
+      if (!jumpOf(pk)) return;   // a spell at a unit or a building: a click elsewhere picks nothing
+      pk.x = x; pk.y = y;
+    } else if (pk.kind === "flank") {
+      const W = (v().table || {}).width || 180;
+      pk.edge = x < W / 2 ? "left" : "right"; pk.y = y;   // the nearer side edge, at the clicked height
+    } else {
+      pk.x = x; pk.y = y;
+    }
+    askPick();
+  }
+
+  function renderPickers(u, o) {
+    const spells = spellsOf(o);
+    const hide = o.hide || o.hide_at;
+    if (!Object.keys(spells).length && !o.flank_march && !hide) return;
+    const mode = (kind, spell) => st.pick && st.pick.unit === u.id && st.pick.kind === kind && (!spell || st.pick.spell === spell);
+    const btn = (kind, spell, label, testid) => el("button", { type: "button", class: "btn" + (mode(kind, spell) ? " on" : ""), testid,
+      "aria-pressed": mode(kind, spell) ? "true" : "false",
+      onclick: () => { if (mode(kind, spell)) { st.pick = null; st.preview = null; core.render(); } else startPick(kind, u, o, spell); } }, label);
+    unitCard.append(el("h3", {}, L("On the table", "Sur la table")),
+      el("div", { class: "card-actions gf-pickers", testid: "gf-pickers" },
+        Object.entries(spells).map(([id, sp]) => btn("cast", id, "✦ " + nameOf(sp), "gf-pick-cast-" + id)),
+        o.flank_march ? btn("flank", null, L("Flank march…", "Marche de flanc…"), "gf-pick-flank") : null,
+        hide ? btn("hide", null, L("Hide…", "Cacher…"), "gf-pick-hide") : null));
+    if (st.pick && st.pick.unit === u.id) renderPickCard(u, o);
+  }
+
+  function renderPickCard(u, o) {
+    const pk = st.pick;
+    const box = el("div", { class: "gf-pick", testid: "gf-pick" });
+    const num = (key, label, testid, step) => el("label", { class: "gf-num" }, label + " ",
+      el("input", { type: "number", step: step || "0.1", testid, value: pk[key] === null || pk[key] === undefined ? "" : String(key === "turn" ? pk[key] : round1(pk[key])),
+        style: "width:5.5em", onchange: (e) => { const n = parseFloat(e.target.value);
+          pk[key] = Number.isFinite(n) ? (key === "turn" ? Math.round(n) : n) : null; askPick(); } }));
+    if (pk.kind === "cast") {
+      const sp = spellOf(pk), jump = jumpOf(pk);
+      box.append(el("p", { class: "help", testid: "gf-pick-help" }, jump
+        ? L(`Click a friendly character to choose who flies, then a spot on the table: at most ${fmtCm(jump.jump_cm)} cm from him, not within 5 cm of an enemy, not in a building. `,
+            `Cliquez un personnage ami pour choisir qui s'envole, puis un point de la table : à ${fmtCm(jump.jump_cm)} cm de lui au plus, pas à moins de 5 cm d'un ennemi, pas dans un bâtiment. `)
+        : sp.buildings ? L("Click a unit or a building on the table: it becomes the spell's target. ", "Cliquez une unité ou un bâtiment de la table : il devient la cible du sort. ")
+          : L("Click a unit on the table: it becomes the spell's target. ", "Cliquez une unité de la table : elle devient la cible du sort. "),
+        citeChips([sp.ref, sp.decision, sp.buildings ? "OR-GF121" : null].filter(Boolean).join("; "))));
+      // the fallback: the offered targets, the table's units and (for these spells) its standing buildings
+      const ids = [...new Set([...castsOf(o, pk.spell).map((c) => c.target),
+        ...positions().filter((x) => !jump || (x.side === u.side && x.kind === "character")).map((x) => x.id),
+        ...(sp.buildings ? buildingIds() : [])].filter(Boolean))];
+      box.append(el("label", {}, L("target ", "cible "), el("select", { testid: "gf-pick-target", "aria-label": L("target", "cible"),
+        onchange: (e) => { pk.target = e.target.value || null; askPick(); } },
+        ids.map((id) => el("option", { value: id, selected: pk.target === id ? true : null },
+          targetName(id) + (buildingIds().includes(id) ? " — " + L("building", "bâtiment") : ""))))));
+      if (jump) {
+        box.append(el("div", { class: "gf-fields" }, num("x", "x", "gf-pick-x"), num("y", "y", "gf-pick-y"), num("heading", L("heading", "orientation"), "gf-pick-heading", "1")));
+        const t = unitOf(pk.target);
+        if (t && hasPoint(pk)) box.append(el("p", { testid: "gf-pick-distance" },
+          L(`${fmtCm(Math.hypot(pk.x - t.x, pk.y - t.y))} cm from ${t.name} (the spell: ${fmtCm(jump.jump_cm)} cm at most)`,
+            `${fmtCm(Math.hypot(pk.x - t.x, pk.y - t.y))} cm de ${t.name} (le sort : ${fmtCm(jump.jump_cm)} cm au plus)`)));
+      } else if (pk.target) {
+        const t = unitOf(pk.target), b = buildingOf(pk.target), me = unitOf(pk.unit);
+        const at = t ? [t.x, t.y] : b ? centroid(b.points) : null;
+        if (at && me) box.append(el("p", { testid: "gf-pick-distance" },
+          L(`${fmtCm(Math.hypot(at[0] - me.x, at[1] - me.y))} cm from the caster, centre to centre${sp.range_cm ? ` (the spell's range: ${sp.range_cm} cm, measured by the referee)` : ""}`,
+            `${fmtCm(Math.hypot(at[0] - me.x, at[1] - me.y))} cm du lanceur, de centre à centre${sp.range_cm ? ` (portée du sort : ${sp.range_cm} cm, mesurée par l'arbitre)` : ""}`)));
+      }
+    } else if (pk.kind === "flank") {
+      box.append(el("p", { class: "help", testid: "gf-pick-help" },
+        L("Click near the left or right edge of the table: the force will enter by that edge at that height, written on your battle plan (unseen by the enemy). ",
+          "Cliquez près du bord gauche ou droit de la table : la force entrera par ce bord à cette hauteur, écrite sur votre plan de bataille (invisible pour l'ennemi). "),
+        citeChips("GF seed 003 l.505-511; GF-K4, OR-GF104")),
+        el("div", { class: "gf-fields" },
+          el("label", {}, L("edge ", "bord "), el("select", { testid: "gf-pick-edge", onchange: (e) => { pk.edge = e.target.value; askPick(); } },
+            [["left", L("left", "gauche")], ["right", L("right", "droit")]].map(([id, txt]) => el("option", { value: id, selected: pk.edge === id ? true : null }, txt)))),
+          num("y", "y", "gf-pick-y"), num("turn", L("from turn", "dès le tour"), "gf-pick-turn", "1")));
+    } else {
+      box.append(el("p", { class: "help", testid: "gf-pick-help" }, o.hide_at
+        ? L("Click a spot of your zone in a house, a building, jungle or a wood (or against a building): the unit stays off the table there, its place written on your battle plan. ",
+            "Cliquez un point de votre zone dans une maison, un bâtiment, la jungle ou un bois (ou contre un bâtiment) : l'unité y reste hors de la table, sa position écrite sur votre plan de bataille. ")
+        : L("The unit hides where it stands, its place written on your battle plan. ", "L'unité se cache là où elle se tient, sa position écrite sur votre plan de bataille. "),
+        citeChips((o.hide_at || {}).ref || "GF seed 003 l.497; OR-GF105")));
+      if (o.hide_at) box.append(el("div", { class: "gf-fields" }, num("x", "x", "gf-pick-x"), num("y", "y", "gf-pick-y")));
+      if (hasPoint(pk)) box.append(el("p", { testid: "gf-pick-distance" },
+        L(`${fmtCm(Math.hypot(pk.x - u.x, pk.y - u.y))} cm from where it stands`, `${fmtCm(Math.hypot(pk.x - u.x, pk.y - u.y))} cm de sa position`)));
+    }
+    const ready = pk.kind !== "hide" || hasPoint(pk) || o.hide;
+    box.append(el("div", { class: "card-actions" },
+      el("button", { type: "button", class: "btn primary", testid: "gf-pick-commit",
+        disabled: !ready || !st.preview || st.preview.loading || st.preview.legal === false ? true : null,
+        onclick: () => { const a = pickAction(pk); st.pick = null; st.preview = null; core.commit(a); } },
+        pk.kind === "cast" ? L("Cast", "Lancer") : pk.kind === "flank" ? L("March by the flank", "Marcher par le flanc") : L("Hide", "Cacher")),
+      el("button", { type: "button", class: "btn", testid: "gf-pick-cancel", onclick: () => { st.pick = null; st.preview = null; core.render(); } },
+        L("Cancel", "Annuler"))));
+    unitCard.append(box);
+  }
+
+  // what is being picked, drawn on the table: the target outlined, the jump's reach and destination, the
+  // entry point on the edge, the hiding place; red once the server refuses it
+  function drawPick(layer) {
+    if (core.state.replay) return;
+    // this side's own flank marches already written on its plan (only its own view holds them, GF-K4)
+    const TW = (v().table || {}).width || 180;
+    for (const f of Object.values(((v().encounter || {}).flank_marches) || {})) {
+      const x = f.edge === "right" ? TW : 0, s = f.edge === "right" ? -1 : 1;
+      layer.appendChild(svg("polygon", { points: pts([[x, f.y - 2], [x + s * 3.5, f.y], [x, f.y + 2]]), fill: colourOf(f.side),
+        "fill-opacity": 0.5, "pointer-events": "none", "data-testid": "gf-flank-written" },
+        svg("title", {}, L(`Your flank march enters here (${f.edge} edge, y = ${fmtCm(f.y)} cm, from turn ${f.first_try_turn})`,
+          `Votre marche de flanc entre ici (bord ${f.edge === "right" ? "droit" : "gauche"}, y = ${fmtCm(f.y)} cm, dès le tour ${f.first_try_turn})`))));
+    }
+    const pk = st.pick;
+    if (!pk) return;
+    const ok = !(st.preview && st.preview.legal === false);
+    const colour = ok ? "#1a7f37" : "#a3242b";
+    const g = svg("g", { "data-testid": "gf-pick-layer", "pointer-events": "none" });
+    const me = unitOf(pk.unit);
+    if (pk.kind === "cast") {
+      const t = unitOf(pk.target), b = buildingOf(pk.target);
+      if (t && t.x !== null && t.x !== undefined) g.appendChild(svg("polygon", { points: pts(cornersOf(t).map(([x, y]) => [x, y])), fill: "none",
+        stroke: "#e0b23c", "stroke-width": 0.7, "stroke-dasharray": "1 0.5", "data-testid": "gf-pick-target-mark", "data-id": t.id }));
+      else if (b) g.appendChild(svg("polygon", { points: pts(b.points), fill: "#e0b23c", "fill-opacity": 0.25, stroke: "#e0b23c",
+        "stroke-width": 0.7, "data-testid": "gf-pick-target-mark", "data-id": b.id }));
+      const jump = jumpOf(pk);
+      if (jump && t) {
+        g.appendChild(svg("circle", { cx: t.x, cy: t.y, r: jump.jump_cm, fill: colourOf(t.side), "fill-opacity": 0.04,
+          stroke: colourOf(t.side), "stroke-width": 0.3, "stroke-dasharray": "1.5 1", "data-testid": "gf-pick-reach" }));
+        if (hasPoint(pk)) {
+          g.appendChild(svg("line", { x1: t.x, y1: t.y, x2: pk.x, y2: pk.y, stroke: colour, "stroke-width": 0.35 }));
+          g.appendChild(svg("polygon", { points: pts(baseCorners(pk.x, pk.y, pk.heading ?? t.heading ?? 0, t.width || 2.5, t.depth || 2.5)),
+            fill: colour, "fill-opacity": 0.35, stroke: colour, "stroke-width": 0.4, "data-testid": "gf-pick-dest" }));
+          g.appendChild(tapeLabel((t.x + pk.x) / 2, (t.y + pk.y) / 2 - 1.8, `${fmtCm(Math.hypot(pk.x - t.x, pk.y - t.y))} cm`, "gf-pick-label"));
+        }
+      }
+    } else if (pk.kind === "flank" && pk.y !== null && pk.y !== undefined) {
+      const W = (v().table || {}).width || 180, x = pk.edge === "right" ? W : 0, s = pk.edge === "right" ? -1 : 1;
+      g.appendChild(svg("polygon", { points: pts([[x, pk.y - 3], [x + s * 5, pk.y], [x, pk.y + 3]]), fill: colour, "fill-opacity": 0.6,
+        stroke: colour, "stroke-width": 0.3, "data-testid": "gf-pick-dest" }));
+      g.appendChild(tapeLabel(x + s * 14, pk.y - 3.5, `y = ${fmtCm(pk.y)} cm`, "gf-pick-label"));
+    } else if (pk.kind === "hide" && hasPoint(pk) && me) {
+      g.appendChild(svg("polygon", { points: pts(baseCorners(pk.x, pk.y, pk.heading || 0, me.width || 4, me.depth || 2)),
+        fill: colour, "fill-opacity": 0.3, stroke: colour, "stroke-width": 0.4, "stroke-dasharray": "1.2 0.8", "data-testid": "gf-pick-dest" }));
+    }
+    layer.appendChild(g);
   }
 
   /* --- the tools bar ---------------------------------------------------------------------------- */
@@ -939,7 +1182,8 @@ export async function mount(containers, core, view) {
           onclick: () => { st.ambush = !st.ambush; st.dest = null; st.preview = null; core.render(); } },
           st.ambush ? L("Cancel the ambush", "Annuler l'embuscade") : L("Place in ambush", "Placer en embuscade"))));
     }
-    if (o && (o.moves || o.place || (st.ambush && o.ambush)) && !core.state.replay) {
+    if (o && !core.state.replay && v().can_act) renderPickers(u, o);
+    if (o && (o.moves || o.place || (st.ambush && o.ambush)) && !core.state.replay && !st.pick) {
       if (st.dest) {
         const turn = (d) => el("button", { type: "button", class: "btn icon", title: L(`turn ${d}°`, `tourner de ${d}°`),
           onclick: () => chooseDest(u, st.dest.x, st.dest.y, st.dest.heading + d) }, d > 0 ? "↻" : "↺");
@@ -1147,19 +1391,20 @@ export async function mount(containers, core, view) {
       renderPanel();
     },
     update(old, view) {
-      if (old && phaseId(old) !== phaseId(view)) { st.dest = null; st.preview = null; }
+      if (old && phaseId(old) !== phaseId(view)) { st.dest = null; st.preview = null; st.pick = null; }
+      if (st.pick && !(view.can_act && unitOf(st.pick.unit))) { st.pick = null; st.preview = null; }
       if (!secretStep(view)) st.ack = null;
       if (old && old.to_act !== view.to_act && isOrders(view)) st.draft = {};
       if (st.selected && !unitOf(st.selected)) st.selected = null;
     },
-    clear() { st.dest = null; st.preview = null; st.base = null; st.baseDest = null; st.ambush = false; },
+    clear() { st.dest = null; st.preview = null; st.base = null; st.baseDest = null; st.ambush = false; st.pick = null; },
     phase, help, endStep,
     stepName: (s) => { const p = (v().phases || []).find((x) => x.id === s); return p ? nameOf(p) : s === "deployment" ? L("Deployment", "Déploiement") : String(s || ""); },
     colourOf,
     onLanguage() { st.preview = null; },
     onKey(e) {
       if (e.key === "Escape") { st.selected = null; st.dest = null; st.preview = null; st.tape = null; st.tool = "select";
-        st.base = null; st.baseDest = null; st.ambush = false; core.render(); return true; }
+        st.base = null; st.baseDest = null; st.ambush = false; st.pick = null; core.render(); return true; }
       if (e.key === "m" || e.key === "M") { st.tool = st.tool === "tape" ? "select" : "tape"; core.render(); return true; }
       return false;
     },
