@@ -488,7 +488,7 @@ def test_a_whole_battle_then_its_replay(page: Page, gf_server, artifacts):
     page.screenshot(path=str(artifacts / "gf-over.png"))
     page.get_by_test_id("replay-toggle").click()
     n = v["version"]
-    expect(page.get_by_test_id("replay-slider")).to_have_attribute("max", str(n))
+    expect(page.get_by_test_id("replay-slider")).to_have_attribute("max", str(n), timeout=30000)  # the frames of a whole battle: slow under load
     for i in list(range(0, n, 10)) + [n]:
         page.get_by_test_id("replay-slider").evaluate(
             "(s, i) => { s.value = String(i); s.dispatchEvent(new Event('input')); }", i)
