@@ -37,6 +37,7 @@ REF_BURN = "GF seed 003 l.814"
 REF_COLLAPSE = "GF seed 003 l.908"
 REF_EXTINGUISH = "GF seed 003 l.816-820"
 REF_FOLLOW = "GF seed 003 l.792"
+REF_SPLIT = "GF seed 003 l.673, l.786"
 
 
 def play():
@@ -72,8 +73,32 @@ def standing(state: Battle, bid: str) -> bool:
 
 
 def occupants(state: Battle, bid: str) -> list[Unit]:
-    """The units in the building (a character who controls one goes in with it and is not counted)."""
-    return [u for u in state.units.values() if u.alive and u.inside == bid and u.kind != "character"]
+    """The units in the building, wholly or in part (OR-GF142; a character who controls one goes in
+    with it and is not counted)."""
+    return [u for u in state.units.values() if u.alive and holds(u) == bid and u.kind != "character"]
+
+
+def holds(u) -> str | None:
+    """The building ``u`` stands in, wholly (``Unit.inside``) or in part (``Unit.split``, OR-GF142)."""
+    split = getattr(u, "split", None)
+    return getattr(u, "inside", None) or (split["building"] if split else None)
+
+
+def figures_inside(u) -> int:
+    """Its figures in a building: all of an occupant's, a split unit's part inside (OR-GF142), else 0."""
+    if getattr(u, "inside", None):
+        return u.figures
+    split = getattr(u, "split", None)
+    return split["inside"] if split else 0
+
+
+def figures_outside(u) -> int:
+    """Its figures on the table outside any building: ``figures_inside + figures_outside == figures``."""
+    return u.figures - figures_inside(u)
+
+
+def split_rule():
+    return bdata.data().split
 
 
 def material(el) -> str:
@@ -114,7 +139,7 @@ def targets(state: Battle, u: Unit) -> list[str]:
 def target_checks(state: Battle, u: Unit) -> list[tuple[str, str | None]]:
     """Each building with why ``u`` may not break formation to enter it (None: it may)."""
     p = play()
-    if u.inside:
+    if holds(u):
         return [(p.leave_target, None)]
     if u.kind not in p.who:
         return []
@@ -131,7 +156,7 @@ def target_checks(state: Battle, u: Unit) -> list[tuple[str, str | None]]:
             why = None  # it burns: the unit breaks its formation to fight the fire (l.816, OR-GF89)
         elif len(occupants(state, el.id)) >= p.units_per_building:
             why = "another unit holds it (OR-GF80)"
-        elif u.figures > capacity(el):
+        elif capacity(el) < split_rule().min_inside:
             why = f"it holds {capacity(el)} figures ({per_floor(el)} a floor × {floors(el)}), not {u.figures} (OR-GF80)"
         elif u.altitude:
             why = "the unit is in the air"
@@ -162,6 +187,8 @@ def carry_out(state: Battle, u: Unit) -> None:
     if target == play().leave_target:
         if u.inside:
             leave(state, u, u.heading, "order")
+        elif u.split:
+            come_out_of_part(state, u)
         return
     why = dict(target_checks(state, u)).get(target, "it is no longer within reach")
     if why is not None:
@@ -190,7 +217,11 @@ def fight_fire(state: Battle, u: Unit, el) -> None:
 
 
 def enter(state: Battle, u: Unit, el, follow: str | None = None) -> None:
-    """The unit goes in (by its order; or, ``follow``: the occupants it beat came out, l.792, OR-GF135)."""
+    """The unit goes in (by its order; or, ``follow``: the occupants it beat came out, l.792, OR-GF135);
+    a unit larger than the building goes in as far as it holds (:func:`enter_in_part`, OR-GF142)."""
+    if u.figures > capacity(el):
+        enter_in_part(state, u, el, follow)
+        return
     c = el.geometry.centroid
     u.inside, u.inside_points = el.id, [list(p) for p in el.points]
     u.x, u.y = round(c.x, 2), round(c.y, 2)
@@ -214,6 +245,107 @@ def enter(state: Battle, u: Unit, el, follow: str | None = None) -> None:
     if c is not None and c.alive:  # the character who controls it goes in with it (OR-GF41, OR-GF81)
         c.inside, c.inside_points, c.hidden = el.id, [list(p) for p in el.points], True
         c.x, c.y = u.x, u.y
+
+
+# --- a unit too large for its building (l.673, l.786; OR-GF142, OR-GF143) -----------------------------
+def enter_in_part(state: Battle, u: Unit, el, follow: str | None = None) -> None:
+    """l.673: "Si la place n'est pas suffisante, le reste de l'unité ne rentre pas à l'intérieur. Elle
+    garde sa formation en restant en contact avec le bâtiment." The building takes what it holds
+    (OR-GF80's capacity); the rest keeps its formation — its frontage, fewer ranks — and its edge nearest
+    the wall, moved up against it (OR-GF142). l.786: the unit is not disordered, it stays one unit."""
+    from .fighters import ranks_for
+    rule = split_rule()
+    n_in = capacity(el)
+    n_out = u.figures - n_in
+    old_depth = u.depth
+    u.split = {"building": el.id, "inside": n_in, "frontage": u.frontage, "points": [list(p) for p in el.points]}
+    u.frontage = min(u.frontage, n_out)
+    u.ranks = ranks_for(n_out, u.frontage)
+    _place_against(state, u, el, old_depth)
+    u.moved = True
+    if rule.disordered:
+        u.set_disorder(True)
+    name, name_fr = el.name or el.id, el.name_fr or el.name or el.id
+    who_en = f"{u.name} follows {follow}" if follow is not None else f"{u.name} breaks its formation"
+    who_fr = f"{u.name} suit {follow}" if follow is not None else f"{u.name} casse sa formation"
+    en = (f"{who_en}: {n_in} figure(s) enter {name} (it holds {capacity(el)}: {per_floor(el)} a floor × "
+          f"{floors(el)}), {n_out} stay outside in formation against the wall")
+    fr = (f"{who_fr} : {n_in} figurine(s) entrent dans {name_fr} (il en tient {capacity(el)}), "
+          f"{n_out} restent dehors en formation contre le mur")
+    steps = [en,
+             f"the rest of the unit keeps its formation ({u.front} figure(s) a rank, {u.ranks} rank(s)) in contact "
+             "with the building (l.673)",
+             "a unit inside and outside a building is not disordered: it stays one unit (l.786)"
+             + ("" if not u.disorder else "; it was disordered already and stays so"),
+             "it is shot at, charged and fights through its part outside; its figures inside fire through the "
+             "wall (l.790); casualties come off the part outside first; a retreat, a rout or a recoil moves the "
+             "whole unit (l.786, OR-GF143)"]
+    emit(state, "enter_building", en, fr, side=u.side, ref=REF_SPLIT, decision=rule.decision
+         + (", OR-GF135" if follow else ""), unit=u.id, building=el.id, inside=n_in, outside=n_out,
+         ruling={"explanation": steps, "citations": [REF_ORDER, REF_SPLIT, rule.decision]
+                 + ([REF_FOLLOW, "OR-GF135"] if follow else [])})
+
+
+def _place_against(state: Battle, u: Unit, el, old_depth: float) -> None:
+    """The outside part keeps the edge of the old footprint nearest the building (front or rear), then
+    moves straight up against the wall when it stood apart (at most the 5 cm of the order, l.670),
+    unless that would put it on another unit or off the table."""
+    from shapely import affinity
+    from shapely.geometry import box
+    from shapely.ops import nearest_points
+    lost = old_depth - u.depth
+    poses = [tt.moved(u.pose, lost / 2), tt.moved(u.pose, -lost / 2)]
+    best = min(poses, key=lambda p: (round(el.geometry.intersection(tt.footprint(p, u.width, u.depth)).area, 6),
+                                     round(tt.nearest_distance(tt.footprint(p, u.width, u.depth), el.geometry), 6)))
+    u.x, u.y = round(best.x, 4), round(best.y, 4)
+    fp = u.footprint()
+    gap = tt.nearest_distance(fp, el.geometry)
+    if gap <= 1e-6:
+        return
+    a, b = nearest_points(fp, el.geometry)
+    moved = affinity.translate(fp, b.x - a.x, b.y - a.y)
+    table = box(0, 0, rules().table.width_cm, rules().table.height_cm)
+    others = [o.footprint() for o in state.units.values() if o.alive and o.id != u.id and o.altitude is None
+              and o.id != u.led_by]
+    if table.covers(moved) and not any(moved.intersection(o).area > 0.01 for o in others) \
+            and moved.intersection(el.geometry).area <= 0.01:
+        u.x, u.y = round(u.x + b.x - a.x, 4), round(u.y + b.y - a.y, 4)
+
+
+def rejoin(state: Battle, u: Unit) -> str:
+    """The figures inside come out and rejoin the part outside (l.786 "toute l'unité effectue le
+    mouvement"; OR-GF143): the unit takes its frontage back and its new ranks grow away from the wall.
+    Returns the step for the caller's explanation."""
+    from .fighters import ranks_for
+    split = u.split
+    if not split:
+        return ""
+    el = element(state, split["building"])
+    old_depth = u.depth
+    u.split = None
+    u.frontage = max(1, min(split["frontage"], u.figures))
+    u.ranks = ranks_for(u.figures, u.frontage)
+    grown = u.depth - old_depth
+    poses = [tt.moved(u.pose, -grown / 2), tt.moved(u.pose, grown / 2)]  # front kept, rear kept
+    best = min(poses, key=lambda p: round(el.geometry.intersection(tt.footprint(p, u.width, u.depth)).area, 6))
+    u.x, u.y = round(best.x, 4), round(best.y, 4)
+    return (f"{u.name}: its {split['inside']} figure(s) in {el.name or el.id} come out and rejoin the unit, the whole "
+            f"unit moves (l.786): {u.figures} figure(s), {u.ranks} rank(s) of {u.front}")
+
+
+def come_out_of_part(state: Battle, u: Unit) -> None:
+    """A split unit ordered to break its formation ``out``: its figures inside come out and rejoin the
+    rest (l.788: "sortir volontairement ... et se reformer à l'extérieur"): disordered, it must reform
+    (OR-GF81, OR-GF143)."""
+    bid = u.split["building"]
+    step = rejoin(state, u)
+    u.set_disorder(True)
+    u.moved = True
+    en = f"{u.name} breaks its formation to leave {bid} with all its figures: it must reform"
+    emit(state, "leave_building", en, f"{u.name} casse sa formation et sort de {bid} : elle doit se reformer",
+         side=u.side, ref=REF_WAYS_OUT, decision="OR-GF81, OR-GF143", unit=u.id, building=bid,
+         to=[u.x, u.y, u.heading],
+         ruling={"explanation": [step, en], "citations": [REF_WAYS_OUT, REF_SPLIT, "OR-GF81", "OR-GF143"]})
 
 
 def leave(state: Battle, u: Unit, heading: float, how: str, quiet: bool = False) -> str:
@@ -291,8 +423,8 @@ def occupancy(state: Battle) -> dict[str, list[str]]:
     """Each occupied building's units (before a melee: :func:`follow_in` reads who came out)."""
     out: dict[str, list[str]] = {}
     for u in state.units.values():
-        if u.alive and u.inside and u.kind != "character":
-            out.setdefault(u.inside, []).append(u.id)
+        if u.alive and holds(u) and u.kind != "character":
+            out.setdefault(holds(u), []).append(u.id)
     return out
 
 
@@ -314,11 +446,9 @@ def why_not_in(state: Battle, w: Unit | None, el) -> tuple[str, str] | None:
         return "it is in the air", "elle est en l'air"
     if tt.nearest_distance(w.footprint(), el.geometry) > rules().distances.contact_tolerance_cm + 1e-6:
         return "it is not against the building", "elle n'est pas contre le bâtiment"
-    if w.figures > capacity(el):
-        return (f"the building holds {capacity(el)} figures, not {w.figures} (OR-GF80; the rest left outside, "
-                "l.673, is not played)",
-                f"le bâtiment tient {capacity(el)} figurines, pas {w.figures} (OR-GF80 ; le reste laissé dehors, "
-                "l.673, n'est pas joué)")
+    if capacity(el) < split_rule().min_inside:  # a larger winner goes in as far as it holds (OR-GF142)
+        return (f"the building holds {capacity(el)} figures (OR-GF80)",
+                f"le bâtiment tient {capacity(el)} figurines (OR-GF80)")
     return None
 
 
@@ -392,15 +522,16 @@ def wall_facing(el, target_shape):
 
 def firing_figures(state: Battle, u: Unit, t) -> tuple[int, list[str]]:
     """l.790, OR-GF84: the figures against the wall facing the target fire, one rank a floor: the
-    wall's length ÷ a figure's base × the floors (× ranks_per_floor), at most the unit's figures."""
-    el = element(state, u.inside)
+    wall's length ÷ a figure's base × the floors (× ranks_per_floor), at most the unit's figures inside
+    (all of an occupant's; a split unit's part inside, OR-GF143)."""
+    el = element(state, holds(u))
     if t is None:
         length = max(el.geometry.exterior.length / max(len(el.points), 1), 0.0)
     else:
         length, _ = wall_facing(el, t.footprint())
     files = max(1, int(length // rules().bases["troop"].width_cm))
     ranks = floors(el) * play().ranks_per_floor
-    n = min(u.figures, files * ranks)
+    n = min(figures_inside(u), files * ranks)
     return n, [f"from {el.name or el.id}: {files} figure(s) against the wall facing the target × {ranks} "
                f"floor(s) = {n} figure(s) fire (OR-GF84)"]
 
@@ -466,7 +597,7 @@ def around(state: Battle, el) -> list[Unit]:
     """The units inside the building or against it (l.814 "à l'intérieur ou contre")."""
     tol = rules().distances.contact_tolerance_cm
     return sorted((u for u in state.units.values() if u.alive and u.altitude is None
-                   and (u.inside == el.id or tt.nearest_distance(u.footprint(), el.geometry) <= tol + 1e-6)),
+                   and (holds(u) == el.id or tt.nearest_distance(u.footprint(), el.geometry) <= tol + 1e-6)),
                   key=lambda u: u.id)
 
 
@@ -572,6 +703,13 @@ def collapse(state: Battle, el, dice) -> None:
             leave(state, u, u.heading, "recoil")
         elif was_inside:
             u.inside, u.inside_points, u.hidden = None, None, False
+        elif u.split and u.split["building"] == el.id:  # its figures inside come out (OR-GF143)
+            if u.alive:
+                emit(state, "leave_building", rejoin(state, u), f"{u.name} sort des ruines de {el.name_fr or name}",
+                     side=u.side, ref=REF_COLLAPSE, decision="OR-GF85, OR-GF143", unit=u.id, building=el.id)
+                u.set_disorder(True)
+            else:
+                u.split = None
 
 
 def view(state: Battle) -> list[dict]:

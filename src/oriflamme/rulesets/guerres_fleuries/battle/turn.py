@@ -111,7 +111,7 @@ def on_road_in_column(state: Battle, u: Unit) -> bool:
 def movers(state: Battle, side: str) -> list[Unit]:
     out = []
     for u in state.side_units(side):
-        if u.moved or u.status != "ok" or u.order is None or u.inside or fighters.in_combat(state, u) \
+        if u.moved or u.status != "ok" or u.order is None or u.inside or u.split or fighters.in_combat(state, u) \
                 or lasting.has(state, u.id, "dazzled") or weather.rained_on(state, u):  # l.1270, OR-GF122
             continue  # a unit in a building leaves it only by breaking formation (l.788, OR-GF82)
         if u.kind == "character" and u.leads:
@@ -437,7 +437,8 @@ def _overlaps(state: Battle, u: Unit) -> bool:
 def phase7_automatic(state: Battle) -> None:
     """Red-marker units roll on the automatic movement table and obey (l.295-297, l.644-664)."""
     for u in list(state.units.values()):
-        if not u.alive or "red" not in u.markers or u.status != "ok" or u.inside or fighters.in_combat(state, u):
+        if not u.alive or "red" not in u.markers or u.status != "ok" or u.inside or u.split \
+                or fighters.in_combat(state, u):
             continue  # in a building: it stays there (OR-GF82)
         table = {"troop": "troops", "creature": "creatures", "monster": "monsters"}[u.kind]
         d100 = state.dice.roll(100)

@@ -55,7 +55,9 @@ def unit_json(state: Battle, u: Unit, side: str | None) -> dict:
             "altitude": u.altitude, "fc": u.FC, "fm": u.FM, "cm": u.CM, "wounds": list(u.wounds),
             "moved": u.moved, "base": u.base, "charging": u.charging if visible or state.revealed else False,
             "brigade": u.brigade, "battle_order": battle_orders.unit_view(state, u, side),
-            "inside": u.inside, "hidden": u.hidden}
+            "inside": u.inside, "hidden": u.hidden,
+            "split": ({"building": u.split["building"], "inside": u.split["inside"],
+                       "outside": u.figures - u.split["inside"]} if u.split else None)}
 
 
 def _brigades_seen(state: Battle, side: str | None) -> list[dict]:
