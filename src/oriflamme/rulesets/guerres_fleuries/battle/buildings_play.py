@@ -484,6 +484,9 @@ def visible_to(u: Unit, side: str | None) -> bool:
 def reveal(state: Battle, u: Unit, why: str, why_fr: str) -> None:
     if not u.hidden:
         return
+    if u.behind:
+        reveal_behind(state, u, why, why_fr)
+        return
     u.hidden = False
     el = element(state, u.inside)
     emit(state, "revealed", f"{u.name} is seen in {el.name or el.id}: {why}",
@@ -502,9 +505,157 @@ def detect(state: Battle) -> None:
             if e.altitude != "flight" and not e.inside and tt.nearest_distance(e.footprint(), el.geometry) <= tol + 1e-6:
                 reveal(state, u, f"{e.name} stands against the building", f"{e.name} est contre le bâtiment")
                 break
+    spot_behind(state)  # units hidden behind a building that an enemy sees, or that moved (l.786, OR-GF145)
     for u in state.units.values():  # a unit that left (or died) is hidden no more
-        if u.hidden and (not u.inside or not u.alive):
+        if u.hidden and not u.behind and (not u.inside or not u.alive):
             u.hidden = False
+        elif u.behind and not u.alive:
+            u.hidden, u.behind = False, None
+
+
+# --- units hidden behind a building (l.786, l.798; OR-GF144, OR-GF145) -----------------------------------
+REF_BEHIND = "GF seed 003 l.786"
+
+
+def behind_rule():
+    return bdata.data().behind
+
+
+def lookers(state: Battle, side: str) -> list[Unit]:
+    """The units of the enemy of ``side`` that may spot a unit of ``side``: on the table and seen by
+    ``side`` (not on a movement base, marching on a flank, hidden in or behind a building): what a unit
+    that hides knows of who looks at it (OR-GF144)."""
+    return [e for e in state.enemies(side) if e.alive and e.base is None and e.status != "flank" and not e.hidden]
+
+
+def seen_by(state: Battle, u: Unit) -> tuple[Unit | None, int]:
+    """The first enemy unit (by id) that has a line of sight to ``u`` — the building, the terrain and the
+    other units on the table stopping it (OR-GF23; as OR-GF105's sight check) — and how many looked."""
+    from .table import unit_obstacle
+    fp = u.footprint()
+    screens = state.battlefield.obstacles()
+    others = [unit_obstacle(o.id, o.footprint()) for o in state.units.values()
+              if o.alive and o.id != u.id and o.base is None and o.status != "flank" and not o.behind]
+    looking = sorted(lookers(state, u.side), key=lambda e: e.id)
+    for e in looking:
+        if tt.line_of_sight(e.footprint(), fp, screens + [o for o in others if o.id != e.id]).visible:
+            return e, len(looking)
+    return None, len(looking)
+
+
+def hide_checks(state: Battle, u: Unit) -> tuple[str | None, str | None, list[str]]:
+    """Whether ``u`` may hide behind a building now: (building id, why not, steps)."""
+    rule = behind_rule()
+    if u.kind not in rule.who:
+        return None, f"{u.name} is not a unit that hides", []
+    if not u.alive or u.status != "ok":
+        return None, f"{u.name} is not in good order on the table (retreating, routing or off it)", []
+    if u.base is not None or u.hidden or u.behind:
+        return None, f"{u.name} is hidden already", []
+    if u.inside or u.split:
+        return None, f"{u.name} is in a building (l.784 hides it there)", []
+    if u.altitude:
+        return None, f"{u.name} is in the air", []
+    from .fighters import in_combat
+    if in_combat(state, u):
+        return None, f"{u.name} is in combat", []
+    fp = u.footprint()
+    near = sorted((round(tt.nearest_distance(fp, el.geometry), 6), el.id) for el in elements(state)
+                  if standing(state, el.id))
+    near = [(d, bid) for d, bid in near if d <= rule.behind_cm + 1e-6]
+    if not near:
+        return None, f"{u.name} is not within {rule.behind_cm:g} cm of a standing building", []
+    d, bid = near[0]
+    e, n = seen_by(state, u)
+    if e is not None:
+        return bid, f"{e.name} sees it: it is not hidden behind {bid}", []
+    return bid, None, [f"{u.name} stands {d:.1f} cm from {bid} (at most {rule.behind_cm:g} cm)",
+                       f"none of the {n} enemy unit(s) on the table sees it: the building and the terrain stop every "
+                       "sight line", "it is taken off the table, its place kept (l.786 \"ne sont pas mises sur la "
+                       "table\"); it is placed again when an enemy sees it, when it moves, charges, fires or "
+                       "fights, or when the building falls (OR-GF145)"]
+
+
+def hide_candidates(state: Battle, side: str) -> list[Unit]:
+    """The units of ``side`` that may hide behind a building now (its orders not yet given, OR-GF144)."""
+    if state.phase != behind_rule().phase or state.orders_in.get(side):
+        return []
+    rule = behind_rule()
+    out = []
+    for u in sorted(state.side_units(side), key=lambda v: v.id):
+        if u.kind not in rule.who or u.hidden or u.base is not None or holds(u):
+            continue
+        if not any(tt.nearest_distance(u.footprint(), el.geometry) <= rule.behind_cm + 1e-6 for el in elements(state)):
+            continue
+        if hide_checks(state, u)[1] is None:
+            out.append(u)
+    return out
+
+
+def check_hide(state: Battle, u: Unit) -> list[str]:
+    """Refuse (the rule named, the state untouched) unless ``u`` may hide behind a building now."""
+    rule = behind_rule()
+    if state.phase != rule.phase or state.orders_in.get(u.side):
+        raise IllegalAction(f"{u.name}: a unit hides behind a building in its side's orders phase, before its "
+                            "orders are given", f"{rule.ref}; OR-GF144")
+    bid, why, steps = hide_checks(state, u)
+    if why is not None:
+        raise IllegalAction(f"{u.name} cannot hide behind a building: {why}", f"{rule.ref}; OR-GF144")
+    return steps
+
+
+def hide_behind(state: Battle, u: Unit) -> None:
+    """l.786: "Les unités cachées derrière un bâtiment ne sont pas mises sur la table." The enemy sees it
+    taken off (the event is public, naming the building), not where it stands afterwards (OR-GF144)."""
+    rule = behind_rule()
+    bid, why, steps = hide_checks(state, u)
+    el = element(state, bid)
+    name, name_fr = el.name or el.id, el.name_fr or el.name or el.id
+    emit(state, "hide_behind", f"{u.name} is taken off the table, hidden behind {name}",
+         f"{u.name} est retirée de la table, cachée derrière {name_fr}", side=u.side, ref=rule.ref,
+         decision=rule.decision, unit=u.id, building=bid,
+         ruling={"explanation": steps, "citations": [rule.ref, rule.decision]})
+    u.hidden = True
+    u.behind = {"building": bid, "at": [u.x, u.y, u.heading, u.formation]}
+
+
+def reveal_behind(state: Battle, u: Unit, why: str, why_fr: str) -> None:
+    """The unit is placed on the table again where it stands (l.786 "révélées et placées")."""
+    bid = u.behind["building"]
+    u.hidden, u.behind = False, None
+    el = element(state, bid)
+    emit(state, "revealed", f"{u.name} is placed on the table behind {el.name or el.id}: {why}",
+         f"{u.name} est placée sur la table derrière {el.name_fr or el.name or el.id} : {why_fr}", side=u.side,
+         ref=REF_BEHIND, decision="OR-GF145", unit=u.id, building=bid, at=[u.x, u.y, u.heading])
+
+
+def spot_behind(state: Battle) -> None:
+    """OR-GF145: a unit hidden behind a building is placed again when an enemy unit sees it (l.786
+    "seulement si elles sont repérées"), when it has moved or changed formation (l.497), when it is in
+    combat, retreats or routs, or when its building falls."""
+    from .fighters import in_combat
+    for u in sorted((v for v in state.units.values() if v.behind and v.alive), key=lambda v: v.id):
+        x, y, h, formation = u.behind["at"]
+        if not standing(state, u.behind["building"]):
+            reveal_behind(state, u, "the building has fallen", "le bâtiment est tombé")
+        elif (round(u.x, 4), round(u.y, 4), round(u.heading, 4), u.formation) != \
+                (round(x, 4), round(y, 4), round(h, 4), formation):
+            reveal_behind(state, u, "it moves", "elle se déplace")
+        elif u.status != "ok" or in_combat(state, u):
+            reveal_behind(state, u, "it fights", "elle combat")
+        else:
+            e, _ = seen_by(state, u)
+            if e is not None:
+                reveal_behind(state, u, f"{e.name} sees it", f"{e.name} la voit")
+
+
+def blocked_by_hidden(state: Battle, u: Unit, x: float, y: float, heading: float) -> list[Unit]:
+    """The enemies hidden behind a building that a move of ``u`` to (x, y, heading) would cross or end
+    within 5 cm of (as a hidden base, OR-GF103): they are placed, the mover stays (OR-GF145)."""
+    gap = rules().distances.enemy_standoff_cm
+    sweep = tt.swept(u.pose, tt.Pose(x, y, heading), u.width, u.depth)
+    return [o for o in state.units.values() if o.side != u.side and o.alive and o.behind
+            and tt.nearest_distance(sweep, o.footprint()) < gap - 1e-6]
 
 
 # --- fire from a building (l.790) ----------------------------------------------------------------------

@@ -102,7 +102,9 @@ class Unit:
     #: (its figures in the building), "frontage" (its frontage before), "points" (the building's outline)};
     #: its footprint is the part outside, in formation against the wall
     split: dict | None = None
-    behind: str | None = None          # the building it hides behind, off the table (l.786; OR-GF145)
+    #: hidden behind a building, off the table (l.786; OR-GF144, OR-GF145): {"building", "at" (its place
+    #: and formation when it hid: [x, y, heading, formation]; any change places it again)}
+    behind: dict | None = None
 
     # --- the footprint ----------------------------------------------------------------------
     @property

@@ -343,6 +343,9 @@ def phase4_reveal(state: Battle) -> None:
     ``morale_play.test``); a charger still charging makes the first half of its charge."""
     state.revealed = True
     fog.reveal_chargers(state)
+    for u in sorted((v for v in state.units.values() if v.behind and v.alive), key=lambda v: v.id):
+        if u.order == "charger":  # its charge names its target (l.283): it is placed (OR-GF145)
+            buildings_play.reveal(state, u, "it charges", "elle charge")
     # units still hidden on movement bases or in a building keep their orders to their side (OR-GF103, OR-GF83)
     listing = {u.id: {"order": u.order, "target": u.target, **({"targets": list(u.fire_targets)} if u.fire_targets else {})}
                for u in state.units.values() if u.order is not None and u.base is None and not u.hidden}
