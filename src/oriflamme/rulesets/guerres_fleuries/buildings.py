@@ -71,7 +71,7 @@ class Split(Row):
     """A unit too large for its building: the rest stays outside (l.673, l.786; OR-GF142, OR-GF143)."""
     min_inside: int = Field(ge=1)
     disordered: bool
-    printed: str
+    printed: list[str]
     text_en: str
 
 
@@ -80,7 +80,7 @@ class Behind(Row):
     behind_cm: float
     who: list[str]
     phase: int
-    printed: str
+    printed: list[str]
     text_en: str
 
 
