@@ -65,9 +65,11 @@ def test_the_order_is_offered_within_5_cm_of_a_building_and_refused_beyond():
     assert "l.788" in exc.value.ref
 
 
-def test_a_creature_or_a_monster_cannot_go_in_and_a_unit_must_fit():
+def test_a_creature_or_a_monster_cannot_go_in_and_a_figure_must_fit():
     """l.798: "Une créature ou un monstre peut se cacher derrière un édifice mais ne peut pas y rentrer";
-    OR-GF80: the house holds 12 figures a floor × 2 floors."""
+    OR-GF80: the house holds 12 figures a floor × 2 floors; a larger unit goes in as far as it holds
+    (l.673, OR-GF142: tests/guerres_fleuries/test_battle_buildings_split.py); a building too small for one
+    figure takes no one in."""
     assert "ne peut pas y rentrer" in line(798)
     beast = troop("m", "A", kind="monster", race="araignee", figures=1, figures_max=1, frontage=1, ranks=1,
                   x=85, y=61.5)
@@ -77,9 +79,14 @@ def test_a_creature_or_a_monster_cannot_go_in_and_a_unit_must_fit():
     assert err is not None and "l.798" in err.ref
     st2 = battle(big, troop("e", "B", x=85, y=10), phase=3, elements=[HOUSE])
     assert buildings_play.capacity(st2.battlefield.element("house")) == 24
+    orders.check(st2, "A", {"a": ("casser", "house")})  # 24 go in, 6 stay outside (OR-GF142)
+    shed = {"id": "shed", "kind": "hameau", "name": "Shed", "points": [[84, 56], [86, 56], [86, 58], [84, 58]]}
+    st3 = battle(near_house(figures=30, figures_max=30, frontage=10, ranks=3, x=85, y=62),
+                 troop("e", "B", x=85, y=10), phase=3, elements=[shed])
+    assert buildings_play.capacity(st3.battlefield.element("shed")) == 0
     with pytest.raises(IllegalAction) as exc:
-        orders.check(st2, "A", {"a": ("casser", "house")})
-    assert "holds 24 figures (12 a floor × 2), not 30" in str(exc.value)
+        orders.check(st3, "A", {"a": ("casser", "shed")})
+    assert "holds 0 figures (0 a floor × 1), not 30" in str(exc.value)
 
 
 def test_breaking_formation_takes_the_unit_in_disordered_and_hidden():

@@ -52,12 +52,16 @@ def test_occupants_who_retreat_are_pursued_not_followed_in():
     assert "l.1554" in ev["text"] and ev["decision"] == "OR-GF135" and "l.1554" in ev["text_fr"]
 
 
-def test_a_winner_the_building_cannot_hold_stays_outside():
+def test_a_winner_larger_than_the_building_goes_in_as_far_as_it_holds():
+    """l.673: "Si la place n'est pas suffisante, le reste de l'unité ne rentre pas à l'intérieur. Elle garde sa
+    formation en restant en contact avec le bâtiment." (OR-GF142: the winner follows in part)"""
     st, a, b, events = beaten_in_the_house(4, figures=30)  # the house holds 24
     assert a.status == "ok"
-    assert b.inside is None and not buildings_play.occupants(st, "house")
-    ev = next(e for e in events if e["type"] == "stays_outside")
-    assert "holds 24 figures, not 30" in ev["text"] and "OR-GF80" in ev["text"]
+    assert b.inside is None and buildings_play.occupants(st, "house") == [b]
+    assert b.split["inside"] == 24 and buildings_play.figures_outside(b) == 6
+    ev = next(e for e in events if e["type"] == "enter_building")
+    assert "follows" in ev["text"] and "24 figure(s) enter" in ev["text"] and "OR-GF135" in ev["decision"]
+    assert not any(e["type"] == "stays_outside" for e in events)
 
 
 def test_a_monster_does_not_go_in():
@@ -73,5 +77,6 @@ def test_property_a_building_never_holds_two_units_nor_more_than_it_holds(d4, fi
     st, a, b, _ = beaten_in_the_house(d4, figures)
     held = buildings_play.occupants(st, "house")
     el = buildings_play.element(st, "house")
-    assert len(held) <= 1 and all(u.figures <= buildings_play.capacity(el) for u in held)
-    assert (b in held) == (a.status == "ok" and figures <= buildings_play.capacity(el))
+    assert len(held) <= 1 and all(buildings_play.figures_inside(u) <= buildings_play.capacity(el) for u in held)
+    assert (b in held) == (a.status == "ok")  # a larger winner goes in as far as the house holds (OR-GF142)
+    assert all(buildings_play.figures_inside(u) + buildings_play.figures_outside(u) == u.figures for u in held)

@@ -67,12 +67,31 @@ class Play(Row):
     printed: str
 
 
+class Split(Row):
+    """A unit too large for its building: the rest stays outside (l.673, l.786; OR-GF142, OR-GF143)."""
+    min_inside: int = Field(ge=1)
+    disordered: bool
+    printed: list[str]
+    text_en: str
+
+
+class Behind(Row):
+    """Units hidden behind a building (l.786, l.798; OR-GF144, OR-GF145)."""
+    behind_cm: float
+    who: list[str]
+    phase: int
+    printed: list[str]
+    text_en: str
+
+
 class Buildings(BaseModel):
     structures: dict[str, Structure]
     damage: dict[str, Damage]
     fire: Fire
     kinds: dict[str, BuildingKind]
     play: Play
+    split: Split
+    behind: Behind
 
 
 @lru_cache(maxsize=1)
@@ -81,7 +100,8 @@ def data() -> Buildings:
     return Buildings(structures={s.id: s for s in load(Structure, FILE, "structure")},
                      damage={d.id: d for d in load(Damage, FILE, "damage")},
                      fire=load(Fire, FILE, "fire", {"fire": [doc.get("fire")]})[0],
-                     kinds=_kinds(), play=one(Play, FILE, "play"))
+                     kinds=_kinds(), play=one(Play, FILE, "play"),
+                     split=one(Split, FILE, "split"), behind=one(Behind, FILE, "behind"))
 
 
 def _kinds() -> dict[str, BuildingKind]:

@@ -37,6 +37,7 @@ REF_BURN = "GF seed 003 l.814"
 REF_COLLAPSE = "GF seed 003 l.908"
 REF_EXTINGUISH = "GF seed 003 l.816-820"
 REF_FOLLOW = "GF seed 003 l.792"
+REF_SPLIT = "GF seed 003 l.673, l.786"
 
 
 def play():
@@ -72,8 +73,32 @@ def standing(state: Battle, bid: str) -> bool:
 
 
 def occupants(state: Battle, bid: str) -> list[Unit]:
-    """The units in the building (a character who controls one goes in with it and is not counted)."""
-    return [u for u in state.units.values() if u.alive and u.inside == bid and u.kind != "character"]
+    """The units in the building, wholly or in part (OR-GF142; a character who controls one goes in
+    with it and is not counted)."""
+    return [u for u in state.units.values() if u.alive and holds(u) == bid and u.kind != "character"]
+
+
+def holds(u) -> str | None:
+    """The building ``u`` stands in, wholly (``Unit.inside``) or in part (``Unit.split``, OR-GF142)."""
+    split = getattr(u, "split", None)
+    return getattr(u, "inside", None) or (split["building"] if split else None)
+
+
+def figures_inside(u) -> int:
+    """Its figures in a building: all of an occupant's, a split unit's part inside (OR-GF142), else 0."""
+    if getattr(u, "inside", None):
+        return u.figures
+    split = getattr(u, "split", None)
+    return split["inside"] if split else 0
+
+
+def figures_outside(u) -> int:
+    """Its figures on the table outside any building: ``figures_inside + figures_outside == figures``."""
+    return u.figures - figures_inside(u)
+
+
+def split_rule():
+    return bdata.data().split
 
 
 def material(el) -> str:
@@ -114,7 +139,7 @@ def targets(state: Battle, u: Unit) -> list[str]:
 def target_checks(state: Battle, u: Unit) -> list[tuple[str, str | None]]:
     """Each building with why ``u`` may not break formation to enter it (None: it may)."""
     p = play()
-    if u.inside:
+    if holds(u):
         return [(p.leave_target, None)]
     if u.kind not in p.who:
         return []
@@ -131,7 +156,7 @@ def target_checks(state: Battle, u: Unit) -> list[tuple[str, str | None]]:
             why = None  # it burns: the unit breaks its formation to fight the fire (l.816, OR-GF89)
         elif len(occupants(state, el.id)) >= p.units_per_building:
             why = "another unit holds it (OR-GF80)"
-        elif u.figures > capacity(el):
+        elif capacity(el) < split_rule().min_inside:
             why = f"it holds {capacity(el)} figures ({per_floor(el)} a floor × {floors(el)}), not {u.figures} (OR-GF80)"
         elif u.altitude:
             why = "the unit is in the air"
@@ -162,6 +187,8 @@ def carry_out(state: Battle, u: Unit) -> None:
     if target == play().leave_target:
         if u.inside:
             leave(state, u, u.heading, "order")
+        elif u.split:
+            come_out_of_part(state, u)
         return
     why = dict(target_checks(state, u)).get(target, "it is no longer within reach")
     if why is not None:
@@ -190,7 +217,11 @@ def fight_fire(state: Battle, u: Unit, el) -> None:
 
 
 def enter(state: Battle, u: Unit, el, follow: str | None = None) -> None:
-    """The unit goes in (by its order; or, ``follow``: the occupants it beat came out, l.792, OR-GF135)."""
+    """The unit goes in (by its order; or, ``follow``: the occupants it beat came out, l.792, OR-GF135);
+    a unit larger than the building goes in as far as it holds (:func:`enter_in_part`, OR-GF142)."""
+    if u.figures > capacity(el):
+        enter_in_part(state, u, el, follow)
+        return
     c = el.geometry.centroid
     u.inside, u.inside_points = el.id, [list(p) for p in el.points]
     u.x, u.y = round(c.x, 2), round(c.y, 2)
@@ -214,6 +245,107 @@ def enter(state: Battle, u: Unit, el, follow: str | None = None) -> None:
     if c is not None and c.alive:  # the character who controls it goes in with it (OR-GF41, OR-GF81)
         c.inside, c.inside_points, c.hidden = el.id, [list(p) for p in el.points], True
         c.x, c.y = u.x, u.y
+
+
+# --- a unit too large for its building (l.673, l.786; OR-GF142, OR-GF143) -----------------------------
+def enter_in_part(state: Battle, u: Unit, el, follow: str | None = None) -> None:
+    """l.673: "Si la place n'est pas suffisante, le reste de l'unité ne rentre pas à l'intérieur. Elle
+    garde sa formation en restant en contact avec le bâtiment." The building takes what it holds
+    (OR-GF80's capacity); the rest keeps its formation — its frontage, fewer ranks — and its edge nearest
+    the wall, moved up against it (OR-GF142). l.786: the unit is not disordered, it stays one unit."""
+    from .fighters import ranks_for
+    rule = split_rule()
+    n_in = capacity(el)
+    n_out = u.figures - n_in
+    old_depth = u.depth
+    u.split = {"building": el.id, "inside": n_in, "frontage": u.frontage, "points": [list(p) for p in el.points]}
+    u.frontage = min(u.frontage, n_out)
+    u.ranks = ranks_for(n_out, u.frontage)
+    _place_against(state, u, el, old_depth)
+    u.moved = True
+    if rule.disordered:
+        u.set_disorder(True)
+    name, name_fr = el.name or el.id, el.name_fr or el.name or el.id
+    who_en = f"{u.name} follows {follow}" if follow is not None else f"{u.name} breaks its formation"
+    who_fr = f"{u.name} suit {follow}" if follow is not None else f"{u.name} casse sa formation"
+    en = (f"{who_en}: {n_in} figure(s) enter {name} (it holds {capacity(el)}: {per_floor(el)} a floor × "
+          f"{floors(el)}), {n_out} stay outside in formation against the wall")
+    fr = (f"{who_fr} : {n_in} figurine(s) entrent dans {name_fr} (il en tient {capacity(el)}), "
+          f"{n_out} restent dehors en formation contre le mur")
+    steps = [en,
+             f"the rest of the unit keeps its formation ({u.front} figure(s) a rank, {u.ranks} rank(s)) in contact "
+             "with the building (l.673)",
+             "a unit inside and outside a building is not disordered: it stays one unit (l.786)"
+             + ("" if not u.disorder else "; it was disordered already and stays so"),
+             "it is shot at, charged and fights through its part outside; its figures inside fire through the "
+             "wall (l.790); casualties come off the part outside first; a retreat, a rout or a recoil moves the "
+             "whole unit (l.786, OR-GF143)"]
+    emit(state, "enter_building", en, fr, side=u.side, ref=REF_SPLIT, decision=rule.decision
+         + (", OR-GF135" if follow else ""), unit=u.id, building=el.id, inside=n_in, outside=n_out,
+         ruling={"explanation": steps, "citations": [REF_ORDER, REF_SPLIT, rule.decision]
+                 + ([REF_FOLLOW, "OR-GF135"] if follow else [])})
+
+
+def _place_against(state: Battle, u: Unit, el, old_depth: float) -> None:
+    """The outside part keeps the edge of the old footprint nearest the building (front or rear), then
+    moves straight up against the wall when it stood apart (at most the 5 cm of the order, l.670),
+    unless that would put it on another unit or off the table."""
+    from shapely import affinity
+    from shapely.geometry import box
+    from shapely.ops import nearest_points
+    lost = old_depth - u.depth
+    poses = [tt.moved(u.pose, lost / 2), tt.moved(u.pose, -lost / 2)]
+    best = min(poses, key=lambda p: (round(el.geometry.intersection(tt.footprint(p, u.width, u.depth)).area, 6),
+                                     round(tt.nearest_distance(tt.footprint(p, u.width, u.depth), el.geometry), 6)))
+    u.x, u.y = round(best.x, 4), round(best.y, 4)
+    fp = u.footprint()
+    gap = tt.nearest_distance(fp, el.geometry)
+    if gap <= 1e-6:
+        return
+    a, b = nearest_points(fp, el.geometry)
+    moved = affinity.translate(fp, b.x - a.x, b.y - a.y)
+    table = box(0, 0, rules().table.width_cm, rules().table.height_cm)
+    others = [o.footprint() for o in state.units.values() if o.alive and o.id != u.id and o.altitude is None
+              and o.id != u.led_by]
+    if table.covers(moved) and not any(moved.intersection(o).area > 0.01 for o in others) \
+            and moved.intersection(el.geometry).area <= 0.01:
+        u.x, u.y = round(u.x + b.x - a.x, 4), round(u.y + b.y - a.y, 4)
+
+
+def rejoin(state: Battle, u: Unit) -> str:
+    """The figures inside come out and rejoin the part outside (l.786 "toute l'unité effectue le
+    mouvement"; OR-GF143): the unit takes its frontage back and its new ranks grow away from the wall.
+    Returns the step for the caller's explanation."""
+    from .fighters import ranks_for
+    split = u.split
+    if not split:
+        return ""
+    el = element(state, split["building"])
+    old_depth = u.depth
+    u.split = None
+    u.frontage = max(1, min(split["frontage"], u.figures))
+    u.ranks = ranks_for(u.figures, u.frontage)
+    grown = u.depth - old_depth
+    poses = [tt.moved(u.pose, -grown / 2), tt.moved(u.pose, grown / 2)]  # front kept, rear kept
+    best = min(poses, key=lambda p: round(el.geometry.intersection(tt.footprint(p, u.width, u.depth)).area, 6))
+    u.x, u.y = round(best.x, 4), round(best.y, 4)
+    return (f"{u.name}: its {split['inside']} figure(s) in {el.name or el.id} come out and rejoin the unit, the whole "
+            f"unit moves (l.786): {u.figures} figure(s), {u.ranks} rank(s) of {u.front}")
+
+
+def come_out_of_part(state: Battle, u: Unit) -> None:
+    """A split unit ordered to break its formation ``out``: its figures inside come out and rejoin the
+    rest (l.788: "sortir volontairement ... et se reformer à l'extérieur"): disordered, it must reform
+    (OR-GF81, OR-GF143)."""
+    bid = u.split["building"]
+    step = rejoin(state, u)
+    u.set_disorder(True)
+    u.moved = True
+    en = f"{u.name} breaks its formation to leave {bid} with all its figures: it must reform"
+    emit(state, "leave_building", en, f"{u.name} casse sa formation et sort de {bid} : elle doit se reformer",
+         side=u.side, ref=REF_WAYS_OUT, decision="OR-GF81, OR-GF143", unit=u.id, building=bid,
+         to=[u.x, u.y, u.heading],
+         ruling={"explanation": [step, en], "citations": [REF_WAYS_OUT, REF_SPLIT, "OR-GF81", "OR-GF143"]})
 
 
 def leave(state: Battle, u: Unit, heading: float, how: str, quiet: bool = False) -> str:
@@ -291,8 +423,8 @@ def occupancy(state: Battle) -> dict[str, list[str]]:
     """Each occupied building's units (before a melee: :func:`follow_in` reads who came out)."""
     out: dict[str, list[str]] = {}
     for u in state.units.values():
-        if u.alive and u.inside and u.kind != "character":
-            out.setdefault(u.inside, []).append(u.id)
+        if u.alive and holds(u) and u.kind != "character":
+            out.setdefault(holds(u), []).append(u.id)
     return out
 
 
@@ -314,11 +446,9 @@ def why_not_in(state: Battle, w: Unit | None, el) -> tuple[str, str] | None:
         return "it is in the air", "elle est en l'air"
     if tt.nearest_distance(w.footprint(), el.geometry) > rules().distances.contact_tolerance_cm + 1e-6:
         return "it is not against the building", "elle n'est pas contre le bâtiment"
-    if w.figures > capacity(el):
-        return (f"the building holds {capacity(el)} figures, not {w.figures} (OR-GF80; the rest left outside, "
-                "l.673, is not played)",
-                f"le bâtiment tient {capacity(el)} figurines, pas {w.figures} (OR-GF80 ; le reste laissé dehors, "
-                "l.673, n'est pas joué)")
+    if capacity(el) < split_rule().min_inside:  # a larger winner goes in as far as it holds (OR-GF142)
+        return (f"the building holds {capacity(el)} figures (OR-GF80)",
+                f"le bâtiment tient {capacity(el)} figurines (OR-GF80)")
     return None
 
 
@@ -354,6 +484,9 @@ def visible_to(u: Unit, side: str | None) -> bool:
 def reveal(state: Battle, u: Unit, why: str, why_fr: str) -> None:
     if not u.hidden:
         return
+    if u.behind:
+        reveal_behind(state, u, why, why_fr)
+        return
     u.hidden = False
     el = element(state, u.inside)
     emit(state, "revealed", f"{u.name} is seen in {el.name or el.id}: {why}",
@@ -373,9 +506,157 @@ def detect(state: Battle) -> None:
                 reveal(state, u, f"{e.name} stands against the building", f"{e.name} est contre le bâtiment")
                 break
     from . import illusion
+    spot_behind(state)  # units hidden behind a building that an enemy sees, or that moved (l.786, OR-GF145)
     for u in state.units.values():  # a unit that left (or died) is hidden no more — unless an illusion hides it
-        if u.hidden and (not u.inside or not u.alive) and not (u.alive and illusion.invisible(state, u)):
+        if u.hidden and not u.behind and (not u.inside or not u.alive) and not (u.alive and illusion.invisible(state, u)):
             u.hidden = False
+        elif u.behind and not u.alive:
+            u.hidden, u.behind = False, None
+
+
+# --- units hidden behind a building (l.786, l.798; OR-GF144, OR-GF145) -----------------------------------
+REF_BEHIND = "GF seed 003 l.786"
+
+
+def behind_rule():
+    return bdata.data().behind
+
+
+def lookers(state: Battle, side: str) -> list[Unit]:
+    """The units of the enemy of ``side`` that may spot a unit of ``side``: on the table and seen by
+    ``side`` (not on a movement base, marching on a flank, hidden in or behind a building): what a unit
+    that hides knows of who looks at it (OR-GF144)."""
+    return [e for e in state.enemies(side) if e.alive and e.base is None and e.status != "flank" and not e.hidden]
+
+
+def seen_by(state: Battle, u: Unit) -> tuple[Unit | None, int]:
+    """The first enemy unit (by id) that has a line of sight to ``u`` — the building, the terrain and the
+    other units on the table stopping it (OR-GF23; as OR-GF105's sight check) — and how many looked."""
+    from .table import unit_obstacle
+    fp = u.footprint()
+    screens = state.battlefield.obstacles()
+    others = [unit_obstacle(o.id, o.footprint()) for o in state.units.values()
+              if o.alive and o.id != u.id and o.base is None and o.status != "flank" and not o.behind]
+    looking = sorted(lookers(state, u.side), key=lambda e: e.id)
+    for e in looking:
+        if tt.line_of_sight(e.footprint(), fp, screens + [o for o in others if o.id != e.id]).visible:
+            return e, len(looking)
+    return None, len(looking)
+
+
+def hide_checks(state: Battle, u: Unit) -> tuple[str | None, str | None, list[str]]:
+    """Whether ``u`` may hide behind a building now: (building id, why not, steps)."""
+    rule = behind_rule()
+    if u.kind not in rule.who:
+        return None, f"{u.name} is not a unit that hides", []
+    if not u.alive or u.status != "ok":
+        return None, f"{u.name} is not in good order on the table (retreating, routing or off it)", []
+    if u.base is not None or u.hidden or u.behind:
+        return None, f"{u.name} is hidden already", []
+    if u.inside or u.split:
+        return None, f"{u.name} is in a building (l.784 hides it there)", []
+    if u.altitude:
+        return None, f"{u.name} is in the air", []
+    from .fighters import in_combat
+    if in_combat(state, u):
+        return None, f"{u.name} is in combat", []
+    fp = u.footprint()
+    near = sorted((round(tt.nearest_distance(fp, el.geometry), 6), el.id) for el in elements(state)
+                  if standing(state, el.id))
+    near = [(d, bid) for d, bid in near if d <= rule.behind_cm + 1e-6]
+    if not near:
+        return None, f"{u.name} is not within {rule.behind_cm:g} cm of a standing building", []
+    d, bid = near[0]
+    e, n = seen_by(state, u)
+    if e is not None:
+        return bid, f"{e.name} sees it: it is not hidden behind {bid}", []
+    return bid, None, [f"{u.name} stands {d:.1f} cm from {bid} (at most {rule.behind_cm:g} cm)",
+                       f"none of the {n} enemy unit(s) on the table sees it: the building and the terrain stop every "
+                       "sight line", "it is taken off the table, its place kept (l.786 \"ne sont pas mises sur la "
+                       "table\"); it is placed again when an enemy sees it, when it moves, charges, fires or "
+                       "fights, or when the building falls (OR-GF145)"]
+
+
+def hide_candidates(state: Battle, side: str) -> list[Unit]:
+    """The units of ``side`` that may hide behind a building now (its orders not yet given, OR-GF144)."""
+    if state.phase != behind_rule().phase or state.orders_in.get(side):
+        return []
+    rule = behind_rule()
+    out = []
+    for u in sorted(state.side_units(side), key=lambda v: v.id):
+        if u.kind not in rule.who or u.hidden or u.base is not None or holds(u):
+            continue
+        if not any(tt.nearest_distance(u.footprint(), el.geometry) <= rule.behind_cm + 1e-6 for el in elements(state)):
+            continue
+        if hide_checks(state, u)[1] is None:
+            out.append(u)
+    return out
+
+
+def check_hide(state: Battle, u: Unit) -> list[str]:
+    """Refuse (the rule named, the state untouched) unless ``u`` may hide behind a building now."""
+    rule = behind_rule()
+    if state.phase != rule.phase or state.orders_in.get(u.side):
+        raise IllegalAction(f"{u.name}: a unit hides behind a building in its side's orders phase, before its "
+                            "orders are given", f"{rule.ref}; OR-GF144")
+    bid, why, steps = hide_checks(state, u)
+    if why is not None:
+        raise IllegalAction(f"{u.name} cannot hide behind a building: {why}", f"{rule.ref}; OR-GF144")
+    return steps
+
+
+def hide_behind(state: Battle, u: Unit) -> None:
+    """l.786: "Les unités cachées derrière un bâtiment ne sont pas mises sur la table." The enemy sees it
+    taken off (the event is public, naming the building), not where it stands afterwards (OR-GF144)."""
+    rule = behind_rule()
+    bid, why, steps = hide_checks(state, u)
+    el = element(state, bid)
+    name, name_fr = el.name or el.id, el.name_fr or el.name or el.id
+    emit(state, "hide_behind", f"{u.name} is taken off the table, hidden behind {name}",
+         f"{u.name} est retirée de la table, cachée derrière {name_fr}", side=u.side, ref=rule.ref,
+         decision=rule.decision, unit=u.id, building=bid,
+         ruling={"explanation": steps, "citations": [rule.ref, rule.decision]})
+    u.hidden = True
+    u.behind = {"building": bid, "at": [u.x, u.y, u.heading, u.formation]}
+
+
+def reveal_behind(state: Battle, u: Unit, why: str, why_fr: str) -> None:
+    """The unit is placed on the table again where it stands (l.786 "révélées et placées")."""
+    bid = u.behind["building"]
+    u.hidden, u.behind = False, None
+    el = element(state, bid)
+    emit(state, "revealed", f"{u.name} is placed on the table behind {el.name or el.id}: {why}",
+         f"{u.name} est placée sur la table derrière {el.name_fr or el.name or el.id} : {why_fr}", side=u.side,
+         ref=REF_BEHIND, decision="OR-GF145", unit=u.id, building=bid, at=[u.x, u.y, u.heading])
+
+
+def spot_behind(state: Battle) -> None:
+    """OR-GF145: a unit hidden behind a building is placed again when an enemy unit sees it (l.786
+    "seulement si elles sont repérées"), when it has moved or changed formation (l.497), when it is in
+    combat, retreats or routs, or when its building falls."""
+    from .fighters import in_combat
+    for u in sorted((v for v in state.units.values() if v.behind and v.alive), key=lambda v: v.id):
+        x, y, h, formation = u.behind["at"]
+        if not standing(state, u.behind["building"]):
+            reveal_behind(state, u, "the building has fallen", "le bâtiment est tombé")
+        elif (round(u.x, 4), round(u.y, 4), round(u.heading, 4), u.formation) != \
+                (round(x, 4), round(y, 4), round(h, 4), formation):
+            reveal_behind(state, u, "it moves", "elle se déplace")
+        elif u.status != "ok" or in_combat(state, u):
+            reveal_behind(state, u, "it fights", "elle combat")
+        else:
+            e, _ = seen_by(state, u)
+            if e is not None:
+                reveal_behind(state, u, f"{e.name} sees it", f"{e.name} la voit")
+
+
+def blocked_by_hidden(state: Battle, u: Unit, x: float, y: float, heading: float) -> list[Unit]:
+    """The enemies hidden behind a building that a move of ``u`` to (x, y, heading) would cross or end
+    within 5 cm of (as a hidden base, OR-GF103): they are placed, the mover stays (OR-GF145)."""
+    gap = rules().distances.enemy_standoff_cm
+    sweep = tt.swept(u.pose, tt.Pose(x, y, heading), u.width, u.depth)
+    return [o for o in state.units.values() if o.side != u.side and o.alive and o.behind
+            and tt.nearest_distance(sweep, o.footprint()) < gap - 1e-6]
 
 
 # --- fire from a building (l.790) ----------------------------------------------------------------------
@@ -393,15 +674,16 @@ def wall_facing(el, target_shape):
 
 def firing_figures(state: Battle, u: Unit, t) -> tuple[int, list[str]]:
     """l.790, OR-GF84: the figures against the wall facing the target fire, one rank a floor: the
-    wall's length ÷ a figure's base × the floors (× ranks_per_floor), at most the unit's figures."""
-    el = element(state, u.inside)
+    wall's length ÷ a figure's base × the floors (× ranks_per_floor), at most the unit's figures inside
+    (all of an occupant's; a split unit's part inside, OR-GF143)."""
+    el = element(state, holds(u))
     if t is None:
         length = max(el.geometry.exterior.length / max(len(el.points), 1), 0.0)
     else:
         length, _ = wall_facing(el, t.footprint())
     files = max(1, int(length // rules().bases["troop"].width_cm))
     ranks = floors(el) * play().ranks_per_floor
-    n = min(u.figures, files * ranks)
+    n = min(figures_inside(u), files * ranks)
     return n, [f"from {el.name or el.id}: {files} figure(s) against the wall facing the target × {ranks} "
                f"floor(s) = {n} figure(s) fire (OR-GF84)"]
 
@@ -467,7 +749,7 @@ def around(state: Battle, el) -> list[Unit]:
     """The units inside the building or against it (l.814 "à l'intérieur ou contre")."""
     tol = rules().distances.contact_tolerance_cm
     return sorted((u for u in state.units.values() if u.alive and u.altitude is None
-                   and (u.inside == el.id or tt.nearest_distance(u.footprint(), el.geometry) <= tol + 1e-6)),
+                   and (holds(u) == el.id or tt.nearest_distance(u.footprint(), el.geometry) <= tol + 1e-6)),
                   key=lambda u: u.id)
 
 
@@ -573,6 +855,13 @@ def collapse(state: Battle, el, dice) -> None:
             leave(state, u, u.heading, "recoil")
         elif was_inside:
             u.inside, u.inside_points, u.hidden = None, None, False
+        elif u.split and u.split["building"] == el.id:  # its figures inside come out (OR-GF143)
+            if u.alive:
+                emit(state, "leave_building", rejoin(state, u), f"{u.name} sort des ruines de {el.name_fr or name}",
+                     side=u.side, ref=REF_COLLAPSE, decision="OR-GF85, OR-GF143", unit=u.id, building=el.id)
+                u.set_disorder(True)
+            else:
+                u.split = None
 
 
 def view(state: Battle) -> list[dict]:

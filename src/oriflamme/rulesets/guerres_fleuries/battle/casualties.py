@@ -39,10 +39,31 @@ def remove_figures(u, n: int) -> dict:
     n = max(0, min(n, u.figures))
     old_depth, old_width = depth(u), width(u)
     u.figures -= n
-    if u.figures and u.frontage > u.figures:
+    split = getattr(u, "split", None)
+    if split and u.figures:  # a unit partly in a building loses its part outside first (OR-GF143)
+        if u.figures <= split["inside"]:  # none left outside: the rest holds the building
+            points = split["points"]
+            u.split, u.inside, u.inside_points = None, split["building"], [list(p) for p in points]
+            from shapely.geometry import Polygon
+            c = Polygon(points).centroid
+            u.x, u.y = round(c.x, 2), round(c.y, 2)
+        else:
+            out = u.figures - split["inside"]
+            if u.frontage > out:
+                u.frontage = out
+            u.ranks = ranks_for(out, u.frontage)
+    elif u.figures and u.frontage > u.figures:
         u.frontage = u.figures
-    u.ranks = ranks_for(u.figures, u.frontage)
-    if u.figures:
+    if not getattr(u, "split", None):
+        u.ranks = ranks_for(u.figures, u.frontage)
+    if getattr(u, "split", None) and u.figures:
+        # a unit partly in a building keeps the edge against the wall (front or rear, OR-GF143)
+        from shapely.geometry import Polygon
+        wall = Polygon(u.split["points"])
+        lost = old_depth - depth(u)
+        set_pose(u, min((tabletop.moved(pose(u), lost / 2), tabletop.moved(pose(u), -lost / 2)),
+                        key=lambda p: round(tabletop.footprint(p, width(u), depth(u)).distance(wall), 6)))
+    elif u.figures:
         # keep the front edge in place: the centre moves forward by half the depth lost
         set_pose(u, tabletop.moved(pose(u), (old_depth - depth(u)) / 2))
     else:

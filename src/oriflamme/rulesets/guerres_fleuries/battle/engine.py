@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import (battle_orders, brigades, command, coyolxauhqui, encounter, fog, illusion, magic_play, moves, omens, reactions,
-               orders as orders_mod, spells, turn, victory)
+from . import (battle_orders, brigades, buildings_play, command, coyolxauhqui, encounter, fog, illusion, magic_play,
+               moves, omens, reactions, orders as orders_mod, spells, turn, victory)
 from .actions import Action, action_from_json
 from .rules import rules
 from .state import Battle
@@ -44,6 +44,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
     elif state.phase == 3:
         out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
         out += casts(state, who) + interventions(state, who) + releases(state, who)
+        out += [Action("hide", who, unit=u.id) for u in buildings_play.hide_candidates(state, who)]  # OR-GF144
         for s in battle_orders.change_sets(state, who):
             out.append(Action("battle_orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
         for s in orders_mod.typical_sets(state, who):
@@ -205,7 +206,8 @@ def check(state: Battle, action) -> Action:
                             ph.ref if ph else turn.REF_DEPLOY)
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
     expected = {0: ("place", "end_phase", "brigade", "battle_orders", "ambush", "place_base", "flank_march", "hide"),
-                2: ("command_test", "omen"), 3: ("orders", "cast", "battle_orders", "omen", "intervene", "release"),
+                2: ("command_test", "omen"),
+                3: ("orders", "cast", "battle_orders", "omen", "intervene", "release", "hide"),
                 5: ("react",), 6: ("move", "end_phase", "cast", "intervene", "move_base", "release")}[state.phase]
     if state.phase == 0 and a.side in state.done and a.type != "battle_orders":
         raise IllegalAction(f"side {a.side} has deployed: it writes its battle orders now", battle_orders.REF_WRITE)
@@ -225,6 +227,8 @@ def check(state: Battle, action) -> Action:
             raise IllegalAction(f"{u.name} has already been placed (each unit is placed once; undo to change it)",
                                 turn.REF_DEPLOY)
         turn.check_place(state, u, a.x, a.y, a.heading)
+    elif a.type == "hide" and state.phase != 0:  # behind a building, in the orders phase (l.786, OR-GF144)
+        buildings_play.check_hide(state, u)
     elif a.type in ("ambush", "place_base", "flank_march", "hide"):
         encounter.check(state, a)
     elif a.type == "command_test":
@@ -281,6 +285,8 @@ def apply(state: Battle, a: Action) -> list[dict]:
         brigades.form(state, a.unit, list(a.units or ()))
     elif a.type == "battle_orders":
         battle_orders.write(state, a.side, a.order_map())
+    elif a.type == "hide" and state.phase != 0:
+        buildings_play.hide_behind(state, state.units[a.unit])
     elif a.type in ("ambush", "place_base", "flank_march", "hide"):
         encounter.apply(state, a)
     elif a.type == "move_base":
@@ -304,7 +310,10 @@ def apply(state: Battle, a: Action) -> list[dict]:
             fog.reveal_unit(state, u, "it moves", "elle se déplace", fog.data()["hide"].ref)
         if illusion.invisible(state, u):  # "si elle ne bouge ni ne tire" (l.1240, OR-GF126)
             illusion.reveal(state, u, "it moves", "elle bouge")
+        if u.behind:  # so is a unit hidden behind a building (l.786, OR-GF145)
+            buildings_play.reveal(state, u, "it moves", "elle se déplace")
         hidden = fog.blocked_move(state, u, a.x, a.y, a.heading) if state.fog else []
+        hidden += buildings_play.blocked_by_hidden(state, u, a.x, a.y, a.heading)
         unseen = illusion.blocked(state, u, a.x, a.y, a.heading)
         if unseen:
             # it runs into enemies made invisible by an illusion: they are revealed, it stays (OR-GF126)
@@ -316,9 +325,12 @@ def apply(state: Battle, a: Action) -> list[dict]:
                  f"{u.name} tombe sur des ennemis invisibles et reste sur place", side=a.side,
                  ref=illusion.REF, decision=illusion.DECISION, unit=u.id)
         elif hidden:
-            # it runs into enemies it could not see: they are revealed, it stays (OR-GF103)
+            # it runs into enemies it could not see: they are revealed, it stays (OR-GF103, OR-GF145)
             u.moved = True
             for o in hidden:
+                if o.behind:
+                    buildings_play.reveal(state, o, f"{u.name} runs into it", f"{u.name} tombe dessus")
+                    continue
                 fog.reveal_unit(state, o, f"{u.name} runs into it", f"{u.name} tombe dessus", fog.data()["reveal"].ref)
             from .actions import emit
             emit(state, "move_blocked", f"{u.name} runs into hidden enemies and stays where it stands",

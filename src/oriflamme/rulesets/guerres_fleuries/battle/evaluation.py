@@ -290,7 +290,9 @@ def redraw_occupants(copy: Battle, side: str, rng) -> None:
     even odds, and their order of this turn among those they could have been given
     (:func:`.orders.options`: inside, wait, reform, fire or come out, OR-GF82)."""
     enemy = copy.other(side)
-    for u in sorted((u for u in copy.side_units(enemy) if u.alive and u.hidden and u.inside), key=lambda u: u.id):
+    # and the units hidden behind a building (l.786, OR-GF145): what they did since they hid is not seen
+    for u in sorted((u for u in copy.side_units(enemy) if u.alive and u.hidden and (u.inside or u.behind)),
+                    key=lambda u: u.id):
         u.set_disorder(rng.random() < 0.5)
         if u.order is None:
             continue
@@ -299,6 +301,36 @@ def redraw_occupants(copy: Battle, side: str, rng) -> None:
         if offered:
             o = rng.choice(offered)
             u.order, u.target = o["id"], (rng.choice(sorted(o["targets"])) if o["needs_target"] else None)
+
+
+def redraw_behind(copy: Battle, side: str, rng) -> None:
+    """The enemy's units hidden behind a building (l.786, OR-GF144, OR-GF145) as ``side`` may know them:
+    it saw each one taken off the table (the ``hide_behind`` event is public, naming the building), not
+    where it stands since. Each is put against one of that building's walls drawn with ``rng`` (its rear
+    to the wall, on the table, on no other unit), its place when it hid rewritten to match."""
+    from oriflamme.geometry import tabletop as tt
+    from shapely.geometry import box
+    from . import buildings_play
+    from .rules import rules as battle_rules
+    enemy = copy.other(side)
+    table = box(0, 0, battle_rules().table.width_cm, battle_rules().table.height_cm)
+    for u in sorted((u for u in copy.side_units(enemy) if u.alive and u.behind), key=lambda u: u.id):
+        el = buildings_play.element(copy, u.behind["building"])
+        c = el.geometry.centroid
+        pts = list(el.geometry.exterior.coords)
+        others = [o.footprint() for o in copy.units.values() if o.alive and o.id != u.id and o.altitude is None]
+        spots = []
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+            mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+            h = tt.toward(tt.Pose(c.x, c.y, 0.0), mx, my)
+            p = tt.moved(tt.Pose(mx, my, h), u.depth / 2 + 0.5)
+            fp = tt.footprint(p, u.width, u.depth)
+            if table.covers(fp) and not fp.intersects(el.geometry) \
+                    and not any(fp.intersection(o).area > 0.01 for o in others):
+                spots.append((round(p.x, 2), round(p.y, 2), round(p.heading % 360.0, 2)))
+        if spots:
+            u.x, u.y, u.heading = rng.choice(sorted(spots))
+            u.behind = dict(u.behind, at=[u.x, u.y, u.heading, u.formation])
 
 
 def redraw_fog(copy: Battle, side: str, rng) -> None:
@@ -353,11 +385,13 @@ def determinize(state: Battle, side: str, rng) -> Battle:
     given (:func:`.orders.typical_sets`, what ``legal_actions`` offers) is drawn with ``rng`` for
     those units, and the private event is rewritten to match. The enemy's written battle orders are
     redrawn too (:func:`.battle_orders.redraw`), and what the enemy's units hidden in a building did
-    inside (:func:`redraw_occupants`). Nothing else is hidden."""
+    inside (:func:`redraw_occupants`), and where the enemy's units hidden behind a building stand
+    (:func:`redraw_behind`). Nothing else is hidden."""
     copy = state.clone()
     battle_orders.redraw(copy, state.other(side), rng)  # the enemy's written orders are secret (OR-GF94)
     if copy.fog:
         redraw_fog(copy, side, rng)
+    redraw_behind(copy, side, rng)
     redraw_occupants(copy, side, rng)
     hidden = hidden_units(state, side)
     if not hidden:

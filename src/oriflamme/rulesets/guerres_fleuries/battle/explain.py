@@ -71,6 +71,9 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
     if a.type == "move_base":
         return (f"Déplacer la base leurre {a.base} vers ({a.x:.1f}, {a.y:.1f})" if fr
                 else f"Move the decoy base {a.base} to ({a.x:.1f}, {a.y:.1f})")
+    if a.type == "hide" and state.phase != 0:
+        return (f"Cacher {name(a.unit)} derrière un bâtiment (hors de la table)" if fr
+                else f"Hide {name(a.unit)} behind a building (off the table)")
     if a.type == "hide":
         if a.x is not None:   # a unit not yet placed: the place written on the plan
             return (f"Cacher {name(a.unit)} en ({a.x:.1f}, {a.y:.1f}), hors de la table (position écrite sur le plan)"

@@ -64,8 +64,15 @@ def firing_figures(state, u, t=None) -> tuple[int, list[str]]:
         files = seeing_files(state, u, t)
         if files < front:
             steps.append(f"{front - files} of the {front} files cannot see {t.name or t.id}: they do not fire")
-    n = min(u.figures, files * used)
-    return n, steps + [f"{why}: {n} figure(s) fire ({files} file(s) × {used} rank(s))"]
+    split = getattr(u, "split", None)
+    outside = u.figures - split["inside"] if split else u.figures
+    n = min(outside, files * used)
+    steps = steps + [f"{why}: {n} figure(s) fire ({files} file(s) × {used} rank(s))"]
+    if split:  # a unit partly in a building: its figures inside fire through the wall too (l.790, OR-GF143)
+        from . import buildings_play
+        more, more_steps = buildings_play.firing_figures(state, u, t)
+        n, steps = n + more, steps + more_steps + [f"{n + more} figure(s) fire in all (OR-GF143)"]
+    return n, steps
 
 
 def firing_ranks(state, u) -> tuple[int, str]:

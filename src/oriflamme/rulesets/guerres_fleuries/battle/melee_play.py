@@ -51,7 +51,8 @@ def figures_in_contact(a, b) -> tuple[int, str]:
         base = LineString([(x0 + (x1 - x0) * f0, y0 + (y1 - y0) * f0), (x0 + (x1 - x0) * f1, y0 + (y1 - y0) * f1)])
         if base.intersection(near).length > tolerance() + 1e-9:
             n += 1
-    return max(1, min(n, a.figures)), side
+    split = getattr(a, "split", None)  # a unit partly in a building fights with its part outside (OR-GF143)
+    return max(1, min(n, a.figures - (split["inside"] if split else 0))), side
 
 
 def _attacker_class(u) -> str | None:
@@ -279,7 +280,8 @@ def _outcome(state, a, b, lost_a: int, lost_b: int, dice) -> list[dict]:
                        "citations": [overlap.REF, overlap.DECISION],
                        "text": f"{winner.name or winner.id} does not pursue: it overlapped {loser.name or loser.id}",
                        "text_fr": f"{winner.name or winner.id} ne poursuit pas : elle débordait {loser.name or loser.id}"})
-    elif loser.status in ("retreat", "rout") and alive(winner) and winner.status == "ok" and getattr(winner, "inside", None):
+    elif loser.status in ("retreat", "rout") and alive(winner) and winner.status == "ok" \
+            and (getattr(winner, "inside", None) or getattr(winner, "split", None)):
         # l.796: "Elles n'ont pas obligation de poursuivre": the occupants who win stay in (OR-GF82)
         text = f"{winner.name or winner.id} holds its building: it does not pursue {loser.name or loser.id}"
         events.append({"type": "no_pursuit", "unit": winner.id, "side": winner.side, "target": loser.id,
@@ -308,6 +310,13 @@ def recoil(state, loser, winner, lost: int) -> dict:
         step = buildings_play.leave(state, loser, away, "recoil", quiet=True)
         return {"type": "recoil", "unit": loser.id, "side": loser.side, "cm": cm,
                 "explanation": [step], "citations": ["GF seed 003 l.788, l.792", "OR-GF82"]}
+    came_out = []
+    if getattr(loser, "split", None):
+        # l.786: the whole unit moves; its figures inside come out, disordered as a recoil out of a building
+        # (l.788; OR-GF143)
+        from . import buildings_play
+        came_out = [buildings_play.rejoin(state, loser), f"{loser.name or loser.id} is disordered (l.788)"]
+        loser.set_disorder(True)
     dx, dy = tabletop.direction(away)
     set_pose(loser, tabletop.Pose(loser.x + dx * cm, loser.y + dy * cm, loser.heading))
     follows = not any(touching(winner, v) for v in units(state)
@@ -315,7 +324,7 @@ def recoil(state, loser, winner, lost: int) -> dict:
     if follows:
         set_pose(winner, tabletop.Pose(winner.x + dx * cm, winner.y + dy * cm, winner.heading))
     return {"type": "recoil", "unit": loser.id, "side": loser.side, "cm": cm,
-            "explanation": [f"{loser.name or loser.id} recoils {cm:g} cm ({lost} figure(s) lost × "
+            "explanation": came_out + [f"{loser.name or loser.id} recoils {cm:g} cm ({lost} figure(s) lost × "
                             f"{combat_data.data().recoil.cm_per_figure:g} cm)"
                             + (f"; {winner.name or winner.id} follows in base contact" if follows else "")],
             "citations": [combat_data.data().recoil.ref, "GF-H6"]}

@@ -279,6 +279,9 @@ def flee(state, u, column: str, source) -> tuple[list[str], list[str]]:
     if getattr(u, "inside", None):  # l.788: a retreat or a rout takes the unit out of its building
         from . import buildings_play
         left = [buildings_play.leave(state, u, away, "flee", quiet=True)]
+    elif getattr(u, "split", None):  # l.786: "toute l'unité effectue le mouvement" (OR-GF143)
+        from . import buildings_play
+        left = [buildings_play.rejoin(state, u)]
     budget, _ = moves.allowance(u, column)
     start = (round(u.x, 2), round(u.y, 2))
     if column == "retraite":

@@ -67,7 +67,7 @@ def options(state: Battle, u: Unit) -> list[dict]:
             continue
         if oid in coyolxauhqui.forbidden_rule().orders and coyolxauhqui.master(state, u) is not None:
             continue  # possessed: not to kill himself nor attack a friend (l.1284, OR-GF127)
-        if u.inside and oid not in buildings_play.play().inside_orders:
+        if buildings_play.holds(u) and oid not in buildings_play.play().inside_orders:
             continue  # in a building: wait, reform, fire or come out (l.792, OR-GF82)
         targets = None
         if oid == buildings_play.play().order:
@@ -140,8 +140,8 @@ def check(state: Battle, side: str, orders: dict[str, tuple[str, str | None]]) -
             raise IllegalAction(f"orders: {u.name} receives no order this turn (moved in phase 1, red marker, "
                                 f"in combat, routing or retreating)", REF_WHO)
         allowed = {o["id"]: o for o in options(state, u)}
-        if u.inside and oid not in buildings_play.play().inside_orders:
-            raise IllegalAction(f"orders: {u.name} is in a building: it may only be ordered to "
+        if buildings_play.holds(u) and oid not in buildings_play.play().inside_orders:
+            raise IllegalAction(f"orders: {u.name} is in a building (or partly, OR-GF143): it may only be ordered to "
                                 f"{', '.join(buildings_play.play().inside_orders)} (it cannot take the initiative "
                                 "of a combat)", "GF seed 003 l.788, l.792; OR-GF82")
         if oid == buildings_play.play().order:

@@ -108,7 +108,7 @@ def why_not(state: Battle, u: Unit, reaction: str, formation_orders: set[str] | 
     row = table().get(reaction)
     if row is None:
         return f"{reaction!r} is not a reaction (may: {', '.join(table())})", REF
-    if u.inside and reaction not in ("stand", "fire"):
+    if (u.inside or u.split) and reaction not in ("stand", "fire"):
         # in a building: no counter-charge nor evasion, only stand or fire (l.792, OR-GF82)
         return f"{u.name} is in a building: it may only stand or fire", "GF seed 003 l.792; OR-GF82"
     if row.open_order_only and not u.open_order:
@@ -147,7 +147,7 @@ def _formation_options(state: Battle, u: Unit) -> list[dict]:
 
 
 def choices(state: Battle, u: Unit) -> list[str]:
-    known = {o["id"] for o in _formation_options(state, u)} if u.kind == "troop" and not u.inside else set()
+    known = {o["id"] for o in _formation_options(state, u)} if u.kind == "troop" and not (u.inside or u.split) else set()
     return [r for r in table() if why_not(state, u, r, known) is None]
 
 

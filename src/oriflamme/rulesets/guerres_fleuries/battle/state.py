@@ -98,7 +98,14 @@ class Unit:
     # --- buildings (battle/buildings_play.py, OR-GF80–83) ---------------------------------------
     inside: str | None = None          # the building (terrain element id) the unit stands in
     inside_points: list | None = None  # that building's outline: the unit's footprint while inside
-    hidden: bool = False               # unseen by the enemy in its building (l.784)
+    hidden: bool = False               # unseen by the enemy in its building (l.784) or behind one (l.786)
+    #: a unit too large for its building, partly in (l.673, l.786; OR-GF142): {"building", "inside"
+    #: (its figures in the building), "frontage" (its frontage before), "points" (the building's outline)};
+    #: its footprint is the part outside, in formation against the wall
+    split: dict | None = None
+    #: hidden behind a building, off the table (l.786; OR-GF144, OR-GF145): {"building", "at" (its place
+    #: and formation when it hid: [x, y, heading, formation]; any change places it again)}
+    behind: dict | None = None
 
     # --- the footprint ----------------------------------------------------------------------
     @property

@@ -113,7 +113,7 @@ def movers(state: Battle, side: str) -> list[Unit]:
     possesses, who carries out the priest's orders (« Possession de Coyolxauhqui », OR-GF127)."""
     out = []
     for u in [v for v in state.units.values() if v.alive and (coyolxauhqui.master(state, v) or v.side) == side]:
-        if u.moved or u.status != "ok" or u.order is None or u.inside or fighters.in_combat(state, u) \
+        if u.moved or u.status != "ok" or u.order is None or u.inside or u.split or fighters.in_combat(state, u) \
                 or lasting.has(state, u.id, "dazzled") or weather.rained_on(state, u):  # l.1270, OR-GF122
             continue  # a unit in a building leaves it only by breaking formation (l.788, OR-GF82)
         if u.kind == "character" and u.leads:
@@ -348,6 +348,9 @@ def phase4_reveal(state: Battle) -> None:
     ``morale_play.test``); a charger still charging makes the first half of its charge."""
     state.revealed = True
     fog.reveal_chargers(state)
+    for u in sorted((v for v in state.units.values() if v.behind and v.alive), key=lambda v: v.id):
+        if u.order == "charger":  # its charge names its target (l.283): it is placed (OR-GF145)
+            buildings_play.reveal(state, u, "it charges", "elle charge")
     # units still hidden on movement bases or in a building keep their orders to their side (OR-GF103, OR-GF83)
     listing = {u.id: {"order": u.order, "target": u.target, **({"targets": list(u.fire_targets)} if u.fire_targets else {})}
                for u in state.units.values() if u.order is not None and u.base is None and not u.hidden}
@@ -443,7 +446,8 @@ def _overlaps(state: Battle, u: Unit) -> bool:
 def phase7_automatic(state: Battle) -> None:
     """Red-marker units roll on the automatic movement table and obey (l.295-297, l.644-664)."""
     for u in list(state.units.values()):
-        if not u.alive or "red" not in u.markers or u.status != "ok" or u.inside or fighters.in_combat(state, u):
+        if not u.alive or "red" not in u.markers or u.status != "ok" or u.inside or u.split \
+                or fighters.in_combat(state, u):
             continue  # in a building: it stays there (OR-GF82)
         table = {"troop": "troops", "creature": "creatures", "monster": "monsters"}[u.kind]
         d100 = state.dice.roll(100)

@@ -58,7 +58,10 @@ def unit_json(state: Battle, u: Unit, side: str | None) -> dict:
             "altitude": u.altitude, "fc": u.FC, "fm": u.FM, "cm": u.CM, "wounds": list(u.wounds),
             "moved": u.moved, "base": u.base, "charging": u.charging if visible or state.revealed else False,
             "brigade": u.brigade, "battle_order": battle_orders.unit_view(state, u, side),
-            "inside": u.inside, "hidden": u.hidden}
+            "inside": u.inside, "hidden": u.hidden,
+            "behind": u.behind["building"] if u.behind else None,
+            "split": ({"building": u.split["building"], "inside": u.split["inside"],
+                       "outside": u.figures - u.split["inside"]} if u.split else None)}
 
 
 def _brigades_seen(state: Battle, side: str | None) -> list[dict]:
@@ -165,6 +168,9 @@ def _options(state: Battle, side: str | None, legal) -> dict:
     if state.phase == 3:
         for u in orders_mod.eligible(state, side):
             out["units"].setdefault(u.id, {})["orders"] = orders_mod.options(state, u)
+        for a in legal:
+            if a.type == "hide":  # behind a building (l.786, OR-GF144)
+                out["units"].setdefault(a.unit, {})["hide"] = True
     elif state.phase == 6:
         for a in legal:
             if a.type == "move_base":
