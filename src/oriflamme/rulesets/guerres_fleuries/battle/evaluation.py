@@ -237,9 +237,14 @@ def order_terms(rd: Reading, side: str) -> float:
         gain = 0.0
         for e in enemies:
             near = rd.gap(u.id, e.u.id)
+            if u.kind == "character" and near > e.reach + step:
+                continue  # a character steps away only from what can reach him (odds.character_order)
             r = max(p.reach, e.reach)
             gain += rd.exchange(u.id, e.u.id) * (closeness(max(0.0, near - step), r, contact) - closeness(near, r, contact))
-        total += max(0.0, -gain if u.order in RETIRE else gain)
+        if u.order in RETIRE:
+            # stepping back towards its own edge: no gain where it leaves no room to flee (l.946, l.1094)
+            gain = -gain * (1.0 - max(edge_exposure(u, rd.height, step))) if u.kind != "character" else -gain
+        total += max(0.0, gain)
     return total
 
 

@@ -275,11 +275,12 @@ def edge_room(u: Unit, table_height: float) -> float:
     return (table_height - u.y if u.side == "A" else u.y) - half
 
 
-def edge_exposure(u: Unit, table_height: float) -> tuple[float, float]:
+def edge_exposure(u: Unit, table_height: float, back_cm: float = 0.0) -> tuple[float, float]:
     """(retreat, rout): 1 when a retreat (or a rout) from here would reach the table's edge, falling
     to 0 with half a move more room (an approximation: the move runs away from the cause, which for
-    a frontal attack is towards the unit's own edge)."""
-    room = edge_room(u, table_height)
+    a frontal attack is towards the unit's own edge). ``back_cm``: read it after the unit has
+    stepped that far back towards its edge."""
+    room = edge_room(u, table_height) - back_cm
     out = []
     for move in flee_moves(u):
         out.append(min(1.0, max(0.0, (move - room) / (0.5 * move) + 1.0)) if move > 0 else 0.0)
@@ -742,7 +743,8 @@ def favoured_sets(state: Battle, side: str, units: list[Unit], opts: dict) -> li
     :func:`.orders.typical_sets` (what ``legal_actions`` lists; any set stays legal): each unit
     reforms if disordered, else charges the enemy in reach it beats by the most (with the charge
     modifier), else fires if it can, else advances if it beats the nearest enemy; otherwise it
-    holds (first set) or falls back (second set)."""
+    holds (first set) or falls back (second set). A character follows :func:`character_order` in
+    both (near his troops)."""
     if not units:
         return []
     state = as_seen(state, side)
@@ -757,6 +759,11 @@ def favoured_sets(state: Battle, side: str, units: list[Unit], opts: dict) -> li
                 continue
             if "reformer" in o:
                 chosen[u.id] = ("reformer", None)
+                continue
+            if u.kind == "character":  # he commands: he keeps near his troops (GF-C2), as the tactician's
+                oid = character_order(rd, rd.pieces[u.id], side)
+                if oid in o:
+                    chosen[u.id] = (oid, None)
                 continue
             best = best_charge(rd, u, o)
             if best is not None:
@@ -807,6 +814,27 @@ def can_be_in_range(u: Piece, e: Piece) -> bool:
     return u.range > 0 and math.hypot(u.hw + e.hw, 2.0 * (u.hd + e.hd)) <= u.range
 
 
+def threatened(rd: Reading, p: Piece, margin: float = 0.0) -> bool:
+    """Whether an enemy in good order that beats ``p`` in melee stands within its charge move (plus
+    ``margin``) of it."""
+    return any(rd.exchange(p.u.id, e.u.id) < 0 and rd.gap(p.u.id, e.u.id) <= e.reach + margin
+               for e in rd.pieces.values() if e.u.side != p.u.side and not e.u.hidden and e.u.status == "ok")
+
+
+def character_order(rd: Reading, p: Piece, side: str) -> str:
+    """A character's order in the sets read off the odds: he advances when the troops he commands are
+    more than ``command_cm`` ahead of him (GF-C2: within 15 cm he adds his FC to their command
+    tests; a troop that fails moves at random, l.329-331) and no enemy that beats him can charge
+    him; he falls back only from such an enemy; else he holds. Retiring from the whole enemy army
+    (everything beats a lone character in melee) walked the generals to their own table edge, far
+    from every command test."""
+    troops = [t for t in rd.pieces.values() if t.u.side == side and t.u.kind == "troop"]
+    ahead = min((rd.gap(p.u.id, t.u.id) for t in troops), default=0.0)
+    if threatened(rd, p):
+        return "se_retirer"
+    return "avancer" if ahead > load_weights().distance.command_cm else "attendre"
+
+
 def tactician_set(rd: Reading, side: str, units: list[Unit], opts: dict) -> dict:
     """A set of orders unit by unit, read off the referee's odds and the ranges (gf-ai):
 
@@ -821,15 +849,10 @@ def tactician_set(rd: Reading, side: str, units: list[Unit], opts: dict) -> dict
       other sets order every missile unit to fire whatever the range, which leaves it idle;
     * a troop advances when it beats the nearest enemy, else falls back from an enemy that beats it
       and stands within that enemy's charge move (not from its own table edge), else holds;
-    * a character advances when the troops it commands are more than ``command_cm`` ahead (GF-C2),
-      else holds."""
+    * a character follows :func:`character_order` (near his troops, back only from an enemy that
+      beats him and can charge him)."""
     enemies = [p for p in rd.pieces.values() if p.u.side != side and not p.u.hidden]
-    troops = [p for p in rd.pieces.values() if p.u.side == side and p.u.kind == "troop"]
     chosen: dict = {}
-
-    def threatened(p: Piece, margin: float) -> bool:
-        return any(rd.exchange(p.u.id, e.u.id) < 0 and rd.gap(p.u.id, e.u.id) <= e.reach + margin
-                   for e in enemies if e.u.status == "ok")
 
     for u in units:
         o = opts.get(u.id, {})
@@ -842,8 +865,7 @@ def tactician_set(rd: Reading, side: str, units: list[Unit], opts: dict) -> dict
             chosen[u.id] = ("charger", best)
             continue
         if pick is None and u.kind == "character":
-            ahead = min((rd.gap(u.id, t.u.id) for t in troops), default=0.0)
-            pick = "avancer" if ahead > load_weights().distance.command_cm and not threatened(p, 0.0) else "attendre"
+            pick = character_order(rd, p, side)
         elif pick is None and p.range > 0:
             if in_range(rd, p):
                 pick = "tirer"
@@ -853,7 +875,7 @@ def tactician_set(rd: Reading, side: str, units: list[Unit], opts: dict) -> dict
             nearest = min(enemies, key=lambda e: rd.gap(u.id, e.u.id), default=None)
             if nearest is not None and rd.exchange(u.id, nearest.u.id) > 0:
                 pick = "avancer"
-            elif threatened(p, 0.0) and max(p.exposed) < 0.5:
+            elif threatened(rd, p) and max(p.exposed) < 0.5:
                 pick = "se_retirer"
             else:
                 pick = "attendre"
