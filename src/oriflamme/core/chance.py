@@ -80,12 +80,12 @@ def enumerate_children(ruleset: Ruleset, state, action, *, max_dice: int = 3, la
 # --- one child per result, not per face -----------------------------------------------------------
 class MoreDice(DiceSealed):
     """The given faces are used up and the action rolls a ``sides``-sided die again: ``groups``
-    lists the faces to try next as ``(representative face, number of faces)``."""
+    lists the faces to try next as ``(representative face, number of faces, key)``."""
 
-    def __init__(self, sides: int, groups: tuple[tuple[int, int], ...] | None = None):
+    def __init__(self, sides: int, groups: tuple[tuple[int, int, object], ...] | None = None):
         super().__init__("the chance outcome given has no more dice")
         self.sides = sides
-        self.groups = groups if groups is not None else tuple((d, 1) for d in range(1, sides + 1))
+        self.groups = groups if groups is not None else tuple((d, 1, d) for d in range(1, sides + 1))
 
 
 class KeyedDice(FixedDice):
@@ -110,7 +110,7 @@ class KeyedDice(FixedDice):
         groups: dict = {}
         for face, key in enumerate(keys, 1):
             groups.setdefault(key, []).append(face)
-        raise MoreDice(sides, tuple((fs[0], len(fs)) for fs in groups.values()))
+        raise MoreDice(sides, tuple((fs[0], len(fs), key) for key, fs in groups.items()))
 
 
 def enumerate_keyed_children(ruleset: Ruleset, state, action, *, max_dice: int = 3, label_of=None,
@@ -126,12 +126,13 @@ def enumerate_keyed_children(ruleset: Ruleset, state, action, *, max_dice: int =
     where another face of the same group would have written its own value and led to the same
     state otherwise. A search reads the state, never the face. Outcomes are not merged by label:
     two sequences of results that end in the same state stay two children (their sum is still
-    exact). Empty when the action rolls no die."""
-    label_of = label_of or _default_label
+    exact). Empty when the action rolls no die. An outcome's label is its sequence of results
+    (each roll's key, or its face where the roll gives none), unless ``label_of(events)`` is
+    given."""
     out: list[tuple[ChanceOutcome, object]] = []
-    frontier: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    frontier: list[tuple[tuple[int, ...], Fraction, tuple[str, ...]]] = [((), Fraction(1), ())]
     while frontier:
-        prefix, weight = frontier.pop(0)
+        prefix, weight, keys = frontier.pop(0)
         trial = ruleset.clone(state)
         count = trial.dice.count
         trial.dice = KeyedDice(prefix, count)
@@ -141,12 +142,20 @@ def enumerate_keyed_children(ruleset: Ruleset, state, action, *, max_dice: int =
         except MoreDice as more:
             if len(prefix) >= max_dice:
                 raise TooManyDice(f"the action needs more than {max_dice} dice to enumerate") from None
-            frontier.extend((prefix + (face,), weight * Fraction(n, more.sides)) for face, n in more.groups)
+            frontier.extend((prefix + (face,), weight * Fraction(n, more.sides), keys + (_key_text(key),))
+                            for face, n, key in more.groups)
             if len(out) + len(frontier) > limit:
                 raise TooManyDice(f"more than {limit} outcomes") from None
             continue
         if not prefix:
             return []  # no die rolled
         trial.dice = SealedDice(trial.dice.count)
-        out.append((ChanceOutcome(weight, prefix, label_of(ruleset.events(trial)[before:])), trial))
+        label = label_of(ruleset.events(trial)[before:]) if label_of else " / ".join(keys)
+        out.append((ChanceOutcome(weight, prefix, label), trial))
     return sorted(out, key=lambda pair: pair[0].dice)
+
+
+def _key_text(key) -> str:
+    if isinstance(key, tuple):
+        return " ".join(str(k) for k in key if k is not None)
+    return str(key)
