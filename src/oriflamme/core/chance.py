@@ -6,6 +6,10 @@ probability ``1/sides``; an action that rolls again (a stray shot after a miss) 
 The result is exact, needs nothing from the ruleset beyond the contract, and never touches the
 game's secret dice (OpenSpiel's ``chance_outcomes``). Branches are grouped by the label
 ``label_of(events)`` gives them.
+
+:func:`enumerate_keyed_children` applies the action once per *result* instead, where the
+ruleset's rolls say which faces give the same result (:func:`~oriflamme.core.dice.roll_keyed`);
+Magna Carta and its editions use it.
 """
 
 from __future__ import annotations
