@@ -6,6 +6,10 @@ probability ``1/sides``; an action that rolls again (a stray shot after a miss) 
 The result is exact, needs nothing from the ruleset beyond the contract, and never touches the
 game's secret dice (OpenSpiel's ``chance_outcomes``). Branches are grouped by the label
 ``label_of(events)`` gives them.
+
+:func:`enumerate_keyed_children` applies the action once per *result* instead, where the
+ruleset's rolls say which faces give the same result (:func:`~oriflamme.core.dice.roll_keyed`);
+Magna Carta and its editions use it.
 """
 
 from __future__ import annotations
@@ -75,3 +79,87 @@ def enumerate_children(ruleset: Ruleset, state, action, *, max_dice: int = 3, la
             first[label] = (prefix, trial)
     out = [(ChanceOutcome(weight[label], dice, label), child) for label, (dice, child) in first.items()]
     return sorted(out, key=lambda pair: pair[0].dice)
+
+
+# --- one child per result, not per face -----------------------------------------------------------
+class MoreDice(DiceSealed):
+    """The given faces are used up and the action rolls a ``sides``-sided die again: ``groups``
+    lists the faces to try next as ``(representative face, number of faces, key)``."""
+
+    def __init__(self, sides: int, groups: tuple[tuple[int, int, object], ...] | None = None):
+        super().__init__("the chance outcome given has no more dice")
+        self.sides = sides
+        self.groups = groups if groups is not None else tuple((d, 1, d) for d in range(1, sides + 1))
+
+
+class KeyedDice(FixedDice):
+    """:class:`~oriflamme.core.dice.FixedDice` for :func:`enumerate_keyed_children`: once its
+    faces are used, a roll raises :class:`MoreDice` — with the faces grouped by their keys
+    when the roll says which faces give the same result (:func:`~oriflamme.core.dice.roll_keyed`),
+    one face a group otherwise."""
+
+    __slots__ = ()
+
+    def roll(self, sides: int = 10) -> int:
+        if not self.values:
+            raise MoreDice(sides)
+        return super().roll(sides)
+
+    def roll_keyed(self, sides: int, faces) -> int:
+        if self.values:
+            return super().roll(sides)
+        keys = tuple(faces())
+        if len(keys) != sides:  # a ruling that does not read this die face by face: one face a group
+            raise MoreDice(sides)
+        groups: dict = {}
+        for face, key in enumerate(keys, 1):
+            groups.setdefault(key, []).append(face)
+        raise MoreDice(sides, tuple((fs[0], len(fs), key) for key, fs in groups.items()))
+
+
+def enumerate_keyed_children(ruleset: Ruleset, state, action, *, max_dice: int = 3, label_of=None,
+                             limit: int = 2000) -> list[tuple[ChanceOutcome, object]]:
+    """:func:`enumerate_children`, applying the action once per distinct *result* rather than
+    once per sequence of faces, where the ruleset's rolls say which faces give the same result
+    (:func:`~oriflamme.core.dice.roll_keyed`: the ruling's reading of each face of the die); a
+    roll that does not say so branches on every face, as :func:`enumerate_children` does.
+
+    Each outcome is one sequence of results, with its exact probability (its faces counted:
+    the probabilities sum to 1) and the state it leads to, dice sealed. Its ``dice`` are one
+    representative face per die (the smallest of its group): the state's log writes that face,
+    where another face of the same group would have written its own value and led to the same
+    state otherwise. A search reads the state, never the face. Outcomes are not merged by label:
+    two sequences of results that end in the same state stay two children (their sum is still
+    exact). Empty when the action rolls no die. An outcome's label is its sequence of results
+    (each roll's key, or its face where the roll gives none), unless ``label_of(events)`` is
+    given."""
+    out: list[tuple[ChanceOutcome, object]] = []
+    frontier: list[tuple[tuple[int, ...], Fraction, tuple[str, ...]]] = [((), Fraction(1), ())]
+    while frontier:
+        prefix, weight, keys = frontier.pop(0)
+        trial = ruleset.clone(state)
+        count = trial.dice.count
+        trial.dice = KeyedDice(prefix, count)
+        before = len(ruleset.events(trial))
+        try:
+            ruleset.apply_unchecked(trial, action)
+        except MoreDice as more:
+            if len(prefix) >= max_dice:
+                raise TooManyDice(f"the action needs more than {max_dice} dice to enumerate") from None
+            frontier.extend((prefix + (face,), weight * Fraction(n, more.sides), keys + (_key_text(key),))
+                            for face, n, key in more.groups)
+            if len(out) + len(frontier) > limit:
+                raise TooManyDice(f"more than {limit} outcomes") from None
+            continue
+        if not prefix:
+            return []  # no die rolled
+        trial.dice = SealedDice(trial.dice.count)
+        label = label_of(ruleset.events(trial)[before:]) if label_of else " / ".join(keys)
+        out.append((ChanceOutcome(weight, prefix, label), trial))
+    return sorted(out, key=lambda pair: pair[0].dice)
+
+
+def _key_text(key) -> str:
+    if isinstance(key, tuple):
+        return " ".join(str(k) for k in key if k is not None)
+    return str(key)

@@ -41,6 +41,17 @@ from .errors import DiceSealed
 Seed = int | str
 
 
+def roll_keyed(dice, sides: int, faces) -> int:
+    """``dice.roll(sides)``, telling an enumeration of the chance outcomes which faces lead to the
+    same result: ``faces()`` gives one key per face (index 0: face 1), and the caller promises
+    that faces with equal keys lead to the same state but for the log's narration of the roll
+    (the die's value, the words that read it). Dice that do not enumerate never call ``faces``: the
+    game's dice, sealed and sampled dice roll as they always do (see
+    :func:`oriflamme.core.chance.enumerate_keyed_children`)."""
+    keyed = getattr(dice, "roll_keyed", None)
+    return keyed(sides, faces) if keyed is not None else dice.roll(sides)
+
+
 def new_secret() -> str:
     """A fresh secret seed: 256 random bits as 64 hex digits (not guessable from its commitment)."""
     return secrets.token_hex(32)

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Callable
 
 from ..magna_carta.resolve.fire import FireSituation, fire as base_fire
-from ..magna_carta.resolve.ruling import Ruling, outcomes
+from ..magna_carta.resolve.ruling import Ruling, face_keys, outcomes
 from ..magna_carta.rulesdata import Ruleset
 
 SIDES = 10
@@ -61,10 +61,12 @@ def damage_modifiers(rs: Ruleset, s: FireSituation, weapon_id: str) -> list:
 
 
 def two_step_fire(rs: Ruleset, s: FireSituation, hit_die: int | None = None,
-                  damage_die: int | Callable[[], int] | None = None) -> Ruling:
+                  damage_die: int | Callable[..., int] | None = None) -> Ruling:
     """The ruling of a two-step fire. Without dice: the preview, with the exact probability of
     each result. ``damage_die``: a value, or a function rolling it (asked only if the target is
-    reached)."""
+    reached; given a function of the damage die's faces, ``damage_die(faces)``, where ``faces()``
+    gives each face's reading for an enumeration of the outcomes, :func:`~oriflamme.core.dice.roll_keyed`).
+    The preview's :attr:`~Ruling.faces` read the to-hit die: reached or missed."""
     fs = rs.fire_steps
     base = base_fire(rs, s, None)  # who may shoot whom: Magna Carta's refusals, the edition's ranges
     if not base.legal:
@@ -105,6 +107,7 @@ def two_step_fire(rs: Ruleset, s: FireSituation, hit_die: int | None = None,
         k = damage(d)
         probs[k] = probs.get(k, Fraction(0)) + p_hit / SIDES
     r.probabilities = dict(sorted((k, v) for k, v in probs.items() if v))
+    r.faces = face_keys(lambda d: "hit" if hits(d) else MISS)  # the damage die has its own faces (below)
     r.data.update(to_hit_modifier=hit_mod, damage_modifier=dmg_mod, p_hit=float(p_hit), p_hit_exact=str(p_hit),
                   cover=rs.find_cover(s.cover), die_modifier=hit_mod)
     r.data["outcomes"] = outcomes(rs.fire_results, table, r.probabilities)
@@ -126,7 +129,7 @@ def two_step_fire(rs: Ruleset, s: FireSituation, hit_die: int | None = None,
          f"dé pour atteindre {hit_die} {hit_mod:+d} = {m} : « {th.hit} », la cible est atteinte", th.ref)
     if damage_die is None:
         return r
-    dd = damage_die() if callable(damage_die) else damage_die
+    dd = damage_die(lambda: face_keys(damage)) if callable(damage_die) else damage_die  # the damage die's faces: its letter
     if not 1 <= dd <= SIDES:
         return r.refuse(f"damage die {dd} is not a d10 value (1-10)")
     letter = damage(dd)

@@ -1,7 +1,8 @@
 """Cry Havoc's named hooks: what its games do differently from Magna Carta's, in code (the rest
 is data). Imported once before the edition's first game (``engine.hooks.load_edition_code``).
 
-* ``resolve_fire`` — fire in two steps (:mod:`.fire`), the damage die rolled only on a hit;
+* ``resolve_fire`` — fire in two steps (:mod:`.fire`), the damage die rolled only on a hit (its
+  faces read by the damage table for an enumeration of the outcomes, ``core.dice.roll_keyed``);
 * ``defensive_fire_on_enter``, ``defensive_fire_refusal`` — no defensive fire: the 4-phase turn
   has none (seed 002 l.131–137), so no fire frequency is declared either;
 * the sequence hook ``cry_havoc.recover_stunned`` — "Tous les personnages étourdis du joueur actif
@@ -11,6 +12,7 @@ is data). Imported once before the edition's first game (``engine.hooks.load_edi
 
 from __future__ import annotations
 
+from ...core.dice import roll_keyed
 from ..magna_carta.engine.events import emit
 from ..magna_carta.engine.hooks import HOOKS
 from ..magna_carta.engine.turn import SEQUENCE_HOOKS
@@ -21,7 +23,7 @@ ID = "cry-havoc"
 
 @HOOKS.provide(name="resolve_fire", ruleset=ID)
 def resolve_fire(state, situation, die):
-    damage = (lambda: state.dice.roll(10)) if die is not None else None
+    damage = (lambda faces: roll_keyed(state.dice, 10, faces)) if die is not None else None
     return two_step_fire(state.rules, situation, die, damage)
 
 

@@ -128,12 +128,23 @@ class MagnaCarta(Ruleset):
         return explain(state, action).to_json()
 
     def chance_outcomes(self, state, action) -> list[ChanceOutcome]:
-        from ...core.chance import enumerate_outcomes
-        return enumerate_outcomes(self, state, action)
+        """One outcome per sequence of *results* (:meth:`chance_children`), its dice one face
+        of each result."""
+        return [o for o, _ in self.chance_children(state, action)]
 
     def chance_children(self, state, action):
-        from ...core.chance import enumerate_children
-        return enumerate_children(self, state, action, rolls=True)
+        """The action applied once per distinct result, not once per face: each roll of the
+        engine tells which faces give the same result — the ruling's reading of the die, from
+        the data tables (``Ruling.faces``: the fire and melee tables, the infiltration, jump
+        and fear bands, the stray-shot hexes, an edition's damage table), passed on by
+        :func:`oriflamme.core.dice.roll_keyed` — and the other rolls branch on every face
+        (:func:`oriflamme.core.chance.enumerate_keyed_children`). The probabilities are exact
+        (a result's faces summed). A child's log writes one face of its result (the smallest);
+        the search reads the state, which is the same whichever face of the result was rolled
+        (``tests/test_chance_by_result.py`` checks it against the enumeration face
+        by face). Editions (Cry Havoc, Croisades) inherit it."""
+        from ...core.chance import enumerate_keyed_children
+        return enumerate_keyed_children(self, state, action)
 
     def outcome(self, state) -> Outcome:
         return Outcome(state.over, state.winner, state.result_text)

@@ -17,6 +17,7 @@ too. Kneeling, pack camels, litters and the camels' cover (§4.6.1–§4.6.4, §
 
 from __future__ import annotations
 
+from ....core.dice import roll_keyed
 from ....geometry.hexgrid import Hex
 from .character import Character
 from .events import emit
@@ -78,7 +79,8 @@ def fear_on_entering(state: GameState, c: Character, before: tuple[Hex, int], he
     new = [x for x in near if x.id not in was]
     if not new:
         return False  # already next to the camel: no test (§4.6.5)
-    r = fear_test(state.rules, c.used_to_camels, state.dice.roll(10))
+    r = fear_test(state.rules, c.used_to_camels,
+                  roll_keyed(state.dice, 10, lambda: fear_test(state.rules, c.used_to_camels).faces))
     names = ", ".join(x.name for x in sorted(new, key=lambda x: x.id))
     emit(state, "fear", msg=f"fear.{r.result}", params={"name": c.name, "hex": hex_entered.label, "camels": names},
          ruling=r, char=c.id, hex=hex_entered.label, ref="MC §4.6.5")

@@ -6,6 +6,7 @@ the fire and melee actions (engine/game.py) and by the features that fire or str
 
 from __future__ import annotations
 
+from ....core.dice import roll_keyed
 from ....geometry.hexgrid import Hex
 from . import horses
 from .character import Character
@@ -17,7 +18,7 @@ from .stray import stray_shot
 
 
 def stray(state: GameState, shooter: Character, target: Character) -> None:
-    r, victim = stray_shot(state, shooter, target, state.dice.roll(10))
+    r, victim = stray_shot(state, shooter, target, roll_keyed(state.dice, 10, lambda: stray_faces(state, shooter, target)))
     emit(state, "stray_shot", ruling=r, msg=r.message[0], params=r.message[1], shooter=shooter.id)
     if victim is None:
         return
@@ -28,9 +29,18 @@ def stray(state: GameState, shooter: Character, target: Character) -> None:
         emit(state, "status", msg="status.is", params={"name": victim.name, "status": status(victim.wound())}, char=victim.id, ref=st.ref)
 
 
+def stray_faces(state: GameState, shooter: Character, target: Character) -> tuple:
+    """What each face of the stray-shot die does (:attr:`Ruling.faces`): the character struck,
+    if any, and how (the hex where a harmless shot lands is the log's narration only)."""
+    def key(d: int):
+        r, victim = stray_shot(state, shooter, target, d)
+        return r.result, victim.id if victim else None
+    return tuple(key(d) for d in range(1, 11))
+
+
 # --- melee -------------------------------------------------------------------------------
 def melee_roll(state: GameState, atts: list[Character], defs: list[Character]) -> None:
-    die = state.dice.roll(10)
+    die = roll_keyed(state.dice, 10, lambda: melee_ruling(state, atts, defs).faces)
     r = melee_ruling(state, atts, defs, die)
     for a in atts:
         state.phase.attacked.add(a.id)

@@ -24,6 +24,7 @@ resumes along the rest of its path (``moving.walk_move``).
 
 from __future__ import annotations
 
+from ....core.dice import roll_keyed
 from ..resolve.ruling import Ruling
 from . import handlers
 from .actions import Action, Decline, Declare, Designate, Stand, Volley
@@ -314,7 +315,7 @@ def _volley(state: GameState, p: Pending, mover: Character, mv: dict) -> None:
             emit(state, "defensive_fire", msg="df.wasted_unseen", params={"shooter": s.name, "name": mover.name},
                  ruling=pre, shooter=s.id, char=mover.id, ref=REF)  # the ruling says why
             continue
-        die = state.dice.roll(10)
+        die = roll_keyed(state.dice, 10, lambda: pre.faces)  # the preview's reading of each face
         s.shots += 1
         r = target_ruling(state, s, mover, die, None)
         r.step(f"defensive fire at {mover.name} while he moves: the defensive reading of the result applies", REF)

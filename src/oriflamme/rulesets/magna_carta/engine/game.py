@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ....geometry.hexgrid import Hex
+from ....core.dice import roll_keyed
 from ..resolve.ruling import Ruling
 from . import bodies, bridle, carts, charges, defensive_fire, handlers, horses, kneeling, led, lone_horse, ransom, riding, turn
 from .actions import (Action, Advance, Attack, AttackHorse, Casualty, Declare, Decline, Dismount, EndStep,
@@ -453,7 +454,8 @@ def _kill_surrounded_stunned(state: GameState) -> None:
 
 # --- fire ---------------------------------------------------------------------------------
 def _fire(state: GameState, shooter: Character, target: Character) -> None:
-    die = state.dice.roll(10)
+    # the preview's reading of each face (an enumeration of the outcomes asks for it; play does not)
+    die = roll_keyed(state.dice, 10, lambda: fire_ruling(state, shooter, target).faces)
     r = fire_ruling(state, shooter, target, die)
     state.phase.fired.add(shooter.id)
     shooter.shots += 1

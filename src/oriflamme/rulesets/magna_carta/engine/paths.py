@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from ....core.dice import roll_keyed
 from ....geometry.hexgrid import Hex
 from ..resolve.infiltration import infiltration_test, Infiltrator, Opposer
 from .character import Character
@@ -136,7 +137,8 @@ def _jump(state: GameState, c: Character, st, i: int, move: dict | None):
     """The jump test when a rider jumps (§4.4.3): None if he lands and rides on, otherwise the
     walk's result (the horse refused, or fell on landing)."""
     rs = state.rules
-    r = jump_test(rs, c.armour, c.status == "wounded", len(st.over) == 2, state.dice.roll(10))
+    wounded, two = c.status == "wounded", len(st.over) == 2
+    r = jump_test(rs, c.armour, wounded, two, roll_keyed(state.dice, 10, lambda: jump_test(rs, c.armour, wounded, two).faces))
     result = nested(JUMP_IDS[r.result])
     if st.over:
         jumped = {"msg": "jump.over", "params": {"name": c.name, "hexes": ', '.join(x.label for x in st.over), "result": result}}
@@ -165,13 +167,10 @@ def _opportunity_test(state: GameState, c: Character, e: Character, h: Hex, wher
     """One enemy's infiltration test against ``c`` (§4.3.1): whether it stops him."""
     rs = state.rules
     state.phase.opportunity_used.add(e.id)
-    die = state.dice.roll(10)
-    r = infiltration_test(
-        rs,
-        Infiltrator(mounted=c.mounted, armour=c.armour, wounded=c.status == "wounded"),
-        Opposer(mounted=e.mounted, polearm=e.polearm, wounded=e.status == "wounded"),
-        die,
-    )
+    who = Infiltrator(mounted=c.mounted, armour=c.armour, wounded=c.status == "wounded")
+    against = Opposer(mounted=e.mounted, polearm=e.polearm, wounded=e.status == "wounded")
+    die = roll_keyed(state.dice, 10, lambda: infiltration_test(rs, who, against).faces)
+    r = infiltration_test(rs, who, against, die)
     # ``where``: (message id, hex) — through a hex, a volte, a step aside
     emit(state, "infiltration", msg=where[0], params={"opposer": e.name, "name": c.name, "hex": where[1],
                                                        "why": nested(WHY_IDS[why]), "what": nested(INFILTRATION_IDS[r.result])},

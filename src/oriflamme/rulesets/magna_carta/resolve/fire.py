@@ -17,7 +17,7 @@ from typing import Sequence
 
 from ..rulesdata import Ruleset
 from ..texts.messages import nested
-from .ruling import Ruling, distribution, outcomes
+from .ruling import Ruling, distribution, face_keys, outcomes
 
 #: Cover degrees and range bands with a message id (texts/fr.toml, words of kind cover/band)
 COVERS = ("none", "light", "medium", "heavy", "total")
@@ -150,6 +150,7 @@ def fire(rs: Ruleset, s: FireSituation, die: int | None = None) -> Ruling:
         return "-" if row is None else table.rows[row].results[col]
 
     r.probabilities = distribution(letter)
+    r.faces = face_keys(letter)
     r.data["outcomes"] = outcomes(rs.fire_results, table_id, r.probabilities)
     if die is not None:
         if not 1 <= die <= 10:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..rulesdata import Ruleset
-from .ruling import Ruling, distribution, outcomes
+from .ruling import Ruling, distribution, face_keys, outcomes
 
 
 @dataclass(frozen=True)
@@ -187,6 +187,7 @@ def melee(
         return cell
 
     r.probabilities = distribution(letter)
+    r.faces = face_keys(letter)
     r.data["outcomes"] = outcomes(rs.melee_results, table_id, r.probabilities)
     if die is not None:
         if not 1 <= die <= 10:

@@ -56,6 +56,11 @@ class Ruling:
 
     ``probabilities`` maps each possible result to its exact probability for a fair die, before
     the die is rolled; ``die``/``modified_die``/``result`` are set once a die is known.
+    ``faces`` reads the die face by face for an enumeration of the chance outcomes: one key per
+    face (index 0: face 1); faces with equal keys give the same result and, once the ruling is
+    acted on, the same state but for the log's narration of the roll — the die's value, and the
+    words and citations that read it (the rules never read the log) (the preview sets it;
+    :func:`oriflamme.core.dice.roll_keyed` passes it to the enumeration; not in :meth:`to_json`).
     ``data`` holds the kind-specific figures (odds, column, band, cost...). ``message``, when
     set, is the log line that sums the ruling up, as a message id and its parameters
     (``texts/fr.toml``): the event emitted with the ruling carries it; it is not part of
@@ -72,6 +77,7 @@ class Ruling:
     result: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
     message: tuple[str, dict[str, Any]] | None = None
+    faces: tuple = ()
 
     def step(self, text: str, ref: str = "") -> "Ruling":
         self.steps.append(Step(text, ref))
@@ -128,6 +134,11 @@ def distribution(outcome_of_die, sides: int = 10) -> dict[str, Fraction]:
         k = outcome_of_die(d)
         probs[k] = probs.get(k, Fraction(0)) + Fraction(1, sides)
     return dict(sorted(probs.items()))
+
+
+def face_keys(key_of, sides: int = 10) -> tuple:
+    """``key_of(d)`` for each face ``d`` of a fair die (:attr:`Ruling.faces`)."""
+    return tuple(key_of(d) for d in range(1, sides + 1))
 
 
 def read_bands(bands, value: int):
