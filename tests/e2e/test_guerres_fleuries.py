@@ -591,13 +591,7 @@ def test_fire_at_three_targets_with_the_odds_of_each_before_the_orders(page: Pag
     v["mode"] = "online"; v["seat"] = "A"
     v["options"]["units"]["a2"]["orders"] = gf_orders.options(pos, pos.units["a2"])   # the engine's, with max_targets
     game = open_fixture(page, gf_server, v)
-    rulings = []
-
-    def explain(action):
-        r = rs.render_ruling(rs.explain(pos, rs.action_from_json(action)), "en")
-        rulings.append(r)
-        return r
-    game.explainer = explain
+    game.explainer, rulings = _recording_explainer(rs, pos)
     page.get_by_test_id("gf-order-a2").select_option("tirer")
     expect(page.get_by_test_id("gf-target-a2-1")).to_be_visible()
     expect(page.get_by_test_id("gf-target-a2-2")).to_have_count(0)   # a second target once the first is chosen
@@ -894,6 +888,18 @@ def _priest_by_two_huts():
     return s
 
 
+def _recording_explainer(rs, pos):
+    """An explainer for the fixture page that rules on the engine's position ``pos`` and keeps each
+    ruling it rendered."""
+    rulings = []
+
+    def explain(action):
+        r = rs.render_ruling(rs.explain(pos, rs.action_from_json(action)), "en")
+        rulings.append(r)
+        return r
+    return explain, rulings
+
+
 def _open_real_position(page: Page, base: str, pos) -> tuple[FakeGame, list]:
     """The fixture page on the engine's own view, options and rulings of ``pos`` (side A's seat)."""
     from oriflamme.rulesets.guerres_fleuries.ruleset import GuerresFleuries
@@ -902,13 +908,7 @@ def _open_real_position(page: Page, base: str, pos) -> tuple[FakeGame, list]:
     v = fx.view()
     v.update(mode="online", seat="A", units=real["units"], table=real["table"], options=rs.options(pos, "A"))
     game = open_fixture(page, base, v)
-    rulings = []
-
-    def explain(action):
-        r = rs.render_ruling(rs.explain(pos, rs.action_from_json(action)), "en")
-        rulings.append(r)
-        return r
-    game.explainer = explain
+    game.explainer, rulings = _recording_explainer(rs, pos)
     return game, rulings
 
 

@@ -56,10 +56,7 @@ def enumerate_children(ruleset: Ruleset, state, action, *, max_dice: int = 3, la
     leaves = 0
     while frontier:
         prefix = frontier.pop(0)
-        trial = ruleset.clone(state)
-        count = trial.dice.count
-        trial.dice = FixedDice(prefix, count)
-        before = len(ruleset.events(trial))
+        trial, before = _trial(ruleset, state, FixedDice, prefix)
         try:
             ruleset.apply_unchecked(trial, action)
         except DiceSealed:
@@ -137,10 +134,7 @@ def enumerate_keyed_children(ruleset: Ruleset, state, action, *, max_dice: int =
     frontier: list[tuple[tuple[int, ...], Fraction, tuple[str, ...]]] = [((), Fraction(1), ())]
     while frontier:
         prefix, weight, keys = frontier.pop(0)
-        trial = ruleset.clone(state)
-        count = trial.dice.count
-        trial.dice = KeyedDice(prefix, count)
-        before = len(ruleset.events(trial))
+        trial, before = _trial(ruleset, state, KeyedDice, prefix)
         try:
             ruleset.apply_unchecked(trial, action)
         except MoreDice as more:
@@ -163,3 +157,10 @@ def _key_text(key) -> str:
     if isinstance(key, tuple):
         return " ".join(str(k) for k in key if k is not None)
     return str(key)
+
+
+def _trial(ruleset: Ruleset, state, dice_class, prefix: tuple[int, ...]):
+    """A copy of ``state`` whose dice give the faces ``prefix`` (then raise), and its log's length."""
+    trial = ruleset.clone(state)
+    trial.dice = dice_class(prefix, trial.dice.count)
+    return trial, len(ruleset.events(trial))
