@@ -198,3 +198,20 @@ def test_offered_in_phase_6():
     use(st, side, c.id)
     assert c.hidden and illusion.invisible(st, c)["from_turn"] == st.turn
     assert illusion.cape_used(st, c.id) is not None
+
+
+def test_the_unit_he_controls_fights_with_him_its_volley_is_its_own(at_orders):
+    """l.995 "Si un personnage contrôle directement une unité, il combat avec elle": a blow of the unit he
+    controls engages him; its volley does not (l.1363 reveals the unit that fires, OR-GF148)."""
+    base = ruleset().clone(at_orders)
+    u = bearer(base)
+    unit = base.units["A4"]
+    u.leads, unit.led_by = unit.id, u.id
+    use(base)
+    assert base.units["A6"].hidden and not base.units["A4"].hidden   # the bearer alone
+    for kind, revealed in (("fire", False), ("melee", True)):
+        st = ruleset().clone(base)
+        st.log.append({"n": len(st.log), "turn": st.turn, "phase": 8, "type": kind, "side": "A", "unit": "A4",
+                       "target": "B2", "text": "", "text_fr": "", "ref": ""})
+        illusion.watch(st)
+        assert st.units["A6"].hidden is not revealed, kind

@@ -274,14 +274,15 @@ def detector(state: Battle, u: Unit) -> tuple[Unit, Detector, float] | None:
     return c, d, dist
 
 
-def _acted(state: Battle, ids: list[str], since: int) -> str | None:
-    """'fires' or 'fights' when a unit of ``ids`` shot (a volley with a target) or struck since the cast."""
+def _acted(state: Battle, ids: list[str], since: int, fighters: list[str] | None = None) -> str | None:
+    """'fires' or 'fights' when a unit of ``ids`` shot (a volley with a target) or one of ``fighters`` (``ids``
+    by default) struck since the cast."""
+    fighters = ids if fighters is None else fighters
     for ev in state.log[since:]:
-        if ev.get("unit") in ids:
-            if ev.get("type") == "fire" and ev.get("target"):
-                return "fires"
-            if ev.get("type") == "melee":
-                return "fights"
+        if ev.get("unit") in ids and ev.get("type") == "fire" and ev.get("target"):
+            return "fires"
+        if ev.get("unit") in fighters and ev.get("type") == "melee":
+            return "fights"
     return None
 
 
@@ -312,7 +313,7 @@ def watch(state: Battle) -> None:
                    f"ses {e['until_turn'] - e['from_turn'] + 1} tour(s) d'invisibilité sont écoulés", src.ref)
         elif src.reveal_on_move and _pose(u) != e["pose"]:
             reveal(state, u, "it moves", "elle bouge")
-        elif (act := _acted(state, [m.id for m in fighting], e["since"])) is not None:
+        elif (act := _acted(state, ids, e["since"], [m.id for m in fighting])) is not None:
             reveal(state, u, f"it {act}", "elle tire" if act == "fires" else "elle combat",
                    REF_FIRING if act == "fires" and not src.reveal_on_move else src.ref)
         elif contact is not None:
