@@ -12,7 +12,7 @@ from hypothesis import strategies as st_
 
 from guerres_fleuries.battle_engine_kit import game, ruleset, to_phase
 from guerres_fleuries.seed import line
-from oriflamme.core.dice import FixedDice
+from oriflamme.core.dice import Dice, FixedDice
 from oriflamme.core.errors import IllegalAction
 from oriflamme.rulesets.guerres_fleuries.battle import coyolxauhqui, engine, orders, spells, turn, views
 from oriflamme.rulesets.guerres_fleuries.battle.actions import Action
@@ -130,3 +130,43 @@ def test_the_priests_side_may_release_him_the_other_may_not(possessed):
     assert coyolxauhqui.master(st, st.units["B5"]) is None
     assert "cancels" in st.log[-1]["text"] if st.log[-1]["type"] == "possession_broken" else \
         any(e["type"] == "possession_broken" for e in st.log)
+
+
+def charged(possessed, charger="A1"):
+    """A constructed phase 5: B5, possessed by A's priest, charged by ``charger`` and not yet reached."""
+    st = ruleset().clone(possessed)
+    st.phase, st.done, st.acting = 5, [], None
+    st.reacting = {"B5": charger}
+    st.dice = Dice("possessed-charged")
+    turn.advance(st)
+    return st
+
+
+def test_the_priests_side_chooses_his_reactions(possessed):
+    """l.1282 "Il doit obéir à chaque ordre du prêtre" (OR-GF149): charged in phase 4, the possessed character's
+    reaction (phase 5) is the priest's side's to choose; his own side's is refused with the rule, the state
+    unchanged; "pas de se suicider ou d'attaquer une unité amie" (l.1284): no counter-charge."""
+    st = charged(possessed)
+    assert st.phase == 5 and st.acting == "A"
+    offered = [a.reaction for a in engine.legal_actions(st, "A") if a.type == "react" and a.unit == "B5"]
+    assert "stand" in offered and "evade" in offered and "counter_charge" not in offered
+    assert engine.legal_actions(st, "B") == []
+    before = ruleset().digest(st)
+    with pytest.raises(IllegalAction) as exc:
+        engine.check(st, Action("react", "B", unit="B5", reaction="stand"))
+    assert "l.1282" in exc.value.ref and "OR-GF149" in exc.value.ref
+    with pytest.raises(IllegalAction) as exc:
+        engine.check(st, Action("react", "A", unit="B5", reaction="counter_charge"))
+    assert "l.1284" in exc.value.ref
+    assert ruleset().digest(st) == before
+    engine.apply(st, engine.check(st, Action("react", "A", unit="B5", reaction="stand")))
+    assert "B5" not in st.reacting
+    assert any(e["type"] == "reaction" and e.get("unit") == "B5" and e.get("reaction") == "stand" for e in st.log)
+
+
+def test_released_his_reactions_are_his_sides_again(possessed):
+    st = ruleset().clone(possessed)
+    coyolxauhqui.release(st, "A7", "B5")
+    st = charged(st)
+    assert st.acting == "B"
+    assert "counter_charge" in [a.reaction for a in engine.legal_actions(st, "B") if a.unit == "B5"]

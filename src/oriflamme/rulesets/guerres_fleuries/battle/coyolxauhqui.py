@@ -13,7 +13,8 @@ order at his own side. The resistance roll (OR-GF128) is made at the reveal of t
 for each order the caster's side gave him this turn: d100 below 20 + FC (the chance shown first) and he
 resists: the order is not carried out and the spell is broken. The spell is broken too when he takes a wound
 or dies, when the priest dies (no one gives the orders), or when the priest's side releases him (the action
-``release``, phases 3 and 6). The state: ``state.command["possessed_by"]`` = {character: {"caster", "side",
+``release``, phases 3 and 6). His reactions when charged (phase 5) are the priest's side's to choose too
+(:func:`controller`, :func:`reaction_refusal`; OR-GF149), a counter-charge refused him. The state: ``state.command["possessed_by"]`` = {character: {"caster", "side",
 "wounds", "from_turn", "ordered"}}."""
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Resistance(Row):
 
 class Forbidden(Row):
     orders: list[str]
+    reactions: list[str] = []
 
 
 @lru_cache(maxsize=1)
@@ -182,6 +184,31 @@ def refusal(state: Battle, side: str, u: Unit, oid: str, target) -> IllegalActio
         if o is not None and o.side == u.side:
             return IllegalAction(f"orders: {u.name} may not attack {o.name}, a unit of his own side",
                                  f"{fr.ref}; {fr.decision}")
+    return None
+
+
+def controller(state: Battle, u: Unit) -> str:
+    """The side that decides for ``u``: the priest's while he possesses him ("Il doit obéir à chaque ordre du
+    prêtre", l.1282) — his orders (OR-GF127) and his reactions when charged (phase 5, OR-GF149) — else his own."""
+    return master(state, u) or u.side
+
+
+REACTION_DECISION = "OR-GF149"
+
+
+def reaction_refusal(state: Battle, side: str, u: Unit, reaction: str | None = None) -> IllegalAction | None:
+    """Why ``side`` may not choose ``u``'s reaction (``reaction``, when named) because of the spell, or None."""
+    m = master(state, u)
+    if m is None:
+        return None
+    if m != side:
+        return IllegalAction(f"react: {u.name} is possessed by an enemy priest (« Possession de Coyolxauhqui »): "
+                             "\"Il doit obéir à chaque ordre du prêtre\" — the priest's side chooses his reaction",
+                             f"{REF}; {DECISION}, {REACTION_DECISION}")
+    fr = forbidden_rule()
+    if reaction is not None and reaction in fr.reactions:
+        return IllegalAction(f"react: {u.name} may be made to do something incoherent, not to kill himself nor attack "
+                             f"a friendly unit: no {reaction}", f"{fr.ref}; {fr.decision}")
     return None
 
 

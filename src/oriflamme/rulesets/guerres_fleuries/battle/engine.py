@@ -43,7 +43,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
         out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
     elif state.phase == 3:
         out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
-        out += casts(state, who) + interventions(state, who) + releases(state, who)
+        out += casts(state, who) + interventions(state, who) + releases(state, who) + capes(state, who)
         out += [Action("hide", who, unit=u.id) for u in buildings_play.hide_candidates(state, who)]  # OR-GF144
         for s in battle_orders.change_sets(state, who):
             out.append(Action("battle_orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
@@ -54,7 +54,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
             kept = battle_orders.reactions_kept(state, u, reactions.choices(state, u))
             out += [Action("react", who, unit=u.id, reaction=r) for r in kept]
     elif state.phase == 6:
-        out += casts(state, who) + interventions(state, who) + releases(state, who)
+        out += casts(state, who) + interventions(state, who) + releases(state, who) + capes(state, who)
         out += encounter.move_base_samples(state, who)
         for u in turn.movers(state, who):
             budget, direction, keep, _ = turn.move_budget(u, state)
@@ -144,6 +144,12 @@ def releases(state: Battle, side: str) -> list[Action]:
     return [Action("release", side, unit=c, target=t) for c, t in coyolxauhqui.releases(state, side)]
 
 
+def capes(state: Battle, side: str) -> list[Action]:
+    """A character carrying the « Cape de Coyolxauhqui » may vanish, once a battle, in the steps where a spell
+    may be cast (phases 3 and 6; l.236, OR-GF147)."""
+    return [Action("cape", side, unit=u.id) for u in illusion.cape_bearers(state, side)]
+
+
 def interventions(state: Battle, side: str) -> list[Action]:
     """A priest's divine intervention (his skill, l.155; OR-GF116): each friendly unit in base contact."""
     out = []
@@ -198,6 +204,10 @@ def check(state: Battle, action) -> Action:
     """Parse (if JSON) and check ``action``; raise IllegalAction with the rule."""
     a = action if isinstance(action, Action) else action_from_json(action)
     who = to_act(state)
+    if a.type == "react" and who is not None and state.phase == 5 and a.unit in state.units:
+        err = coyolxauhqui.reaction_refusal(state, a.side, state.units[a.unit])  # the priest's side chooses (OR-GF149)
+        if err is not None:
+            raise err
     if who is None:
         raise IllegalAction("the battle is over" if state.over else "no side acts now", REF_TURN)
     if a.side != who:
@@ -207,8 +217,8 @@ def check(state: Battle, action) -> Action:
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
     expected = {0: ("place", "end_phase", "brigade", "battle_orders", "ambush", "place_base", "flank_march", "hide"),
                 2: ("command_test", "omen"),
-                3: ("orders", "cast", "battle_orders", "omen", "intervene", "release", "hide"),
-                5: ("react",), 6: ("move", "end_phase", "cast", "intervene", "move_base", "release")}[state.phase]
+                3: ("orders", "cast", "battle_orders", "omen", "intervene", "release", "hide", "cape"),
+                5: ("react",), 6: ("move", "end_phase", "cast", "intervene", "move_base", "release", "cape")}[state.phase]
     if state.phase == 0 and a.side in state.done and a.type != "battle_orders":
         raise IllegalAction(f"side {a.side} has deployed: it writes its battle orders now", battle_orders.REF_WRITE)
     if a.type not in expected:
@@ -216,9 +226,10 @@ def check(state: Battle, action) -> Action:
     if a.type in ("place", "command_test", "move", "cast", "react", "ambush", "flank_march", "hide", "omen",
                   "intervene", "release"):
         u = state.units.get(a.unit)
-        if u is not None and a.type == "move" and coyolxauhqui.master(state, u) is not None:
-            if coyolxauhqui.master(state, u) != a.side:  # the priest's side moves him (OR-GF127)
-                raise IllegalAction(f"{u.name} is possessed by an enemy priest: that side moves him",
+        if u is not None and a.type in ("move", "react") and coyolxauhqui.master(state, u) is not None:
+            if coyolxauhqui.master(state, u) != a.side:  # the priest's side moves him (OR-GF127), reacts (OR-GF149)
+                raise IllegalAction(f"{u.name} is possessed by an enemy priest: that side "
+                                    + ("moves him" if a.type == "move" else "chooses his reaction"),
                                     f"{coyolxauhqui.REF}; {coyolxauhqui.DECISION}")
         elif u is None or u.side != a.side or not u.alive:
             raise IllegalAction(f"{a.unit!r} is not a unit of side {a.side} on the table", ph_ref)
@@ -253,6 +264,10 @@ def check(state: Battle, action) -> Action:
         omens.check(state, a.side, a.unit)
     elif a.type == "release":
         coyolxauhqui.release_check(state, a.side, a.unit, a.target)
+    elif a.type == "cape":
+        why = illusion.cape_refusal(state, a.side, state.units.get(a.unit))
+        if why is not None:
+            raise IllegalAction(*why)
     elif a.type == "intervene":
         ok, why, ref = spells.intervention_check(state, u, state.units.get(a.target or ""))
         if not ok:
@@ -308,7 +323,7 @@ def apply(state: Battle, a: Action) -> list[dict]:
         u = state.units[a.unit]
         if fog.in_cover(u):  # a unit hidden in cover that moves is placed on the table (l.497)
             fog.reveal_unit(state, u, "it moves", "elle se déplace", fog.data()["hide"].ref)
-        if illusion.invisible(state, u):  # "si elle ne bouge ni ne tire" (l.1240, OR-GF126)
+        if illusion.reveals_on_move(state, u):  # "si elle ne bouge ni ne tire" (l.1240, OR-GF126); not the cape's
             illusion.reveal(state, u, "it moves", "elle bouge")
         if u.behind:  # so is a unit hidden behind a building (l.786, OR-GF145)
             buildings_play.reveal(state, u, "it moves", "elle se déplace")
@@ -351,6 +366,8 @@ def apply(state: Battle, a: Action) -> list[dict]:
         omens.spend(state, a.side, a.unit)
     elif a.type == "release":
         coyolxauhqui.release(state, a.unit, a.target)
+    elif a.type == "cape":
+        illusion.use_cape(state, state.units[a.unit])
     elif a.type == "intervene":
         out = spells.intervention(state, state.units[a.unit], state.units[a.target], state.dice)
         from .fighters import finish

@@ -386,6 +386,21 @@ def redraw_fog(copy: Battle, side: str, rng) -> None:
             copy.fog["flank"][enemy][new_edge] = force
 
 
+def redraw_cloaked(copy: Battle, side: str) -> None:
+    """The enemy's characters invisible under the « Cape de Coyolxauhqui » (l.236, OR-GF148) move unseen:
+    ``side`` saw each vanish (the ``cape`` event is public, with the place) and knows nothing since; each is
+    put back where it vanished, the last place ``side`` saw it."""
+    from . import illusion
+    for uid, e in sorted(illusion.table(copy).items()):
+        u = copy.units.get(uid)
+        if u is None or u.side == side or illusion.source_of(e).reveal_on_move:
+            continue
+        x, y, heading, formation = e["pose"]
+        u.x, u.y, u.heading = x, y, heading
+        if formation != u.formation:
+            u.set_formation(formation)
+
+
 def determinize(state: Battle, side: str, rng) -> Battle:
     """A copy in which what ``side`` cannot see — the enemy's orders given face down this turn — is
     redrawn: the orders are cleared, then one of the typical sets of orders the enemy could have
@@ -393,13 +408,15 @@ def determinize(state: Battle, side: str, rng) -> Battle:
     those units, and the private event is rewritten to match. The enemy's written battle orders are
     redrawn too (:func:`.battle_orders.redraw`), and what the enemy's units hidden in a building did
     inside (:func:`redraw_occupants`), and where the enemy's units hidden behind a building stand
-    (:func:`redraw_behind`). Nothing else is hidden."""
+    (:func:`redraw_behind`), and where its characters under the cape stand (:func:`redraw_cloaked`).
+    Nothing else is hidden."""
     copy = state.clone()
     battle_orders.redraw(copy, state.other(side), rng)  # the enemy's written orders are secret (OR-GF94)
     if copy.fog:
         redraw_fog(copy, side, rng)
     redraw_behind(copy, side, rng)
     redraw_occupants(copy, side, rng)
+    redraw_cloaked(copy, side)
     hidden = hidden_units(state, side)
     if not hidden:
         return copy

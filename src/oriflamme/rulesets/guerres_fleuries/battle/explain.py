@@ -90,6 +90,9 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
     if a.type == "release":
         return (f"{name(a.unit)} annule la « Possession de Coyolxauhqui » sur {name(a.target)}" if fr
                 else f"{name(a.unit)} cancels « Possession de Coyolxauhqui » on {name(a.target)}")
+    if a.type == "cape":
+        return (f"{name(a.unit)} utilise la « Cape de Coyolxauhqui » : invisible 4 tours (une fois par bataille)" if fr
+                else f"{name(a.unit)} uses the « Cape de Coyolxauhqui »: invisible for 4 turns (once a battle)")
     if a.type == "intervene":
         return (f"{name(a.unit)} demande une intervention divine pour {name(a.target)}" if fr
                 else f"{name(a.unit)} calls for a divine intervention for {name(a.target)}")

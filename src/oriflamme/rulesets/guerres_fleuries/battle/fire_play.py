@@ -328,12 +328,12 @@ def resolve(state, dice) -> list[dict]:
             events.append({"type": "fire", "unit": u.id, "side": u.side, "target": None,
                            "explanation": csteps, "citations": ccites})
             continue
-        if getattr(u, "hidden", False):  # firing gives it away (l.784; an illusion's, l.1240)
+        if getattr(u, "hidden", False):  # firing gives it away (l.784; an illusion's, l.1240; the cape's, l.1363)
             from . import buildings_play, illusion
             if u.inside:
                 buildings_play.reveal(state, u, "it fires", "elle tire")
             else:
-                illusion.reveal(state, u, "it fires", "elle tire")
+                illusion.reveal(state, u, "it fires", "elle tire", illusion.firing_ref(state, u))
         count = len(plan["volleys"])
         for i, v in enumerate(plan["volleys"], 1):
             t = unit(state, v["target"])

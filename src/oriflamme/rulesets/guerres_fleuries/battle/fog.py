@@ -237,16 +237,23 @@ def blocked_move(state: Battle, u: Unit, x: float, y: float, heading: float) -> 
 
 def reveal_chargers(state: Battle) -> None:
     """A unit on a base that charges is revealed when the orders are (its target is named, l.283); so is
-    an invisible one (it will move, l.1240, OR-GF126)."""
+    an invisible one (it will move, l.1240, OR-GF126; the cape's bearer engages a combat, l.236, OR-GF148)."""
     from . import illusion
     for u in list(state.units.values()):
         if (u.base is not None or illusion.invisible(state, u)) and u.order == "charger" and u.alive:
-            reveal_unit(state, u, "it charges", "elle charge", "GF seed 003 l.283; OR-GF103")
+            reveal_unit(state, u, "it charges", "elle charge", "GF seed 003 l.283; OR-GF103"
+                        if illusion.invisible(state, u) is None or illusion.reveals_on_move(state, u)
+                        else "GF seed 003 l.236; OR-GF148")
+        elif illusion.invisible(state, u) and not illusion.reveals_on_move(state, u) and u.alive:
+            led = state.units.get(u.leads or "")  # the cape's bearer fights with the unit he controls (l.995)
+            if led is not None and led.alive and led.order == "charger":
+                reveal_unit(state, u, f"{led.name}, which he controls directly, charges",
+                            f"{led.name}, qu'il contrôle directement, charge", "GF seed 003 l.236, l.995; OR-GF148")
 
 
 def reveal_firers(state: Battle) -> None:
     """A unit that fires is revealed (l.1363): one on a base with an order to fire and a target; and an
-    invisible one (l.1240: "si elle ne bouge ni ne tire", OR-GF126)."""
+    invisible one (l.1240: "si elle ne bouge ni ne tire", OR-GF126; the cape's bearer, l.1363, OR-GF148)."""
     from . import fire_play, illusion
     for u in list(state.units.values()):
         seen_by_illusion = illusion.invisible(state, u) is not None
@@ -254,7 +261,8 @@ def reveal_firers(state: Battle) -> None:
             continue
         ok, _ = fire_play.can_fire(state, u)
         if ok and fire_play.choose_target(state, u)[0] is not None:
-            reveal_unit(state, u, "it fires", "elle tire", illusion.REF if seen_by_illusion else "GF seed 003 l.1363")
+            reveal_unit(state, u, "it fires", "elle tire",
+                        illusion.firing_ref(state, u) if seen_by_illusion else "GF seed 003 l.1363")
 
 
 # --- the detection phase (l.250, l.1342-1367) ---------------------------------------------------------

@@ -1,4 +1,11 @@
-"""« Illusion de Tezcatlipoca » on the table (GF La magie, seed 003 l.1236-1240; OR-GF125, OR-GF126):
+"""Invisibility on the table, one mechanism for its two sources (``data/spell_effects.toml [[invisibility]]``):
+the spell « Illusion de Tezcatlipoca » and the magic item « Cape de Coyolxauhqui » (l.236: "Le personnage est
+invisible pendant 4 tours à moins qu'il engage un combat. Le porteur ne peut l'utiliser qu'une fois par jour.";
+OR-GF147, OR-GF148): each entry names its ``source``; what differs is read from its row — its turns, whether
+moving reveals it, whether the character controlling a unit directly vanishes with it, its uses a battle.
+The cape's bearer uses it with the action ``cape`` (phases 3 and 6, :func:`cape_check`, :func:`use_cape`).
+
+« Illusion de Tezcatlipoca » on the table (GF La magie, seed 003 l.1236-1240; OR-GF125, OR-GF126):
 "La cible disparaît immédiatement de la vue de tous et reste invisible pendant 1d6 tours si elle ne bouge
 ni ne tire. Attention, si un personnage possède une arme ou un objet magique tel que le Casque de
 Tezcatlipoca, l'unité est découverte."
@@ -31,9 +38,36 @@ from .actions import emit
 from .state import Battle, Unit
 
 SPELL = "illusion_de_tezcatlipoca"
+CAPE = "cape_de_coyolxauhqui"
 KEY = "illusion"
 REF = "GF seed 003 l.1240"
 DECISION = "OR-GF126"
+REF_FIRING = "GF seed 003 l.1363"  # "Une unité tirant est automatiquement dévoilée"
+
+
+class Source(Row):
+    """A source of invisibility (``[[invisibility]]``): the spell or the cape."""
+    id: str
+    name: str
+    item: str | None = None        # the magic item that gives it (its bearer uses it)
+    turns: int | None = None       # fixed turns; None: the spell's die (``[[spell]] turns_die``)
+    uses_per_battle: int | None = None
+    reveal_on_move: bool
+    with_controller: bool          # a unit and the character controlling it directly vanish together
+
+
+@lru_cache(maxsize=1)
+def sources() -> dict[str, Source]:
+    return {r.id: r for r in load(Source, "spell_effects.toml", "invisibility")}
+
+
+def source_of(e: dict) -> Source:
+    """The row of an entry of ``state.command["illusion"]`` (an entry made before the cape: the spell's)."""
+    return sources()[e.get("source") or SPELL]
+
+
+def _citations(src: Source) -> list[str]:
+    return [src.ref, *[d.strip() for d in (src.decision or "").split(",") if d.strip()]]
 
 
 class Detector(Row):
@@ -63,10 +97,13 @@ def _pose(u: Unit) -> list:
     return [round(u.x, 2), round(u.y, 2), round(u.heading, 2), u.formation]
 
 
-def group(state: Battle, u: Unit) -> list[Unit]:
+def group(state: Battle, u: Unit, source: str = SPELL) -> list[Unit]:
     """``u`` and the character who controls it directly, or the unit he controls: they move as one
-    (OR-GF41), they vanish and reappear together."""
+    (OR-GF41), they vanish and reappear together under the spell; the cape hides its bearer alone
+    ("Le personnage est invisible", l.236, OR-GF148)."""
     out = [u]
+    if not sources()[source].with_controller:
+        return out
     for uid in (u.led_by, u.leads):
         o = state.units.get(uid or "")
         if o is not None and o.alive and o not in out:
@@ -74,17 +111,23 @@ def group(state: Battle, u: Unit) -> list[Unit]:
     return out
 
 
-def vanish(state: Battle, caster: Unit, target: Unit, turns: int, ev: dict) -> None:
-    """The target (and its group) disappears from the enemy's sight for ``turns`` turns, this one
-    included (OR-GF112's count)."""
+def hide(state: Battle, caster: Unit, members: list[Unit], turns: int, source: str, since: int) -> int:
+    """The one hiding step of every source: ``members`` leave the enemy's sight (``Unit.hidden``) for
+    ``turns`` turns, this one included (OR-GF112's count); what ends it is watched from the log's
+    ``since``. Returns the last turn."""
     until = state.turn + turns - 1
-    members = group(state, target)
     tab = state.command.setdefault(KEY, {})
-    since = len(state.log)
     for u in members:
         u.hidden = True
         tab[u.id] = {"until_turn": until, "pose": _pose(u), "since": since, "caster": caster.id,
-                     "group": [m.id for m in members], "from_turn": state.turn}
+                     "group": [m.id for m in members], "from_turn": state.turn, "source": source}
+    return until
+
+
+def vanish(state: Battle, caster: Unit, target: Unit, turns: int, ev: dict) -> None:
+    """The spell: the target (and its group) disappears from the enemy's sight for ``turns`` turns."""
+    members = group(state, target)
+    until = hide(state, caster, members, turns, SPELL, len(state.log))
     names = " and ".join(m.name or m.id for m in members)
     ev["explanation"].append(f"« Illusion de Tezcatlipoca »: {names} vanish(es) from the enemy's sight for {turns} "
                              f"turn(s), until turn {until}, as long as it neither moves nor fires (l.1240); an enemy "
@@ -93,12 +136,84 @@ def vanish(state: Battle, caster: Unit, target: Unit, turns: int, ev: dict) -> N
     ev["vanished"] = [m.id for m in members]
 
 
-def reveal(state: Battle, u: Unit, why_en: str, why_fr: str, ref: str = REF, **extra) -> dict | None:
-    """``u``'s illusion ends: it and its group are on the enemy's table again, where they stand."""
+# --- « Cape de Coyolxauhqui » (l.236; OR-GF147, OR-GF148) -------------------------------------------------
+def cape_used(state: Battle, uid: str) -> dict | None:
+    """The event of ``uid``'s use of his cape this battle, or None."""
+    return next((e for e in state.log if e.get("type") == "cape" and e.get("unit") == uid), None)
+
+
+def cape_refusal(state: Battle, side: str, u: Unit | None) -> tuple[str, str] | None:
+    """Why ``side`` may not have ``u`` use the Cape de Coyolxauhqui now: (reason, rule), or None."""
+    from . import coyolxauhqui
+    from .brigades import _same
+    from .fighters import enemies, touching
+    src = sources()[CAPE]
+    rule = f"{src.ref}; {src.decision}"
+    if u is None or not u.alive or u.side != side:
+        return f"{getattr(u, 'id', None)!r} is not a character of side {side} on the table", rule
+    if u.kind != "character" or not _same(u.magic_item, src.item):
+        return f"{u.name} does not carry the « {src.item} »", rule
+    used = cape_used(state, u.id)
+    if used is not None and src.uses_per_battle is not None:
+        return (f"{u.name} has used the « {src.item} » in turn {used['turn']}: \"Le porteur ne peut l'utiliser "
+                f"qu'une fois par jour\" — once a battle", rule)
+    if coyolxauhqui.master(state, u) not in (None, side):
+        return (f"{u.name} is possessed by an enemy priest: he obeys the priest, his side has him do nothing",
+                f"{coyolxauhqui.REF}; {coyolxauhqui.DECISION}")
+    if u.hidden or u.base is not None or u.status == "flank":
+        return f"{u.name} is already out of the enemy's sight", rule
+    if u.status != "ok":
+        return f"{u.name} is {u.status}: he cannot use it now", rule
+    if any(touching(m, v) for m in _combat_members(state, u, [u.id]) for v in enemies(state, m)):
+        return f"{u.name} is engaged in a combat: \"invisible … à moins qu'il engage un combat\"", rule
+    return None
+
+
+def use_cape(state: Battle, u: Unit) -> dict:
+    """``u`` vanishes for the cape's turns unless he engages a combat (l.236, OR-GF147, OR-GF148). The use is
+    public ("il ne peut pas les utiliser sans révéler leur présence", l.227): the event is emitted before he
+    leaves the enemy's sight (where he stands when he vanishes is seen)."""
+    src = sources()[CAPE]
+    until = state.turn + src.turns - 1
+    name = u.name or u.id
+    steps = [f"{name} wraps himself in the « {src.item} »: \"Le personnage est invisible pendant {src.turns} tours à "
+             f"moins qu'il engage un combat\" (l.236)",
+             f"invisible to the enemy for {src.turns} turns, this one included: until turn {until} (OR-GF147)",
+             "he may move unseen; a charge, an enemy in base contact, a blow (his or the unit's he controls directly, "
+             "l.995) or a volley (l.1363) reveals him, and so does an enemy's detecting weapon (40 cm) or Casque de "
+             "Tezcatlipoca (15 cm) (OR-GF148)",
+             "used once: \"Le porteur ne peut l'utiliser qu'une fois par jour\" — once a battle (OR-GF147)"]
+    ev = emit(state, "cape", f"{name} uses the « {src.item} » and vanishes until turn {until}",
+              f"{name} utilise la « {src.item} » et disparaît jusqu'au tour {until}", side=u.side, ref=src.ref,
+              decision=src.decision, unit=u.id, item=src.item, until_turn=until, at=[round(u.x, 2), round(u.y, 2)],
+              ruling={"explanation": steps, "citations": _citations(src)})
+    hide(state, u, [u], src.turns, CAPE, len(state.log))
+    return ev
+
+
+def cape_bearers(state: Battle, side: str) -> list[Unit]:
+    """The characters of ``side`` who may use the Cape de Coyolxauhqui now."""
+    return [u for u in state.side_units(side) if u.kind == "character" and cape_refusal(state, side, u) is None]
+
+
+def _combat_members(state: Battle, u: Unit, ids: list[str]) -> list[Unit]:
+    """Who engages a combat for the hidden: the group; for the cape its bearer and the unit he controls
+    directly ("il combat avec elle", l.995; OR-GF148)."""
+    out = [state.units[i] for i in ids if i in state.units]
+    led = state.units.get(u.leads or "")
+    if led is not None and led.alive and led not in out:
+        out.append(led)
+    return out
+
+
+def reveal(state: Battle, u: Unit, why_en: str, why_fr: str, ref: str | None = None, **extra) -> dict | None:
+    """``u``'s invisibility ends: it and its group are on the enemy's table again, where they stand
+    (``ref``: the rule that ends it, its source's by default)."""
     tab = table(state)
     e = tab.get(u.id)
     if e is None:
         return None
+    ref = ref or source_of(e).ref
     shown = []
     for uid in e.get("group") or [u.id]:
         tab.pop(uid, None)
@@ -110,12 +225,28 @@ def reveal(state: Battle, u: Unit, why_en: str, why_fr: str, ref: str = REF, **e
     if not shown:
         return None
     names = " and ".join(v.name or v.id for v in shown)
+    src = source_of(e)
+    cites = _citations(src)
+    if ref not in cites:
+        cites.insert(1, ref)
     return emit(state, "illusion_revealed", f"{names} reappear(s): {why_en}", f"{names} réapparaît : {why_fr}",
-                side=u.side, ref=ref, decision=DECISION, units=[v.id for v in shown],
+                side=u.side, ref=ref, decision=src.decision, units=[v.id for v in shown], source=src.id,
                 at={v.id: [round(v.x, 2), round(v.y, 2), round(v.heading, 2)] for v in shown},
-                ruling={"explanation": [f"{names} had vanished under « Illusion de Tezcatlipoca » (until turn "
+                ruling={"explanation": [f"{names} had vanished under « {src.name} » (until turn "
                                         f"{e['until_turn']})", f"revealed: {why_en}"],
-                        "citations": [REF, ref, DECISION] if ref != REF else [REF, DECISION]}, **extra)
+                        "citations": cites}, **extra)
+
+
+def firing_ref(state: Battle, u: Unit) -> str:
+    """The rule a volley of the invisible ``u`` breaks: the spell's "ni ne tire" (l.1240), else "Une unité
+    tirant est automatiquement dévoilée" (l.1363)."""
+    return REF if reveals_on_move(state, u) else REF_FIRING
+
+
+def reveals_on_move(state: Battle, u: Unit) -> bool:
+    """An invisible unit that moving reveals (the spell, l.1240); the cape's bearer moves unseen (l.236)."""
+    e = invisible(state, u)
+    return e is not None and source_of(e).reveal_on_move
 
 
 def detector(state: Battle, u: Unit) -> tuple[Unit, Detector, float] | None:
@@ -143,14 +274,15 @@ def detector(state: Battle, u: Unit) -> tuple[Unit, Detector, float] | None:
     return c, d, dist
 
 
-def _acted(state: Battle, ids: list[str], since: int) -> str | None:
-    """'fires' or 'fights' when a unit of ``ids`` shot (a volley with a target) or struck since the cast."""
+def _acted(state: Battle, ids: list[str], since: int, fighters: list[str] | None = None) -> str | None:
+    """'fires' or 'fights' when a unit of ``ids`` shot (a volley with a target) or one of ``fighters`` (``ids``
+    by default) struck since the cast."""
+    fighters = ids if fighters is None else fighters
     for ev in state.log[since:]:
-        if ev.get("unit") in ids:
-            if ev.get("type") == "fire" and ev.get("target"):
-                return "fires"
-            if ev.get("type") == "melee":
-                return "fights"
+        if ev.get("unit") in ids and ev.get("type") == "fire" and ev.get("target"):
+            return "fires"
+        if ev.get("unit") in fighters and ev.get("type") == "melee":
+            return "fights"
     return None
 
 
@@ -171,15 +303,23 @@ def watch(state: Battle) -> None:
                 u.hidden = False
             continue
         ids = e.get("group") or [uid]
+        src = source_of(e)
+        # the cape: its bearer and the unit he controls directly, who fights with him (l.995, OR-GF148)
+        fighting = _combat_members(state, u, ids) if not src.with_controller else [state.units[i] for i in ids
+                                                                                   if i in state.units]
+        contact = next(((m, v) for m in fighting for v in enemies(state, m) if touching(m, v)), None)
         if state.turn > e["until_turn"]:
             reveal(state, u, f"its {e['until_turn'] - e['from_turn'] + 1} turn(s) of invisibility are over",
-                   f"ses {e['until_turn'] - e['from_turn'] + 1} tour(s) d'invisibilité sont écoulés")
-        elif _pose(u) != e["pose"]:
+                   f"ses {e['until_turn'] - e['from_turn'] + 1} tour(s) d'invisibilité sont écoulés", src.ref)
+        elif src.reveal_on_move and _pose(u) != e["pose"]:
             reveal(state, u, "it moves", "elle bouge")
-        elif (act := _acted(state, ids, e["since"])) is not None:
-            reveal(state, u, f"it {act}", "elle tire" if act == "fires" else "elle combat")
-        elif (foe := next((v for v in enemies(state, u) if touching(u, v)), None)) is not None:
-            reveal(state, u, f"{foe.name} is in base contact with it", f"{foe.name} est à son contact")
+        elif (act := _acted(state, ids, e["since"], [m.id for m in fighting])) is not None:
+            reveal(state, u, f"it {act}", "elle tire" if act == "fires" else "elle combat",
+                   REF_FIRING if act == "fires" and not src.reveal_on_move else src.ref)
+        elif contact is not None:
+            m, foe = contact
+            reveal(state, u, f"{foe.name} is in base contact with " + ("it" if m is u else m.name),
+                   f"{foe.name} est au contact de " + ("elle" if m is u else m.name), src.ref)
         elif (det := detector(state, u)) is not None:
             c, d, dist = det
             thing = d.weapon or d.item

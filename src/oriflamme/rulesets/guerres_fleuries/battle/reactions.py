@@ -108,6 +108,12 @@ def why_not(state: Battle, u: Unit, reaction: str, formation_orders: set[str] | 
     row = table().get(reaction)
     if row is None:
         return f"{reaction!r} is not a reaction (may: {', '.join(table())})", REF
+    from . import coyolxauhqui
+    if reaction in coyolxauhqui.forbidden_rule().reactions and coyolxauhqui.master(state, u) is not None:
+        # possessed: not to attack his own side nor charge into his captor's (l.1284, OR-GF127, OR-GF149)
+        fr = coyolxauhqui.forbidden_rule()
+        return (f"{u.name} is possessed (« Possession de Coyolxauhqui »): no {row.name_en} — not to kill himself nor "
+                "attack a friendly unit", f"{fr.ref}; {fr.decision}")
     if (u.inside or u.split) and reaction not in ("stand", "fire"):
         # in a building: no counter-charge nor evasion, only stand or fire (l.792, OR-GF82)
         return f"{u.name} is in a building: it may only stand or fire", "GF seed 003 l.792; OR-GF82"
@@ -152,7 +158,11 @@ def choices(state: Battle, u: Unit) -> list[str]:
 
 
 def pending(state: Battle, side: str) -> list[Unit]:
-    return [state.units[uid] for uid in sorted(state.reacting) if state.units[uid].side == side]
+    """The charged units whose reaction ``side`` chooses: its own, and an enemy character its priest possesses
+    (« Possession de Coyolxauhqui », "Il doit obéir à chaque ordre du prêtre", l.1282; OR-GF149)."""
+    from . import coyolxauhqui
+    return [state.units[uid] for uid in sorted(state.reacting)
+            if coyolxauhqui.controller(state, state.units[uid]) == side]
 
 
 def declare(state: Battle) -> None:
