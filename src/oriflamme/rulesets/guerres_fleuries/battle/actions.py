@@ -197,8 +197,12 @@ def choice_of(data: dict) -> str:
                            "edge": data.get("edge")}, sort_keys=True)
     if isinstance(data, dict) and data.get("type") in ("orders", "battle_orders"):
         return json.dumps({"type": data["type"], "side": data.get("side")}, sort_keys=True)
-    if isinstance(data, dict) and data.get("type") in ("cast", "hide") and data.get("x") is not None:
-        # the jump's destination (Vol d'Ehecatl, OR-GF123) and a hiding unit's place are free parameters
+    if isinstance(data, dict) and data.get("type") == "cast":
+        # a spell's target and the jump's destination (Vol d'Ehecatl, OR-GF123) are free parameters:
+        # legal_actions lists the two nearest targets its text allows, apply checks any (OR-GF40)
+        return json.dumps({k: v for k, v in data.items() if k not in ("target", "x", "y", "heading")}, sort_keys=True)
+    if isinstance(data, dict) and data.get("type") == "hide" and data.get("x") is not None:
+        # a hiding unit's place is a free parameter
         return json.dumps({k: v for k, v in data.items() if k not in ("x", "y", "heading")}, sort_keys=True)
     if isinstance(data, dict) and data.get("type") == "brigade":
         return json.dumps({"type": "brigade", "side": data.get("side"), "unit": data.get("unit")}, sort_keys=True)
