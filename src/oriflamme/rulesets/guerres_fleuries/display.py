@@ -188,7 +188,10 @@ def french_ruling(ruling: dict) -> dict:
     """A copy of a ruling with its English explanation lines in French."""
     out = dict(ruling)
     if isinstance(out.get("explanation"), list):
-        out["explanation"] = [french(x) for x in out["explanation"]]
+        fr = out.get("explanation_fr")
+        # lines the engine wrote in both languages (their French known when they were written)
+        out["explanation"] = (list(fr) if isinstance(fr, list) and len(fr) == len(out["explanation"])
+                              else [french(x) for x in out["explanation"]])
     if isinstance(out.get("steps"), list):  # an action's ruling before it is taken (battle/explain.py):
         done = out.get("steps_fr") if isinstance(out.get("steps_fr"), list) else []  # its first lines in French
         out["steps"] = list(done) + [french(x) for x in out["steps"][len(done):]]

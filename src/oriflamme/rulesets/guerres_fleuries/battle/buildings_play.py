@@ -280,9 +280,17 @@ def enter_in_part(state: Battle, u: Unit, el, follow: str | None = None) -> None
              "it is shot at, charged and fights through its part outside; its figures inside fire through the "
              "wall (l.790); casualties come off the part outside first; a retreat, a rout or a recoil moves the "
              "whole unit (l.786, OR-GF143)"]
+    steps_fr = [fr,
+                f"le reste de l'unité garde sa formation ({u.front} figurine(s) par rang, {u.ranks} rang(s)) au "
+                "contact du bâtiment (l.673)",
+                "une unité à l'intérieur et à l'extérieur d'un bâtiment n'est pas en désordre : elle reste une seule "
+                "unité (l.786)" + ("" if not u.disorder else " ; elle était déjà en désordre et le reste"),
+                "on lui tire dessus, on la charge et elle combat par sa partie extérieure ; ses figurines à "
+                "l'intérieur tirent à travers le mur (l.790) ; les pertes sont retirées d'abord de la partie "
+                "extérieure ; une retraite, une déroute ou un recul déplace toute l'unité (l.786, OR-GF143)"]
     emit(state, "enter_building", en, fr, side=u.side, ref=REF_SPLIT, decision=rule.decision
          + (", OR-GF135" if follow else ""), unit=u.id, building=el.id, inside=n_in, outside=n_out,
-         ruling={"explanation": steps, "citations": [REF_ORDER, REF_SPLIT, rule.decision]
+         ruling={"explanation": steps, "explanation_fr": steps_fr, "citations": [REF_ORDER, REF_SPLIT, rule.decision]
                  + ([REF_FOLLOW, "OR-GF135"] if follow else [])})
 
 

@@ -234,6 +234,8 @@ def reveal(state: Battle, u: Unit, why_en: str, why_fr: str, ref: str | None = N
                 at={v.id: [round(v.x, 2), round(v.y, 2), round(v.heading, 2)] for v in shown},
                 ruling={"explanation": [f"{names} had vanished under « {src.name} » (until turn "
                                         f"{e['until_turn']})", f"revealed: {why_en}"],
+                        "explanation_fr": [f"{names} : disparu(s) sous « {src.name} » (jusqu'au tour "
+                                           f"{e['until_turn']})", f"révélé(s) : {why_fr}"],
                         "citations": cites}, **extra)
 
 
