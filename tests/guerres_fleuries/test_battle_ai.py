@@ -633,3 +633,22 @@ def test_the_orders_offered_read_none_of_the_enemy_s_face_down_orders(monkeypatc
     odds.favoured_sets(st, "B", orders_mod.eligible(st, "B"),
                        {u.id: {o["id"]: o for o in orders_mod.options(st, u)} for u in orders_mod.eligible(st, "B")})
     assert "charger" in seen
+
+
+def test_a_character_keeps_near_his_troops_in_the_sets_read_off_the_odds():
+    """Everything beats a lone character in melee: the "fall back" set used to retire the generals to
+    their own edge, far from every command test (GF-C2, l.329-331). Now a character holds or advances
+    with his troops in both sets, and falls back only from an enemy that beats him within its charge
+    move (odds.character_order)."""
+    g = game("ai-tactics")
+    to_phase(g, 3)
+    st = g.state.clone()
+    units = orders_mod.eligible(st, "A")
+    opts = {u.id: {o["id"]: o for o in orders_mod.options(st, u)} for u in units}
+    chars = [u.id for u in units if u.kind == "character"]
+    assert chars
+    rd = odds.Reading(st)
+    assert not any(odds.threatened(rd, rd.pieces[c]) for c in chars)   # the armies still apart
+    for chosen in odds.favoured_sets(st, "A", units, opts):
+        for c in chars:
+            assert chosen.get(c, ("attendre",))[0] in ("attendre", "avancer"), (c, chosen.get(c))
