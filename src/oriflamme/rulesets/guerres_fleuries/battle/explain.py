@@ -91,8 +91,12 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
         return (f"{name(a.unit)} annule la « Possession de Coyolxauhqui » sur {name(a.target)}" if fr
                 else f"{name(a.unit)} cancels « Possession de Coyolxauhqui » on {name(a.target)}")
     if a.type == "cape":
-        return (f"{name(a.unit)} utilise la « Cape de Coyolxauhqui » : invisible 4 tours (une fois par bataille)" if fr
-                else f"{name(a.unit)} uses the « Cape de Coyolxauhqui »: invisible for 4 turns (once a battle)")
+        from . import illusion
+        cape = illusion.sources()[illusion.CAPE]  # its turns and uses: data/spell_effects.toml (l.236)
+        return (f"{name(a.unit)} utilise la « {cape.item} » : invisible {cape.turns} tours "
+                f"({cape.uses_per_battle} fois par bataille)" if fr
+                else f"{name(a.unit)} uses the « {cape.item} »: invisible for {cape.turns} turns "
+                f"({cape.uses_per_battle} use a battle)")
     if a.type == "intervene":
         return (f"{name(a.unit)} demande une intervention divine pour {name(a.target)}" if fr
                 else f"{name(a.unit)} calls for a divine intervention for {name(a.target)}")
