@@ -58,6 +58,10 @@ class Pose:
     heading: float = 0.0
 
     def __post_init__(self):
+        x, y, h = self.x, self.y, self.heading
+        if type(x) is float and type(y) is float and type(h) is float and 0.0 <= h < 360.0 \
+                and -1e12 < x < 1e12 and -1e12 < y < 1e12:
+            return  # already finite floats and a heading in [0, 360): nothing to check or convert
         for name in ("x", "y", "heading"):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):

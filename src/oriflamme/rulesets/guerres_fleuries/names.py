@@ -7,6 +7,7 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from oriflamme.core.errors import OriflammeError
 
@@ -17,7 +18,14 @@ class RefereeError(OriflammeError):
 
 def fold(text: str) -> str:
     """Case- and accent-insensitive: ``"Prêtre-guerrier"`` -> ``"pretre-guerrier"``."""
-    norm = unicodedata.normalize("NFKD", str(text))
+    return _fold(text if isinstance(text, str) else str(text))
+
+
+@lru_cache(maxsize=65536)
+def _fold(text: str) -> str:
+    # a battle's rules and its computer players fold the same few hundred names again and
+    # again (rows, statuses, weapons): each is folded once
+    norm = unicodedata.normalize("NFKD", text)
     stripped = "".join(c for c in norm if not unicodedata.combining(c))
     return " ".join(stripped.lower().replace("’", "'").split())
 

@@ -6,7 +6,7 @@ The state is gf-engine's :class:`.state.Battle` (``units`` by id, ``phase``, ``b
 ``omens``); a unit is its :class:`.state.Unit`, whose fields are the vocabulary read here (``klass``,
 ``missile``, ``melee_weapon``, ``armour``, ``status`` ok/retreat/rout…, ``order``, ``target``,
 ``charging``, ``pending``…). Geometry is :mod:`oriflamme.geometry.tabletop` (Shapely): nothing is
-measured here by hand.
+measured here by hand (``touching`` only skips Shapely for units whose centres are too far apart).
 """
 
 from __future__ import annotations
@@ -88,7 +88,20 @@ def touching(a, b) -> bool:
     altitude (above 20 cm, l.695) passes over the ground and its combat altitude (gf-engine, OR-GF43)."""
     if (a.altitude in FLIGHT) != (b.altitude in FLIGHT):
         return False
-    return tabletop.in_contact(shape(a), shape(b), tolerance())
+    slack = tolerance()
+    if not (getattr(a, "inside_points", None) or getattr(b, "inside_points", None)):
+        # every point of a footprint lies within its half-diagonal of its centre: units whose
+        # centres are farther apart than both half-diagonals and the slack cannot touch (a cheap
+        # test before Shapely's, which the rules and the computer players ask thousands of times)
+        reach = _half_diagonal(a) + _half_diagonal(b) + slack + 1e-6
+        dx, dy = a.x - b.x, a.y - b.y
+        if dx * dx + dy * dy > reach * reach:
+            return False
+    return tabletop.in_contact(shape(a), shape(b), slack)
+
+
+def _half_diagonal(u) -> float:
+    return math.hypot(width(u), depth(u)) / 2
 
 
 def in_combat(state, u) -> bool:
