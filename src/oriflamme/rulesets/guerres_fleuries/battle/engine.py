@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import (battle_orders, brigades, buildings_play, command, coyolxauhqui, encounter, fog, illusion, magic_play,
+from . import (battle_orders, brigades, buildings_play, command, coyolxauhqui, encounter, fog, illusion, magic_play, obstruction,
                moves, omens, reactions, orders as orders_mod, spells, turn, victory)
 from .actions import Action, action_from_json
 from .rules import rules
-from .state import Battle
+from .state import Battle, Unit
 
 REF_TURN = "GF seed 003 l.246-313"
 
@@ -186,18 +186,52 @@ def check_cast(state: Battle, a: Action) -> None:
 
 
 def zone_samples(state: Battle, side: str, out: list) -> None:
-    """Deployment: each unit not yet placed may move 5 cm left or right of where it stands (a sample;
-    any point of the zone is accepted)."""
+    """Deployment: each unit not yet placed may move 5 cm left or right of where it stands, and a
+    unit with a building across its path ahead (:mod:`.obstruction`) to the nearest places left and
+    right of it where none is (samples; any point of the zone is accepted)."""
     for u in state.side_units(side):
         if u.moved:
             continue
         for dx in (-5.0, 5.0):
-            try:
-                turn.check_place(state, u, u.x + dx, u.y, u.heading)
-            except IllegalAction:
-                continue
-            out.append(Action("place", side, unit=u.id, x=round(u.x + dx, 2), y=u.y, heading=u.heading))
-            break
+            if _placeable(state, u, dx):
+                out.append(Action("place", side, unit=u.id, x=round(u.x + dx, 2), y=u.y, heading=u.heading))
+                break
+        if obstruction.blocked_share(state, u) > 0:
+            for x, y in _clear_places(state, u):
+                out.append(Action("place", side, unit=u.id, x=x, y=y, heading=u.heading))
+
+
+def _placeable(state: Battle, u: Unit, dx: float, dy: float = 0.0) -> bool:
+    try:
+        turn.check_place(state, u, u.x + dx, u.y + dy, u.heading)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _clear_places(state: Battle, u: Unit) -> list[tuple[float, float]]:
+    """The nearest places of the zone, on a 5 cm grid, left and right of ``u``, where it may stand
+    and no building stands across its path ahead."""
+    minx, miny, maxx, maxy = turn.zones(state)[u.side].bounds
+    grid = [(minx + u.width / 2 + 5.0 * i, maxy - u.depth / 2 - 5.0 * j)
+            for i in range(int((maxx - minx - u.width) // 5) + 1) for j in range(int((maxy - miny - u.depth) // 5) + 1)]
+    grid.sort(key=lambda p: ((p[0] - u.x) ** 2 + (p[1] - u.y) ** 2, p))
+    found: dict[bool, tuple[float, float]] = {}
+    x0, y0 = u.x, u.y
+    for x, y in grid:
+        left = x < x0
+        if left in found or not _placeable(state, u, x - x0, y - y0):
+            continue
+        try:
+            u.x, u.y = x, y
+            clear = obstruction.blocked_share(state, u) == 0
+        finally:
+            u.x, u.y = x0, y0
+        if clear:
+            found[left] = (round(x, 2), round(y, 2))
+            if len(found) == 2:
+                break
+    return [found[k] for k in (True, False) if k in found]
 
 
 def check(state: Battle, action) -> Action:

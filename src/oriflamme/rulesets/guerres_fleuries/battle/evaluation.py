@@ -27,6 +27,8 @@ enemy's; the weighted sum goes through ``tanh`` to -1 (lost) … +1 (won); the e
 * **edge**: units too near their own table edge to retreat or rout without leaving it (lost whole);
 * **command**: the troops' chance to pass their next command test, the nearest character commanding;
 * **spell**: a priest's Blessure at the best enemy within its range;
+* **blocked**: units with a standing building across their path straight ahead (:mod:`.obstruction`:
+  they may not go through it, l.788), which the straight-line readings above count as free to close in;
 * **lasting**: the spells lasting on the units, a blessing for its holder's side, a curse for the
   other (the odds read no lasting modifier); its weight is 0 for now (measured, docs/guerres-fleuries/ai.md).
 
@@ -45,7 +47,7 @@ from __future__ import annotations
 
 import math
 
-from . import battle_orders, lasting, odds, orders as orders_mod, spells, victory
+from . import battle_orders, lasting, obstruction, odds, orders as orders_mod, spells, victory
 from .odds import (DATA, EvaluationData, Reading, charge_morale, closeness, command_success, edge_exposure,  # noqa: F401
                    exchange, farthest, favoured_sets, fire_kills, in_contact_count, kill_value, load_weights,
                    melee_kills)
@@ -107,7 +109,8 @@ def terms(state: Battle, side: str) -> dict[str, float]:
     command = {s: command_term(rd, s) for s in (side, enemy)}
     spell = {s: spell_term(rd, s) for s in (side, enemy)}
     blessed = lasting_term(state)
-    return {"points": points[enemy] - points[side], "figures": figures[enemy] - figures[side],
+    blocked = {s: blocked_term(state, s) for s in (side, enemy)}
+    return {"blocked": (blocked[enemy] - blocked[side]) / norm, "points": points[enemy] - points[side], "figures": figures[enemy] - figures[side],
             "morale": morale[enemy] - morale[side], "threats": threats / norm, "charges": charges / norm,
             "fire": (fire[side] - fire[enemy]) / norm, "orders": orders / norm,
             "edge": (edge[enemy] - edge[side]) / norm, "command": (command[side] - command[enemy]) / norm,
@@ -172,6 +175,19 @@ def lasting_term(state: Battle) -> dict[str, float]:
         helped = u.side if not row.targets.startswith("enemy") else state.other(u.side)
         out[helped] = out.get(helped, 0.0) + value
     return out
+
+
+def blocked_term(state: Battle, side: str) -> float:
+    """The points of ``side``'s units with a standing building across their path straight ahead
+    (:func:`.obstruction.blocked_share`: they cannot go through it, l.788, OR-GF88), more as it stands
+    nearer: the straight-line readings count them as if they could close in."""
+    total = 0.0
+    for u in state.side_units(side):
+        if u.alive:
+            share = obstruction.blocked_share(state, u)
+            if share:
+                total += share * u.points * u.figures / max(1, u.figures_max)
+    return total
 
 
 def edge_term(rd: Reading, side: str) -> float:
@@ -258,7 +274,8 @@ def evaluate(state: Battle, side: str) -> float:
     t = terms(state, side)
     total = (w.points * t["points"] + w.figures * t["figures"] + w.morale * t["morale"] + w.threats * t["threats"]
              + w.charges * t["charges"] + w.fire * t["fire"] + w.orders * t["orders"] + w.edge * t["edge"]
-             + w.command * t["command"] + w.spell * t["spell"] + w.lasting_spell * t["lasting"])
+             + w.command * t["command"] + w.spell * t["spell"] + w.lasting_spell * t["lasting"]
+             + w.blocked * t["blocked"])
     return math.tanh(total / w.scale)
 
 

@@ -230,7 +230,10 @@ def _bodies_and_buildings(state: Battle, unit: Unit, fp, sweep) -> None:
 
 def samples(state: Battle, unit: Unit, budget: float, direction: str, keep_heading: bool) -> list[list[float]]:
     """A few legal destinations: straight on at 1/4, 1/2, 3/4 and the whole allowance, and 45°
-    wheels (forward moves) — each checked by :func:`check_destination`."""
+    wheels (forward moves), on the spot or followed by a move — each checked by
+    :func:`check_destination`. A wheel on the spot is how a unit standing off an enemy outside its
+    front arc turns to face it: it may not come nearer than 5 cm without charging (l.590), and it
+    charges only an enemy in its front (l.391-393)."""
     out = []
     sign = 1 if direction == "forward" else -1
     tries = [(0.0, float(f) * budget) for f in FRACTIONS]
@@ -238,6 +241,7 @@ def samples(state: Battle, unit: Unit, budget: float, direction: str, keep_headi
         arc = unit.width / 2 * math.radians(rules().distances.wheel_deg)
         if budget > arc + 1:
             for turn in (-rules().distances.wheel_deg, rules().distances.wheel_deg):
+                tries.append((turn, 0.0))
                 tries.append((turn, (budget - arc) * 0.5))
                 tries.append((turn, budget - arc - 0.01))
     for turn, dist in tries:

@@ -70,6 +70,8 @@ class Weights(BaseModel):
     ref_lasting_spell: str
     melee_outcome: float = Field(ge=0)
     ref_melee_outcome: str
+    blocked: float = Field(ge=0)
+    ref_blocked: str
 
 
 class StatusShares(BaseModel):
