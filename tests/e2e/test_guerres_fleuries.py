@@ -454,7 +454,7 @@ def test_the_real_page_in_french(page: Page, gf_server):
     page.get_by_test_id("lang-switch").get_by_text("FR").click()
     expect(page.get_by_test_id("gf-cover")).to_contain_text("Passez l'écran")
     page.get_by_test_id("gf-take-screen").click()
-    expect(page.get_by_test_id("gf-orders")).to_contain_text("Ordres de")
+    expect(page.get_by_test_id("gf-orders")).to_contain_text("Ordres de", timeout=20000)  # the machine may be loaded
     fr_names = {o["name_fr"] for u in v["options"]["units"].values() for o in u.get("orders", [])}
     uid = next(iter(v["options"]["units"]))
     options = page.get_by_test_id("gf-order-" + uid).locator("option").all_text_contents()
