@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from oriflamme.geometry import tabletop as tt
 
-from . import buildings_play, moves
+from . import buildings_play, odds
 from .state import Battle, Unit
 
-_NORMAL: dict = {}
 _GAP: dict = {}
 _GAP_LIMIT = 200_000
 #: how far ahead a building is read as in the way, in normal moves (a unit further back is still
@@ -25,16 +24,9 @@ AHEAD_MOVES = 2.0
 
 
 def normal_move(u: Unit) -> float:
-    """The unit's normal move (data/movement.toml, the normal column), cached by what it depends on."""
-    key = (u.mover, u.open_order, u.flyer, bool(u.altitude))
-    hit = _NORMAL.get(key)
-    if hit is None:
-        try:
-            hit = moves.allowance(u, "normal")[0]
-        except Exception:  # noqa: BLE001 - a mover without a normal rate: nothing is read as blocked
-            hit = 0.0
-        _NORMAL[key] = hit
-    return hit
+    """The unit's normal move (data/movement.toml, the normal column; 0 for a mover without one:
+    nothing is read as blocked)."""
+    return odds.move_of(u, "normal", 0.0)
 
 
 def blocked_share(state: Battle, u: Unit) -> float:

@@ -239,13 +239,19 @@ def max_range(u: Unit) -> float:
 
 def reach(u: Unit) -> float:
     """The unit's charge move (data/movement.toml), cached by what it depends on."""
-    key = (u.mover, u.open_order, u.flyer, bool(u.altitude))
+    return move_of(u, "charge", 20.0)
+
+
+def move_of(u: Unit, column: str, default: float) -> float:
+    """The unit's move in ``column`` of data/movement.toml (``default`` for a mover without that rate),
+    cached by what it depends on."""
+    key = (column, u.mover, u.open_order, u.flyer, bool(u.altitude))
     hit = _REACH.get(key)
     if hit is None:
         try:
-            hit = moves.allowance(u, "charge")[0]
-        except Exception:  # noqa: BLE001 - a mover without a charge rate
-            hit = 20.0
+            hit = moves.allowance(u, column)[0]
+        except Exception:  # noqa: BLE001 - a mover without that rate
+            hit = default
         _REACH[key] = hit
     return hit
 
