@@ -987,6 +987,38 @@ def test_the_jump_of_vol_d_ehecatl_picked_on_the_table(page: Page, gf_server, ar
     assert abs(sent["x"] - 95) < 0.6 and "heading" not in sent     # the heading kept (left out)
 
 
+def _unit_against_a_house():
+    """A real position: side A's band ``a`` against the south wall of a house, in its shadow from side B's band
+    ``e`` to the north; phase 3, side A to act (test_battle_buildings_behind's setting)."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from guerres_fleuries.test_battle_buildings_behind import setting
+    st, _, _ = setting()
+    return st
+
+
+def test_a_unit_hides_behind_a_building_in_the_orders_phase(page: Page, gf_server, artifacts):
+    """l.786 ("Les unités cachées derrière un bâtiment ne sont pas mises sur la table"), OR-GF144: in its orders
+    phase a unit within 2 cm of a house that no enemy sees is offered "Hide…"; the card says what hiding behind
+    the building does, with its rule (not the deployment's OR-GF105), the server's ruling is shown, and the action
+    sent is that unit's hide, with no place (it hides where it stands)."""
+    pos = _unit_against_a_house()
+    game, rulings = _open_real_position(page, gf_server, pos)
+    behind = game.view["options"]["units"]["a"]["hide_behind"]
+    assert "l.786" in behind["ref"] and "OR-GF144" in behind["decision"]
+    page.get_by_test_id("gf-unit-a").click()
+    page.get_by_test_id("gf-pick-hide").click()
+    expect(page.get_by_test_id("gf-pick-help")).to_contain_text("behind the building it stands against (within 2 cm)")
+    cites = " ".join(page.get_by_test_id("gf-pick-help").get_by_test_id("citation").all_text_contents())
+    assert "l.786" in cites and "OR-GF144" in cites and "OR-GF105" not in cites, cites  # not the deployment's hiding
+    expect(page.get_by_test_id("gf-pick-commit")).to_be_enabled()
+    assert game.explained[-1] == {"type": "hide", "side": "A", "unit": "a"} and rulings[-1]["legal"], rulings[-1]
+    page.screenshot(path=str(artifacts / "gf-hide-behind.png"))
+    page.get_by_test_id("gf-pick-commit").click()
+    assert posted(page, game, 1) == {"type": "hide", "side": "A", "unit": "a"}
+
+
 def test_a_flank_march_s_entry_and_a_hiding_place_picked_on_the_table(browser, gf_server, artifacts):
     """l.505-511 (GF-K4, OR-GF104) and l.497 (OR-GF105), on the real server: the discovered side clicks near a
     side edge to write where its flank march enters — on the enemy's half it is refused with the rule, on its

@@ -170,7 +170,9 @@ def _options(state: Battle, side: str | None, legal) -> dict:
             out["units"].setdefault(u.id, {})["orders"] = orders_mod.options(state, u)
         for a in legal:
             if a.type == "hide":  # behind a building (l.786, OR-GF144)
-                out["units"].setdefault(a.unit, {})["hide"] = True
+                rule = buildings_play.behind_rule()
+                out["units"].setdefault(a.unit, {}).update(
+                    hide=True, hide_behind={"ref": rule.ref, "decision": rule.decision, "within_cm": rule.behind_cm})
     elif state.phase == 6:
         for a in legal:
             if a.type == "move_base":

@@ -828,8 +828,11 @@ export async function mount(containers, core, view) {
       box.append(el("p", { class: "help", testid: "gf-pick-help" }, o.hide_at
         ? L("Click a spot of your zone in a house, a building, jungle or a wood (or against a building): the unit stays off the table there, its place written on your battle plan. ",
             "Cliquez un point de votre zone dans une maison, un bâtiment, la jungle ou un bois (ou contre un bâtiment) : l'unité y reste hors de la table, sa position écrite sur votre plan de bataille. ")
-        : L("The unit hides where it stands, its place written on your battle plan. ", "L'unité se cache là où elle se tient, sa position écrite sur votre plan de bataille. "),
-        citeChips((o.hide_at || {}).ref || "GF seed 003 l.497; OR-GF105")));
+        : o.hide_behind
+          ? L(`The unit hides behind the building it stands against (within ${o.hide_behind.within_cm} cm): it leaves the table; the enemy sees it go and nothing more, until it is spotted, moves, fires or fights. `,
+              `L'unité se cache derrière le bâtiment contre lequel elle se tient (à ${o.hide_behind.within_cm} cm au plus) : elle quitte la table ; l'ennemi la voit partir et rien de plus, jusqu'à ce qu'elle soit repérée, bouge, tire ou combatte. `)
+          : L("The unit hides where it stands, its place written on your battle plan. ", "L'unité se cache là où elle se tient, sa position écrite sur votre plan de bataille. "),
+        citeChips((o.hide_at || {}).ref || (o.hide_behind ? `${o.hide_behind.ref}; ${o.hide_behind.decision}` : "GF seed 003 l.497; OR-GF105"))));
       if (o.hide_at) box.append(el("div", { class: "gf-fields" }, num("x", "x", "gf-pick-x"), num("y", "y", "gf-pick-y")));
       if (hasPoint(pk)) box.append(el("p", { testid: "gf-pick-distance" },
         L(`${fmtCm(Math.hypot(pk.x - u.x, pk.y - u.y))} cm from where it stands`, `${fmtCm(Math.hypot(pk.x - u.x, pk.y - u.y))} cm de sa position`)));
