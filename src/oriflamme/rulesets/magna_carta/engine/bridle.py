@@ -38,7 +38,8 @@ Oriflamme's reading (docs/decisions.md "The rider's grab in passing"):
 from __future__ import annotations
 
 from ....geometry.hexgrid import Hex
-from ..resolve.ruling import Ruling, distribution
+from ....core.dice import roll_keyed
+from ..resolve.ruling import Ruling, distribution, face_keys
 from . import handlers
 from .actions import Action, Decline, Grab
 from .character import Character
@@ -140,6 +141,7 @@ def grab_ruling(state: GameState, c: Character, horse: Horse | None, die: int | 
     r.step(f"{c.name} tries to take {horse_name(horse)} by the bridle in passing: 1D10, 1-{n} he leads it to the "
            f"end of his move; {n + 1}-10 it stays and he cannot control it this turn", REF)
     r.probabilities = distribution(lambda d: "success" if d <= n else "failure")
+    r.faces = face_keys(lambda d: "success" if d <= n else "failure")
     if die is not None:
         r.die = r.modified_die = die
         r.result = "success" if die <= n else "failure"
@@ -161,7 +163,7 @@ def answer(state: GameState, p: Pending, a: Action) -> None:
         emit(state, "grab", msg="grab.decline", params={"name": c.name}, char=c.id, ref=REF)
     else:
         horse = state.riders.horses[a.horse]
-        die = state.dice.roll(10)
+        die = roll_keyed(state.dice, 10, lambda: grab_ruling(state, c, horse).faces)  # success or failure
         r = grab_ruling(state, c, horse, die)
         name = animal(horse)
         if r.result == "success":

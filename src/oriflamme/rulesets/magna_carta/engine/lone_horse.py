@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ....core.dice import roll_keyed
 from ..resolve.ruling import Ruling, Step
 from . import handlers
 from .character import Character
@@ -104,7 +105,7 @@ def fire_targets(state: GameState, shooter: Character) -> list[Horse]:
 
 
 def fire_at(state: GameState, shooter: Character, horse: Horse) -> None:
-    die = state.dice.roll(10)
+    die = roll_keyed(state.dice, 10, lambda: fire_ruling_at(state, shooter, horse).faces)  # the fire table's results
     target = stand_in(state, horse)
     r = fire_ruling_at(state, shooter, horse, die)
     state.phase.fired.add(shooter.id)
@@ -176,7 +177,7 @@ def attack_problem(state: GameState, ids: tuple[str, ...], horse: Horse | None) 
 
 
 def attack(state: GameState, attackers: list[Character], horse: Horse) -> None:
-    die = state.dice.roll(10)
+    die = roll_keyed(state.dice, 10, lambda: attack_ruling(state, attackers, horse).faces)  # the melee table's results
     r = attack_ruling(state, attackers, horse, die)
     for a in attackers:
         state.phase.attacked.add(a.id)

@@ -35,7 +35,8 @@ again without a new surrender (the seed gives no procedure), several defenders.
 
 from __future__ import annotations
 
-from ..resolve.ruling import Ruling, distribution
+from ....core.dice import roll_keyed
+from ..resolve.ruling import Ruling, distribution, face_keys
 from . import handlers
 from .character import CAPTURED, ESCAPED, HEALTHY, PRISONER, STUNNED, WOUNDED, Character
 from .combat import melee_roll
@@ -103,6 +104,7 @@ def quarter_ruling(state: GameState, atts: list[Character], defs: list[Character
            f"(at least {rn.surrender.min_odds}-1), with a knight among them: {d.name} may ask for quarter", sref)
     r.data.update(attackers=[a.id for a in atts], defender=d.id, odds=f"{raw}-1")
     r.probabilities = distribution(lambda x: _band(state, x).result)
+    r.faces = face_keys(lambda x: _band(state, x).result)
     if die is not None:
         b = _band(state, die)
         r.die, r.modified_die, r.result = die, die, b.result
@@ -134,7 +136,7 @@ def answer(state: GameState, p: Pending, a) -> None:
         emit(state, "quarter", msg="quarter.fight_on", params={"name": d.name}, char=d.id, ref=REF)
         melee_roll(state, atts, defs)
         return
-    die = state.dice.roll(10)
+    die = roll_keyed(state.dice, 10, lambda: quarter_ruling(state, atts, defs).faces)  # surrenders or fights on
     r = quarter_ruling(state, atts, defs, die)
     if r.result == "surrenders":
         emit(state, "quarter", msg="quarter.surrenders", params={"name": d.name, "die": die}, ruling=r,
