@@ -306,3 +306,21 @@ def test_an_encounter_deployment_passes_the_keyboard_before_each_side():
     t.type(g, "", "list")
     assert "battle plan in secret" in t.prompts[0]
     assert out
+
+
+def test_a_unit_hides_behind_a_building_from_the_terminal():
+    """l.786, OR-GF144: in the orders phase the terminal lists the hide of a unit against a house (its rule
+    in the line), and choosing it takes the unit off the table with the ruling's steps and citations. The
+    position is test_battle_buildings_behind's (a band against a house's south wall, unseen from the
+    north), put in a game record for the terminal."""
+    from guerres_fleuries.test_battle_buildings_behind import setting
+    rs = GuerresFleuries()
+    g = Game(rs, rs.load_scenario(SCENARIO), 11)
+    g.state, a, _ = setting()
+    t = Term()
+    out = t.type(g, "", "list")
+    line = next(x for x in out.splitlines() if "Hide a behind a building" in x)
+    n = line.split(".")[0].strip()
+    out = t.type(g, n)
+    assert "taken off the table, hidden behind" in out and "OR-GF144" in out and "l.786" in out
+    assert g.state.units["a"].hidden and g.state.units["a"].behind["building"] == "house"
