@@ -173,3 +173,15 @@ def test_the_computer_player_s_copies_do_not_depend_on_where_it_hides():
         # and its side's own copies keep it where it is
         assert (evaluation.determinize(st, "A", random.Random(7)).units["a"].x) == x
     assert copies[0] == copies[1]
+
+
+def test_a_unit_hidden_behind_a_building_is_unseen_by_the_enemy_s_morale_tests():
+    """OR-GF150: taken off the table behind the house, the unit adds no modifier to an enemy's morale test
+    (``morale_play.unseen``); occupants hidden *in* a building still count (the enemy saw them go in)."""
+    from oriflamme.rulesets.guerres_fleuries.battle import morale_play
+    st, a, e = setting()
+    assert not morale_play.unseen(st, a)
+    hide(st, a)
+    assert morale_play.unseen(st, a) and a.hidden
+    a.behind, a.inside = None, "house"  # an occupant hidden in the building instead
+    assert a.hidden and not morale_play.unseen(st, a)

@@ -197,3 +197,27 @@ def test_while_invisible_the_enemy_never_sees_nor_targets_it(at_orders, seed):
         engine.apply(st, engine.check(st, rng.choice(legal)))
         assert fog.hidden_from(st.units["A2"], "B") == bool(illusion.invisible(st, st.units["A2"])) \
             or not st.units["A2"].alive
+
+
+def test_an_invisible_enemy_adds_no_morale_modifier(at_orders):
+    """OR-GF150: an enemy unit 10 cm from a Saurian unit counts among "enemy unbroken within 30 cm" (l.1634)
+    of its morale test; made invisible, it no longer does (the unit cannot know it is there); seen again, it
+    counts again."""
+    from oriflamme.rulesets.guerres_fleuries.battle import morale_play
+    st = ruleset().clone(at_orders)
+    t = st.units["A2"]
+    b = next(u for u in st.side_units("B") if u.kind == "troop")
+    b.x, b.y, b.heading = t.x, t.y - t.depth / 2 - 10 - b.depth / 2, 180.0
+
+    def near(unit):
+        sit, why = morale_play.situation(st, unit, "casualties")
+        count = next((m["count"] for m in sit.get("modifiers", []) if m["modifier"] == "enemy_unbroken_near"), 0)
+        return count, " ".join(why)
+    seen, why = near(b)
+    assert seen >= 1 and t.name in why
+    cast(st, "A2", d6=3)
+    assert illusion.invisible(st, t) is not None
+    unseen, why = near(b)
+    assert unseen == seen - 1 and t.name not in why
+    t.hidden = False  # seen again (any reveal clears it)
+    assert near(b)[0] == seen

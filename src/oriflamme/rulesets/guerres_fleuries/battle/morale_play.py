@@ -30,7 +30,7 @@ from ..names import RefereeError, match
 from ..referee import adjudicate
 from ..referee.morale import MODIFIER_FILE
 from ..referee.wound import _state, _worst
-from . import combat_data, lasting
+from . import combat_data, illusion, lasting
 from .fighters import (alive, arc, cover_of, enemies, finish, friends, mark, off_table, pose, set_pose, shape,
                        touching, unit, units, unmark)
 
@@ -72,6 +72,13 @@ def _near(state, u, pool, modifier: str, pred=lambda v: True) -> list:
     return [v for v in pool if pred(v) and tabletop.nearest_distance(shape(u), shape(v)) <= cm]
 
 
+def unseen(state, v) -> bool:
+    """``v`` is off the table for its enemy: hidden behind a building (OR-GF145) or invisible under an
+    illusion or the cape (OR-GF125, OR-GF148). Occupants hidden in a building are not: the enemy saw them
+    go in (OR-GF83)."""
+    return bool(v.behind) or illusion.invisible(state, v) is not None
+
+
 def situation(state, u, cause: str, source=None, extra=()) -> tuple[dict, list[str]]:
     """The referee's morale situation for ``u`` and the reasons of each modifier read off the table;
     ``extra``: (modifier id, reason) a spell or a magic failure adds to this test (OR-GF6), and the
@@ -110,7 +117,9 @@ def situation(state, u, cause: str, source=None, extra=()) -> tuple[dict, list[s
         if ch is not None and alive(ch):
             character = {"FM": ch.FM, "FC": ch.FC}
             add("character_controls", 1, f"{ch.name or ch.id} directly controls the unit (FM {ch.FM})")
-    foes, pals = enemies(state, u), friends(state, u)
+    # the enemies the unit can know: one taken off the table unseen (behind a building, l.786; under an
+    # illusion or the cape, l.1240, l.236) adds no modifier (OR-GF150; data/combat.toml [[near]])
+    foes, pals = [v for v in enemies(state, u) if not unseen(state, v)], friends(state, u)
     near_friends = _near(state, u, pals, "friend_near", lambda v: v.status == "ok")
     add("friend_near", len(near_friends), ", ".join(v.name or v.id for v in near_friends))
     cov = cover_of(state, u)
