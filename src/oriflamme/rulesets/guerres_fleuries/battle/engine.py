@@ -217,17 +217,11 @@ def _clear_places(state: Battle, u: Unit) -> list[tuple[float, float]]:
             for i in range(int((maxx - minx - u.width) // 5) + 1) for j in range(int((maxy - miny - u.depth) // 5) + 1)]
     grid.sort(key=lambda p: ((p[0] - u.x) ** 2 + (p[1] - u.y) ** 2, p))
     found: dict[bool, tuple[float, float]] = {}
-    x0, y0 = u.x, u.y
     for x, y in grid:
-        left = x < x0
-        if left in found or not _placeable(state, u, x - x0, y - y0):
+        left = x < u.x
+        if left in found or not _placeable(state, u, x - u.x, y - u.y):
             continue
-        try:
-            u.x, u.y = x, y
-            clear = obstruction.blocked_share(state, u) == 0
-        finally:
-            u.x, u.y = x0, y0
-        if clear:
+        if obstruction.blocked_share(state, u, at=(x, y)) == 0:
             found[left] = (round(x, 2), round(y, 2))
             if len(found) == 2:
                 break

@@ -29,10 +29,11 @@ def normal_move(u: Unit) -> float:
     return odds.move_of(u, "normal", 0.0)
 
 
-def blocked_share(state: Battle, u: Unit) -> float:
+def blocked_share(state: Battle, u: Unit, at: tuple[float, float] | None = None) -> float:
     """1 when a standing building touches the unit's front, falling to 0 as it stands two normal
     moves ahead (or is not across the path). Characters (they stand in open order and pass round),
-    flyers, units not in good order and units in or behind a building read 0."""
+    flyers, units not in good order and units in or behind a building read 0. ``at``: read it as if
+    the unit stood at that (x, y), its heading kept (a deployment place)."""
     if (u.kind == "character" or u.altitude is not None or u.status != "ok" or u.inside_points
             or u.split or u.behind):
         return 0.0
@@ -43,7 +44,8 @@ def blocked_share(state: Battle, u: Unit) -> float:
     for el in buildings_play.elements(state):
         if not buildings_play.standing(state, el.id):
             continue
-        gap = _gap_ahead(el, round(u.x, 1), round(u.y, 1), round(u.heading, 1), u.width, u.depth, move)
+        x, y = at if at is not None else (u.x, u.y)
+        gap = _gap_ahead(el, round(x, 1), round(y, 1), round(u.heading, 1), u.width, u.depth, move)
         if gap is not None:
             worst = max(worst, 1.0 - gap / move)
     return worst
