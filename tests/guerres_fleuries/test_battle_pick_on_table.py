@@ -92,3 +92,16 @@ def test_the_options_say_which_spells_may_strike_a_building_and_how_far_a_jump_g
     assert book["eclair"]["buildings"] is True and "jump_cm" not in book["eclair"]
     assert book["vol_d_ehecatl"]["jump_cm"] == 100 and book["vol_d_ehecatl"]["decision"] == "OR-GF123"
     assert not book["vol_d_ehecatl"]["buildings"]
+
+
+def test_a_unit_placed_in_cover_may_hide_where_it_stands_and_the_card_cites_the_rule():
+    """A unit placed in the copse may hide there, its place on the battle plan (l.497, OR-GF105): the options
+    say so with the rule's citation, which the browser's card shows (no citation written in the page)."""
+    g = copse_game()
+    rs = g.ruleset
+    g.apply(action_from_json({"type": "place", "side": "B", "unit": "B1", "x": 50.0, "y": 6.0, "heading": 180.0}))
+    assert any(a.type == "hide" and a.unit == "B1" for a in rs.legal_actions(g.state, "B"))
+    opts = rs.options(g.state, "B")["units"]["B1"]
+    assert opts["hide"] is True
+    assert opts["hide_here"] == {"ref": fog.data()["hide"].ref, "decision": "OR-GF105"}
+    assert "l.497" in opts["hide_here"]["ref"]

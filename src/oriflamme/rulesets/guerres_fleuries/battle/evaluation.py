@@ -78,11 +78,15 @@ def terms(state: Battle, side: str) -> dict[str, float]:
     theirs = [p for p in rd.pieces.values() if p.u.side == enemy]
     contact = data.distance.contact_cm
     threats = charges = 0.0
+    gains: dict[str, list[float]] = {}  # what each unit stands to gain in the melees around it
     best_fire: dict[str, float] = {}
     for u in mine:
         for e in theirs:
             near = rd.gap(u.u.id, e.u.id)
-            threats += rd.exchange(u.u.id, e.u.id) * closeness(near, max(u.reach, e.reach), contact)
+            x = rd.exchange(u.u.id, e.u.id) * closeness(near, max(u.reach, e.reach), contact)
+            threats += x
+            if x:
+                gains.setdefault(u.u.id if x > 0 else e.u.id, []).append(x)
             if near > contact:
                 # a charge either could declare now: in reach and in the charger's front arc
                 if near <= u.reach and not u.outside_front(e) and u.u.status == "ok":
@@ -98,6 +102,8 @@ def terms(state: Battle, side: str) -> dict[str, float]:
                     v = fire_kills(a.u, b.u, far) * b.value
                     if v > best_fire.get(a.u.id, 0.0):
                         best_fire[a.u.id] = v
+    if w.threats_others < 1.0:
+        threats = threat_sum(gains, w.threats_others)
     fire = {side: 0.0, enemy: 0.0}
     for uid, v in best_fire.items():
         u = state.units[uid]
@@ -116,6 +122,19 @@ def terms(state: Battle, side: str) -> dict[str, float]:
             "edge": (edge[enemy] - edge[side]) / norm, "command": (command[side] - command[enemy]) / norm,
             "spell": (spell[side] - spell[enemy]) / norm,
             "lasting": (blessed.get(side, 0.0) - blessed.get(enemy, 0.0)) / norm}
+
+
+def threat_sum(gains: dict[str, list[float]], others: float) -> float:
+    """The *threats* term from each unit's gains in the melees around it (signed: the side evaluated's
+    gains positive, the enemy's negative): its best counts whole, the others at ``others`` (1: every
+    pair, as a sum over pairs; 0: the best alone). A unit charges one enemy (l.391-393) and fights
+    those its figures touch (l.933): a lone monster beating five units threatens one of them a turn,
+    not five, and a unit beating five enemies closes in on one."""
+    total = 0.0
+    for xs in gains.values():
+        xs = sorted(xs, key=abs, reverse=True)
+        total += xs[0] + others * sum(xs[1:])
+    return total
 
 
 def spell_term(rd: Reading, side: str) -> float:
@@ -252,13 +271,8 @@ def order_terms(rd: Reading, side: str) -> float:
         if state.phase == 6 and side in state.done:
             continue  # the side has ended its moves: an order not carried out is lost
         step = p.reach * (2.0 / 3.0)
-        gain = 0.0
-        for e in enemies:
-            near = rd.gap(u.id, e.u.id)
-            if u.kind == "character" and near > e.reach + step:
-                continue  # a character steps away only from what can reach him (odds.character_order)
-            r = max(p.reach, e.reach)
-            gain += rd.exchange(u.id, e.u.id) * (closeness(max(0.0, near - step), r, contact) - closeness(near, r, contact))
+        # a character steps away only from what can reach him (odds.character_order)
+        gain = odds.step_gain(rd, p, enemies, step, contact, lone=u.kind == "character")
         if u.order in RETIRE:
             # stepping back towards its own edge: no gain where it leaves no room to flee (l.946, l.1094)
             gain = -gain * (1.0 - max(edge_exposure(u, rd.height, step))) if u.kind != "character" else -gain

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import math
 import tomllib
+from typing import Literal
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -45,6 +47,9 @@ class Weights(BaseModel):
     morale: float = Field(ge=0)
     ref_morale: str
     threats: float = Field(ge=0)
+    threats_others: float = Field(ge=0, le=1)
+    advance_rule: Literal["nearest", "around"]
+    ref_advance_rule: str
     ref_threats: str
     charges: float = Field(ge=0)
     ref_charges: str
@@ -372,6 +377,21 @@ def closeness(distance: float, reach_cm: float, contact_cm: float) -> float:
     if distance <= contact_cm:
         return 1.0
     return reach_cm / (reach_cm + distance)
+
+
+def step_gain(rd: Reading, p: Piece, enemies, step: float, contact_cm: float, lone: bool = False) -> float:
+    """What ``p`` gains in the melees around it by closing ``step`` cm on every enemy in ``enemies``
+    (its exchange with each weighed by how much nearer the step brings them, :func:`closeness`): >0
+    when the enemies it beats outweigh those that beat it. ``lone``: a character's step counts only
+    the enemies that could reach him after it (:func:`character_order`)."""
+    gain = 0.0
+    for e in enemies:
+        near = rd.gap(p.u.id, e.u.id)
+        if lone and near > e.reach + step:
+            continue
+        r = max(p.reach, e.reach)
+        gain += rd.exchange(p.u.id, e.u.id) * (closeness(max(0.0, near - step), r, contact_cm) - closeness(near, r, contact_cm))
+    return gain
 
 
 def kill_value(u: Unit) -> float:
@@ -780,8 +800,7 @@ def favoured_sets(state: Battle, side: str, units: list[Unit], opts: dict) -> li
             if "tirer" in o:
                 chosen[u.id] = ("tirer", None)
                 continue
-            nearest = min(enemies, key=lambda e: rd.gap(u.id, e.u.id), default=None)
-            favoured = nearest is not None and rd.exchange(u.id, nearest.u.id) > 0
+            favoured = advance_pays(rd, rd.pieces[u.id], enemies)
             for oid in (("avancer",) if favoured else (otherwise, "attendre")):
                 if oid in o:
                     chosen[u.id] = (oid, None)
@@ -820,6 +839,16 @@ def can_be_in_range(u: Piece, e: Piece) -> bool:
     hypot(half their widths summed, their depths summed) — a sling of 22 cm never reaches a unit 25 cm
     wide, only a character or a monster."""
     return u.range > 0 and math.hypot(u.hw + e.hw, 2.0 * (u.hd + e.hd)) <= u.range
+
+
+def advance_pays(rd: Reading, p: Piece, enemies: list) -> bool:
+    """Whether ``p`` should advance: by the enemies around it (:func:`step_gain` over a normal move's
+    two thirds, as the *orders* term reads an advance) when ``advance_rule`` is "around" in
+    data/ai_evaluation.toml, else by the nearest enemy alone (it beats it)."""
+    if load_weights().weights.advance_rule == "around":
+        return step_gain(rd, p, enemies, p.reach * (2.0 / 3.0), load_weights().distance.contact_cm) > 0
+    nearest = min(enemies, key=lambda e: rd.gap(p.u.id, e.u.id), default=None)
+    return nearest is not None and rd.exchange(p.u.id, nearest.u.id) > 0
 
 
 def threatened(rd: Reading, p: Piece, margin: float = 0.0) -> bool:
@@ -880,8 +909,7 @@ def tactician_set(rd: Reading, side: str, units: list[Unit], opts: dict) -> dict
             elif any(can_be_in_range(p, e) for e in enemies):
                 pick = "avancer"
         if pick is None and u.kind != "character":
-            nearest = min(enemies, key=lambda e: rd.gap(u.id, e.u.id), default=None)
-            if nearest is not None and rd.exchange(u.id, nearest.u.id) > 0:
+            if advance_pays(rd, p, enemies):
                 pick = "avancer"
             elif threatened(rd, p) and max(p.exposed) < 0.5:
                 pick = "se_retirer"

@@ -200,6 +200,9 @@ def _options(state: Battle, side: str | None, legal) -> dict:
                 out["units"].setdefault(a.unit, {})["brigade"] = list(a.units or ())
             elif a.type in ("ambush", "flank_march", "hide"):
                 out["units"].setdefault(a.unit, {})[a.type] = True
+                if a.type == "hide":  # where it stands, its place on the battle plan (l.497, OR-GF105)
+                    out["units"][a.unit]["hide_here"] = {"ref": fog.data()["hide"].ref,
+                                                         "decision": fog.data()["hide"].decision}
             elif a.type == "place_base":
                 out.setdefault("bases", {})[a.base] = {"place": True}
         if state.fog and any(a.type == "end_phase" for a in legal):

@@ -832,7 +832,8 @@ export async function mount(containers, core, view) {
           ? L(`The unit hides behind the building it stands against (within ${o.hide_behind.within_cm} cm): it leaves the table; the enemy sees it go and nothing more, until it is spotted, moves, fires or fights. `,
               `L'unité se cache derrière le bâtiment contre lequel elle se tient (à ${o.hide_behind.within_cm} cm au plus) : elle quitte la table ; l'ennemi la voit partir et rien de plus, jusqu'à ce qu'elle soit repérée, bouge, tire ou combatte. `)
           : L("The unit hides where it stands, its place written on your battle plan. ", "L'unité se cache là où elle se tient, sa position écrite sur votre plan de bataille. "),
-        citeChips((o.hide_at || {}).ref || (o.hide_behind ? `${o.hide_behind.ref}; ${o.hide_behind.decision}` : "GF seed 003 l.497; OR-GF105"))));
+        citeChips([o.hide_at, o.hide_behind, o.hide_here].filter(Boolean).slice(0, 1)
+          .map((r) => [r.ref, r.decision].filter(Boolean).join("; ")).join(""))));
       if (o.hide_at) box.append(el("div", { class: "gf-fields" }, num("x", "x", "gf-pick-x"), num("y", "y", "gf-pick-y")));
       if (hasPoint(pk)) box.append(el("p", { testid: "gf-pick-distance" },
         L(`${fmtCm(Math.hypot(pk.x - u.x, pk.y - u.y))} cm from where it stands`, `${fmtCm(Math.hypot(pk.x - u.x, pk.y - u.y))} cm de sa position`)));
