@@ -97,7 +97,7 @@ def _printed_split(n: int, printed: str) -> str:
                                   "melee_monsters"])
 def test_modifiers_are_printed_verbatim_with_their_value(kind):
     for m in modifiers.modifiers(kind).values():
-        if m.id in SPELL_ROWS:  # printed outside the list: test_spell_modifiers_carry_the_printed_number
+        if m.id in SPELL_ROWS or m.id.startswith(ITEM_PREFIX):  # printed outside the list: their own tests
             continue
         n = ref_lines(m.ref)[0]
         rest = _printed_split(n, m.printed)
@@ -108,7 +108,7 @@ def test_modifiers_are_printed_verbatim_with_their_value(kind):
 def test_creature_modifiers_read_both_columns_with_the_leading_sign(kind, side):
     """GF-H4: "- 5/2" is -5 for other creatures, -2 for the Ptéradon."""
     for m in modifiers.modifiers(kind).values():
-        if m.id in SPELL_ROWS:
+        if m.id in SPELL_ROWS or m.id.startswith(ITEM_PREFIX):
             continue
         rest = _printed_split(ref_lines(m.ref)[0], m.printed)
         sign = -1 if rest.startswith("-") else 1
@@ -123,6 +123,8 @@ def test_creature_modifiers_read_both_columns_with_the_leading_sign(kind, side):
     assert modifiers.modifiers("melee_pteradon")["enemy_shields"].value == -1  # "- 2/-1"
 
 
+#: the magic items' modifiers, printed in the army builder's table of items (OR-GF151; test_battle_items)
+ITEM_PREFIX = "item_"
 #: the spells' modifiers on fire, melee and reaction tests, printed in the spells' texts (OR-GF120)
 SPELL_ROWS = {"spell_brume", "spell_malediction", "spell_possession", "spell_secousses", "spell_hurlement",
               "spell_vent"}
@@ -153,7 +155,8 @@ def test_every_printed_modifier_line_is_in_the_data():
              "fire": (1494, 1504), "melee": (1562, 1576), "melee_creatures": (1790, 1799),
              "melee_monsters": (1948, 1955)}
     for kind, (a, b) in spans.items():
-        cited = {ref_lines(m.ref)[0] for m in modifiers.modifiers(kind).values() if m.id not in SPELL_ROWS}
+        cited = {ref_lines(m.ref)[0] for m in modifiers.modifiers(kind).values()
+                 if m.id not in SPELL_ROWS and not m.id.startswith(ITEM_PREFIX)}
         printed = {n for n in range(a, b + 1) if line(n).lstrip("| ").startswith("-")}
         assert cited == printed, kind
 

@@ -20,7 +20,7 @@ from oriflamme.geometry import tabletop
 from .. import fire as fd
 from .. import movement as mv
 from ..referee import adjudicate
-from . import combat_data, lasting, morale_play, spell_modifiers, spells, volleys, weather
+from . import combat_data, items_play, lasting, morale_play, spell_modifiers, spells, volleys, weather
 from .casualties import Ledger
 from .fighters import (alive, cover_of, depth, enemies, finish, friends, in_combat, in_woods, pose, shape,
                        sight_obstacles, target_armour, target_kind, touching, unit, units, width)
@@ -249,6 +249,9 @@ def situation(state, u, t, figures: int) -> tuple[dict, list[str]]:
     if u.disorder:
         given.append({"modifier": "shooter_disordered"})
         why.append("the shooter is disordered")
+    for mid, reason in items_play.modifiers(state, "fire", u, t):  # the magic items (OR-GF151)
+        given.append({"modifier": mid})
+        why.append(reason)
     if given:
         sit["modifiers"] = given
     spell_modifiers.fire(state, u, t, sit, why)  # the spells lasting on the shooter or the target (OR-GF120)

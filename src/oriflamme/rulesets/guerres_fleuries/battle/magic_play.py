@@ -22,7 +22,7 @@ from ..magic import data as magic_data
 from ..names import RefereeError
 from ..referee import adjudicate
 from ..referee.wound import _state, _worst
-from . import morale_play, spells
+from . import items_play, morale_play, spells
 from .fighters import finish, in_combat, shape, touching, unit
 
 REF_ONE_A_TURN = "GF seed 003 l.1136"
@@ -44,6 +44,9 @@ def _situation(state, caster, spell: str, target, building=None) -> dict:
         sit["base_contact"] = True
     if caster.wounds:
         sit["wound_state"] = _worst(["none"] + [_state(w) for w in caster.wounds])
+    items = items_play.modifiers(state, "magic", caster, target)  # the magic items (OR-GF151)
+    if items:
+        sit["modifiers"] = [{"modifier": mid} for mid, _ in items]
     return sit
 
 

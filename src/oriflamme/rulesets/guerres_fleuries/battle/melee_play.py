@@ -19,7 +19,7 @@ from .. import melee as md
 from .. import modifiers as mods
 from ..names import RefereeError
 from ..referee import adjudicate
-from . import combat_data, morale_play, overlap, spell_modifiers
+from . import combat_data, items_play, morale_play, overlap, spell_modifiers
 from .casualties import Ledger, captures
 from .fighters import (alive, arc, being, cover_of, depth, finish, mark, melee_weapon_of, pose, set_pose, shape,
                        target_armour, target_kind, tolerance, touching, unit, units, unmark, width)
@@ -122,6 +122,8 @@ def situation(state, a, b) -> tuple[dict, list[str]]:
         add("enemy_shields", f"{b.name or b.id} carries shields")
     if a.altitude and b.altitude:
         add("fights_in_the_air", "both fight in the air")
+    for mid, reason in items_play.modifiers(state, "melee", a, b):  # the magic items (OR-GF151)
+        add(mid, reason)
     if given:
         sit["modifiers"] = given
     # the spells lasting on the striker or the target (OR-GF120)

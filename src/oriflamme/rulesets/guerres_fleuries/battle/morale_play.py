@@ -30,7 +30,7 @@ from ..names import RefereeError, match
 from ..referee import adjudicate
 from ..referee.morale import MODIFIER_FILE
 from ..referee.wound import _state, _worst
-from . import combat_data, illusion, lasting
+from . import combat_data, illusion, items_play, lasting
 from .fighters import (alive, arc, cover_of, enemies, finish, friends, mark, off_table, pose, set_pose, shape,
                        touching, unit, units, unmark)
 
@@ -149,6 +149,8 @@ def situation(state, u, cause: str, source=None, extra=()) -> tuple[dict, list[s
             f"{source.name or source.id} attacks in the {side}")
     if cause == "lost_combat":
         add("lost_last_combat", 1, "the unit lost this round of combat")
+        for mid, reason in items_play.modifiers(state, "morale", u, source):  # the magic items (OR-GF151)
+            add(mid, 1, reason)
     if u.status == "retreat":
         add("tester_retiring", 1, "the unit is retreating")
     if u.status == "rout":

@@ -1,0 +1,133 @@
+"""The magic items that change a roll in play (GF Table des objets magiques, seed 003 l.224-242; OR-GF151,
+data/items_play.toml): the Masque's -5 to the blows at its bearer (or at the unit he controls) and -2 to
+the morale of those who lose to him, the Ceinture's +15 to its bearer's blows, the Miroir's -15 to the
+shots at its bearer, the Relique's +5 to its bearer's casts. Each is read in the preview (the percentage
+before the roll) and in the ruling, with the printed sentence and its line."""
+
+from __future__ import annotations
+
+import pytest
+from guerres_fleuries.battle_combat_kit import battle, troop
+from guerres_fleuries.seed import line
+
+from oriflamme.rulesets.guerres_fleuries import army_rows
+from oriflamme.rulesets.guerres_fleuries import modifiers as mods
+from oriflamme.rulesets.guerres_fleuries.battle import fire_play, items_play, magic_play, melee_play, morale_play
+
+MELEE_TABLES = ("melee", "melee_creatures", "melee_monsters", "melee_pteradon")
+MORALE_TABLES = ("morale", "morale_creatures", "morale_monsters")
+
+
+def test_every_item_effect_names_an_item_of_the_army_builder_and_a_printed_modifier():
+    items = army_rows.magic_items()
+    for e in items_play.effects():
+        assert e.item in items, e.item
+        # the item's sentence in the seed is the modifier's printed sentence, at the cited line
+        n = int(e.ref.rsplit("l.", 1)[1])
+        assert e.item in line(n)
+        tables = {"fire": ("fire",), "magic": ("magic",), "morale": MORALE_TABLES,
+                  "melee": MELEE_TABLES if e.on == "at_bearer" else ("melee",)}[e.kind]
+        for t in tables:
+            row = mods.modifiers(t)[e.modifier]
+            assert row.printed in line(n), (t, row.printed)
+    values = {e.modifier: mods.modifiers({"morale": "morale"}.get(e.kind, e.kind))[e.modifier].value
+              for e in items_play.effects() if e.kind != "melee"}
+    assert values == {"item_masque_huitzilopochtli": -2, "item_miroir_tezcatlipoca": -15, "item_relique_sacree": 5}
+    assert mods.modifiers("melee")["item_masque_huitzilopochtli"].value == -5
+    assert mods.modifiers("melee")["item_ceinture_de_force"].value == 15
+
+
+def hero(side="A", **kw):
+    base = dict(kind="character", klass=None, figures=1, figures_max=1, frontage=1, ranks=1,
+                melee_weapon="maquahuitl", armour="coton", CM=40, FM=3, FC=4, x=90, y=79)
+    base.update(kw)
+    return troop("hero", side, **base)
+
+
+def clubs(**kw):
+    base = dict(race="saurien", figures=30, figures_max=30, ranks=3, melee_weapon="club", armour="saurien",
+                x=90, y=75)
+    base.update(kw)
+    return troop("clubs", "B", **base)
+
+
+def pct(preview: dict) -> int:
+    """The percentage a figure strikes with (the PMC, before it is multiplied by the figures in contact)."""
+    return preview["ruling"]["pmc"]
+
+
+def test_the_belt_adds_fifteen_to_its_bearer_blows_and_nothing_to_the_enemy():
+    h, b = hero(), clubs()
+    st = battle(h, b, phase=10)
+    plain = melee_play.preview(st, "hero", "clubs")
+    h.magic_item = "Ceinture de force"
+    belt = melee_play.preview(st, "hero", "clubs")
+    assert pct(belt["a_on_b"]) == pct(plain["a_on_b"]) + 15
+    assert pct(belt["b_on_a"]) == pct(plain["b_on_a"])
+    assert belt["a_on_b"]["percent"] == plain["a_on_b"]["percent"] + 15   # one figure: the same
+    assert any("Ceinture de force" in s for s in belt["a_on_b"]["explanation"])
+
+
+def test_the_mask_takes_five_from_every_blow_at_its_bearer_and_at_the_unit_he_controls():
+    h, b = hero(), clubs()
+    st = battle(h, b, phase=10)
+    plain = melee_play.preview(st, "hero", "clubs")
+    h.magic_item = "Masque de Huitzilopochtli"
+    mask = melee_play.preview(st, "hero", "clubs")
+    assert pct(mask["b_on_a"]) == pct(plain["b_on_a"]) - 5 and pct(mask["a_on_b"]) == pct(plain["a_on_b"])
+    assert "OR-GF151" in mask["b_on_a"]["citations"] and "GF seed 003 l.229" in str(mask["b_on_a"]["citations"])
+    # his unit: the clubs striking the jaguars he directly controls fight him too
+    jag = troop("jaguars", "A", klass="A", melee_weapon="maquahuitl", armour="coton", x=90, y=80, led_by="hero")
+    h.x, h.y = 90, 95
+    st = battle(jag, b, h, phase=10)
+    led = pct(melee_play.preview(st, "jaguars", "clubs")["b_on_a"])
+    h.magic_item = None
+    assert led == pct(melee_play.preview(st, "jaguars", "clubs")["b_on_a"]) - 5
+    # ... and the unit that lost the round against them tests its morale at -2
+    h.magic_item = "Masque de Huitzilopochtli"
+    sit, why = morale_play.situation(st, b, "lost_combat", jag)
+    assert {"modifier": "item_masque_huitzilopochtli", "count": 1} in sit["modifiers"]
+    assert any("Masque" in w for w in why)
+    assert "item_masque_huitzilopochtli" not in str(morale_play.situation(st, b, "fire_losses", jag)[0])
+    h.magic_item = None
+    assert "item_masque_huitzilopochtli" not in str(morale_play.situation(st, b, "lost_combat", jag)[0])
+
+
+def test_a_dead_bearer_item_does_nothing():
+    h, b = hero(), clubs()
+    h.magic_item = "Masque de Huitzilopochtli"
+    jag = troop("jaguars", "A", klass="A", melee_weapon="maquahuitl", armour="coton", x=90, y=80, led_by="hero")
+    st = battle(jag, b, h, phase=10)
+    h.figures = 0
+    assert items_play.modifiers(st, "melee", b, jag) == []
+
+
+def test_the_mirror_takes_fifteen_from_every_shot_at_its_bearer():
+    archers = troop("archers", "B", klass="C", missile="arc", order="tirer", x=90, y=60, heading=180.0)
+    h = hero(x=90, y=80, heading=0.0)
+    st = battle(archers, h)
+    plain = fire_play.preview(st, "archers", "hero")
+    assert plain["eligible"], plain
+    h.magic_item = "Miroir de Tezcatlipoca"
+    mirror = fire_play.preview(st, "archers", "hero")
+    assert {"modifier": "item_miroir_tezcatlipoca"} in mirror["situation"]["modifiers"]
+    assert mirror["ruling"]["final_pct"] < plain["ruling"]["final_pct"]
+    assert any("Miroir" in s for s in mirror["explanation"])
+
+
+def test_the_relic_adds_five_to_its_bearer_casts():
+    p = troop("priest", "A", kind="character", type="Prêtre mineur", name="Ixtlil", figures=1, figures_max=1,
+              frontage=1, ranks=1, x=90, y=90, FM=2, FC=2)
+    foe = troop("foe", "B", x=90, y=80, figures=10, figures_max=10, ranks=1)
+    st = battle(p, foe)
+    plain = magic_play.preview(st, "priest", "Blessure", "foe")["success_if_d100_below"]
+    p.magic_item = "Relique sacrée"
+    assert magic_play.preview(st, "priest", "Blessure", "foe")["success_if_d100_below"] == plain + 5
+
+
+@pytest.mark.parametrize("item", ["Casque de Tezcatlipoca", "Sandales de Yacatecuhtli", None])
+def test_the_items_played_elsewhere_add_no_modifier(item):
+    h, b = hero(magic_item=item), clubs()
+    st = battle(h, b, phase=10)
+    for kind in ("melee", "fire", "magic", "morale"):
+        assert items_play.modifiers(st, kind, h, b) == [] and items_play.modifiers(st, kind, b, h) == []
