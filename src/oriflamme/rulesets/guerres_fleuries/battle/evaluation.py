@@ -13,7 +13,8 @@ enemy's; the weighted sum goes through ``tanh`` to -1 (lost) … +1 (won); the e
 * **threats**: every pair of enemy units, the expected points each kills of the other in a round of
   melee (the part-1 referee on the units' own situation: class, weapons, ranks, armour, shields,
   disorder; the flank and rear when the striker stands outside its target's front arc) weighed by
-  their closeness — the favoured side gains by closing in, the other by keeping away; the round's
+  their closeness — the favoured side gains by closing in, the other by keeping away; each unit counts
+  its best such melee (its others at ``threats_others``, :func:`threat_sum`: a unit charges one enemy); the round's
   outcome counts too (:meth:`.odds.Reading.outcome`): the side losing more figures tests its morale,
   and a retreat or rout that leaves the table loses the whole unit;
 * **fire**: each missile unit's expected volley at the best enemy in its arc and range (the part-1
