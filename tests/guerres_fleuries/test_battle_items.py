@@ -131,3 +131,70 @@ def test_the_items_played_elsewhere_add_no_modifier(item):
     st = battle(h, b, phase=10)
     for kind in ("melee", "fire", "magic", "morale"):
         assert items_play.modifiers(st, kind, h, b) == [] and items_play.modifiers(st, kind, b, h) == []
+
+
+# --- the Conque d'Ehecatl (l.232, OR-GF152) ----------------------------------------------------------------
+
+def conch_game():
+    from .battle_engine_kit import game, to_phase
+    g = game("conch")
+    g.state.units["A6"].magic_item = "Conque d'Ehecatl"   # Cuauhtli carries the conch instead of the helmet
+    to_phase(g, 3)
+    return g
+
+
+def test_the_conch_gives_the_units_within_thirty_cm_five_to_their_morale_for_two_turns():
+    import json
+
+    from oriflamme.core.errors import IllegalAction
+    from oriflamme.geometry import tabletop
+    from oriflamme.rulesets.guerres_fleuries.battle.fighters import shape
+    g = conch_game()
+    rs, st = g.ruleset, g.state
+    side = "A"
+    offered = [a for a in rs.legal_actions(st, side) if a.type == "conch"]
+    assert [a.unit for a in offered] == ["A6"]
+    assert not any(a.type == "conch" for a in rs.legal_actions(st, "B"))
+    bearer = st.units["A6"]
+    near = {v.id for v in st.side_units(side) if v.kind == "troop" and v.alive
+            and tabletop.nearest_distance(shape(bearer), shape(v)) <= 30}
+    far = {v.id for v in st.side_units(side) if v.kind == "troop" and v.alive} - near
+    assert near and far, (near, far)   # the bundled deployment puts some within 30 cm, some beyond
+    r = rs.explain(st, offered[0].to_json())
+    assert r["legal"] and set(r["units"]) == near and "GF seed 003 l.232" in r["citations"], r
+    g.apply(offered[0])
+    ev = st.log[-1]
+    assert ev["type"] == "conch" and set(ev["units"]) == near and ev["until_turn"] == st.turn + 1
+    for uid in near:
+        sit, why = morale_play.situation(st, st.units[uid], "fire_losses")
+        assert {"modifier": "item_conque_ehecatl", "count": 1} in sit["modifiers"], why
+    for uid in far:
+        assert "item_conque_ehecatl" not in str(morale_play.situation(st, st.units[uid], "fire_losses")[0])
+    # the turn after still, not the third
+    some = sorted(near)[0]
+    for turn, heard in ((st.turn + 1, True), (st.turn + 2, False)):
+        later = st.clone()
+        later.turn = turn
+        assert ("item_conque_ehecatl" in str(morale_play.situation(later, later.units[some], "fire_losses")[0])) is heard
+    # once a battle: refused with the rule, the state unchanged
+    assert not any(a.type == "conch" for a in rs.legal_actions(st, side))
+    before = json.dumps(st.to_json(), sort_keys=True)
+    with pytest.raises(IllegalAction) as exc:
+        rs.apply(st, {"type": "conch", "side": side, "unit": "A6"})
+    assert "l.232" in exc.value.ref and "once a battle" in exc.value.reason
+    assert json.dumps(st.to_json(), sort_keys=True) == before
+
+
+def test_only_the_conch_bearer_may_sound_it():
+    import json
+
+    from oriflamme.core.errors import IllegalAction
+    g = conch_game()
+    rs, st = g.ruleset, g.state
+    before = json.dumps(st.to_json(), sort_keys=True)
+    for uid, words in (("A7", "does not carry"), ("A1", "does not carry"), ("B5", "not a character of side A")):
+        r = rs.explain(st, {"type": "conch", "side": "A", "unit": uid})
+        assert r["legal"] is False and words in r["reason"] and "l.232" in r["ref"], r
+        with pytest.raises(IllegalAction):
+            rs.apply(st, {"type": "conch", "side": "A", "unit": uid})
+    assert json.dumps(st.to_json(), sort_keys=True) == before

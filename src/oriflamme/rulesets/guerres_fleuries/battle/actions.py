@@ -37,6 +37,9 @@
 ``cape``                phases 3, 6: a character carrying the « Cape de Coyolxauhqui » vanishes for 4
                         turns unless he engages a combat, once a battle (l.236, OR-GF147, OR-GF148):
                         ``{"unit": bearer}``
+``conch``               phases 3, 6: a character carrying the « Conque d'Ehecatl » sounds it: +5 to the
+                        morale of the friendly units within 30 cm for 2 turns, once a battle (l.232,
+                        OR-GF152): ``{"unit": bearer}``
 ``release``             phases 3, 6: a priest cancels his « Possession de Coyolxauhqui » on an enemy
                         character (l.1282, OR-GF127): ``{"unit": priest, "target": character}``
 ======================  =====================================================================
@@ -61,7 +64,7 @@ TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test"
          "ambush": ("unit", "x", "y", "heading"), "place_base": ("base", "x", "y"),
          "flank_march": ("unit", "edge", "y", "turn"), "hide": ("unit",),
          "omen": ("unit",), "intervene": ("unit", "target"),
-         "release": ("unit", "target"), "cape": ("unit",), "move_base": ("base", "x", "y", "heading")}
+         "release": ("unit", "target"), "cape": ("unit",), "conch": ("unit",), "move_base": ("base", "x", "y", "heading")}
 #: fields an action may carry or leave out (absent: None): the jump of Vol d'Ehecatl (OR-GF123), the
 #: place a unit not yet placed hides at (l.497, OR-GF105)
 OPTIONAL = {"cast": ("x", "y", "heading"), "hide": ("x", "y", "heading")}

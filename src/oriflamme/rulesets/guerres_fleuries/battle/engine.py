@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import (battle_orders, brigades, buildings_play, command, coyolxauhqui, encounter, fog, illusion, magic_play, obstruction,
+from . import (battle_orders, brigades, buildings_play, command, coyolxauhqui, encounter, fog, illusion, items_play, magic_play, obstruction,
                moves, omens, reactions, orders as orders_mod, spells, turn, victory)
 from .actions import Action, action_from_json
 from .rules import rules
@@ -43,7 +43,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
         out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
     elif state.phase == 3:
         out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
-        out += casts(state, who) + interventions(state, who) + releases(state, who) + capes(state, who)
+        out += casts(state, who) + interventions(state, who) + releases(state, who) + capes(state, who) + conches(state, who)
         out += [Action("hide", who, unit=u.id) for u in buildings_play.hide_candidates(state, who)]  # OR-GF144
         for s in battle_orders.change_sets(state, who):
             out.append(Action("battle_orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
@@ -54,7 +54,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
             kept = battle_orders.reactions_kept(state, u, reactions.choices(state, u))
             out += [Action("react", who, unit=u.id, reaction=r) for r in kept]
     elif state.phase == 6:
-        out += casts(state, who) + interventions(state, who) + releases(state, who) + capes(state, who)
+        out += casts(state, who) + interventions(state, who) + releases(state, who) + capes(state, who) + conches(state, who)
         out += encounter.move_base_samples(state, who)
         for u in turn.movers(state, who):
             budget, direction, keep, _ = turn.move_budget(u, state)
@@ -142,6 +142,12 @@ def casts(state: Battle, side: str) -> list[Action]:
 def releases(state: Battle, side: str) -> list[Action]:
     """A priest's side may cancel his « Possession de Coyolxauhqui » (l.1282, OR-GF127)."""
     return [Action("release", side, unit=c, target=t) for c, t in coyolxauhqui.releases(state, side)]
+
+
+def conches(state: Battle, side: str) -> list[Action]:
+    """A character carrying the « Conque d'Ehecatl » may sound it, once a battle, in the steps where a spell
+    may be cast (phases 3 and 6; l.232, OR-GF152)."""
+    return [Action("conch", side, unit=u.id) for u in items_play.conch_bearers(state, side)]
 
 
 def capes(state: Battle, side: str) -> list[Action]:
@@ -245,8 +251,8 @@ def check(state: Battle, action) -> Action:
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
     expected = {0: ("place", "end_phase", "brigade", "battle_orders", "ambush", "place_base", "flank_march", "hide"),
                 2: ("command_test", "omen"),
-                3: ("orders", "cast", "battle_orders", "omen", "intervene", "release", "hide", "cape"),
-                5: ("react",), 6: ("move", "end_phase", "cast", "intervene", "move_base", "release", "cape")}[state.phase]
+                3: ("orders", "cast", "battle_orders", "omen", "intervene", "release", "hide", "cape", "conch"),
+                5: ("react",), 6: ("move", "end_phase", "cast", "intervene", "move_base", "release", "cape", "conch")}[state.phase]
     if state.phase == 0 and a.side in state.done and a.type != "battle_orders":
         raise IllegalAction(f"side {a.side} has deployed: it writes its battle orders now", battle_orders.REF_WRITE)
     if a.type not in expected:
@@ -294,6 +300,10 @@ def check(state: Battle, action) -> Action:
         coyolxauhqui.release_check(state, a.side, a.unit, a.target)
     elif a.type == "cape":
         why = illusion.cape_refusal(state, a.side, state.units.get(a.unit))
+        if why is not None:
+            raise IllegalAction(*why)
+    elif a.type == "conch":
+        why = items_play.conch_refusal(state, a.side, state.units.get(a.unit))
         if why is not None:
             raise IllegalAction(*why)
     elif a.type == "intervene":
@@ -396,6 +406,8 @@ def apply(state: Battle, a: Action) -> list[dict]:
         coyolxauhqui.release(state, a.unit, a.target)
     elif a.type == "cape":
         illusion.use_cape(state, state.units[a.unit])
+    elif a.type == "conch":
+        items_play.sound_conch(state, state.units[a.unit])
     elif a.type == "intervene":
         out = spells.intervention(state, state.units[a.unit], state.units[a.target], state.dice)
         from .fighters import finish

@@ -97,6 +97,13 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
                 f"({cape.uses_per_battle} fois par bataille)" if fr
                 else f"{name(a.unit)} uses the « {cape.item} »: invisible for {cape.turns} turns "
                 f"({cape.uses_per_battle} use a battle)")
+    if a.type == "conch":
+        from . import items_play
+        c = items_play.conch()  # its reach and turns: data/items_play.toml (l.232)
+        return (f"{name(a.unit)} sonne la « {c.item} » : +5 au moral des unités amies à {c.radius_cm:g} cm "
+                f"pendant {c.turns} tours (une fois par bataille)" if fr
+                else f"{name(a.unit)} sounds the « {c.item} »: +5 to the morale of the friendly units within "
+                f"{c.radius_cm:g} cm for {c.turns} turns (once a battle)")
     if a.type == "intervene":
         return (f"{name(a.unit)} demande une intervention divine pour {name(a.target)}" if fr
                 else f"{name(a.unit)} calls for a divine intervention for {name(a.target)}")
@@ -191,6 +198,15 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         verdict = encounter.check_flank(state, a)["verdict"]
         out["steps"] += list(verdict.get("explanation") or [])
         out["citations"] += list(verdict.get("citations") or []) + [encounter.REF_FLANK]
+    elif a.type == "conch":   # who hears it now (l.232, OR-GF152)
+        from . import items_play
+        c = items_play.conch()
+        heard = items_play.conch_hearers(state, state.units[a.unit])
+        names = ", ".join(v.name or v.id for v in heard) or "no friendly unit"
+        out["units"] = [v.id for v in heard]
+        out["steps"].append(f"within {c.radius_cm:g} cm: {names}; +5 to their morale tests for {c.turns} turns")
+        out["steps_fr"].append(f"à {c.radius_cm:g} cm : {names} ; +5 à leurs tests de moral pendant {c.turns} tours")
+        out["citations"] += [c.ref, c.decision]
     elif a.type == "move":
         u = state.units[a.unit]
         budget, direction, keep, steps = turn.move_budget(u, state)

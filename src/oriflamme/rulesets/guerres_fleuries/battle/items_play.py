@@ -5,7 +5,11 @@ magiques, seed 003 l.224-242; OR-GF151), read from ``data/items_play.toml``:
   and -2 to the morale test of a unit that lost a round against them;
 * *Ceinture de force* (l.234): +15 to the bearer's own blows (his PFC);
 * *Miroir de Tezcatlipoca* (l.240): -15 to every shot at the bearer;
-* *Relique sacrée* (l.231): +5 to the bearer's casts.
+* *Relique sacrée* (l.231): +5 to the bearer's casts;
+
+and the *Conque d'Ehecatl* (l.232), an action of its bearer once a battle (``conch``, OR-GF152): +5 to
+the morale of the friendly units within 30 cm for 2 turns, written in the log as lasting
+``morale_modifier`` entries (:mod:`.lasting`, read by :func:`.morale_play.situation`).
 
 The situations of :mod:`.melee_play`, :mod:`.fire_play`, :mod:`.magic_play` and :mod:`.morale_play` ask
 :func:`modifiers` for the rows that apply, so a preview (the percentage before the roll) and the roll read
@@ -17,7 +21,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from ..rows import Row, load
+from oriflamme.geometry import tabletop
+
+from ..rows import Row, load, one
+from .actions import emit
 
 FILE = "items_play.toml"
 
@@ -28,6 +35,20 @@ class ItemEffect(Row):
     on: Literal["bearer", "at_bearer", "fought"]
     with_unit: bool = False
     modifier: str
+
+
+class ConchRow(Row):
+    item: str
+    radius_cm: float
+    turns: int
+    uses_per_battle: int
+    modifier: str
+    kinds: list[str]
+
+
+@lru_cache(maxsize=None)
+def conch() -> ConchRow:
+    return one(ConchRow, FILE, "conch")
 
 
 @lru_cache(maxsize=None)
@@ -62,3 +83,68 @@ def modifiers(state, kind: str, actor, target=None) -> list[tuple[str, str]]:
         whose = "its" if who is actor else f"{who.name or who.id}'s"
         out.append((e.modifier, f"« {e.item} »: {whose} magic item ({e.ref})"))
     return out
+
+
+# --- the Conque d'Ehecatl (l.232, OR-GF152) --------------------------------------------------------------
+def conch_used(state, uid: str) -> dict | None:
+    """The event of ``uid``'s use of the conch this battle, or None."""
+    return next((e for e in state.log if e.get("type") == "conch" and e.get("unit") == uid), None)
+
+
+def conch_refusal(state, side: str, u) -> tuple[str, str] | None:
+    """Why ``side`` may not have ``u`` sound the Conque d'Ehecatl now: (reason, rule), or None."""
+    from . import coyolxauhqui
+    from .brigades import _same
+    c = conch()
+    rule = f"{c.ref}; {c.decision}"
+    if u is None or not u.alive or u.side != side:
+        return f"{getattr(u, 'id', None)!r} is not a character of side {side} on the table", rule
+    if u.kind != "character" or not _same(u.magic_item, c.item):
+        return f"{u.name} does not carry the « {c.item} »", rule
+    used = conch_used(state, u.id)
+    if used is not None and sum(1 for e in state.log if e.get("type") == "conch" and e.get("unit") == u.id) \
+            >= c.uses_per_battle:
+        return (f"{u.name} has sounded the « {c.item} » in turn {used['turn']}: \"Le porteur ne peut utiliser "
+                "l'instrument qu'une fois par jour\" — once a battle", rule)
+    if coyolxauhqui.master(state, u) not in (None, side):
+        return (f"{u.name} is possessed by an enemy priest: he obeys the priest, his side has him do nothing",
+                f"{coyolxauhqui.REF}; {coyolxauhqui.DECISION}")
+    if u.hidden or u.base is not None or u.status == "flank":
+        return (f"{u.name} is out of the enemy's sight: a magic item is not used without revealing it "
+                "(l.227), he sounds it on the table", f"GF seed 003 l.227; {c.decision}")
+    return None
+
+
+def conch_bearers(state, side: str) -> list:
+    """The characters of ``side`` who may sound the Conque d'Ehecatl now."""
+    return [u for u in state.side_units(side) if u.kind == "character" and conch_refusal(state, side, u) is None]
+
+
+def conch_hearers(state, u) -> list:
+    """The friendly units within the conch's reach of its bearer (nearest points): troops and creature units."""
+    from .fighters import shape
+    c = conch()
+    here = shape(u)
+    return [v for v in state.side_units(u.side) if v.id != u.id and v.alive and v.kind in c.kinds
+            and not v.hidden and v.base is None and v.status != "flank"
+            and tabletop.nearest_distance(here, shape(v)) <= c.radius_cm]
+
+
+def sound_conch(state, u) -> dict:
+    """``u`` sounds the conch: +5 to the morale of the friendly units within 30 cm, this turn and the next
+    (l.232, OR-GF152); public (l.227)."""
+    c = conch()
+    until = state.turn + c.turns - 1
+    hearers = conch_hearers(state, u)
+    name = u.name or u.id
+    names = ", ".join(v.name or v.id for v in hearers) or "no friendly unit"
+    steps = [f"{name} sounds the « {c.item} »: \"Toutes les unités amies dans les 30cm bénéficient de +5 au moral "
+             f"pour 2 tours\" (l.232)",
+             f"within {c.radius_cm:g} cm of him: {names} — +5 to their morale tests until turn {until} (OR-GF152)",
+             "used once: \"Le porteur ne peut utiliser l'instrument qu'une fois par jour\" — once a battle"]
+    lasting = [{"unit": v.id, "effect": "morale_modifier", "modifier": c.modifier, "from_turn": state.turn,
+                "until_turn": until, "ref": c.ref} for v in hearers]
+    return emit(state, "conch", f"{name} sounds the « {c.item} »: +5 to the morale of {names} until turn {until}",
+                f"{name} sonne la « {c.item} » : +5 au moral de {names} jusqu'au tour {until}", side=u.side,
+                ref=c.ref, decision=c.decision, unit=u.id, item=c.item, until_turn=until, lasting=lasting,
+                units=[v.id for v in hearers], ruling={"explanation": steps, "citations": [c.ref, c.decision]})

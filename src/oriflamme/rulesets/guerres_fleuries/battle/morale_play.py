@@ -162,7 +162,8 @@ def situation(state, u, cause: str, source=None, extra=()) -> tuple[dict, list[s
     for mid, reason in extra:
         add(mid, 1, reason)
     for e in lasting.active(state, u.id, "morale_modifier"):
-        add(e["modifier"], 1, f"a spell lasting until turn {e['until_turn']}")
+        what = "a magic item's effect" if str(e["modifier"]).startswith("item_") else "a spell"
+        add(e["modifier"], 1, f"{what} lasting until turn {e['until_turn']} ({e.get('ref', '')})")
     if given:
         sit["modifiers"] = given
     if character:
