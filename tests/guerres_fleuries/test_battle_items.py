@@ -198,3 +198,68 @@ def test_only_the_conch_bearer_may_sound_it():
         with pytest.raises(IllegalAction):
             rs.apply(st, {"type": "conch", "side": "A", "unit": uid})
     assert json.dumps(st.to_json(), sort_keys=True) == before
+
+
+# --- the Plume de Quetzalcoatl (l.237, OR-GF153) -------------------------------------------------------------
+
+def feather_game():
+    from .battle_engine_kit import game, to_phase
+    g = game("feather")
+    g.state.units["A6"].magic_item = "Plume de Quetzalcoatl"
+    to_phase(g, 6)
+    assert g.ruleset.to_act(g.state) == "A" and g.state.units["A6"].order == "avancer"
+    return g
+
+
+def test_the_feather_flies_its_bearer_over_a_friendly_unit_instead_of_his_move():
+    import math
+    g = feather_game()
+    rs, st = g.ruleset, g.state
+    u = st.units["A6"]
+    offered = [a for a in rs.legal_actions(st, "A") if a.type == "feather"]
+    assert [a.unit for a in offered] == ["A6"]
+    assert not any(a.type == "feather" for a in rs.legal_actions(st, "B"))
+    # a friendly unit straight in front of him: he flies over it (no interpenetration, l.638-642)
+    dest = (u.x, u.y - 40.0, u.heading)
+    friend = st.units["A1"]
+    friend.x, friend.y, friend.heading = u.x, u.y - 20.0, 0.0
+    r = rs.explain(st, {"type": "feather", "side": "A", "unit": "A6", "x": dest[0], "y": dest[1], "heading": dest[2]})
+    assert r["legal"] and "GF seed 003 l.237" in r["citations"] and "40.0 cm of 50" in r["steps"][-1], r
+    n = len(st.log)
+    g.apply(rs.action_from_json({"type": "feather", "side": "A", "unit": "A6", "x": dest[0], "y": dest[1],
+                                 "heading": dest[2]}))
+    assert (u.x, u.y) == dest[:2] and u.moved and math.isclose(u.moved_cm, 40.0)
+    assert [e["type"] for e in st.log[n:]] == ["feather"] and not friend.disorder
+    # his move is spent, and the feather too
+    assert not any(getattr(a, "unit", None) == "A6" for a in rs.legal_actions(st, "A"))
+
+
+def test_the_feather_is_refused_too_far_near_an_enemy_twice_or_to_another_character():
+    import json
+
+    from oriflamme.core.errors import IllegalAction
+    g = feather_game()
+    rs, st = g.ruleset, g.state
+    u = st.units["A6"]
+    enemy = st.units["B1"]
+    enemy.x, enemy.y, enemy.heading = u.x, u.y - 45.0, 180.0
+    before = json.dumps(st.to_json(), sort_keys=True)
+    near_enemy = enemy.y + enemy.depth / 2 + 2.0 + u.depth / 2
+    for act, words, ref in (
+            ({"unit": "A6", "x": u.x, "y": u.y - 60.0}, "50 cm at most", "l.237"),
+            ({"unit": "A6", "x": u.x, "y": near_enemy}, "within 5 cm of the enemy", "l.590"),
+            ({"unit": "A7", "x": st.units["A7"].x, "y": st.units["A7"].y - 10.0}, "does not carry", "l.237")):
+        doc = {"type": "feather", "side": "A", "heading": 0.0, **act}
+        r = rs.explain(st, doc)
+        assert r["legal"] is False and words in r["reason"] and ref in r["ref"], r
+        with pytest.raises(IllegalAction):
+            rs.apply(st, doc)
+    assert json.dumps(st.to_json(), sort_keys=True) == before
+    # once a battle: the next turn, with a move order again, no feather
+    g.apply(rs.action_from_json({"type": "feather", "side": "A", "unit": "A6", "x": u.x, "y": u.y - 10.0, "heading": 0.0}))
+    later = st.clone()
+    later.turn += 1
+    u2 = later.units["A6"]
+    u2.moved = False
+    r = rs.explain(later, {"type": "feather", "side": "A", "unit": "A6", "x": u2.x, "y": u2.y - 10.0, "heading": 0.0})
+    assert r["legal"] is False and "once a battle" in r["reason"], r

@@ -56,6 +56,8 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
     elif state.phase == 6:
         out += casts(state, who) + interventions(state, who) + releases(state, who) + capes(state, who) + conches(state, who)
         out += encounter.move_base_samples(state, who)
+        out += [Action("feather", who, unit=uid, x=d[0], y=d[1], heading=d[2])
+                for uid, d in items_play.feather_samples(state, who)]  # the Plume (l.237, OR-GF153)
         for u in turn.movers(state, who):
             budget, direction, keep, _ = turn.move_budget(u, state)
             points = moves.samples(state, u, budget, direction, keep)
@@ -252,7 +254,7 @@ def check(state: Battle, action) -> Action:
     expected = {0: ("place", "end_phase", "brigade", "battle_orders", "ambush", "place_base", "flank_march", "hide"),
                 2: ("command_test", "omen"),
                 3: ("orders", "cast", "battle_orders", "omen", "intervene", "release", "hide", "cape", "conch"),
-                5: ("react",), 6: ("move", "end_phase", "cast", "intervene", "move_base", "release", "cape", "conch")}[state.phase]
+                5: ("react",), 6: ("move", "end_phase", "cast", "intervene", "move_base", "release", "cape", "conch", "feather")}[state.phase]
     if state.phase == 0 and a.side in state.done and a.type != "battle_orders":
         raise IllegalAction(f"side {a.side} has deployed: it writes its battle orders now", battle_orders.REF_WRITE)
     if a.type not in expected:
@@ -304,6 +306,10 @@ def check(state: Battle, action) -> Action:
             raise IllegalAction(*why)
     elif a.type == "conch":
         why = items_play.conch_refusal(state, a.side, state.units.get(a.unit))
+        if why is not None:
+            raise IllegalAction(*why)
+    elif a.type == "feather":
+        why = items_play.feather_refusal(state, a.side, state.units.get(a.unit), (a.x, a.y, a.heading))
         if why is not None:
             raise IllegalAction(*why)
     elif a.type == "intervene":
@@ -408,6 +414,8 @@ def apply(state: Battle, a: Action) -> list[dict]:
         illusion.use_cape(state, state.units[a.unit])
     elif a.type == "conch":
         items_play.sound_conch(state, state.units[a.unit])
+    elif a.type == "feather":
+        items_play.fly(state, state.units[a.unit], a.x, a.y, a.heading)
     elif a.type == "intervene":
         out = spells.intervention(state, state.units[a.unit], state.units[a.target], state.dice)
         from .fighters import finish

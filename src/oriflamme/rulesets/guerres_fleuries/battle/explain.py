@@ -104,6 +104,11 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
                 f"pendant {c.turns} tours (une fois par bataille)" if fr
                 else f"{name(a.unit)} sounds the « {c.item} »: +5 to the morale of the friendly units within "
                 f"{c.radius_cm:g} cm for {c.turns} turns (once a battle)")
+    if a.type == "feather":
+        from . import items_play
+        f = items_play.feather()
+        return (f"{name(a.unit)} vole avec la « {f.item} » jusqu'en ({a.x:g}, {a.y:g}) (une fois par bataille)" if fr
+                else f"{name(a.unit)} flies with the « {f.item} » to ({a.x:g}, {a.y:g}) (once a battle)")
     if a.type == "intervene":
         return (f"{name(a.unit)} demande une intervention divine pour {name(a.target)}" if fr
                 else f"{name(a.unit)} calls for a divine intervention for {name(a.target)}")
@@ -198,6 +203,15 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         verdict = encounter.check_flank(state, a)["verdict"]
         out["steps"] += list(verdict.get("explanation") or [])
         out["citations"] += list(verdict.get("citations") or []) + [encounter.REF_FLANK]
+    elif a.type == "feather":   # how far he flies (l.237, OR-GF153)
+        import math
+
+        from . import items_play
+        u, f = state.units[a.unit], items_play.feather()
+        far = math.hypot(a.x - u.x, a.y - u.y)
+        out["steps"].append(f"{far:.1f} cm of {f.amount:g}, over whatever lies between: his move of this turn")
+        out["steps_fr"].append(f"{far:.1f} cm sur {f.amount:g}, par-dessus tout ce qui se trouve entre : son mouvement du tour")
+        out["citations"] += [f.ref, f.decision]
     elif a.type == "conch":   # who hears it now (l.232, OR-GF152)
         from . import items_play
         c = items_play.conch()

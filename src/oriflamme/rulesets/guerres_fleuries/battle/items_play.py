@@ -9,7 +9,9 @@ magiques, seed 003 l.224-242; OR-GF151), read from ``data/items_play.toml``:
 
 and the *Conque d'Ehecatl* (l.232), an action of its bearer once a battle (``conch``, OR-GF152): +5 to
 the morale of the friendly units within 30 cm for 2 turns, written in the log as lasting
-``morale_modifier`` entries (:mod:`.lasting`, read by :func:`.morale_play.situation`).
+``morale_modifier`` entries (:mod:`.lasting`, read by :func:`.morale_play.situation`); and the *Plume de
+Quetzalcoatl* (l.237), its bearer's flight of 50 cm once a battle instead of his move (``feather``,
+OR-GF153).
 
 The situations of :mod:`.melee_play`, :mod:`.fire_play`, :mod:`.magic_play` and :mod:`.morale_play` ask
 :func:`modifiers` for the rows that apply, so a preview (the percentage before the roll) and the roll read
@@ -44,6 +46,17 @@ class ConchRow(Row):
     uses_per_battle: int
     modifier: str
     kinds: list[str]
+
+
+class FeatherRow(Row):
+    item: str
+    amount: float
+    uses_per_battle: int
+
+
+@lru_cache(maxsize=None)
+def feather() -> FeatherRow:
+    return one(FeatherRow, FILE, "feather")
 
 
 @lru_cache(maxsize=None)
@@ -148,3 +161,72 @@ def sound_conch(state, u) -> dict:
                 f"{name} sonne la « {c.item} » : +5 au moral de {names} jusqu'au tour {until}", side=u.side,
                 ref=c.ref, decision=c.decision, unit=u.id, item=c.item, until_turn=until, lasting=lasting,
                 units=[v.id for v in hearers], ruling={"explanation": steps, "citations": [c.ref, c.decision]})
+
+
+# --- the Plume de Quetzalcoatl (l.237, OR-GF153) ----------------------------------------------------------
+def _feather_check() -> dict:
+    f = feather()
+    return {"what": f"the « {f.item} »", "decision": f.decision}
+
+
+def feather_refusal(state, side: str, u, destination=None) -> tuple[str, str] | None:
+    """Why ``side`` may not have ``u`` fly with the Plume de Quetzalcoatl now (to ``destination`` when
+    given): (reason, rule), or None. He flies in phase 6 instead of his move: he must be one of the
+    side's movers (an order to move, not in a combat, not yet moved: :func:`.turn.movers`)."""
+    from oriflamme.core.errors import IllegalAction
+
+    from . import spells, turn
+    from .brigades import _same
+    f = feather()
+    rule = f"{f.ref}; {f.decision}"
+    if u is None or not u.alive or u.side != side:
+        return f"{getattr(u, 'id', None)!r} is not a character of side {side} on the table", rule
+    if u.kind != "character" or not _same(u.magic_item, f.item):
+        return f"{u.name} does not carry the « {f.item} »", rule
+    if any(e.get("type") == "feather" and e.get("unit") == u.id for e in state.log):
+        return f"{u.name} has flown with the « {f.item} »: \"une fois par jour\" — once a battle", rule
+    if u.hidden or u.base is not None or u.status == "flank" or getattr(u, "behind", None):
+        return (f"{u.name} is out of the enemy's sight: a magic item is not used without revealing it (l.227)",
+                f"GF seed 003 l.227; {f.decision}")
+    if state.phase != 6 or u not in turn.movers(state, side):
+        return (f"{u.name} flies instead of his move: in phase 6, with an order to move, not in a combat and "
+                "not yet moved", f"{rule}; GF seed 003 l.588-590")
+    if destination is not None:
+        try:
+            spells.check_jump(state, u, destination, f, **_feather_check())
+        except IllegalAction as exc:
+            return exc.reason, exc.ref
+    return None
+
+
+def feather_samples(state, side: str) -> list[tuple[str, tuple]]:
+    """The flights offered to ``side`` (the computer's and the browser's samples; any other destination is
+    checked): straight ahead as far as the feather carries, else half as far."""
+    from . import spells
+    out = []
+    for u in state.side_units(side):
+        if u.kind == "character" and feather_refusal(state, side, u) is None:
+            dest = spells.jump_sample(state, u, feather(), **_feather_check())
+            if dest is not None:
+                out.append((u.id, dest))
+    return out
+
+
+def fly(state, u, x: float, y: float, heading: float | None) -> dict:
+    """``u`` flies to (x, y, heading) over whatever lies between: his move of the turn (OR-GF153)."""
+    import math
+
+    from . import moves
+    f = feather()
+    heading = u.heading if heading is None else heading
+    far = math.hypot(x - u.x, y - u.y)
+    moves.apply_move(u, x, y, heading)
+    u.moved = True
+    u.moved_cm += far
+    name = u.name or u.id
+    steps = [f"{name} flies with the « {f.item} »: \"Le porteur peut voler une fois par jour sur une distance de "
+             f"50cm\" (l.237)", f"{far:.1f} cm of {f.amount:g}, over whatever lies between, to ({x:g}, {y:g}): his move "
+             "of this turn (OR-GF153)", "used once: \"une fois par jour\" — once a battle"]
+    return emit(state, "feather", f"{name} flies {far:.1f} cm with the « {f.item} »",
+                f"{name} vole de {far:.1f} cm avec la « {f.item} »", side=u.side, ref=f.ref, decision=f.decision,
+                unit=u.id, to=[x, y, heading], ruling={"explanation": steps, "citations": [f.ref, f.decision]})

@@ -352,28 +352,30 @@ def apply(state, caster, target, spell: str, dice, ev) -> tuple[list[dict], list
     return out, extra
 
 
-def check_jump(state, u, destination, row) -> None:
+def check_jump(state, u, destination, row, what: str = "« Vol d'Ehecatl »", decision: str = "OR-GF123") -> None:
     """Where *Vol d'Ehecatl* (l.1320, "se déplacer instantanément de 100cm") may set ``u`` down (OR-GF123):
     at most the spell's distance from where he stands, on the table, not within the enemy standoff, not in
     a standing building nor on a dead monster's body; not a character in a building or directly
-    controlling a unit (he moves with it). Raises IllegalAction with the rule, the state unchanged."""
+    controlling a unit (he moves with it). Raises IllegalAction with the rule, the state unchanged.
+    ``what``/``decision``: the same flight by another means (the *Plume de Quetzalcoatl*, OR-GF153);
+    ``row``: its ``amount`` (cm) and ``ref``."""
     from oriflamme.core.errors import IllegalAction
 
     from . import buildings_play, crash_play, moves
     from .rules import rules
     name = _n(u) if u is not None else "the character"
     if destination is None or destination[0] is None or destination[1] is None:
-        raise IllegalAction(f"« Vol d'Ehecatl » needs where {name} is set down (x, y)", row.ref)
+        raise IllegalAction(f"{what} needs where {name} is set down (x, y)", row.ref)
     if getattr(u, "leads", None):
-        raise IllegalAction(f"{name} directly controls a unit: he moves with it", "OR-GF41; OR-GF123")
+        raise IllegalAction(f"{name} directly controls a unit: he moves with it", f"OR-GF41; {decision}")
     if getattr(u, "inside", None):
         raise IllegalAction(f"{name} is in a building: he leaves it only by breaking formation",
-                            "GF seed 003 l.788; OR-GF123")
+                            f"GF seed 003 l.788; {decision}")
     x, y, heading = destination[0], destination[1], u.heading if destination[2] is None else destination[2]
     far = math.hypot(x - u.x, y - u.y)
     if far > row.amount + 1e-6:
-        raise IllegalAction(f"« Vol d'Ehecatl » moves {name} {row.amount} cm at most ({far:.1f} cm asked)",
-                            f"{row.ref}; OR-GF123")
+        raise IllegalAction(f"{what} moves {name} {row.amount:g} cm at most ({far:.1f} cm asked)",
+                            f"{row.ref}; {decision}")
     fp = moves.footprint_at(u, x, y, heading)
     if not moves.table_box().covers(fp):
         raise IllegalAction(f"{name} would leave the table", "GF seed 003 l.628")
@@ -382,24 +384,25 @@ def check_jump(state, u, destination, row) -> None:
         if o.side != u.side and alive(o) and o.base is None and not o.hidden \
                 and tabletop.nearest_distance(fp, o.footprint()) < standoff - 1e-6:
             raise IllegalAction(f"{name} may not be set down within {standoff:g} cm of the enemy {_n(o)}",
-                                "GF seed 003 l.590; OR-GF123")
+                                f"GF seed 003 l.590; {decision}")
     for el in buildings_play.elements(state):
         if buildings_play.standing(state, el.id) and fp.intersection(el.geometry).area > 0.01:
-            raise IllegalAction(f"{name} would be set down in {el.name or el.id}", "GF seed 003 l.788; OR-GF123")
+            raise IllegalAction(f"{name} would be set down in {el.name or el.id}", f"GF seed 003 l.788; {decision}")
     if crash_play.carcass_in_the_way(state, fp) is not None:
-        raise IllegalAction(f"{name} would be set down on a dead monster's body", "OR-GF87; OR-GF123")
+        raise IllegalAction(f"{name} would be set down on a dead monster's body", f"OR-GF87; {decision}")
 
 
-def jump_sample(state, u) -> tuple[float, float, float] | None:
+def jump_sample(state, u, row=None, **check) -> tuple[float, float, float] | None:
     """A destination offered for *Vol d'Ehecatl* (the computer's sample; any other is checked by
-    :func:`check_jump`): straight ahead, as far as the spell allows, else half as far; None if neither."""
-    row = spell_effects()["vol_d_ehecatl"]
+    :func:`check_jump`): straight ahead, as far as the spell allows, else half as far; None if neither.
+    ``row`` and ``check``: another flight's distance and wording (the *Plume*, OR-GF153)."""
+    row = row or spell_effects()["vol_d_ehecatl"]
     from oriflamme.core.errors import IllegalAction
     for d in (row.amount, row.amount / 2):
         p = tabletop.moved(tabletop.Pose(u.x, u.y, u.heading), d)
         dest = (round(p.x, 1), round(p.y, 1), u.heading)
         try:
-            check_jump(state, u, dest, row)
+            check_jump(state, u, dest, row, **check)
         except IllegalAction:
             continue
         return dest
