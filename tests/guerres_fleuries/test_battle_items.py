@@ -263,3 +263,70 @@ def test_the_feather_is_refused_too_far_near_an_enemy_twice_or_to_another_charac
     u2.moved = False
     r = rs.explain(later, {"type": "feather", "side": "A", "unit": "A6", "x": u2.x, "y": u2.y - 10.0, "heading": 0.0})
     assert r["legal"] is False and "once a battle" in r["reason"], r
+
+
+# --- the Armure de Teteoinnan (l.233, OR-GF154) ---------------------------------------------------------------
+
+class Script:
+    """d100s from a script, any other die 1."""
+
+    def __init__(self, *d100):
+        self.d100 = list(d100)
+        self.rolled = []
+
+    def roll(self, sides=10):
+        v = self.d100.pop(0) if sides == 100 and self.d100 else 1
+        self.rolled.append((sides, v))
+        return v
+
+
+def test_the_armour_ignores_the_wounds_of_weapons_that_are_not_magic():
+    from oriflamme.rulesets.guerres_fleuries.battle.casualties import Ledger
+    h, b = hero(magic_item="Armure de Teteoinnan"), clubs()
+    st = battle(h, b, phase=10)
+    ledger = Ledger()
+    ledger.note(h, 3, b)
+    dice = Script()
+    events = ledger.apply(st, dice)
+    assert h.wounds == [] and h.alive and dice.rolled == []       # no wound rolled: all ignored
+    assert [e["type"] for e in events] == ["armour"] and events[0]["ignored"] == 3
+    assert ledger.ignored == {("hero", "clubs"): 3} and "OR-GF154" in events[0]["citations"]
+    # without the armour the same blows wound him
+    h2 = hero()
+    st2 = battle(h2, clubs(), phase=10)
+    plain = Ledger()
+    plain.note(h2, 1, st2.units["clubs"])
+    assert [e["type"] for e in plain.apply(st2, Script(50))] == ["wound"]
+
+
+def test_the_armour_ignores_a_magic_weapon_wound_on_thirty_or_less():
+    from oriflamme.rulesets.guerres_fleuries.battle.casualties import Ledger
+    h = hero(magic_item="Armure de Teteoinnan")
+    foe = hero("B", magic_weapon="Crainte", x=90, y=75, heading=180.0)
+    foe.id = "foe"
+    st = battle(h, foe, phase=10)
+    ledger = Ledger()
+    ledger.note(h, 2, foe)
+    dice = Script(30, 31, 50)          # the first ignored (30), the second wounds (31), then its wound's d100
+    events = ledger.apply(st, dice)
+    assert events[0]["type"] == "armour" and events[0]["d100"] == [30, 31] and events[0]["ignored"] == 1
+    assert [e["type"] for e in events[1:]] == ["wound"] and ledger.wounds == {"hero": 1}
+    assert ledger.ignored == {("hero", "foe"): 1}
+
+
+def test_a_wound_the_armour_ignores_is_no_loss_in_the_melee(monkeypatch):
+    """The combat's loser is the side that lost more (l.1554): the clubs strike the hero twice, he strikes
+    them once; his armour wards both wounds, so the clubs lose the round."""
+    from oriflamme.rulesets.guerres_fleuries.battle import melee_play as mp
+
+    def strike(state, x, y, dice):
+        return {"type": "melee", "unit": x.id, "side": x.side, "target": y.id, "hits": 2 if x.id == "clubs" else 1,
+                "explanation": [f"{x.id} strikes"], "citations": ["GF seed 003 l.1541"]}
+    monkeypatch.setattr(mp, "_strike", strike)
+    for item, loser in (("Armure de Teteoinnan", "clubs"), (None, "hero")):
+        h, b = hero(magic_item=item), clubs()
+        st = battle(h, b, phase=10)
+        events = mp.resolve(st, Script(*([50] * 20)))
+        outcome = [e for e in events if e.get("type") == "melee_outcome"]
+        assert outcome and f"{loser} loses the combat" in outcome[0]["text"].lower(), outcome
+        assert (h.wounds == []) is (item is not None)

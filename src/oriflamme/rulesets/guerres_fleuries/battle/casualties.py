@@ -14,7 +14,7 @@ from .. import crash as crash_data
 from .. import magic as magic_data
 from ..referee import adjudicate
 from ..wounds import SERIOUS
-from . import combat_data, crash_play
+from . import combat_data, crash_play, items_play
 from .fighters import FLIGHT, alive, depth, mark, pose, ranks_for, set_pose, unit, width
 
 #: the wound table of each being (data/wounds.toml TABLES); a creature without its own table reads
@@ -181,13 +181,20 @@ class Ledger:
     figures: dict[str, int] = field(default_factory=dict)
     wounds: dict[str, int] = field(default_factory=dict)
     by: dict[str, list[str]] = field(default_factory=dict)
+    #: wounds on a wearer of the Armure de Teteoinnan, by source, warded when applied (OR-GF154)
+    warded: list[tuple[object, object, int]] = field(default_factory=list)
+    #: (target id, source id) -> the wounds the armour ignored (no loss: the combat's outcome reads it)
+    ignored: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def note(self, target, count: int, source) -> None:
         if count <= 0:
             return
+        self.by.setdefault(target.id, []).append(source.id)
+        if target.kind != "troop" and items_play.wears_armour(target):
+            self.warded.append((target, source, count))
+            return
         book = self.figures if target.kind == "troop" else self.wounds
         book[target.id] = book.get(target.id, 0) + count
-        self.by.setdefault(target.id, []).append(source.id)
 
     def lost(self, uid: str) -> int:
         return self.figures.get(uid, 0) + self.wounds.get(uid, 0)
@@ -195,6 +202,13 @@ class Ledger:
     def apply(self, state, dice) -> list[dict]:
         """Remove every noted figure and inflict every noted wound, unit by unit, all at once."""
         events = []
+        for target, source, count in self.warded:  # the armour first: what it lets through is a wound
+            taken, ev = items_play.ward(target, source, count, dice)
+            events.append(ev)
+            if taken:
+                self.wounds[target.id] = self.wounds.get(target.id, 0) + taken
+            key = (target.id, source.id)
+            self.ignored[key] = self.ignored.get(key, 0) + count - taken
         for uid, n in sorted(self.figures.items()):
             u = unit(state, uid)
             if alive(u):

@@ -11,7 +11,8 @@ and the *Conque d'Ehecatl* (l.232), an action of its bearer once a battle (``con
 the morale of the friendly units within 30 cm for 2 turns, written in the log as lasting
 ``morale_modifier`` entries (:mod:`.lasting`, read by :func:`.morale_play.situation`); and the *Plume de
 Quetzalcoatl* (l.237), its bearer's flight of 50 cm once a battle instead of his move (``feather``,
-OR-GF153).
+OR-GF153); and the *Armure de Teteoinnan* (l.233), which wards its bearer from the weapons' wounds
+(:func:`ward`, read by :class:`.casualties.Ledger`; OR-GF154).
 
 The situations of :mod:`.melee_play`, :mod:`.fire_play`, :mod:`.magic_play` and :mod:`.morale_play` ask
 :func:`modifiers` for the rows that apply, so a preview (the percentage before the roll) and the roll read
@@ -52,6 +53,16 @@ class FeatherRow(Row):
     item: str
     amount: float
     uses_per_battle: int
+
+
+class ArmourRow(Row):
+    item: str
+    ward_pct: int
+
+
+@lru_cache(maxsize=None)
+def armour() -> ArmourRow:
+    return one(ArmourRow, FILE, "armour")
 
 
 @lru_cache(maxsize=None)
@@ -230,3 +241,34 @@ def fly(state, u, x: float, y: float, heading: float | None) -> dict:
     return emit(state, "feather", f"{name} flies {far:.1f} cm with the « {f.item} »",
                 f"{name} vole de {far:.1f} cm avec la « {f.item} »", side=u.side, ref=f.ref, decision=f.decision,
                 unit=u.id, to=[x, y, heading], ruling={"explanation": steps, "citations": [f.ref, f.decision]})
+
+
+# --- the Armure de Teteoinnan (l.233, OR-GF154) -----------------------------------------------------------
+def wears_armour(u) -> bool:
+    """Whether ``u`` is a living character wearing the Armure de Teteoinnan."""
+    from .brigades import _same
+    return getattr(u, "kind", None) == "character" and u.alive and _same(getattr(u, "magic_item", None), armour().item)
+
+
+def ward(target, source, count: int, dice) -> tuple[int, dict]:
+    """Of ``count`` wounds ``source``'s weapon dealt ``target`` (who wears the armour), how many it takes, and
+    the event saying why: none from a weapon that is not magic; from a magic weapon (a character's), each
+    ignored on a d100 of the ward's percentage or less, one d100 a wound (l.233, OR-GF154)."""
+    a = armour()
+    name, by = target.name or target.id, source.name or source.id
+    magic = getattr(source, "magic_weapon", None)
+    if not magic:
+        taken, rolls = 0, []
+        steps = [f"{name} wears the « {a.item} »: \"Le porteur ignore les blessures des armes non-magiques\" "
+                 f"(l.233): the {count} wound(s) of {by}'s weapons are ignored"]
+    else:
+        rolls = [dice.roll(100) for _ in range(count)]
+        taken = sum(1 for r in rolls if r > a.ward_pct)
+        steps = [f"{name} wears the « {a.item} »; {by}'s weapon is magic (« {magic} »): \"Sur un résultat de "
+                 f"{a.ward_pct}% ou moins, la blessure est ignorée\" (l.233)",
+                 "d100: " + ", ".join(f"{r} → {'ignored' if r <= a.ward_pct else 'wounds'}" for r in rolls)]
+    ev = {"type": "armour", "unit": target.id, "side": target.side, "source": source.id, "wounds": count,
+          "ignored": count - taken, "d100": rolls, "text": f"{name}'s « {a.item} » wards {count - taken} of "
+          f"{count} wound(s) from {by}", "text_fr": f"L'« {a.item} » de {name} arrête {count - taken} blessure(s) "
+          f"sur {count} de {by}", "explanation": steps, "citations": [a.ref, a.decision]}
+    return taken, ev

@@ -199,6 +199,7 @@ def resolve(state, dice) -> list[dict]:
     events, ledger = [], Ledger()
     pairs = engagements(state)
     lost: dict[tuple[str, str], int] = {}
+    credit: dict[tuple[str, str], tuple[str, str]] = {}  # (target, striker) -> its key in ``lost``
     for a, b in pairs:
         for x, y in ((a, b), (b, a)):
             if x.status == "rout":
@@ -211,6 +212,7 @@ def resolve(state, dice) -> list[dict]:
             events.append(ev)
             ledger.note(y, ev["hits"], x)
             lost[(y.id, x.id)] = ev["hits"]
+            credit[(y.id, x.id)] = (y.id, x.id)
             ch = _controller(state, x, y, pairs)
             if ch is not None:
                 ev = _strike(state, ch, y, dice)
@@ -219,8 +221,12 @@ def resolve(state, dice) -> list[dict]:
                 events.append(ev)
                 ledger.note(y, ev["hits"], ch)
                 lost[(y.id, x.id)] += ev["hits"]
+                credit[(y.id, ch.id)] = (y.id, x.id)
     before = {u.id: u.figures for u in units(state)}
     events += ledger.apply(state, dice)
+    for key, n in ledger.ignored.items():  # wounds the Armure de Teteoinnan ignored are no loss (OR-GF154)
+        if key in credit:
+            lost[credit[key]] -= n
     for uid in sorted(set(ledger.figures) | set(ledger.wounds)):
         victim = unit(state, uid)
         gone = before[uid] - victim.figures
