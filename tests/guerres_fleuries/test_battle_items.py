@@ -330,3 +330,48 @@ def test_a_wound_the_armour_ignores_is_no_loss_in_the_melee(monkeypatch):
         outcome = [e for e in events if e.get("type") == "melee_outcome"]
         assert outcome and f"{loser} loses the combat" in outcome[0]["text"].lower(), outcome
         assert (h.wounds == []) is (item is not None)
+
+
+# --- the Bouclier de Tonatiuh (l.239, OR-GF155) -----------------------------------------------------------------
+
+def test_the_shield_deflects_its_potential_of_enemy_spells_then_breaks_on_its_bearer():
+    from guerres_fleuries.battle_combat_kit import ByDie
+
+    from oriflamme.rulesets.guerres_fleuries.battle.actions import record
+    priest = troop("priest", "B", kind="character", type="Prêtre mineur", name="Hssith", figures=1, figures_max=1,
+                   frontage=1, ranks=1, x=90, y=80, heading=180.0, FM=2, FC=2)
+    h = hero(x=90, y=92, magic_item="Bouclier de Tonatiuh")
+    st = battle(priest, h)
+    st.log = []
+
+    def cast(dice):
+        events = magic_play.cast(st, "priest", "Blessure", "hero", dice)
+        record(st, events)
+        st.turn += 1   # one spell a turn (l.1136)
+        return events
+    first = cast(ByDie(d100=[10], d4=[2]))          # works; the shield's potential: 2
+    assert first[0]["shield"] == {"unit": "hero", "potential": 2, "deflected": True, "broken": False}
+    assert h.wounds == [] and "deflected" in first[0]["text"] and "OR-GF155" in first[0]["citations"]
+    second = cast(ByDie(d100=[10]))                   # the potential is rolled once
+    assert second[0]["shield"]["deflected"] and h.wounds == []
+    assert items_play.shield_record(st, "hero") == (2, 2, False)
+    third = cast(ByDie(d100=[10, 42, 50], d4=[1]))    # breaks: the failure table's 42 wounds the bearer (l.1692)
+    assert third[0]["shield"]["broken"] and len(h.wounds) == 1 and [e["type"] for e in third[1:]] == ["wound"]
+    assert "breaks" in third[0]["text"]
+    # broken: the next spell takes effect as without it (Blessure wounds him)
+    fourth = cast(ByDie(d100=[10, 50], d4=[1]))
+    assert "shield" not in fourth[0] and any(e["type"] == "wound" and e["unit"] == "hero" for e in fourth[1:])
+
+
+def test_the_shield_does_not_deflect_a_friend_spell_nor_a_failed_one():
+    from guerres_fleuries.battle_combat_kit import ByDie
+    friend = troop("priest", "A", kind="character", type="Prêtre mineur", name="Ixtlil", figures=1, figures_max=1,
+                   frontage=1, ranks=1, x=90, y=80, FM=2, FC=2)
+    h = hero(x=90, y=92, magic_item="Bouclier de Tonatiuh")
+    st = battle(friend, h)
+    assert items_play.deflect(st, friend, h, ByDie(), {"explanation": [], "citations": []}) is None
+    foe = troop("foe", "B", kind="character", type="Prêtre mineur", figures=1, figures_max=1, frontage=1, ranks=1,
+                x=90, y=80, FM=2, FC=2)
+    st = battle(foe, h)
+    events = magic_play.cast(st, "foe", "Blessure", "hero", ByDie(d100=[99, 50]))   # fails: no shield read
+    assert "shield" not in events[0]

@@ -12,7 +12,9 @@ the morale of the friendly units within 30 cm for 2 turns, written in the log as
 ``morale_modifier`` entries (:mod:`.lasting`, read by :func:`.morale_play.situation`); and the *Plume de
 Quetzalcoatl* (l.237), its bearer's flight of 50 cm once a battle instead of his move (``feather``,
 OR-GF153); and the *Armure de Teteoinnan* (l.233), which wards its bearer from the weapons' wounds
-(:func:`ward`, read by :class:`.casualties.Ledger`; OR-GF154).
+(:func:`ward`, read by :class:`.casualties.Ledger`; OR-GF154); and the *Bouclier de Tonatiuh* (l.239),
+which deflects the enemy's spells at its bearer until it breaks (:func:`deflect`, read by
+:func:`.magic_play.cast`; OR-GF155).
 
 The situations of :mod:`.melee_play`, :mod:`.fire_play`, :mod:`.magic_play` and :mod:`.morale_play` ask
 :func:`modifiers` for the rows that apply, so a preview (the percentage before the roll) and the roll read
@@ -58,6 +60,16 @@ class FeatherRow(Row):
 class ArmourRow(Row):
     item: str
     ward_pct: int
+
+
+class ShieldRow(Row):
+    item: str
+    potential_die: int
+
+
+@lru_cache(maxsize=None)
+def shield() -> ShieldRow:
+    return one(ShieldRow, FILE, "shield")
 
 
 @lru_cache(maxsize=None)
@@ -272,3 +284,54 @@ def ward(target, source, count: int, dice) -> tuple[int, dict]:
           f"{count} wound(s) from {by}", "text_fr": f"L'« {a.item} » de {name} arrête {count - taken} blessure(s) "
           f"sur {count} de {by}", "explanation": steps, "citations": [a.ref, a.decision]}
     return taken, ev
+
+
+# --- the Bouclier de Tonatiuh (l.239, OR-GF155) -----------------------------------------------------------
+def shield_record(state, uid: str) -> tuple[int | None, int, bool]:
+    """The bearer's shield so far, from the log: its potential (None: not rolled yet), the spells it
+    deflected, whether it broke."""
+    potential, deflected, broken = None, 0, False
+    for e in state.log:
+        sh = e.get("shield") if e.get("type") == "magic" else None
+        if isinstance(sh, dict) and sh.get("unit") == uid:
+            potential = sh.get("potential", potential)
+            deflected += 1 if sh.get("deflected") else 0
+            broken = broken or bool(sh.get("broken"))
+    return potential, deflected, broken
+
+
+def deflect(state, caster, target, dice, ev) -> list[dict] | None:
+    """A spell ``caster`` cast successfully at ``target``: None when no shield stands in its way (the spell
+    takes effect); else the events of the shield — [] when it deflects the spell, the magic failure
+    table's on its bearer when the spell breaks it (l.239, OR-GF155). Written in ``ev`` (``shield``)."""
+    from . import spells
+    from .brigades import _same
+    sh = shield()
+    if target.side == caster.side or target.kind != "character" or not target.alive \
+            or not _same(getattr(target, "magic_item", None), sh.item):
+        return None
+    potential, deflected, broken = shield_record(state, target.id)
+    if broken:
+        return None
+    name = target.name or target.id
+    rolled = potential is None
+    if rolled:
+        potential = dice.roll(sh.potential_die)
+    ev["citations"] += [sh.ref, sh.decision]
+    steps = ev["explanation"]
+    if rolled:
+        steps.append(f"{name}'s « {sh.item} » meets its first spell: its potential, 1d{sh.potential_die}: {potential} "
+                     "spell(s) (l.239)")
+    if deflected < potential:
+        ev["shield"] = {"unit": target.id, "potential": potential, "deflected": True, "broken": False}
+        steps.append(f"the « {sh.item} » deflects the spell ({deflected + 1} of {potential}): no effect")
+        ev["text"] += f" — deflected by {name}'s « {sh.item} »"
+        ev["text_fr"] += f" — dévié par le « {sh.item} » de {name}"
+        return []
+    ev["shield"] = {"unit": target.id, "potential": potential, "deflected": False, "broken": True}
+    d100 = dice.roll(100)
+    steps.append(f"the « {sh.item} » has deflected its {potential} spell(s) and breaks: \"le porteur jette un dé sur "
+                 f"la table des échecs magiques\" — d100 {d100}, on {name}")
+    ev["text"] += f" — {name}'s « {sh.item} » breaks"
+    ev["text_fr"] += f" — le « {sh.item} » de {name} se brise"
+    return spells.failure(state, target, d100, dice, ev)

@@ -131,7 +131,8 @@ def cast(state, caster_id: str, spell: str, target_id: str | None, dice, destina
         if destination is not None:
             ev["destination"] = [destination[0], destination[1],
                                  target.heading if destination[2] is None else destination[2]]
-        events += _effects(state, caster, target, full, dice, ev)
+        shielded = items_play.deflect(state, caster, target, dice, ev)  # the Bouclier de Tonatiuh (OR-GF155)
+        events += _effects(state, caster, target, full, dice, ev) if shielded is None else shielded
     elif not full["success"] and full.get("failure_d100") is not None:
         events += spells.failure(state, caster, full["failure_d100"], dice, ev)
     return finish(state, events)
