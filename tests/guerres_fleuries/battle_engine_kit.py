@@ -35,5 +35,5 @@ def to_phase(g: Game, phase: int, turn: int = 1, orders: str = "avancer") -> Non
         legal = [a for a in rs.legal_actions(g.state) if a.type != "cast"]
         pick = legal[-1] if legal[-1].type == "end_phase" else legal[0]
         if g.state.phase == 3:
-            pick = next((a for a in legal if any(o == orders for _, o, _ in a.orders)), legal[0])
+            pick = next((a for a in legal if any(o == orders for _, o, _ in (a.orders or ()))), legal[0])
         g.apply(pick)

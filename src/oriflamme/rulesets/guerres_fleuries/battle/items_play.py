@@ -14,7 +14,8 @@ Quetzalcoatl* (l.237), its bearer's flight of 50 cm once a battle instead of his
 OR-GF153); and the *Armure de Teteoinnan* (l.233), which wards its bearer from the weapons' wounds
 (:func:`ward`, read by :class:`.casualties.Ledger`; OR-GF154); and the *Bouclier de Tonatiuh* (l.239),
 which deflects the enemy's spells at its bearer until it breaks (:func:`deflect`, read by
-:func:`.magic_play.cast`; OR-GF155).
+:func:`.magic_play.cast`; OR-GF155); and the *Sandales de Yacatecuhtli* (l.235), which double its bearer's
+move in 3 turns of his choice (``sandals``, OR-GF156).
 
 The situations of :mod:`.melee_play`, :mod:`.fire_play`, :mod:`.magic_play` and :mod:`.morale_play` ask
 :func:`modifiers` for the rows that apply, so a preview (the percentage before the roll) and the roll read
@@ -65,6 +66,16 @@ class ArmourRow(Row):
 class ShieldRow(Row):
     item: str
     potential_die: int
+
+
+class SandalsRow(Row):
+    item: str
+    turns_per_battle: int
+
+
+@lru_cache(maxsize=None)
+def sandals() -> SandalsRow:
+    return one(SandalsRow, FILE, "sandals")
 
 
 @lru_cache(maxsize=None)
@@ -335,3 +346,56 @@ def deflect(state, caster, target, dice, ev) -> list[dict] | None:
     ev["text"] += f" — {name}'s « {sh.item} » breaks"
     ev["text_fr"] += f" — le « {sh.item} » de {name} se brise"
     return spells.failure(state, target, d100, dice, ev)
+
+
+# --- the Sandales de Yacatecuhtli (l.235, OR-GF156) -------------------------------------------------------
+def sandals_turns(state, uid: str) -> list[int]:
+    """The turns ``uid`` has worn the sandals in so far."""
+    return [e["turn"] for e in state.log if e.get("type") == "sandals" and e.get("unit") == uid]
+
+
+def sandals_refusal(state, side: str, u) -> tuple[str, str] | None:
+    """Why ``side`` may not have ``u`` put on the Sandales de Yacatecuhtli now: (reason, rule), or None."""
+    from . import coyolxauhqui
+    from .brigades import _same
+    sd = sandals()
+    rule = f"{sd.ref}; {sd.decision}"
+    if u is None or not u.alive or u.side != side:
+        return f"{getattr(u, 'id', None)!r} is not a character of side {side} on the table", rule
+    if u.kind != "character" or not _same(u.magic_item, sd.item):
+        return f"{u.name} does not carry the « {sd.item} »", rule
+    worn = sandals_turns(state, u.id)
+    if state.turn in worn:
+        return f"{u.name} already wears the « {sd.item} » this turn", rule
+    if len(worn) >= sd.turns_per_battle:
+        return (f"{u.name} has worn the « {sd.item} » {len(worn)} turns (turns {', '.join(map(str, worn))}): "
+                f"\"pendant {sd.turns_per_battle} tours par jour\"", rule)
+    if coyolxauhqui.master(state, u) not in (None, side):
+        return (f"{u.name} is possessed by an enemy priest: he obeys the priest, his side has him do nothing",
+                f"{coyolxauhqui.REF}; {coyolxauhqui.DECISION}")
+    if u.hidden or u.base is not None or u.status == "flank" or getattr(u, "behind", None):
+        return (f"{u.name} is out of the enemy's sight: a magic item is not used without revealing it (l.227)",
+                f"GF seed 003 l.227; {sd.decision}")
+    if state.phase not in (3, 6) or u.moved:
+        return f"{u.name} puts them on before his move: in phase 3, or in phase 6 before he moves", rule
+    return None
+
+
+def sandals_bearers(state, side: str) -> list:
+    return [u for u in state.side_units(side) if u.kind == "character" and sandals_refusal(state, side, u) is None]
+
+
+def wear_sandals(state, u) -> dict:
+    """``u``'s move of this turn is doubled (l.235, OR-GF156): a lasting ``double_move`` for this turn."""
+    sd = sandals()
+    n = len(sandals_turns(state, u.id)) + 1
+    name = u.name or u.id
+    steps = [f"{name} wears the « {sd.item} »: \"Elle double le mouvement du personnage pendant "
+             f"{sd.turns_per_battle} tours par jour\" (l.235)",
+             f"his move of turn {state.turn} is doubled; turn {n} of {sd.turns_per_battle} this battle (OR-GF156)"]
+    lasting = [{"unit": u.id, "effect": "double_move", "from_turn": state.turn, "until_turn": state.turn,
+                "ref": sd.ref, "decision": sd.decision, "item": sd.item}]
+    return emit(state, "sandals", f"{name} wears the « {sd.item} »: his move doubled this turn ({n} of "
+                f"{sd.turns_per_battle})", f"{name} chausse les « {sd.item} » : son mouvement doublé ce tour "
+                f"({n} sur {sd.turns_per_battle})", side=u.side, ref=sd.ref, decision=sd.decision, unit=u.id,
+                item=sd.item, lasting=lasting, ruling={"explanation": steps, "citations": [sd.ref, sd.decision]})
