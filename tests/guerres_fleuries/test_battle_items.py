@@ -56,12 +56,17 @@ def pct(preview: dict) -> int:
     return preview["ruling"]["pmc"]
 
 
-def test_the_belt_adds_fifteen_to_its_bearer_blows_and_nothing_to_the_enemy():
+def hero_against_clubs(item: str):
+    """The melee previews of the hero and the clubs, without then with ``item`` on the hero."""
     h, b = hero(), clubs()
     st = battle(h, b, phase=10)
     plain = melee_play.preview(st, "hero", "clubs")
-    h.magic_item = "Ceinture de force"
-    belt = melee_play.preview(st, "hero", "clubs")
+    h.magic_item = item
+    return plain, melee_play.preview(st, "hero", "clubs")
+
+
+def test_the_belt_adds_fifteen_to_its_bearer_blows_and_nothing_to_the_enemy():
+    plain, belt = hero_against_clubs("Ceinture de force")
     assert pct(belt["a_on_b"]) == pct(plain["a_on_b"]) + 15
     assert pct(belt["b_on_a"]) == pct(plain["b_on_a"])
     assert belt["a_on_b"]["percent"] == plain["a_on_b"]["percent"] + 15   # one figure: the same
@@ -69,14 +74,11 @@ def test_the_belt_adds_fifteen_to_its_bearer_blows_and_nothing_to_the_enemy():
 
 
 def test_the_mask_takes_five_from_every_blow_at_its_bearer_and_at_the_unit_he_controls():
-    h, b = hero(), clubs()
-    st = battle(h, b, phase=10)
-    plain = melee_play.preview(st, "hero", "clubs")
-    h.magic_item = "Masque de Huitzilopochtli"
-    mask = melee_play.preview(st, "hero", "clubs")
+    plain, mask = hero_against_clubs("Masque de Huitzilopochtli")
     assert pct(mask["b_on_a"]) == pct(plain["b_on_a"]) - 5 and pct(mask["a_on_b"]) == pct(plain["a_on_b"])
     assert "OR-GF151" in mask["b_on_a"]["citations"] and "GF seed 003 l.229" in str(mask["b_on_a"]["citations"])
     # his unit: the clubs striking the jaguars he directly controls fight him too
+    h, b = hero(magic_item="Masque de Huitzilopochtli"), clubs()
     jag = troop("jaguars", "A", klass="A", melee_weapon="maquahuitl", armour="coton", x=90, y=80, led_by="hero")
     h.x, h.y = 90, 95
     st = battle(jag, b, h, phase=10)

@@ -132,33 +132,37 @@ def modifiers(state, kind: str, actor, target=None) -> list[tuple[str, str]]:
     return out
 
 
-# --- the Conque d'Ehecatl (l.232, OR-GF152) --------------------------------------------------------------
-def conch_used(state, uid: str) -> dict | None:
-    """The event of ``uid``'s use of the conch this battle, or None."""
-    return next((e for e in state.log if e.get("type") == "conch" and e.get("unit") == uid), None)
-
-
-def conch_refusal(state, side: str, u) -> tuple[str, str] | None:
-    """Why ``side`` may not have ``u`` sound the Conque d'Ehecatl now: (reason, rule), or None."""
+def bearer_refusal(state, side: str, u, item: str, rule: str, decision: str) -> tuple[str, str] | None:
+    """The refusals every item used as an action shares: ``u`` must be a living character of ``side`` on
+    the table, carry ``item``, obey his own side (not possessed by an enemy priest, OR-GF127) and stand in
+    the enemy's sight (a magic item is not used without revealing it, l.227)."""
     from . import coyolxauhqui
     from .brigades import _same
-    c = conch()
-    rule = f"{c.ref}; {c.decision}"
     if u is None or not u.alive or u.side != side:
         return f"{getattr(u, 'id', None)!r} is not a character of side {side} on the table", rule
-    if u.kind != "character" or not _same(u.magic_item, c.item):
-        return f"{u.name} does not carry the « {c.item} »", rule
-    used = conch_used(state, u.id)
-    if used is not None and sum(1 for e in state.log if e.get("type") == "conch" and e.get("unit") == u.id) \
-            >= c.uses_per_battle:
-        return (f"{u.name} has sounded the « {c.item} » in turn {used['turn']}: \"Le porteur ne peut utiliser "
-                "l'instrument qu'une fois par jour\" — once a battle", rule)
+    if u.kind != "character" or not _same(u.magic_item, item):
+        return f"{u.name} does not carry the « {item} »", rule
     if coyolxauhqui.master(state, u) not in (None, side):
         return (f"{u.name} is possessed by an enemy priest: he obeys the priest, his side has him do nothing",
                 f"{coyolxauhqui.REF}; {coyolxauhqui.DECISION}")
-    if u.hidden or u.base is not None or u.status == "flank":
-        return (f"{u.name} is out of the enemy's sight: a magic item is not used without revealing it "
-                "(l.227), he sounds it on the table", f"GF seed 003 l.227; {c.decision}")
+    if u.hidden or u.base is not None or u.status == "flank" or getattr(u, "behind", None):
+        return (f"{u.name} is out of the enemy's sight: a magic item is not used without revealing it (l.227)",
+                f"GF seed 003 l.227; {decision}")
+    return None
+
+
+# --- the Conque d'Ehecatl (l.232, OR-GF152) --------------------------------------------------------------
+def conch_refusal(state, side: str, u) -> tuple[str, str] | None:
+    """Why ``side`` may not have ``u`` sound the Conque d'Ehecatl now: (reason, rule), or None."""
+    c = conch()
+    rule = f"{c.ref}; {c.decision}"
+    why = bearer_refusal(state, side, u, c.item, rule, c.decision)
+    if why is not None:
+        return why
+    used = [e for e in state.log if e.get("type") == "conch" and e.get("unit") == u.id]
+    if len(used) >= c.uses_per_battle:
+        return (f"{u.name} has sounded the « {c.item} » in turn {used[0]['turn']}: \"Le porteur ne peut utiliser "
+                "l'instrument qu'une fois par jour\" — once a battle", rule)
     return None
 
 
@@ -210,18 +214,13 @@ def feather_refusal(state, side: str, u, destination=None) -> tuple[str, str] | 
     from oriflamme.core.errors import IllegalAction
 
     from . import spells, turn
-    from .brigades import _same
     f = feather()
     rule = f"{f.ref}; {f.decision}"
-    if u is None or not u.alive or u.side != side:
-        return f"{getattr(u, 'id', None)!r} is not a character of side {side} on the table", rule
-    if u.kind != "character" or not _same(u.magic_item, f.item):
-        return f"{u.name} does not carry the « {f.item} »", rule
+    why = bearer_refusal(state, side, u, f.item, rule, f.decision)
+    if why is not None:
+        return why
     if any(e.get("type") == "feather" and e.get("unit") == u.id for e in state.log):
         return f"{u.name} has flown with the « {f.item} »: \"une fois par jour\" — once a battle", rule
-    if u.hidden or u.base is not None or u.status == "flank" or getattr(u, "behind", None):
-        return (f"{u.name} is out of the enemy's sight: a magic item is not used without revealing it (l.227)",
-                f"GF seed 003 l.227; {f.decision}")
     if state.phase != 6 or u not in turn.movers(state, side):
         return (f"{u.name} flies instead of his move: in phase 6, with an order to move, not in a combat and "
                 "not yet moved", f"{rule}; GF seed 003 l.588-590")
@@ -356,26 +355,17 @@ def sandals_turns(state, uid: str) -> list[int]:
 
 def sandals_refusal(state, side: str, u) -> tuple[str, str] | None:
     """Why ``side`` may not have ``u`` put on the Sandales de Yacatecuhtli now: (reason, rule), or None."""
-    from . import coyolxauhqui
-    from .brigades import _same
     sd = sandals()
     rule = f"{sd.ref}; {sd.decision}"
-    if u is None or not u.alive or u.side != side:
-        return f"{getattr(u, 'id', None)!r} is not a character of side {side} on the table", rule
-    if u.kind != "character" or not _same(u.magic_item, sd.item):
-        return f"{u.name} does not carry the « {sd.item} »", rule
+    why = bearer_refusal(state, side, u, sd.item, rule, sd.decision)
+    if why is not None:
+        return why
     worn = sandals_turns(state, u.id)
     if state.turn in worn:
         return f"{u.name} already wears the « {sd.item} » this turn", rule
     if len(worn) >= sd.turns_per_battle:
         return (f"{u.name} has worn the « {sd.item} » {len(worn)} turns (turns {', '.join(map(str, worn))}): "
                 f"\"pendant {sd.turns_per_battle} tours par jour\"", rule)
-    if coyolxauhqui.master(state, u) not in (None, side):
-        return (f"{u.name} is possessed by an enemy priest: he obeys the priest, his side has him do nothing",
-                f"{coyolxauhqui.REF}; {coyolxauhqui.DECISION}")
-    if u.hidden or u.base is not None or u.status == "flank" or getattr(u, "behind", None):
-        return (f"{u.name} is out of the enemy's sight: a magic item is not used without revealing it (l.227)",
-                f"GF seed 003 l.227; {sd.decision}")
     if state.phase not in (3, 6) or u.moved:
         return f"{u.name} puts them on before his move: in phase 3, or in phase 6 before he moves", rule
     return None
