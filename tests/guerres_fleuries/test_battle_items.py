@@ -12,7 +12,7 @@ from guerres_fleuries.seed import line
 
 from oriflamme.rulesets.guerres_fleuries import army_rows
 from oriflamme.rulesets.guerres_fleuries import modifiers as mods
-from oriflamme.rulesets.guerres_fleuries.battle import fire_play, items_play, magic_play, melee_play, morale_play
+from oriflamme.rulesets.guerres_fleuries.battle import fire_play, item_actions, items_play, magic_play, melee_play, morale_play
 
 MELEE_TABLES = ("melee", "melee_creatures", "melee_monsters", "melee_pteradon")
 MORALE_TABLES = ("morale", "morale_creatures", "morale_monsters")
@@ -371,7 +371,7 @@ def test_the_shield_does_not_deflect_a_friend_spell_nor_a_failed_one():
                    frontage=1, ranks=1, x=90, y=80, FM=2, FC=2)
     h = hero(x=90, y=92, magic_item="Bouclier de Tonatiuh")
     st = battle(friend, h)
-    assert items_play.deflect(st, friend, h, ByDie(), {"explanation": [], "citations": []}) is None
+    assert magic_play._deflect(st, friend, h, ByDie(), {"explanation": [], "citations": []}) is None
     foe = troop("foe", "B", kind="character", type="Prêtre mineur", figures=1, figures_max=1, frontage=1, ranks=1,
                 x=90, y=80, FM=2, FC=2)
     st = battle(foe, h)
@@ -414,7 +414,7 @@ def test_the_sandals_double_their_bearer_move_in_three_turns_of_the_battle():
     # three turns a battle
     for t in (later.turn, later.turn + 1):
         later.turn = t
-        items_play.wear_sandals(later, later.units["B5"])
+        item_actions.wear_sandals(later, later.units["B5"])
     later.turn += 1
     r = rs.explain(later, {"type": "sandals", "side": "B", "unit": "B5"})
     assert r["legal"] is False and "3 turns" in r["reason"] and "l.235" in r["ref"], r

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from oriflamme.core.errors import IllegalAction
 
-from . import (battle_orders, brigades, buildings_play, command, coyolxauhqui, encounter, fog, illusion, items_play, magic_play, obstruction,
+from . import (battle_orders, brigades, buildings_play, command, coyolxauhqui, encounter, fog, illusion, item_actions, magic_play, obstruction,
                moves, omens, reactions, orders as orders_mod, spells, turn, victory)
 from .actions import Action, action_from_json
 from .rules import rules
@@ -44,7 +44,7 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
     elif state.phase == 3:
         out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
         out += casts(state, who) + interventions(state, who) + releases(state, who) + capes(state, who) + conches(state, who)
-        out += [Action("sandals", who, unit=u.id) for u in items_play.sandals_bearers(state, who)]  # OR-GF156
+        out += [Action("sandals", who, unit=u.id) for u in item_actions.sandals_bearers(state, who)]  # OR-GF156
         out += [Action("hide", who, unit=u.id) for u in buildings_play.hide_candidates(state, who)]  # OR-GF144
         for s in battle_orders.change_sets(state, who):
             out.append(Action("battle_orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
@@ -56,10 +56,10 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
             out += [Action("react", who, unit=u.id, reaction=r) for r in kept]
     elif state.phase == 6:
         out += casts(state, who) + interventions(state, who) + releases(state, who) + capes(state, who) + conches(state, who)
-        out += [Action("sandals", who, unit=u.id) for u in items_play.sandals_bearers(state, who)]  # OR-GF156
+        out += [Action("sandals", who, unit=u.id) for u in item_actions.sandals_bearers(state, who)]  # OR-GF156
         out += encounter.move_base_samples(state, who)
         out += [Action("feather", who, unit=uid, x=d[0], y=d[1], heading=d[2])
-                for uid, d in items_play.feather_samples(state, who)]  # the Plume (l.237, OR-GF153)
+                for uid, d in item_actions.feather_samples(state, who)]  # the Plume (l.237, OR-GF153)
         for u in turn.movers(state, who):
             budget, direction, keep, _ = turn.move_budget(u, state)
             points = moves.samples(state, u, budget, direction, keep)
@@ -151,7 +151,7 @@ def releases(state: Battle, side: str) -> list[Action]:
 def conches(state: Battle, side: str) -> list[Action]:
     """A character carrying the « Conque d'Ehecatl » may sound it, once a battle, in the steps where a spell
     may be cast (phases 3 and 6; l.232, OR-GF152)."""
-    return [Action("conch", side, unit=u.id) for u in items_play.conch_bearers(state, side)]
+    return [Action("conch", side, unit=u.id) for u in item_actions.conch_bearers(state, side)]
 
 
 def capes(state: Battle, side: str) -> list[Action]:
@@ -307,15 +307,15 @@ def check(state: Battle, action) -> Action:
         if why is not None:
             raise IllegalAction(*why)
     elif a.type == "conch":
-        why = items_play.conch_refusal(state, a.side, state.units.get(a.unit))
+        why = item_actions.conch_refusal(state, a.side, state.units.get(a.unit))
         if why is not None:
             raise IllegalAction(*why)
     elif a.type == "sandals":
-        why = items_play.sandals_refusal(state, a.side, state.units.get(a.unit))
+        why = item_actions.sandals_refusal(state, a.side, state.units.get(a.unit))
         if why is not None:
             raise IllegalAction(*why)
     elif a.type == "feather":
-        why = items_play.feather_refusal(state, a.side, state.units.get(a.unit), (a.x, a.y, a.heading))
+        why = item_actions.feather_refusal(state, a.side, state.units.get(a.unit), (a.x, a.y, a.heading))
         if why is not None:
             raise IllegalAction(*why)
     elif a.type == "intervene":
@@ -419,11 +419,11 @@ def apply(state: Battle, a: Action) -> list[dict]:
     elif a.type == "cape":
         illusion.use_cape(state, state.units[a.unit])
     elif a.type == "conch":
-        items_play.sound_conch(state, state.units[a.unit])
+        item_actions.sound_conch(state, state.units[a.unit])
     elif a.type == "sandals":
-        items_play.wear_sandals(state, state.units[a.unit])
+        item_actions.wear_sandals(state, state.units[a.unit])
     elif a.type == "feather":
-        items_play.fly(state, state.units[a.unit], a.x, a.y, a.heading)
+        item_actions.fly(state, state.units[a.unit], a.x, a.y, a.heading)
     elif a.type == "intervene":
         out = spells.intervention(state, state.units[a.unit], state.units[a.target], state.dice)
         from .fighters import finish

@@ -219,9 +219,9 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         out["steps_fr"].append(f"{far:.1f} cm sur {f.amount:g}, par-dessus tout ce qui se trouve entre : son mouvement du tour")
         out["citations"] += [f.ref, f.decision]
     elif a.type == "conch":   # who hears it now (l.232, OR-GF152)
-        from . import items_play
+        from . import item_actions, items_play
         c = items_play.conch()
-        heard = items_play.conch_hearers(state, state.units[a.unit])
+        heard = item_actions.conch_hearers(state, state.units[a.unit])
         names = ", ".join(v.name or v.id for v in heard) or "no friendly unit"
         out["units"] = [v.id for v in heard]
         out["steps"].append(f"within {c.radius_cm:g} cm: {names}; +5 to their morale tests for {c.turns} turns")

@@ -131,7 +131,7 @@ def cast(state, caster_id: str, spell: str, target_id: str | None, dice, destina
         if destination is not None:
             ev["destination"] = [destination[0], destination[1],
                                  target.heading if destination[2] is None else destination[2]]
-        shielded = items_play.deflect(state, caster, target, dice, ev)  # the Bouclier de Tonatiuh (OR-GF155)
+        shielded = _deflect(state, caster, target, dice, ev)  # the Bouclier de Tonatiuh (OR-GF155)
         events += _effects(state, caster, target, full, dice, ev) if shielded is None else shielded
     elif not full["success"] and full.get("failure_d100") is not None:
         events += spells.failure(state, caster, full["failure_d100"], dice, ev)
@@ -149,3 +149,38 @@ def _effects(state, caster, target, ruling, dice, ev) -> list[dict]:
         ev["citations"].append("GF seed 003 l.1440")
         out.append(morale_play.test(state, target.id, "magic_target", dice, caster.id, deferred=False, extra=extra))
     return out
+
+
+def _deflect(state, caster, target, dice, ev) -> list[dict] | None:
+    """A spell ``caster`` cast successfully at ``target``: None when no shield stands in its way (the spell
+    takes effect); else the events of the shield — [] when it deflects the spell, the magic failure
+    table's on its bearer when the spell breaks it (l.239, OR-GF155). Written in ``ev`` (``shield``)."""
+    sh = items_play.shield()
+    if target.side == caster.side or target.kind != "character" or not target.alive \
+            or not items_play.same_item(getattr(target, "magic_item", None), sh.item):
+        return None
+    potential, deflected, broken = items_play.shield_record(state, target.id)
+    if broken:
+        return None
+    name = target.name or target.id
+    rolled = potential is None
+    if rolled:
+        potential = dice.roll(sh.potential_die)
+    ev["citations"] += [sh.ref, sh.decision]
+    steps = ev["explanation"]
+    if rolled:
+        steps.append(f"{name}'s « {sh.item} » meets its first spell: its potential, 1d{sh.potential_die}: {potential} "
+                     "spell(s) (l.239)")
+    if deflected < potential:
+        ev["shield"] = {"unit": target.id, "potential": potential, "deflected": True, "broken": False}
+        steps.append(f"the « {sh.item} » deflects the spell ({deflected + 1} of {potential}): no effect")
+        ev["text"] += f" — deflected by {name}'s « {sh.item} »"
+        ev["text_fr"] += f" — dévié par le « {sh.item} » de {name}"
+        return []
+    ev["shield"] = {"unit": target.id, "potential": potential, "deflected": False, "broken": True}
+    d100 = dice.roll(100)
+    steps.append(f"the « {sh.item} » has deflected its {potential} spell(s) and breaks: \"le porteur jette un dé sur "
+                 f"la table des échecs magiques\" — d100 {d100}, on {name}")
+    ev["text"] += f" — {name}'s « {sh.item} » breaks"
+    ev["text_fr"] += f" — le « {sh.item} » de {name} se brise"
+    return spells.failure(state, target, d100, dice, ev)
