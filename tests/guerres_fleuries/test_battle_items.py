@@ -12,7 +12,7 @@ from guerres_fleuries.seed import line
 
 from oriflamme.rulesets.guerres_fleuries import army_rows
 from oriflamme.rulesets.guerres_fleuries import modifiers as mods
-from oriflamme.rulesets.guerres_fleuries.battle import fire_play, item_actions, items_play, magic_play, melee_play, morale_play
+from oriflamme.rulesets.guerres_fleuries.battle import fire_play, items_play, magic_play, melee_play, morale_play
 
 MELEE_TABLES = ("melee", "melee_creatures", "melee_monsters", "melee_pteradon")
 MORALE_TABLES = ("morale", "morale_creatures", "morale_monsters")
@@ -377,45 +377,3 @@ def test_the_shield_does_not_deflect_a_friend_spell_nor_a_failed_one():
     st = battle(foe, h)
     events = magic_play.cast(st, "foe", "Blessure", "hero", ByDie(d100=[99, 50]))   # fails: no shield read
     assert "shield" not in events[0]
-
-
-# --- the Sandales de Yacatecuhtli (l.235, OR-GF156) ----------------------------------------------------------------
-
-def test_the_sandals_double_their_bearer_move_in_three_turns_of_the_battle():
-    import json
-
-    from oriflamme.core.errors import IllegalAction
-    from oriflamme.rulesets.guerres_fleuries.battle import turn
-
-    from .battle_engine_kit import game, to_phase
-    g = game("sandals")
-    to_phase(g, 3)
-    rs, st = g.ruleset, g.state
-    while rs.to_act(st) != "B":   # side A gives its orders first
-        g.apply(next(a for a in rs.legal_actions(st, rs.to_act(st)) if a.type == "orders"))
-    ssarkh = st.units["B5"]
-    assert ssarkh.magic_item == "Sandales de Yacatecuhtli"           # the bundled Saurian warband's
-    assert [a.unit for a in rs.legal_actions(st, "B") if a.type == "sandals"] == ["B5"]
-    ssarkh.order = "avancer"
-    plain, _, _, _ = turn.move_budget(ssarkh, st)
-    g.apply(rs.action_from_json({"type": "sandals", "side": "B", "unit": "B5"}))
-    doubled, _, _, steps = turn.move_budget(ssarkh, st)
-    assert doubled == 2 * plain and any("Sandales" in s["text"] and s["decision"] == "OR-GF156" for s in steps)
-    # once a turn
-    before = json.dumps(st.to_json(), sort_keys=True)
-    with pytest.raises(IllegalAction) as exc:
-        rs.apply(st, {"type": "sandals", "side": "B", "unit": "B5"})
-    assert "this turn" in exc.value.reason and "l.235" in exc.value.ref
-    assert json.dumps(st.to_json(), sort_keys=True) == before
-    # the next turn: his move as before, until he wears them again
-    later = st.clone()
-    later.turn += 1
-    assert turn.move_budget(later.units["B5"], later)[0] == plain
-    # three turns a battle
-    for t in (later.turn, later.turn + 1):
-        later.turn = t
-        item_actions.wear_sandals(later, later.units["B5"])
-    later.turn += 1
-    r = rs.explain(later, {"type": "sandals", "side": "B", "unit": "B5"})
-    assert r["legal"] is False and "3 turns" in r["reason"] and "l.235" in r["ref"], r
-    assert not any(a.type == "sandals" for a in rs.legal_actions(st, "A"))

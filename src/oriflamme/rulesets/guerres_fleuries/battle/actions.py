@@ -40,8 +40,6 @@
 ``conch``               phases 3, 6: a character carrying the « Conque d'Ehecatl » sounds it: +5 to the
                         morale of the friendly units within 30 cm for 2 turns, once a battle (l.232,
                         OR-GF152): ``{"unit": bearer}``
-``sandals``             phases 3, 6 (before he moves): a character carrying the « Sandales de Yacatecuhtli »
-                        doubles his move of the turn, in 3 turns of the battle (l.235, OR-GF156)
 ``feather``             phase 6: a character carrying the « Plume de Quetzalcoatl » flies at most 50 cm to
                         (x, y, heading) instead of his move, over whatever lies between, once a battle
                         (l.237, OR-GF153)
@@ -69,7 +67,7 @@ TYPES = {"place": ("unit", "x", "y", "heading"), "end_phase": (), "command_test"
          "ambush": ("unit", "x", "y", "heading"), "place_base": ("base", "x", "y"),
          "flank_march": ("unit", "edge", "y", "turn"), "hide": ("unit",),
          "omen": ("unit",), "intervene": ("unit", "target"),
-         "release": ("unit", "target"), "cape": ("unit",), "conch": ("unit",), "sandals": ("unit",),
+         "release": ("unit", "target"), "cape": ("unit",), "conch": ("unit",),
          "feather": ("unit", "x", "y", "heading"), "move_base": ("base", "x", "y", "heading")}
 #: fields an action may carry or leave out (absent: None): the jump of Vol d'Ehecatl (OR-GF123), the
 #: place a unit not yet placed hides at (l.497, OR-GF105)

@@ -44,7 +44,6 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
     elif state.phase == 3:
         out += [Action("omen", who, unit=u.id) for u in omens.offered(state, who)]
         out += casts(state, who) + interventions(state, who) + releases(state, who) + capes(state, who) + conches(state, who)
-        out += [Action("sandals", who, unit=u.id) for u in item_actions.sandals_bearers(state, who)]  # OR-GF156
         out += [Action("hide", who, unit=u.id) for u in buildings_play.hide_candidates(state, who)]  # OR-GF144
         for s in battle_orders.change_sets(state, who):
             out.append(Action("battle_orders", who, orders=tuple(sorted((k, v[0], v[1]) for k, v in s.items()))))
@@ -56,7 +55,6 @@ def legal_actions(state: Battle, side: str | None = None) -> list[Action]:
             out += [Action("react", who, unit=u.id, reaction=r) for r in kept]
     elif state.phase == 6:
         out += casts(state, who) + interventions(state, who) + releases(state, who) + capes(state, who) + conches(state, who)
-        out += [Action("sandals", who, unit=u.id) for u in item_actions.sandals_bearers(state, who)]  # OR-GF156
         out += encounter.move_base_samples(state, who)
         out += [Action("feather", who, unit=uid, x=d[0], y=d[1], heading=d[2])
                 for uid, d in item_actions.feather_samples(state, who)]  # the Plume (l.237, OR-GF153)
@@ -255,8 +253,8 @@ def check(state: Battle, action) -> Action:
     ph_ref = rules().phase(state.phase).ref if state.phase else turn.REF_DEPLOY
     expected = {0: ("place", "end_phase", "brigade", "battle_orders", "ambush", "place_base", "flank_march", "hide"),
                 2: ("command_test", "omen"),
-                3: ("orders", "cast", "battle_orders", "omen", "intervene", "release", "hide", "cape", "conch", "sandals"),
-                5: ("react",), 6: ("move", "end_phase", "cast", "intervene", "move_base", "release", "cape", "conch", "feather", "sandals")}[state.phase]
+                3: ("orders", "cast", "battle_orders", "omen", "intervene", "release", "hide", "cape", "conch"),
+                5: ("react",), 6: ("move", "end_phase", "cast", "intervene", "move_base", "release", "cape", "conch", "feather")}[state.phase]
     if state.phase == 0 and a.side in state.done and a.type != "battle_orders":
         raise IllegalAction(f"side {a.side} has deployed: it writes its battle orders now", battle_orders.REF_WRITE)
     if a.type not in expected:
@@ -308,10 +306,6 @@ def check(state: Battle, action) -> Action:
             raise IllegalAction(*why)
     elif a.type == "conch":
         why = item_actions.conch_refusal(state, a.side, state.units.get(a.unit))
-        if why is not None:
-            raise IllegalAction(*why)
-    elif a.type == "sandals":
-        why = item_actions.sandals_refusal(state, a.side, state.units.get(a.unit))
         if why is not None:
             raise IllegalAction(*why)
     elif a.type == "feather":
@@ -420,8 +414,6 @@ def apply(state: Battle, a: Action) -> list[dict]:
         illusion.use_cape(state, state.units[a.unit])
     elif a.type == "conch":
         item_actions.sound_conch(state, state.units[a.unit])
-    elif a.type == "sandals":
-        item_actions.wear_sandals(state, state.units[a.unit])
     elif a.type == "feather":
         item_actions.fly(state, state.units[a.unit], a.x, a.y, a.heading)
     elif a.type == "intervene":

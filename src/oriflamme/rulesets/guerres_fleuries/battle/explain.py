@@ -104,12 +104,6 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
                 f"pendant {c.turns} tours (une fois par bataille)" if fr
                 else f"{name(a.unit)} sounds the « {c.item} »: +5 to the morale of the friendly units within "
                 f"{c.radius_cm:g} cm for {c.turns} turns (once a battle)")
-    if a.type == "sandals":
-        from . import items_play
-        sd = items_play.sandals()
-        return (f"{name(a.unit)} chausse les « {sd.item} » : mouvement doublé ce tour ({sd.turns_per_battle} tours "
-                "par bataille)" if fr else f"{name(a.unit)} wears the « {sd.item} »: his move doubled this turn "
-                f"({sd.turns_per_battle} turns a battle)")
     if a.type == "feather":
         from . import items_play
         f = items_play.feather()

@@ -4,9 +4,7 @@ their rows in ``data/items_play.toml``:
 * the *Conque d'Ehecatl* (l.232): ``conch``, +5 to the morale of the friendly units within 30 cm for 2
   turns, once a battle (OR-GF152), as lasting ``morale_modifier`` entries (:mod:`.lasting`);
 * the *Plume de Quetzalcoatl* (l.237): ``feather``, a flight of 50 cm instead of the bearer's move, once a
-  battle (OR-GF153);
-* the *Sandales de Yacatecuhtli* (l.235): ``sandals``, the bearer's move of the turn doubled, in 3 turns of
-  the battle (OR-GF156).
+  battle (OR-GF153).
 
 The engine lists, checks and applies them (:mod:`.engine`); the modifiers the other items add to the
 referee's rolls are :mod:`.items_play`'s."""
@@ -16,7 +14,7 @@ from __future__ import annotations
 from oriflamme.geometry import tabletop
 
 from .actions import emit
-from .items_play import conch, feather, same_item, sandals
+from .items_play import conch, feather, same_item
 
 
 def bearer_refusal(state, side: str, u, item: str, rule: str, decision: str) -> tuple[str, str] | None:
@@ -149,47 +147,3 @@ def fly(state, u, x: float, y: float, heading: float | None) -> dict:
     return emit(state, "feather", f"{name} flies {far:.1f} cm with the « {f.item} »",
                 f"{name} vole de {far:.1f} cm avec la « {f.item} »", side=u.side, ref=f.ref, decision=f.decision,
                 unit=u.id, to=[x, y, heading], ruling={"explanation": steps, "citations": [f.ref, f.decision]})
-
-
-# --- the Sandales de Yacatecuhtli (l.235, OR-GF156) -------------------------------------------------------
-def sandals_turns(state, uid: str) -> list[int]:
-    """The turns ``uid`` has worn the sandals in so far."""
-    return [e["turn"] for e in state.log if e.get("type") == "sandals" and e.get("unit") == uid]
-
-
-def sandals_refusal(state, side: str, u) -> tuple[str, str] | None:
-    """Why ``side`` may not have ``u`` put on the Sandales de Yacatecuhtli now: (reason, rule), or None."""
-    sd = sandals()
-    rule = f"{sd.ref}; {sd.decision}"
-    why = bearer_refusal(state, side, u, sd.item, rule, sd.decision)
-    if why is not None:
-        return why
-    worn = sandals_turns(state, u.id)
-    if state.turn in worn:
-        return f"{u.name} already wears the « {sd.item} » this turn", rule
-    if len(worn) >= sd.turns_per_battle:
-        return (f"{u.name} has worn the « {sd.item} » {len(worn)} turns (turns {', '.join(map(str, worn))}): "
-                f"\"pendant {sd.turns_per_battle} tours par jour\"", rule)
-    if state.phase not in (3, 6) or u.moved:
-        return f"{u.name} puts them on before his move: in phase 3, or in phase 6 before he moves", rule
-    return None
-
-
-def sandals_bearers(state, side: str) -> list:
-    return [u for u in state.side_units(side) if u.kind == "character" and sandals_refusal(state, side, u) is None]
-
-
-def wear_sandals(state, u) -> dict:
-    """``u``'s move of this turn is doubled (l.235, OR-GF156): a lasting ``double_move`` for this turn."""
-    sd = sandals()
-    n = len(sandals_turns(state, u.id)) + 1
-    name = u.name or u.id
-    steps = [f"{name} wears the « {sd.item} »: \"Elle double le mouvement du personnage pendant "
-             f"{sd.turns_per_battle} tours par jour\" (l.235)",
-             f"his move of turn {state.turn} is doubled; turn {n} of {sd.turns_per_battle} this battle (OR-GF156)"]
-    lasting = [{"unit": u.id, "effect": "double_move", "from_turn": state.turn, "until_turn": state.turn,
-                "ref": sd.ref, "decision": sd.decision, "item": sd.item}]
-    return emit(state, "sandals", f"{name} wears the « {sd.item} »: his move doubled this turn ({n} of "
-                f"{sd.turns_per_battle})", f"{name} chausse les « {sd.item} » : son mouvement doublé ce tour "
-                f"({n} sur {sd.turns_per_battle})", side=u.side, ref=sd.ref, decision=sd.decision, unit=u.id,
-                item=sd.item, lasting=lasting, ruling={"explanation": steps, "citations": [sd.ref, sd.decision]})

@@ -9,7 +9,7 @@ magiques, seed 003 l.224-242; OR-GF151), read from ``data/items_play.toml``:
 
 The Armure de Teteoinnan (l.233) wards the weapons' wounds (:func:`ward`, read by
 :class:`.casualties.Ledger`; OR-GF154), and the Bouclier de Tonatiuh's record (:func:`shield_record`) is read
-by :func:`.magic_play.cast` (OR-GF155). The items used as actions (Conque, Plume, Sandales) are
+by :func:`.magic_play.cast` (OR-GF155). The items used as actions (Conque, Plume) are
 :mod:`.item_actions`'s. Data rows of them all: ``data/items_play.toml``.
 
 The situations of :mod:`.melee_play`, :mod:`.fire_play`, :mod:`.magic_play` and :mod:`.morale_play` ask
@@ -58,16 +58,6 @@ class ArmourRow(Row):
 class ShieldRow(Row):
     item: str
     potential_die: int
-
-
-class SandalsRow(Row):
-    item: str
-    turns_per_battle: int
-
-
-@lru_cache(maxsize=None)
-def sandals() -> SandalsRow:
-    return one(SandalsRow, FILE, "sandals")
 
 
 @lru_cache(maxsize=None)

@@ -282,9 +282,7 @@ def move_budget(u: Unit, state: Battle | None = None) -> tuple[float, str, bool,
     quick = lasting.has(state, u.id, "double_move") if state is not None else None
     if quick and budget > 0:
         budget *= 2
-        what = f"the « {quick['item']} » double" if quick.get("item") else "a spell doubles"  # OR-GF156, OR-GF112
-        steps.append({"text": f"{what} the move: {budget:g} cm", "ref": quick["ref"],
-                      "decision": quick.get("decision") or "OR-GF112"})
+        steps.append({"text": f"a spell doubles the move: {budget:g} cm", "ref": quick["ref"], "decision": "OR-GF112"})
     return budget, play.direction, play.direction == "back", steps
 
 
