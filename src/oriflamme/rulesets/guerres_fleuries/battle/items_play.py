@@ -61,23 +61,25 @@ class ShieldRow(Row):
 
 
 @lru_cache(maxsize=None)
+def _table(model: type[Row], name: str) -> Row:
+    """The single ``[name]`` table of ``data/items_play.toml``, validated with ``model``."""
+    return one(model, FILE, name)
+
+
 def shield() -> ShieldRow:
-    return one(ShieldRow, FILE, "shield")
+    return _table(ShieldRow, "shield")
 
 
-@lru_cache(maxsize=None)
 def armour() -> ArmourRow:
-    return one(ArmourRow, FILE, "armour")
+    return _table(ArmourRow, "armour")
 
 
-@lru_cache(maxsize=None)
 def feather() -> FeatherRow:
-    return one(FeatherRow, FILE, "feather")
+    return _table(FeatherRow, "feather")
 
 
-@lru_cache(maxsize=None)
 def conch() -> ConchRow:
-    return one(ConchRow, FILE, "conch")
+    return _table(ConchRow, "conch")
 
 
 @lru_cache(maxsize=None)
