@@ -21,6 +21,7 @@ from oriflamme.geometry import tabletop as tt
 
 from .actions import emit
 from .command_data import data
+from .items_play import same_item
 from .state import Battle, Unit
 
 REF = "GF seed 003 l.442"
@@ -58,8 +59,7 @@ def effect(name: str) -> tuple[str, str]:
     return (e.curse or e.item or e.spell), e.ref
 
 
-def _same(a: str | None, b: str) -> bool:
-    return bool(a) and a.strip().lower() == b.strip().lower()
+_same = same_item  # a name as an army writes it against the printed one (case and spaces aside)
 
 
 def may_take_beast(c: Unit) -> bool:

@@ -98,11 +98,11 @@ def describe(state: Battle, a: Action, lang: str = "en") -> str:
                 else f"{name(a.unit)} uses the « {cape.item} »: invisible for {cape.turns} turns "
                 f"({cape.uses_per_battle} use a battle)")
     if a.type == "conch":
-        from . import items_play
-        c = items_play.conch()  # its reach and turns: data/items_play.toml (l.232)
-        return (f"{name(a.unit)} sonne la « {c.item} » : +5 au moral des unités amies à {c.radius_cm:g} cm "
+        from . import item_actions, items_play
+        c, bonus = items_play.conch(), item_actions.conch_bonus()  # data/items_play.toml, its morale row (l.232)
+        return (f"{name(a.unit)} sonne la « {c.item} » : {bonus:+d} au moral des unités amies à {c.radius_cm:g} cm "
                 f"pendant {c.turns} tours (une fois par bataille)" if fr
-                else f"{name(a.unit)} sounds the « {c.item} »: +5 to the morale of the friendly units within "
+                else f"{name(a.unit)} sounds the « {c.item} »: {bonus:+d} to the morale of the friendly units within "
                 f"{c.radius_cm:g} cm for {c.turns} turns (once a battle)")
     if a.type == "feather":
         from . import items_play
@@ -218,8 +218,9 @@ def ruling(rs, state: Battle, a: Action) -> dict:
         heard = item_actions.conch_hearers(state, state.units[a.unit])
         names = ", ".join(v.name or v.id for v in heard) or "no friendly unit"
         out["units"] = [v.id for v in heard]
-        out["steps"].append(f"within {c.radius_cm:g} cm: {names}; +5 to their morale tests for {c.turns} turns")
-        out["steps_fr"].append(f"à {c.radius_cm:g} cm : {names} ; +5 à leurs tests de moral pendant {c.turns} tours")
+        bonus = item_actions.conch_bonus()
+        out["steps"].append(f"within {c.radius_cm:g} cm: {names}; {bonus:+d} to their morale tests for {c.turns} turns")
+        out["steps_fr"].append(f"à {c.radius_cm:g} cm : {names} ; {bonus:+d} à leurs tests de moral pendant {c.turns} tours")
         out["citations"] += [c.ref, c.decision]
     elif a.type == "move":
         u = state.units[a.unit]

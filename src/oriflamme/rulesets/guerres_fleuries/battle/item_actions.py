@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from oriflamme.geometry import tabletop
 
+from .. import modifiers as mods
 from .actions import emit
 from .items_play import conch, feather, same_item
 
@@ -55,6 +56,11 @@ def conch_bearers(state, side: str) -> list:
     return [u for u in state.side_units(side) if u.kind == "character" and conch_refusal(state, side, u) is None]
 
 
+def conch_bonus() -> int:
+    """What the conch adds to a morale test: its modifier row's printed value (data/modifiers/morale.toml)."""
+    return int(mods.modifiers("morale")[conch().modifier].value)
+
+
 def conch_hearers(state, u) -> list:
     """The friendly units within the conch's reach of its bearer (nearest points): troops and creature units."""
     from .fighters import shape
@@ -75,12 +81,14 @@ def sound_conch(state, u) -> dict:
     names = ", ".join(v.name or v.id for v in hearers) or "no friendly unit"
     steps = [f"{name} sounds the « {c.item} »: \"Toutes les unités amies dans les 30cm bénéficient de +5 au moral "
              f"pour 2 tours\" (l.232)",
-             f"within {c.radius_cm:g} cm of him: {names} — +5 to their morale tests until turn {until} (OR-GF152)",
+             f"within {c.radius_cm:g} cm of him: {names} — {conch_bonus():+d} to their morale tests until turn {until} "
+             "(OR-GF152)",
              "used once: \"Le porteur ne peut utiliser l'instrument qu'une fois par jour\" — once a battle"]
     lasting = [{"unit": v.id, "effect": "morale_modifier", "modifier": c.modifier, "from_turn": state.turn,
                 "until_turn": until, "ref": c.ref} for v in hearers]
-    return emit(state, "conch", f"{name} sounds the « {c.item} »: +5 to the morale of {names} until turn {until}",
-                f"{name} sonne la « {c.item} » : +5 au moral de {names} jusqu'au tour {until}", side=u.side,
+    bonus = conch_bonus()
+    return emit(state, "conch", f"{name} sounds the « {c.item} »: {bonus:+d} to the morale of {names} until turn {until}",
+                f"{name} sonne la « {c.item} » : {bonus:+d} au moral de {names} jusqu'au tour {until}", side=u.side,
                 ref=c.ref, decision=c.decision, unit=u.id, item=c.item, until_turn=until, lasting=lasting,
                 units=[v.id for v in hearers], ruling={"explanation": steps, "citations": [c.ref, c.decision]})
 
