@@ -136,6 +136,46 @@ def _clear_hexes(st, near, covers):
     return sorted(out, key=lambda h: (near.distance(h), h.label))
 
 
+def _line_cover(st, shooter, target, hex_):
+    """The cover of ``target`` standing on ``hex_`` against ``shooter``, by the rules' own line of
+    fire over the map alone (None: the terrain blocks every line)."""
+    from oriflamme.rulesets.magna_carta.engine.lines import line_of_fire
+    s = st.clone()
+    s.characters[target.id].hex = hex_
+    band = st.rules.weapons[shooter.weapon].band(shooter.hex.distance(hex_))
+    lof = line_of_fire(s, s.characters[shooter.id], s.characters[target.id], band, {})
+    return lof.cover if lof.clear else None
+
+
+def test_the_volley_reads_the_line_of_fire_over_the_map():
+    """A levy the terrain hides from the raiders' crossbow (a tree or the hill between them,
+    MC §5.5.2.2–§5.5.2.3) is safe from its next shot; without the lines (``sight=False``, the
+    third session's estimate) he was not. The-hill's levies were shot down on the open hilltop
+    by a crossbow that reaches across the whole board (75 hexes)."""
+    from oriflamme.rulesets.magna_carta.evaluation import fire_threat
+    st = start()
+    shares = load_weights().status
+    xbow = next(c for c in st.characters.values() if c.side == "A" and c.type == "crossbowman")
+    levy = next(c for c in st.characters.values() if c.side == "B" and c.type == "spearman")
+    free = [h for h in _clear_hexes(st, xbow.hex, {"none", "light"}) if xbow.hex.distance(h) > 2]  # not in contact
+    hidden = [h for h in free if _line_cover(st, xbow, levy, h) is None]
+    seen = [h for h in free if _line_cover(st, xbow, levy, h) == "none"]
+    assert hidden and seen  # the open-country board has trees and a hill
+
+    def threat(hex_, sight=True):
+        s = st.clone()
+        s.characters[levy.id].hex = hex_
+        return fire_threat(s, [s.characters[xbow.id]], [s.characters[levy.id]], shares, sight)
+
+    for h in hidden[:8]:
+        assert threat(h) == 0.0, h.label
+        assert threat(h, sight=False) > 0.0, h.label  # in range: only the line hides him
+    for h in seen[:8]:
+        assert threat(h) == threat(h, sight=False) > 0.0, h.label  # a clear line: the own hex's cover
+    # the same again from the per-map store of lines
+    assert [threat(h) for h in hidden[:8] + seen[:8]] == [threat(h) for h in hidden[:8] + seen[:8]]
+
+
 def test_fire_threat_reads_the_fire_tables_by_band_cover_and_shooter():
     """The next volley (MC §5.1 bands, §5.4.3 table, §5.5 cover): a levy at short range of the
     raiders' archer is more at risk than at medium range, and in the open more than in cover;
@@ -146,7 +186,7 @@ def test_fire_threat_reads_the_fire_tables_by_band_cover_and_shooter():
     archer = next(c for c in st.characters.values() if c.side == "A" and c.type == "archer")
     levy = next(c for c in st.characters.values() if c.side == "B" and c.type == "spearman")
     w = st.rules.weapons[archer.weapon]
-    open_ = _clear_hexes(st, archer.hex, {"none"})
+    open_ = [h for h in _clear_hexes(st, archer.hex, {"none"}) if _line_cover(st, archer, levy, h) == "none"]
     short = next(h for h in open_ if w.band(archer.hex.distance(h)) == "short" and archer.hex.distance(h) > 2)
     medium = next(h for h in open_ if w.band(archer.hex.distance(h)) == "medium")
 
@@ -159,7 +199,8 @@ def test_fire_threat_reads_the_fire_tables_by_band_cover_and_shooter():
     assert threat(short) > threat(medium) > 0
     assert threat(short, "dead") == 0.0
     covered = [h for h in _clear_hexes(st, archer.hex, {"light", "medium", "heavy"})
-               if w.band(archer.hex.distance(h)) == "short" and archer.hex.distance(h) > 2]
+               if w.band(archer.hex.distance(h)) == "short" and archer.hex.distance(h) > 2
+               and _line_cover(st, archer, levy, h) not in (None, "none")]
     if covered:  # the open-country board has brush and woods
         assert threat(covered[0]) < threat(short)
 

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ...geometry.hexgrid import Hex
 from .engine.character import DEAD, HEALTHY, STUNNED, WOUNDED
 from .engine.fire import weapon_problem
+from .engine.lines import line_of_fire
 from .resolve.fire import FireSituation, fire as resolve_fire
 
 DATA = Path(__file__).parent / "data" / "ai_evaluation.toml"
@@ -54,6 +55,7 @@ class Weights(BaseModel):
     cover: float = Field(ge=0)
     approach: float = Field(ge=0)
     fire: float = Field(ge=0)
+    fire_lines: bool = True
     ref_fire: str
     approach_weaker: float = Field(ge=0, le=1)
     ref: str = Field(min_length=3)  # what the table is (heuristic weights, not rules)
@@ -155,12 +157,30 @@ def _fire_odds(rules, w, band: str, target, cover: str, weather: str, wounded: b
     return odds
 
 
-def fire_threat(state, shooters, targets, st: StatusShares) -> float:
+def _terrain_line(state, lines: dict, shooter, target, band: str) -> str | None:
+    """The cover ``target`` gets from ``shooter``'s line of fire over the map alone (§5.5: trees,
+    buildings, walls, the top of a slope, brush along the line, the target's own hex), or None
+    when the terrain blocks every line. The characters standing between are not read (they move
+    before the volley; an estimate), so the line depends only on the two hexes and who shoots
+    and is struck: kept per map in ``lines``."""
+    key = (shooter.hex, target.hex, shooter.weapon, band, shooter.mounted, target.mounted, target.status)
+    try:
+        return lines[key]
+    except KeyError:
+        pass
+    lof = line_of_fire(state, shooter, target, band, {})
+    cover = lines[key] = lof.cover if lof.clear else None
+    return cover
+
+
+def fire_threat(state, shooters, targets, st: StatusShares, sight: bool = True) -> float:
     """The worth the ``shooters`` may take from the ``targets`` with their next volley, as a
     share of the targets' worth: each able shooter (his weapon usable where he stands, §5.2)
     at the target where his shot takes most — the fire tables' chances at the range band and
-    under the cover of the target's own hex (the line of fire itself is not read: an estimate).
-    A wounded or stunned target hit again dies (§1.2)."""
+    under the cover his line of fire over the map gives the target (:func:`_terrain_line`; a
+    target the terrain hides is safe from him). ``sight=False``: the cover of the target's own
+    hex, no line read (the third session's estimate). A wounded or stunned target hit again
+    dies (§1.2)."""
     rules = state.rules
     able = [s for s in shooters if s.weapon and s.active and s.hex is not None and s.weapon in rules.weapons]
     if not able:
@@ -180,6 +200,7 @@ def fire_threat(state, shooters, targets, st: StatusShares) -> float:
         marks.append((t, [(h.q, h.r) for h in t.hexes], cover, _worth(t), share, max(0.0, share - after_wound)))
     total = 0.0
     weather = state.weather
+    lines = state.gmap.memo(("ai.evaluation.lines", id(rules)), dict) if sight else None
     for s in able:
         if weapon_problem(state, s) is not None:
             continue
@@ -191,6 +212,10 @@ def fire_threat(state, shooters, targets, st: StatusShares) -> float:
             band = w.band(min((abs(q - tq) + abs(r - tr) + abs(q - tq + r - tr)) // 2 for tq, tr in hexes))
             if band is None:
                 continue
+            if lines is not None:
+                cover = _terrain_line(state, lines, s, t, band)
+                if cover is None:
+                    continue
             kill, wound = _fire_odds(rules, w, band, t, cover, weather, wounded)
             v = worth * (kill * if_killed + wound * if_wounded)
             if v > best:
@@ -318,8 +343,8 @@ def evaluate(state, side: str) -> float:
                           - (w.initiative if mine_first else 1.0) * threats(able_theirs, alive_mine))
     # the next volleys, at the same initiative as the melee threats (fire opens each phase, §2.1)
     if w.fire:
-        score += w.fire * ((1.0 if mine_first else w.initiative) * fire_threat(state, able_mine, alive_theirs, st)
-                           - (w.initiative if mine_first else 1.0) * fire_threat(state, able_theirs, alive_mine, st))
+        score += w.fire * ((1.0 if mine_first else w.initiative) * fire_threat(state, able_mine, alive_theirs, st, w.fire_lines)
+                           - (w.initiative if mine_first else 1.0) * fire_threat(state, able_theirs, alive_mine, st, w.fire_lines))
     score += w.wounded_exposed * (exposed(alive_theirs, able_theirs, able_mine) - exposed(alive_mine, able_mine, able_theirs))
 
     # formation: friends side by side
