@@ -189,6 +189,14 @@ def test_the_measuring_tape(page: Page, gf_server, artifacts):
     pt = lambda x, y: page.evaluate("""([x, y]) => { const s = document.querySelector('[data-testid=gf-svg]');
         const p = s.createSVGPoint(); p.x = x; p.y = y; const q = p.matrixTransform(s.getScreenCTM());
         return [q.x, q.y]; }""", [x, y])
+    # the panels around the table may still be laying out on a loaded machine (a CI run measured
+    # 105.7 cm: the table had moved between reading its place and the drag): wait until it stands
+    # still before turning table points into screen points
+    page.wait_for_function("""() => new Promise(done => {
+        const s = document.querySelector('[data-testid=gf-svg]');
+        const at = () => JSON.stringify(s.getScreenCTM());
+        const first = at();
+        setTimeout(() => done(at() === first), 300); })""", timeout=10000)
     (x0, y0), (x1, y1) = pt(30, 30), pt(90, 110)
     page.mouse.move(x0, y0)
     page.mouse.down()
