@@ -172,8 +172,11 @@ def test_the_volley_reads_the_line_of_fire_over_the_map():
         assert threat(h, sight=False) > 0.0, h.label  # in range: only the line hides him
     for h in seen[:8]:
         assert threat(h) == threat(h, sight=False) > 0.0, h.label  # a clear line: the own hex's cover
-    # the same again from the per-map store of lines
-    assert [threat(h) for h in hidden[:8] + seen[:8]] == [threat(h) for h in hidden[:8] + seen[:8]]
+    # the same again from the per-map store of lines, and from an emptied store
+    first = [threat(h) for h in hidden[:8] + seen[:8]]
+    assert [threat(h) for h in hidden[:8] + seen[:8]] == first
+    st.gmap.memo(("ai.evaluation.lines", id(st.rules)), dict).clear()
+    assert [threat(h) for h in hidden[:8] + seen[:8]] == first
 
 
 def test_fire_threat_reads_the_fire_tables_by_band_cover_and_shooter():
@@ -218,3 +221,18 @@ def test_the_levies_value_shooting_the_raiders_archer():
     for c in shooters:
         c.status = "dead"
     assert fire_threat(st, raiders, levies, shares) == 0.0
+
+
+def test_the_store_of_lines_stays_bounded(monkeypatch):
+    """The volley term's lines are kept per map (a server's map lives as long as the process):
+    past ``LINES_KEPT`` the store starts again, and the values do not change."""
+    from oriflamme.rulesets.magna_carta import evaluation
+    st = start()
+    store = st.gmap.memo(("ai.evaluation.lines", id(st.rules)), dict)
+    store.clear()
+    before = evaluation.evaluate(st, "B")
+    assert len(store) > 3
+    store.clear()
+    monkeypatch.setattr(evaluation, "LINES_KEPT", 3)
+    assert evaluation.evaluate(st, "B") == before
+    assert len(store) <= 3

@@ -33,6 +33,8 @@ from .resolve.fire import FireSituation, fire as resolve_fire
 DATA = Path(__file__).parent / "data" / "ai_evaluation.toml"
 #: hexes beyond which a character counts as far from a place (the nearness terms fall to 0)
 REACH = 20
+#: the lines of fire kept per map for the volley term (:func:`_terrain_line`), at most
+LINES_KEPT = 200_000
 
 
 class Weights(BaseModel):
@@ -168,6 +170,8 @@ def _terrain_line(state, lines: dict, shooter, target, band: str) -> str | None:
         return lines[key]
     except KeyError:
         pass
+    if len(lines) >= LINES_KEPT:  # a server's long life on a large map: start the store again
+        lines.clear()
     lof = line_of_fire(state, shooter, target, band, {})
     cover = lines[key] = lof.cover if lof.clear else None
     return cover
