@@ -194,7 +194,7 @@ def test_the_measuring_tape(page: Page, gf_server, artifacts):
     # still before turning table points into screen points
     page.wait_for_function("""() => new Promise(done => {
         const s = document.querySelector('[data-testid=gf-svg]');
-        const at = () => JSON.stringify(s.getScreenCTM());
+        const at = () => { const m = s.getScreenCTM(); return [m.a, m.b, m.c, m.d, m.e, m.f].join(','); };  // JSON.stringify gives {}
         const first = at();
         setTimeout(() => done(at() === first), 300); })""", timeout=10000)
     (x0, y0), (x1, y1) = pt(30, 30), pt(90, 110)
