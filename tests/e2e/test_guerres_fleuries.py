@@ -808,7 +808,9 @@ def test_a_decoy_base_moved_by_clicking_the_table(page: Page, gf_server):
     move of the side's fastest unit on a base: clicked, then a spot; too far is refused with the rule."""
     g, _ = _encounter_with_decoys(gf_server)
     seats = g["seats"]
-    for _ in range(40):   # through the deployment and to the hidden units' pass of phase 6
+    # through the deployment and to the hidden units' pass of phase 6; the dice are the game's own and a
+    # fresh-clone run once needed more than 40 steps
+    for _ in range(120):
         va = call(gf_server, "GET", f"/api/games/{g['id']}", token=seats["A"])
         if va["over"]:
             pytest.skip("the battle ended before the decoys moved")
