@@ -125,6 +125,42 @@ def test_an_objective_held_early_is_worth_little_held_at_the_end_much():
     assert gains[8] > 0 and gains[8] > 3 * max(gains[3], 0.0)
 
 
+def test_the_way_to_an_objective_is_walked_over_the_map(monkeypatch):
+    """Distances to the objectives are walks (MC §4.1, §3.1, §8.1): hamlet-raid's farm garden
+    (1603, 1604, 1703, 1704) lies behind houses and fences, its gate at 1804 S. From 1406 in
+    the lane, three hexes from 1604, the walk costs 7 movement points (1406-1506-1606-1706-1705,
+    then the garden, 2, over the fence, +1); over the open lane the count of hexes stands.
+    The walk makes a raider at the gate worth more, against one in the lane beside the houses,
+    than the count of hexes did."""
+    from oriflamme.geometry.hexgrid import Hex
+    from oriflamme.rulesets.magna_carta.evaluation import _march_costs, march
+    st = start("hamlet-raid")
+    w = load_weights().weights
+    simon = st.characters["simon"]  # a man-at-arms, on foot, in armour
+    goal = Hex.from_label("1604")
+    costs = _march_costs(st, goal, False, bool(simon.armour))
+    assert costs[Hex.from_label("1406")] == 7 and costs[goal] == 0
+    assert costs[Hex.from_label("1705")] == 3  # the garden (2) over the fence (+1)
+    assert _march_costs(st, Hex.from_label("1505"), False, True) == {Hex.from_label("1505"): 0}  # a house: no way in
+    lane, gate = st.clone(), st.clone()
+    lane.characters["simon"].hex = Hex.from_label("1406")
+    gate.characters["simon"].hex = Hex.from_label("1805")
+    assert march(lane, lane.characters["simon"], goal, w) == pytest.approx(7 / w.march_cost)
+    assert march(lane, lane.characters["simon"], goal, w.model_copy(update={"objective_paths": False})) == 3
+    far = st.clone()
+    far.characters["simon"].hex = Hex.from_label("0607")  # the open lane: never nearer than the count
+    assert march(far, far.characters["simon"], goal, w) == far.characters["simon"].distance_to(goal)
+    for s in (lane, gate):
+        s.turn = 7
+    # the gate gains over the lane with the walks, not with the count of hexes
+    data = load_weights()
+    off = data.model_copy(update={"weights": w.model_copy(update={"objective_paths": False})})
+    from oriflamme.rulesets.magna_carta import evaluation
+    gain = evaluate(gate, "A") - evaluate(lane, "A")
+    monkeypatch.setattr(evaluation, "load_weights", lambda: off)
+    assert gain > evaluate(gate, "A") - evaluate(lane, "A")
+
+
 def _clear_hexes(st, near, covers):
     """Hexes of ``st``'s map with a given cover, free of characters, by distance from ``near``."""
     taken = {h for c in st.characters.values() if c.hex is not None for h in c.hexes}
@@ -206,6 +242,48 @@ def test_fire_threat_reads_the_fire_tables_by_band_cover_and_shooter():
                and _line_cover(st, archer, levy, h) not in (None, "none")]
     if covered:  # the open-country board has brush and woods
         assert threat(covered[0]) < threat(short)
+
+
+def test_a_missed_shot_may_stray_onto_the_targets_neighbour():
+    """A missed shot may strike whoever stands around its target (MC §5.4.5: a second d10, 1–6
+    name a hex around the target; an unarmoured character there is wounded). Two levies side
+    by side in the open are worth more to the crossbow than the same two levies apart, by
+    exactly the chance of a miss, one in ten, and the neighbour's wound; with ``stray`` 0, or
+    the neighbour in armour (he only retreats), nothing is added."""
+    from oriflamme.rulesets.magna_carta.evaluation import STRAY_DIE, _fire_odds, fire_threat
+    st = start()
+    shares = load_weights().status
+    xbow = next(c for c in st.characters.values() if c.side == "A" and c.type == "crossbowman")
+    levies = [c for c in st.characters.values() if c.side == "B" and c.type == "spearman"][:2]
+    w = st.rules.weapons[xbow.weapon]
+    open_ = {h for h in _clear_hexes(st, xbow.hex, {"none"}) if xbow.hex.distance(h) > 2}
+    # a pair of adjacent open hexes in sight, the first nearer (the crossbow's best target)
+    pair = next((h, n) for h in sorted(open_, key=lambda h: (xbow.hex.distance(h), h.label))
+                for n in h.neighbours() if n in open_ and xbow.hex.distance(n) > xbow.hex.distance(h)
+                and _line_cover(st, xbow, levies[0], h) == "none" and _line_cover(st, xbow, levies[1], n) == "none"
+                and w.band(xbow.hex.distance(h)) == w.band(xbow.hex.distance(n)))
+    apart = next(h for h in sorted(open_, key=lambda h: (xbow.hex.distance(h), h.label))
+                 if h.distance(pair[0]) > 3 and xbow.hex.distance(h) > xbow.hex.distance(pair[0])
+                 and _line_cover(st, xbow, levies[1], h) == "none"
+                 and w.band(xbow.hex.distance(h)) == w.band(xbow.hex.distance(pair[0])))
+
+    def threat(second, stray=1.0, armour=None):
+        s = st.clone()
+        s.characters[levies[0].id].hex, s.characters[levies[1].id].hex = pair[0], second
+        if armour is not None:
+            s.characters[levies[1].id].armour = armour
+        return fire_threat(s, [s.characters[xbow.id]], [s.characters[c.id] for c in levies], shares, True, stray)
+
+    assert threat(pair[1], stray=0.0) == threat(apart, stray=0.0) == threat(apart)  # nobody around
+    kill, wound, miss = _fire_odds(st.rules, w, w.band(xbow.hex.distance(pair[0])), levies[0], "none", st.weather,
+                                   False)
+    assert miss > 0
+    worth = levies[1].attack + levies[1].defence
+    norm = sum(c.attack + c.defence for c in levies)
+    gain = threat(pair[1]) - threat(apart)
+    assert gain == pytest.approx(miss / STRAY_DIE * worth * (1.0 - shares.wounded) / norm)
+    assert threat(pair[1], stray=0.5) - threat(apart) == pytest.approx(gain / 2)
+    assert threat(pair[1], armour="mail") == threat(apart, armour="mail")  # armour: a retreat, not a wound
 
 
 def test_the_levies_value_shooting_the_raiders_archer():

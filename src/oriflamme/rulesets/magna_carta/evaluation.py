@@ -17,6 +17,7 @@ closing in when stronger in fighting power (keeping away when weaker).
 
 from __future__ import annotations
 
+import heapq
 import math
 import tomllib
 from functools import lru_cache
@@ -24,8 +25,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...geometry.hexgrid import Hex
+from ...geometry.hexgrid import DIRECTIONS, Hex
 from .engine.character import DEAD, HEALTHY, STUNNED, WOUNDED
+from .engine.costs import SHIFT, per_ruleset, step_table
 from .engine.fire import weapon_problem
 from .engine.lines import line_of_fire
 from .resolve.fire import FireSituation, fire as resolve_fire
@@ -35,6 +37,9 @@ DATA = Path(__file__).parent / "data" / "ai_evaluation.toml"
 REACH = 20
 #: the lines of fire kept per map for the volley term (:func:`_terrain_line`), at most
 LINES_KEPT = 200_000
+#: the stray-shot die's faces: each of the hexes around the target is named on one (MC §5.4.5,
+#: engine/combat.py rolls it; data fire_tables.toml [stray] says how many faces name a hex)
+STRAY_DIE = 10
 
 
 class Weights(BaseModel):
@@ -58,8 +63,10 @@ class Weights(BaseModel):
     approach: float = Field(ge=0)
     fire: float = Field(ge=0)
     fire_lines: bool = True
+    fire_stray: float = Field(default=0.0, ge=0, le=1)
     ref_fire: str
     approach_weaker: float = Field(ge=0, le=1)
+    objective_paths: bool = True
     ref: str = Field(min_length=3)  # what the table is (heuristic weights, not rules)
     ref_material: str
     ref_rout: str
@@ -132,21 +139,21 @@ def _in_cover(state, c) -> bool:
 
 
 #: (the rules' identity, weapon, band, mounted, armour, cover, weather, shooter wounded) ->
-#: (P killed, P wounded), from the fire tables
-_FIRE_ODDS: dict[tuple, tuple[float, float]] = {}
+#: (P killed, P wounded, P missed with a stray shot), from the fire tables
+_FIRE_ODDS: dict[tuple, tuple[float, float, float]] = {}
 
 
-def _fire_odds(rules, w, band: str, target, cover: str, weather: str, wounded: bool) -> tuple[float, float]:
+def _fire_odds(rules, w, band: str, target, cover: str, weather: str, wounded: bool) -> tuple[float, float, float]:
     """The chances that a shot of weapon ``w`` at ``band`` kills or wounds ``target`` under
-    ``cover``: the fire tables' preview (§5.4.2 / §5.4.3), before any die; (0, 0) when the shot
-    is impossible."""
+    ``cover``, or misses with a second die for a stray shot (§5.4.5): the fire tables' preview
+    (§5.4.2 / §5.4.3), before any die; (0, 0, 0) when the shot is impossible."""
     key = (id(rules), w.id, band, target.mounted, target.armour, cover, weather, wounded)
     odds = _FIRE_ODDS.get(key)
     if odds is None:
         sit = FireSituation(weapon=w.id, distance=getattr(w, band)[0], target_mounted=target.mounted,
                             target_armour=target.armour, cover=cover, weather=weather, shooter_wounded=wounded)
         r = resolve_fire(rules, sit, None)
-        kill = wound = 0.0
+        kill = wound = stray = 0.0
         if r.legal and r.probabilities:
             table = r.data.get("table")
             for letter, p in r.probabilities.items():
@@ -155,7 +162,9 @@ def _fire_odds(rules, w, band: str, target, cover: str, weather: str, wounded: b
                     kill += float(p)
                 elif res is not None and (res.wound or res.stun):
                     wound += float(p)
-        odds = _FIRE_ODDS[key] = (kill, wound)
+                elif res is not None and res.miss and res.stray_shot:
+                    stray += float(p)
+        odds = _FIRE_ODDS[key] = (kill, wound, stray)
     return odds
 
 
@@ -177,14 +186,17 @@ def _terrain_line(state, lines: dict, shooter, target, band: str) -> str | None:
     return cover
 
 
-def fire_threat(state, shooters, targets, st: StatusShares, sight: bool = True) -> float:
+def fire_threat(state, shooters, targets, st: StatusShares, sight: bool = True, stray: float = 0.0) -> float:
     """The worth the ``shooters`` may take from the ``targets`` with their next volley, as a
     share of the targets' worth: each able shooter (his weapon usable where he stands, §5.2)
     at the target where his shot takes most — the fire tables' chances at the range band and
     under the cover his line of fire over the map gives the target (:func:`_terrain_line`; a
     target the terrain hides is safe from him). ``sight=False``: the cover of the target's own
     hex, no line read (the third session's estimate). A wounded or stunned target hit again
-    dies (§1.2)."""
+    dies (§1.2). ``stray``: the share counted of what a missed shot may do to the target's
+    neighbours (§5.4.5: a second d10, 1–6 name a hex around the target, whoever stands there
+    unarmoured is wounded; an armoured one only retreats and counts nothing here); 0 reads no
+    stray shot."""
     rules = state.rules
     able = [s for s in shooters if s.weapon and s.active and s.hex is not None and s.weapon in rules.weapons]
     if not able:
@@ -202,6 +214,14 @@ def fire_threat(state, shooters, targets, st: StatusShares, sight: bool = True) 
         share = _share(t, st)
         after_wound = st.wounded if t.status == HEALTHY else 0.0
         marks.append((t, [(h.q, h.r) for h in t.hexes], cover, _worth(t), share, max(0.0, share - after_wound)))
+    # what a stray shot takes from whoever stands in each hex (§5.4.5: wounded unless armoured)
+    struck = {}
+    if stray and rules.stray_shot.hexes:
+        for t, hexes, _, worth, _, if_wounded in marks:
+            if not t.armour:
+                for h in hexes:
+                    struck[h] = worth * if_wounded
+        stray *= 1.0 / STRAY_DIE
     total = 0.0
     weather = state.weather
     lines = state.gmap.memo(("ai.evaluation.lines", id(rules)), dict) if sight else None
@@ -220,18 +240,63 @@ def fire_threat(state, shooters, targets, st: StatusShares, sight: bool = True) 
                 cover = _terrain_line(state, lines, s, t, band)
                 if cover is None:
                     continue
-            kill, wound = _fire_odds(rules, w, band, t, cover, weather, wounded)
+            kill, wound, miss = _fire_odds(rules, w, band, t, cover, weather, wounded)
             v = worth * (kill * if_killed + wound * if_wounded)
+            if struck and miss:
+                tq, tr = hexes[0]
+                around = sum(struck.get((tq + dq, tr + dr), 0.0) for dq, dr in DIRECTIONS[:rules.stray_shot.hexes]
+                             if (tq + dq, tr + dr) not in hexes)
+                v += stray * miss * around
             if v > best:
                 best = v
         total += best
     return total / (norm or 1.0)
 
 
-def _assign(holders, hexes, want: int) -> list[tuple[int, object]]:
+def _march_costs(state, goal: Hex, mounted: bool, armour: bool) -> dict[Hex, int]:
+    """The movement points a walk from each hex of the map to ``goal`` costs over the terrain
+    and the hexsides alone (§4.1, §3.1, §8.1: a garden 2, a fence +1, a house or a wall not at
+    all; the characters, who move, are not read): a Dijkstra backwards from ``goal`` over the
+    engine's own step costs (``engine/costs.step_table``), kept with the map. A hex missing
+    from it cannot reach ``goal``."""
+    def build():
+        steps = step_table(state, mounted, armour)
+        into: dict[Hex, list[tuple[Hex, int]]] = {}
+        for h, row in steps.items():
+            for n, cost in row:
+                into.setdefault(n, []).append((h, cost >> SHIFT))
+        best = {goal: 0}
+        heap = [(0, goal)]
+        while heap:
+            d, h = heapq.heappop(heap)
+            if d > best[h]:
+                continue
+            for frm, cost in into.get(h, ()):
+                if d + cost < best.get(frm, d + cost + 1):
+                    best[frm] = d + cost
+                    heapq.heappush(heap, (d + cost, frm))
+        return state.rules, best
+
+    return per_ruleset(state.gmap, ("ai.evaluation.march", goal, mounted, armour), state.rules, build)
+
+
+def march(state, c, h: Hex, w: Weights) -> float:
+    """How far ``c`` is from ``h``, in hexes of average ground: the movement points of his
+    walk there over the map (:func:`_march_costs`) divided by ``march_cost``, and never less
+    than the count of hexes (over open ground, the count as before); the count alone when
+    ``objective_paths`` is off. A place he cannot walk to is ``REACH`` away at least. The hamlet board's farm garden lies behind houses and fences (its gate at 1804 S):
+    1604 is three hexes from 1406 and seven movement points."""
+    if not w.objective_paths:
+        return c.distance_to(h)
+    hexes = c.distance_to(h)
+    mp = _march_costs(state, h, bool(c.mounted), bool(c.armour)).get(c.hex)
+    return max(REACH, hexes) if mp is None else max(hexes, mp / w.march_cost)
+
+
+def _assign(holders, hexes, want: int, far) -> list[tuple[float, object]]:
     """Up to ``want`` (distance, character) pairs, each character sent to a different objective,
-    the nearest pairs first (a greedy assignment)."""
-    pairs = sorted((c.distance_to(h), i, j) for i, c in enumerate(holders) for j, h in enumerate(hexes))
+    the nearest pairs first (a greedy assignment); ``far(c, h)`` is the distance."""
+    pairs = sorted((far(c, h), i, j) for i, c in enumerate(holders) for j, h in enumerate(hexes))
     used_c, used_h, out = set(), set(), []
     for d, i, j in pairs:
         if i in used_c or j in used_h:
@@ -347,8 +412,8 @@ def evaluate(state, side: str) -> float:
                           - (w.initiative if mine_first else 1.0) * threats(able_theirs, alive_mine))
     # the next volleys, at the same initiative as the melee threats (fire opens each phase, §2.1)
     if w.fire:
-        score += w.fire * ((1.0 if mine_first else w.initiative) * fire_threat(state, able_mine, alive_theirs, st, w.fire_lines)
-                           - (w.initiative if mine_first else 1.0) * fire_threat(state, able_theirs, alive_mine, st, w.fire_lines))
+        score += w.fire * ((1.0 if mine_first else w.initiative) * fire_threat(state, able_mine, alive_theirs, st, w.fire_lines, w.fire_stray)
+                           - (w.initiative if mine_first else 1.0) * fire_threat(state, able_theirs, alive_mine, st, w.fire_lines, w.fire_stray))
     score += w.wounded_exposed * (exposed(alive_theirs, able_theirs, able_mine) - exposed(alive_mine, able_mine, able_theirs))
 
     # formation: friends side by side
@@ -384,7 +449,11 @@ def evaluate(state, side: str) -> float:
         # the holders who will hold: one per objective, the nearest first, ``need`` and a spare
         # (the enemy moves and fights after the holder's last move, and may dislodge one)
         want = min(len(hexes), need + 1)
-        assigned = _assign(holders, hexes, want)
+
+        def far(c, h):
+            return march(state, c, h, w)
+
+        assigned = _assign(holders, hexes, want, far)
         near = [max(0.0, 1.0 - d / REACH) for d, _ in assigned] + [0.0] * (want - len(assigned))
         late = [min(1.0, max(0.0, d - turns_left * c.current_movement / w.march_cost) / REACH) for d, c in assigned]
         late += [1.0] * (want - len(assigned))
@@ -393,7 +462,7 @@ def evaluate(state, side: str) -> float:
             """Each character's nearness to his nearest objective (1 on it, 0 from REACH hexes), averaged."""
             if not chars:
                 return 0.0
-            return sum(max(0.0, 1.0 - min(c.distance_to(h) for h in hexes) / REACH) for c in chars) / len(chars)
+            return sum(max(0.0, 1.0 - min(far(c, h) for h in hexes) / REACH) for c in chars) / len(chars)
 
         # the contesting side is drawn to the objectives only as far as it can fight for them
         s_holders, s_contesters = (s_mine, s_theirs) if objective_side == side else (s_theirs, s_mine)
