@@ -51,6 +51,7 @@ class Weights(BaseModel):
     objective_approach: float = Field(ge=0)
     objective_spare: float = Field(ge=0)
     objective_late: float = Field(ge=0)
+    objective_late_window: float = Field(gt=0)
     objective_hold_exponent: float = Field(ge=1)
     march_cost: float = Field(gt=0)
     ref_march: str
@@ -455,7 +456,8 @@ def evaluate(state, side: str) -> float:
 
         assigned = _assign(holders, hexes, want, far)
         near = [max(0.0, 1.0 - d / REACH) for d, _ in assigned] + [0.0] * (want - len(assigned))
-        late = [min(1.0, max(0.0, d - turns_left * c.current_movement / w.march_cost) / REACH) for d, c in assigned]
+        late = [min(1.0, max(0.0, d - turns_left * c.current_movement / w.march_cost) / w.objective_late_window)
+                for d, c in assigned]
         late += [1.0] * (want - len(assigned))
 
         def closeness(chars):
