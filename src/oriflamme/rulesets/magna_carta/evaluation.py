@@ -285,8 +285,9 @@ def march(state, c, h: Hex, w: Weights) -> float:
     """How far ``c`` is from ``h``, in hexes of average ground: the movement points of his
     walk there over the map (:func:`_march_costs`) divided by ``march_cost``, and never less
     than the count of hexes (over open ground, the count as before); the count alone when
-    ``objective_paths`` is off. A place he cannot walk to is ``REACH`` away at least. The hamlet board's farm garden lies behind houses and fences (its gate at 1804 S):
-    1604 is three hexes from 1406 and seven movement points."""
+    ``objective_paths`` is off. A place he cannot walk to is ``REACH`` away at least. The
+    hamlet board's farm garden lies behind houses and fences (its gate at 1804 S): 1604 is
+    three hexes from 1406 and seven movement points."""
     if not w.objective_paths:
         return c.distance_to(h)
     hexes = c.distance_to(h)
@@ -413,8 +414,11 @@ def evaluate(state, side: str) -> float:
                           - (w.initiative if mine_first else 1.0) * threats(able_theirs, alive_mine))
     # the next volleys, at the same initiative as the melee threats (fire opens each phase, §2.1)
     if w.fire:
-        score += w.fire * ((1.0 if mine_first else w.initiative) * fire_threat(state, able_mine, alive_theirs, st, w.fire_lines, w.fire_stray)
-                           - (w.initiative if mine_first else 1.0) * fire_threat(state, able_theirs, alive_mine, st, w.fire_lines, w.fire_stray))
+        def volley(shooters, targets):
+            return fire_threat(state, shooters, targets, st, w.fire_lines, w.fire_stray)
+
+        score += w.fire * ((1.0 if mine_first else w.initiative) * volley(able_mine, alive_theirs)
+                           - (w.initiative if mine_first else 1.0) * volley(able_theirs, alive_mine))
     score += w.wounded_exposed * (exposed(alive_theirs, able_theirs, able_mine) - exposed(alive_mine, able_mine, able_theirs))
 
     # formation: friends side by side
