@@ -250,7 +250,7 @@ def test_a_missed_shot_may_stray_onto_the_targets_neighbour():
     by side in the open are worth more to the crossbow than the same two levies apart, by
     exactly the chance of a miss, one in ten, and the neighbour's wound; with ``stray`` 0, or
     the neighbour in armour (he only retreats), nothing is added."""
-    from oriflamme.rulesets.magna_carta.evaluation import STRAY_DIE, _fire_odds, fire_threat
+    from oriflamme.rulesets.magna_carta.evaluation import _fire_odds, fire_threat
     st = start()
     shares = load_weights().status
     xbow = next(c for c in st.characters.values() if c.side == "A" and c.type == "crossbowman")
@@ -281,7 +281,7 @@ def test_a_missed_shot_may_stray_onto_the_targets_neighbour():
     worth = levies[1].attack + levies[1].defence
     norm = sum(c.attack + c.defence for c in levies)
     gain = threat(pair[1]) - threat(apart)
-    assert gain == pytest.approx(miss / STRAY_DIE * worth * (1.0 - shares.wounded) / norm)
+    assert gain == pytest.approx(miss / st.rules.stray_shot.die * worth * (1.0 - shares.wounded) / norm)
     assert threat(pair[1], stray=0.5) - threat(apart) == pytest.approx(gain / 2)
     assert threat(pair[1], armour="mail") == threat(apart, armour="mail")  # armour: a retreat, not a wound
 

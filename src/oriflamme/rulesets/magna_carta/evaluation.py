@@ -37,9 +37,6 @@ DATA = Path(__file__).parent / "data" / "ai_evaluation.toml"
 REACH = 20
 #: the lines of fire kept per map for the volley term (:func:`_terrain_line`), at most
 LINES_KEPT = 200_000
-#: the stray-shot die's faces: each of the hexes around the target is named on one (MC §5.4.5,
-#: engine/combat.py rolls it; data fire_tables.toml [stray] says how many faces name a hex)
-STRAY_DIE = 10
 
 
 class Weights(BaseModel):
@@ -222,7 +219,7 @@ def fire_threat(state, shooters, targets, st: StatusShares, sight: bool = True, 
             if not t.armour:
                 for h in hexes:
                     struck[h] = worth * if_wounded
-        stray *= 1.0 / STRAY_DIE
+        stray *= 1.0 / rules.stray_shot.die  # one face of the die names each hex (§5.4.5)
     total = 0.0
     weather = state.weather
     lines = state.gmap.memo(("ai.evaluation.lines", id(rules)), dict) if sight else None
@@ -288,9 +285,9 @@ def march(state, c, h: Hex, w: Weights) -> float:
     ``objective_paths`` is off. A place he cannot walk to is ``REACH`` away at least. The
     hamlet board's farm garden lies behind houses and fences (its gate at 1804 S): 1604 is
     three hexes from 1406 and seven movement points."""
-    if not w.objective_paths:
-        return c.distance_to(h)
     hexes = c.distance_to(h)
+    if not w.objective_paths:
+        return hexes
     mp = _march_costs(state, h, bool(c.mounted), bool(c.armour)).get(c.hex)
     return max(REACH, hexes) if mp is None else max(hexes, mp / w.march_cost)
 

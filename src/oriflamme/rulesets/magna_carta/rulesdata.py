@@ -219,6 +219,7 @@ class FireTable(Row):
 
 
 class StrayShot(Row):
+    die: int
     hexes: int
     armour_retreat: int
 

@@ -18,7 +18,8 @@ from .stray import stray_shot
 
 
 def stray(state: GameState, shooter: Character, target: Character) -> None:
-    r, victim = stray_shot(state, shooter, target, roll_keyed(state.dice, 10, lambda: stray_faces(state, shooter, target)))
+    r, victim = stray_shot(state, shooter, target, roll_keyed(state.dice, state.rules.stray_shot.die,
+                                                               lambda: stray_faces(state, shooter, target)))
     emit(state, "stray_shot", ruling=r, msg=r.message[0], params=r.message[1], shooter=shooter.id)
     if victim is None:
         return
@@ -35,7 +36,7 @@ def stray_faces(state: GameState, shooter: Character, target: Character) -> tupl
     def key(d: int):
         r, victim = stray_shot(state, shooter, target, d)
         return r.result, victim.id if victim else None
-    return tuple(key(d) for d in range(1, 11))
+    return tuple(key(d) for d in range(1, state.rules.stray_shot.die + 1))
 
 
 # --- melee -------------------------------------------------------------------------------
